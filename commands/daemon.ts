@@ -1,0 +1,88 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../src/cli/base-command.js'
+import { dataDir } from '../src/cli/flags.js'
+import { startDaemon, type RunningDaemon } from '../daemon/main.js'
+
+function banner(daemon: RunningDaemon): string {
+  const lines = [`smm daemon listening on ${daemon.url}/v1`, `Database: ${daemon.databaseFile}`]
+  const ca = daemon.tls?.selfSigned ? ` --ca ${daemon.tls.certPath}` : ''
+  if (daemon.tls) {
+    lines.push(`TLS certificate: ${daemon.tls.certPath}${daemon.tls.selfSigned ? ' (self-signed)' : ''}`)
+    lines.push(`SHA-256 fingerprint: ${daemon.tls.fingerprint}`)
+  }
+  if (daemon.firstStart) {
+    const { secret, userId } = daemon.firstStart
+    lines.push(
+      '',
+      `First start: created the owner user ${userId} and an API key with every scope.`,
+      'The key is shown only this once. Store it now:',
+      '',
+      `  ${secret}`,
+      '',
+      'Log in with it:',
+      `  smm login --url ${daemon.url}${ca}`,
+      '',
+      'Or try the API directly:',
+      `  curl${daemon.tls?.selfSigned ? ` --cacert ${daemon.tls.certPath}` : ''} -H 'Authorization: Bearer ${secret}' ${daemon.url}/v1/me`,
+      '',
+    )
+  }
+  return lines.join('\n') + '\n'
+}
+
+export default class Daemon extends BaseCommand {
+  static override description = `Run the smm server: the HTTPS JSON API under /v1, the publishing scheduler and webhook delivery.
+
+On first start with an empty data dir it creates the owner user and prints an API key once. Without --tls-cert/--tls-key it serves a self-signed certificate generated into the data dir, and prints its path and SHA-256 fingerprint at every start. Plain HTTP is always rejected with 403 https_required.`
+
+  static override examples = [
+    '<%= config.bin %> daemon',
+    '<%= config.bin %> daemon --data-dir /var/lib/smm --host 0.0.0.0 --port 8443',
+    '<%= config.bin %> daemon --tls-cert /etc/smm/cert.pem --tls-key /etc/smm/key.pem',
+    '<%= config.bin %> daemon --behind-proxy --trusted-proxy 10.0.0.0/8 --port 8080',
+  ]
+
+  static override enableJsonFlag = false
+
+  static override flags = {
+    'data-dir': dataDir,
+    host: Flags.string({ description: 'Address to listen on', env: 'SMM_HOST', default: '127.0.0.1' }),
+    port: Flags.integer({ description: 'Port to listen on (0 picks a free one)', env: 'SMM_PORT', default: 8443, min: 0, max: 65535 }),
+    'tls-cert': Flags.file({ description: 'PEM certificate (chain) to serve', env: 'SMM_TLS_CERT', dependsOn: ['tls-key'] }),
+    'tls-key': Flags.file({ description: 'PEM private key of --tls-cert', env: 'SMM_TLS_KEY', dependsOn: ['tls-cert'] }),
+    'behind-proxy': Flags.boolean({
+      description: 'Listen on plain HTTP for a TLS-terminating proxy; only --trusted-proxy addresses sending X-Forwarded-Proto: https are served',
+      env: 'SMM_BEHIND_PROXY',
+    }),
+    'trusted-proxy': Flags.string({
+      description: 'Address or CIDR of a trusted proxy (repeatable; default 127.0.0.1 and ::1)',
+      env: 'SMM_TRUSTED_PROXY',
+      multiple: true,
+      delimiter: ',',
+    }),
+    'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL' })(),
+    'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Daemon)
+    const daemon = await startDaemon({
+      dataDir: flags['data-dir'],
+      host: flags.host,
+      port: flags.port,
+      tlsCert: flags['tls-cert'],
+      tlsKey: flags['tls-key'],
+      behindProxy: flags['behind-proxy'],
+      trustedProxies: flags['trusted-proxy'],
+      logLevel: flags['log-level'],
+      shutdownGraceMs: flags['shutdown-grace'] * 1000,
+    })
+    process.stderr.write(banner(daemon))
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'))
+      process.once('SIGINT', () => resolve('SIGINT'))
+    })
+    process.stderr.write(`${signal}: finishing work in flight, then stopping.\n`)
+    await daemon.close()
+  }
+}

@@ -1,0 +1,47 @@
+import Router from '@koa/router'
+import Koa from 'koa'
+import { ApiError } from '../src/errors.js'
+import type { AppDeps, State } from './context.js'
+import { authenticate } from './middleware/auth.js'
+import { jsonBody } from './middleware/body.js'
+import { errorRenderer } from './middleware/errors.js'
+import { idempotency } from './middleware/idempotency.js'
+import { rateLimit } from './middleware/rate-limit.js'
+import { requestLog } from './middleware/request-log.js'
+import { transportCheck } from './middleware/transport.js'
+import { apiKeyRoutes } from './routes/api-keys.js'
+import { meRoutes } from './routes/me.js'
+import { metaRoutes } from './routes/meta.js'
+
+/** Every resource's routes, each registering its endpoints of the contract. */
+const resources = [metaRoutes, meRoutes, apiKeyRoutes]
+
+/** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
+export function createApp(deps: AppDeps): Koa<State> {
+  const app = new Koa<State>({ proxy: false })
+  // Errors are rendered by our middleware and logged there; Koa's default stderr print is noise.
+  app.silent = true
+
+  const router = new Router<State>()
+  for (const register of resources) register(router, deps)
+
+  app.use(requestLog(deps))
+  app.use(errorRenderer(deps))
+  app.use(transportCheck(deps))
+  app.use(authenticate(deps))
+  app.use(rateLimit(deps))
+  app.use(jsonBody())
+  app.use(idempotency(deps))
+  app.use(router.routes())
+  app.use(router.allowedMethods())
+  app.use(async (ctx) => {
+    if (ctx.status === 405) {
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`)
+    }
+    if (ctx.status === 501) throw new ApiError(405, 'method_not_allowed', `The ${ctx.method} method is not supported.`)
+    if (ctx.body === undefined && ctx.status === 404) {
+      throw new ApiError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}. The API's endpoints are listed at /v1/openapi.json.`)
+    }
+  })
+  return app
+}

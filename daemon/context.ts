@@ -1,0 +1,28 @@
+import type Koa from 'koa'
+import type { Logger } from 'pino'
+import type { Clock } from '../src/time.js'
+import type { Principal, Store } from './store/index.js'
+
+/** What the daemon's HTTP layer is built from; tests pass a temporary store and a manual clock. */
+export interface AppDeps {
+  store: Store
+  clock: Clock
+  log: Logger
+  version: string
+  /** Transport policy: direct TLS, or plain HTTP from a trusted TLS-terminating proxy. */
+  transport: TransportPolicy
+  /** Failed authentications allowed per client address per minute before 429. */
+  authFailuresPerMinute?: number
+}
+
+export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }
+
+/** What middleware leaves on `ctx.state` for the layers below it. */
+export interface State {
+  requestId: string
+  startedAt: number
+  clientIp: string
+  principal?: Principal
+}
+
+export type Ctx = Koa.ParameterizedContext<State>

@@ -1,0 +1,142 @@
+import { mkdirSync } from 'node:fs'
+import type http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { userInfo } from 'node:os'
+import { join } from 'node:path'
+import { Cron } from 'croner'
+import pino, { type Logger } from 'pino'
+import { VERSION } from '../src/config.js'
+import { systemClock, type Clock } from '../src/time.js'
+import { createApp } from './app.js'
+import type { TransportPolicy } from './context.js'
+import { proxyListener, tlsListener, type Listener } from './listener.js'
+import { openStore, type Store } from './store/index.js'
+import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
+
+/** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
+export interface DaemonOptions {
+  dataDir: string
+  host: string
+  port: number
+  tlsCert?: string
+  tlsKey?: string
+  behindProxy?: boolean
+  trustedProxies?: string[]
+  logLevel?: string
+  /** How long shutdown waits for requests in flight before closing their connections. */
+  shutdownGraceMs?: number
+}
+
+/** What tests and benchmarks may replace. */
+export interface DaemonOverrides {
+  clock?: Clock
+  log?: Logger
+  authFailuresPerMinute?: number
+}
+
+export interface RunningDaemon {
+  /** The base URL the API answers on, e.g. https://127.0.0.1:8443 */
+  url: string
+  port: number
+  store: Store
+  tls?: TlsMaterial
+  databaseFile: string
+  /** Set on the first start only: the owner's key, to be printed once. */
+  firstStart?: { userId: string; keyId: string; secret: string }
+  /** Stops accepting, lets requests in flight finish (bounded), closes the database. */
+  close(): Promise<void>
+}
+
+function ownerName(): string {
+  try {
+    return userInfo().username || 'owner'
+  } catch {
+    // No passwd entry (a container's arbitrary uid): a generic name serves as well.
+    return 'owner'
+  }
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '127.0.0.1') return host === '127.0.0.1' ? '127.0.0.1' : 'localhost'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+function listen(server: Listener['server'], host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+/** Drains HTTP servers: idle keep-alive connections now, busy ones when done or at the deadline. */
+async function drain(listener: Listener, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => listener.server.close(() => resolve()))
+  const servers: http.Server[] = listener.httpServers
+  for (const s of servers) s.closeIdleConnections()
+  const ticker = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 100)
+  const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())
+  const allClosed = Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))))
+  await Promise.race([allClosed, deadline])
+  clearInterval(ticker)
+  for (const s of servers) s.closeAllConnections()
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 100).unref())])
+}
+
+/** Starts the daemon: storage, TLS, first-start bootstrap, the HTTP listener and background jobs. */
+export async function startDaemon(options: DaemonOptions, overrides: DaemonOverrides = {}): Promise<RunningDaemon> {
+  const clock = overrides.clock ?? systemClock
+  const log = overrides.log ?? pino({ level: options.logLevel ?? 'info', base: undefined })
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const databaseFile = join(options.dataDir, 'smm.db')
+  const store = openStore(databaseFile)
+  try {
+    await store.idempotency.abandonRunning()
+    const transport: TransportPolicy = options.behindProxy
+      ? { mode: 'proxy', trustedProxies: options.trustedProxies?.length ? options.trustedProxies : ['127.0.0.1', '::1'] }
+      : { mode: 'tls' }
+    let tls: TlsMaterial | undefined
+    if (transport.mode === 'tls') {
+      if (!!options.tlsCert !== !!options.tlsKey) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate')
+      tls = options.tlsCert ? loadTls(options.tlsCert, options.tlsKey!) : await ensureSelfSigned(options.dataDir, new Date(clock.now()))
+    }
+    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+    const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
+
+    const app = createApp({ store, clock, log, version: VERSION, transport, authFailuresPerMinute: overrides.authFailuresPerMinute })
+    const handler = app.callback()
+    const listener = tls ? tlsListener(tls, handler, log) : proxyListener(handler, log)
+    const port = await listen(listener.server, options.host, options.port)
+    const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
+
+    // Housekeeping: drop replayable responses past their 24 h.
+    const housekeeping = new Cron('*/10 * * * *', { protect: true, catch: (error) => log.error({ err: error }, 'housekeeping failed') }, async () => {
+      await store.idempotency.purgeExpired(clock.now())
+    })
+
+    log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, transport: transport.mode })
+    let closing: Promise<void> | undefined
+    return {
+      url,
+      port,
+      store,
+      tls,
+      databaseFile,
+      firstStart: created && { userId: created.user.id, keyId: created.key.id, secret: created.key.secret },
+      close() {
+        closing ??= (async () => {
+          housekeeping.stop()
+          await drain(listener, options.shutdownGraceMs ?? 10_000)
+          store.close()
+          log.info({ msg: 'stopped' })
+        })()
+        return closing
+      },
+    }
+  } catch (error) {
+    store.close()
+    throw error
+  }
+}

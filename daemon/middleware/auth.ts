@@ -1,0 +1,77 @@
+import type Koa from 'koa'
+import { hashApiKey, isWellFormedApiKey } from '../../src/api-key.js'
+import { ApiError, invalidToken } from '../../src/errors.js'
+import type { Clock } from '../../src/time.js'
+import type { AppDeps, State } from '../context.js'
+
+const WINDOW_MS = 60_000
+
+/**
+ * Counts failed authentications per client address in one-minute windows, so a client guessing
+ * keys is slowed down without touching the per-key limits of real keys. In memory on purpose:
+ * it guards against a live attack, and a restart does not help an attacker much.
+ */
+export class AuthFailureLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>()
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly perMinute: number,
+  ) {}
+
+  /** Seconds until the address may try again, or 0 if it may now. */
+  retryAfter(address: string): number {
+    const now = this.clock.now()
+    const w = this.windows.get(address)
+    if (!w || w.start + WINDOW_MS <= now || w.count < this.perMinute) return 0
+    return Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000))
+  }
+
+  fail(address: string): void {
+    const now = this.clock.now()
+    if (this.windows.size > 10_000) {
+      for (const [k, w] of this.windows) if (w.start + WINDOW_MS <= now) this.windows.delete(k)
+    }
+    const w = this.windows.get(address)
+    if (!w || w.start + WINDOW_MS <= now) this.windows.set(address, { start: now, count: 1 })
+    else w.count += 1
+  }
+}
+
+/** Paths under /v1 that anyone may read. */
+const OPEN_PATHS = new Set(['/v1/openapi.json'])
+
+/** Resolves `Authorization: Bearer <key>` to a principal for every /v1 request that needs one. */
+export function authenticate(deps: AppDeps): Koa.Middleware<State> {
+  const limiter = new AuthFailureLimiter(deps.clock, deps.authFailuresPerMinute ?? 30)
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith('/v1/') || OPEN_PATHS.has(ctx.path)) return next()
+    const address = ctx.state.clientIp
+    const wait = limiter.retryAfter(address)
+    if (wait > 0) {
+      throw new ApiError(429, 'rate_limited', `Too many failed authentications from ${address}. Try again in ${wait} s.`, {
+        headers: { 'Retry-After': String(wait) },
+        extensions: { violated: ['auth_failures'] },
+      })
+    }
+    const header = ctx.get('Authorization')
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header)
+    let problem: string | undefined
+    if (!header) problem = 'Missing Authorization header: send "Authorization: Bearer <API key>".'
+    else if (!match) problem = 'Malformed Authorization header: expected "Bearer <API key>".'
+    else if (!isWellFormedApiKey(match[1]!)) problem = 'The API key is malformed (wrong length, characters or checksum): check it was copied whole.'
+    if (problem === undefined) {
+      const found = await deps.store.apiKeys.authenticate(hashApiKey(match![1]!), deps.clock.now())
+      if (found === 'unknown') problem = 'The API key is not known to this server.'
+      else if (found === 'revoked') problem = 'The API key has been revoked.'
+      else if (found === 'expired') problem = 'The API key has expired.'
+      else ctx.state.principal = found
+    }
+    if (problem !== undefined) {
+      limiter.fail(address)
+      throw invalidToken(problem)
+    }
+    await deps.store.apiKeys.touch(ctx.state.principal!, deps.clock.now())
+    return next()
+  }
+}

@@ -1,0 +1,27 @@
+import type Koa from 'koa'
+import { ApiError, internalError } from '../../src/errors.js'
+import type { AppDeps, State } from '../context.js'
+
+/** Any thrown value as the ApiError the client will see; an unexpected one becomes a bare 500. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
+  return internalError()
+}
+
+/** Renders every error as RFC 9457 problem+json. A 5xx says nothing of internals; the log does. */
+export function errorRenderer(deps: AppDeps): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    try {
+      await next()
+    } catch (thrown) {
+      const error = toApiError(thrown)
+      if (!(thrown instanceof ApiError) || error.status >= 500) {
+        deps.log.error({ req_id: ctx.state.requestId, err: thrown }, 'request failed')
+      }
+      ctx.status = error.status
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value)
+      ctx.type = 'application/problem+json'
+      ctx.body = error.toProblem(ctx.state.requestId)
+    }
+  }
+}

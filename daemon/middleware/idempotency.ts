@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto'
+import type Koa from 'koa'
+import { ApiError, conflict } from '../../src/errors.js'
+import type { AppDeps, State } from '../context.js'
+
+// RFC 9110 printable ASCII (VCHAR and space), 1 to 255 of them, optionally in double quotes.
+const KEY_PATTERN = /^"?([\x20-\x7e]{1,255}?)"?$/
+/** Response headers worth replaying: the ones that describe the stored body or the resource. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag']
+
+function parseKey(header: string): string {
+  const match = KEY_PATTERN.exec(header)
+  if (!match || match[1]!.trim() === '') {
+    throw new ApiError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters, bare or in double quotes.')
+  }
+  return match[1]!
+}
+
+/**
+ * Makes a POST safe to retry. The first response to a key (a success, or a handler's own error)
+ * is stored for 24 h; the same request again replays it, the key with another request is 422,
+ * and a retry while the first is running is 409. An unexpected failure (a bug, a crash) stores
+ * nothing, so the retry runs afresh.
+ */
+export function idempotency(deps: AppDeps): Koa.Middleware<State> {
+  const store = deps.store.idempotency
+  return async (ctx, next) => {
+    const header = ctx.get('Idempotency-Key')
+    const principal = ctx.state.principal
+    if (ctx.method !== 'POST' || header === '' || !principal) return next()
+    const key = parseKey(header)
+    const userId = principal.user.id
+    const bodyHash = createHash('sha256').update(JSON.stringify(ctx.request.body ?? null)).digest('hex')
+    const claim = await store.begin(userId, key, ctx.method, ctx.path, bodyHash, deps.clock.now())
+    if (claim.kind === 'mismatch') {
+      throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request (path or body). Use a new key for a new request.')
+    }
+    if (claim.kind === 'in_flight') {
+      throw conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.', { 'Retry-After': '1' })
+    }
+    if (claim.kind === 'replay') {
+      ctx.status = claim.response.status
+      ctx.set(claim.response.headers)
+      ctx.set('Idempotent-Replayed', 'true')
+      ctx.body = claim.response.body
+      return
+    }
+    try {
+      await next()
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        await store.release(userId, key)
+        throw error
+      }
+      const headers: Record<string, string> = { 'content-type': 'application/problem+json', ...error.headers }
+      await store.complete(userId, key, { status: error.status, headers, body: JSON.stringify(error.toProblem(ctx.state.requestId)) })
+      throw error
+    }
+    const headers: Record<string, string> = {}
+    for (const name of REPLAYED_HEADERS) {
+      const value = ctx.response.get(name)
+      if (value) headers[name] = value
+    }
+    const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body)
+    await store.complete(userId, key, { status: ctx.status, headers, body })
+  }
+}

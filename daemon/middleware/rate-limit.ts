@@ -1,0 +1,38 @@
+import type Koa from 'koa'
+import { ApiError } from '../../src/errors.js'
+import type { AppDeps, State } from '../context.js'
+import type { RateDecision } from '../store/rate-limits.js'
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
+
+/** The IETF RateLimit-Policy and RateLimit fields for a decision. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'RateLimit-Policy': decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', '),
+    RateLimit: decision.windows.map((w) => `"${w.name}";r=${w.remaining};t=${seconds(w.resetMs)}`).join(', '),
+  }
+}
+
+/**
+ * Per-key limits over the minute, hour and day at once. A refused request is not counted, and
+ * `Retry-After` is the wait until every violated window has reset.
+ */
+export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const principal = ctx.state.principal
+    if (!principal) return next()
+    const decision = await deps.store.rateLimits.consume(principal.key.id, principal.user.limits, deps.clock.now())
+    const headers = rateLimitHeaders(decision)
+    if (!decision.admitted) {
+      const wait = Math.max(...decision.windows.filter((w) => decision.violated.includes(w.name)).map((w) => seconds(w.resetMs)))
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Rate limit exceeded for this API key (${decision.violated.join(', ')} window). Retry after ${wait} s.`,
+        { headers: { ...headers, 'Retry-After': String(wait) }, extensions: { violated: decision.violated } },
+      )
+    }
+    ctx.set(headers)
+    return next()
+  }
+}

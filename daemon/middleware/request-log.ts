@@ -1,0 +1,28 @@
+import type Koa from 'koa'
+import { newId } from '../../src/ids.js'
+import type { AppDeps, State } from '../context.js'
+
+/** Gives each request its id (`X-Request-Id`) and writes one JSON log line when it ends. */
+export function requestLog(deps: AppDeps): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const started = performance.now()
+    ctx.state.requestId = newId('req')
+    ctx.state.startedAt = deps.clock.now()
+    ctx.set('X-Request-Id', ctx.state.requestId)
+    try {
+      await next()
+    } finally {
+      deps.log.info({
+        msg: 'request',
+        req_id: ctx.state.requestId,
+        method: ctx.method,
+        // The route pattern, not the raw URL: a query string is the caller's and may hold anything.
+        route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? ctx.path,
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        key_id: ctx.state.principal?.key.id,
+        ip: ctx.state.clientIp,
+      })
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import Router from '@koa/router'
+import type * as v from 'valibot'
+import type { RouteDef } from '../../src/contract.js'
+import { insufficientScope } from '../../src/errors.js'
+import { parseInput } from '../../src/validate.js'
+import type { Ctx, State } from '../context.js'
+import type { Principal } from '../store/index.js'
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined
+
+/** What a handler is given: the route's parameters, query and body, parsed by its schemas. */
+export interface Input<R extends RouteDef> {
+  params: Out<R['params']>
+  query: Out<R['query']>
+  body: Out<R['body']>
+  /** The caller; present on every route that has a scope. */
+  principal: R['scope'] extends string ? Principal : Principal | undefined
+}
+
+export type Handler<R extends RouteDef> = (ctx: Ctx, input: Input<R>) => Promise<void>
+
+export type ApiRouter = Router<State>
+
+/** `/v1/posts/{id}` as Koa's router writes it: `/v1/posts/:id`. */
+export function koaPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1').replace(/\.json$/, '\\.json')
+}
+
+/**
+ * Binds a handler to a route of the contract: the scope is checked and every input validated
+ * with the route's own schemas before the handler runs, so no handler parses by hand.
+ */
+export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Handler<R>): void {
+  router.register(koaPath(def.path), [def.method], async (ctx) => {
+    const principal = ctx.state.principal
+    if (def.scope && !principal?.scopes.has(def.scope)) throw insufficientScope(def.scope)
+    const input = {
+      params: def.params ? parseInput(def.params, ctx.params) : undefined,
+      query: def.query ? parseInput(def.query, { ...ctx.query }) : undefined,
+      body: def.body ? parseInput(def.body, ctx.request.body ?? {}) : undefined,
+      principal,
+    } as Input<R>
+    await handler(ctx as Ctx, input)
+  })
+}

@@ -1,0 +1,136 @@
+import { timingSafeEqual } from 'node:crypto'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../src/api-key.js'
+import { newId } from '../../src/ids.js'
+import type { ApiKey, ApiKeyWithSecret } from '../../src/schemas/api-keys.js'
+import type { Scope } from '../../src/schemas/common.js'
+import type { User } from '../../src/schemas/users.js'
+import { toIso, toIsoOrNull } from '../../src/time.js'
+import type { Db } from './db.js'
+import { userFromRow, type UserRow } from './users.js'
+
+interface KeyRow {
+  id: string
+  user_id: string
+  name: string
+  prefix: string
+  hash: string
+  scopes: string
+  created_at: number
+  expires_at: number | null
+  revoked_at: number | null
+  last_used_at: number | null
+}
+
+function keyFromRow(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
+    prefix: row.prefix,
+    created_at: toIso(row.created_at),
+    expires_at: toIsoOrNull(row.expires_at),
+    last_used_at: toIsoOrNull(row.last_used_at),
+    revoked_at: toIsoOrNull(row.revoked_at),
+  }
+}
+
+/** Who a request is made by: the key (without its secret), its scopes and its owner. */
+export interface Principal {
+  key: ApiKey
+  scopes: ReadonlySet<Scope>
+  user: User
+  /** `key.last_used_at` in ms, to decide whether to record this use. */
+  lastUsedAt: number | null
+}
+
+export interface NewApiKey {
+  name: string
+  scopes: readonly Scope[]
+  expiresAt?: number | null
+}
+
+export type KeyRejection = 'unknown' | 'expired' | 'revoked'
+
+// last_used_at is written at most once a minute per key: exact enough to spot an unused key,
+// and it keeps a write off nearly every authenticated request.
+const LAST_USED_RESOLUTION_MS = 60_000
+
+export function apiKeysStore(db: Db) {
+  const insert = db.prepare<[string, string, string, string, string, string, number, number | null], void>(
+    'INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+  const byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?')
+  const byHash = db.prepare<[string], KeyRow & { [k: `u_${string}`]: unknown }>(
+    `SELECT k.*, u.id AS u_id, u.name AS u_name, u.email AS u_email, u.plan AS u_plan,
+            u.custom_per_minute AS u_custom_per_minute, u.custom_per_hour AS u_custom_per_hour,
+            u.custom_per_day AS u_custom_per_day, u.timezone AS u_timezone, u.is_owner AS u_is_owner,
+            u.created_at AS u_created_at
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`,
+  )
+  const page = db.prepare<[string, string, number], KeyRow>(
+    'SELECT * FROM api_keys WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?',
+  )
+  const all = db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY user_id, id')
+  const revoke = db.prepare<[number, string], void>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?')
+  const touch = db.prepare<[number, string], void>('UPDATE api_keys SET last_used_at = ? WHERE id = ?')
+
+  function createSync(userId: string, input: NewApiKey, now: number): ApiKeyWithSecret {
+    const secret = generateApiKey()
+    const id = newId('key', now)
+    insert.run(id, userId, input.name, apiKeyDisplayPrefix(secret), hashApiKey(secret), input.scopes.join(' '), now, input.expiresAt ?? null)
+    return { ...keyFromRow(byId.get(id)!), secret }
+  }
+
+  return {
+    /** The synchronous core of `create`, for units of work that span tables. */
+    createSync,
+    /** Creates a key and returns it with its secret, the only time the secret exists in clear. */
+    async create(userId: string, input: NewApiKey, now: number): Promise<ApiKeyWithSecret> {
+      return createSync(userId, input, now)
+    },
+
+    /** Finds the key with this hash and its owner, or says why it is not usable. */
+    async authenticate(hash: string, now: number): Promise<Principal | KeyRejection> {
+      const row = byHash.get(hash)
+      // The lookup is by the hash's index; comparing again in constant time keeps the final
+      // decision from depending on how many leading characters matched.
+      if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
+      if (row.revoked_at !== null && row.revoked_at <= now) return 'revoked'
+      if (row.expires_at !== null && row.expires_at <= now) return 'expired'
+      const userRow = Object.fromEntries(
+        Object.entries(row).filter(([k]) => k.startsWith('u_')).map(([k, val]) => [k.slice(2), val]),
+      ) as unknown as UserRow
+      const key = keyFromRow(row)
+      return { key, scopes: new Set(key.scopes), user: userFromRow(userRow), lastUsedAt: row.last_used_at }
+    },
+
+    /** Records a use of the key, at most once a minute. */
+    async touch(principal: Principal, now: number): Promise<void> {
+      if (principal.lastUsedAt !== null && now - principal.lastUsedAt < LAST_USED_RESOLUTION_MS) return
+      touch.run(now, principal.key.id)
+    },
+
+    async get(userId: string | null, id: string): Promise<ApiKey | undefined> {
+      const row = byId.get(id)
+      if (!row || (userId !== null && row.user_id !== userId)) return undefined
+      return keyFromRow(row)
+    },
+
+    async listPage(userId: string, after: string, limit: number): Promise<ApiKey[]> {
+      return page.all(userId, after, limit).map(keyFromRow)
+    },
+
+    /** Every key of every user, for the operator. */
+    async listAll(): Promise<(ApiKey & { user_id: string })[]> {
+      return all.all().map((row) => ({ ...keyFromRow(row), user_id: row.user_id }))
+    },
+
+    /** Revokes a key (a second revoke keeps the first time). Undefined if there is no such key. */
+    async revoke(userId: string | null, id: string, now: number): Promise<ApiKey | undefined> {
+      const row = byId.get(id)
+      if (!row || (userId !== null && row.user_id !== userId)) return undefined
+      revoke.run(now, id)
+      return keyFromRow(byId.get(id)!)
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import type { Db } from './db.js'
+
+/** A stored response, replayed to a retry with the same Idempotency-Key. */
+export interface StoredResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' }
+
+interface Row {
+  method: string
+  path: string
+  body_hash: string
+  state: 'running' | 'done'
+  status: number | null
+  headers: string | null
+  body: string | null
+  created_at: number
+  expires_at: number
+}
+
+/** How long a stored response is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+// A request still marked running after this long was cut off (a crash, a lost connection
+// mid-write); a retry may take its place rather than wait for an answer that never comes.
+const ABANDONED_AFTER_MS = 60_000
+
+export function idempotencyStore(db: Db) {
+  const get = db.prepare<[string, string], Row>('SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ?')
+  const claim = db.prepare<[string, string, string, string, string, number, number], void>(
+    `INSERT INTO idempotency_keys (user_id, key, method, path, body_hash, state, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, 'running', ?, ?)
+     ON CONFLICT (user_id, key) DO UPDATE SET
+       method = excluded.method, path = excluded.path, body_hash = excluded.body_hash,
+       state = 'running', status = NULL, headers = NULL, body = NULL,
+       created_at = excluded.created_at, expires_at = excluded.expires_at`,
+  )
+  const complete = db.prepare<[number, string, string, string, string], void>(
+    "UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ? WHERE user_id = ? AND key = ?",
+  )
+  const release = db.prepare<[string, string], void>("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND state = 'running'")
+  const purge = db.prepare<[number], void>('DELETE FROM idempotency_keys WHERE expires_at <= ?')
+  const abandonAll = db.prepare<[], void>("DELETE FROM idempotency_keys WHERE state = 'running'")
+
+  const begin = db.transaction(
+    (userId: string, key: string, method: string, path: string, bodyHash: string, now: number): IdempotencyClaim => {
+      const row = get.get(userId, key)
+      const live = row && row.expires_at > now && !(row.state === 'running' && now - row.created_at > ABANDONED_AFTER_MS)
+      if (live) {
+        if (row.method !== method || row.path !== path || row.body_hash !== bodyHash) return { kind: 'mismatch' }
+        if (row.state === 'running') return { kind: 'in_flight' }
+        return { kind: 'replay', response: { status: row.status!, headers: JSON.parse(row.headers!), body: row.body! } }
+      }
+      claim.run(userId, key, method, path, bodyHash, now, now + IDEMPOTENCY_TTL_MS)
+      return { kind: 'claimed' }
+    },
+  )
+
+  return {
+    /** Claims the key for this request, or says what an earlier request with it left. */
+    async begin(userId: string, key: string, method: string, path: string, bodyHash: string, now: number): Promise<IdempotencyClaim> {
+      return begin.immediate(userId, key, method, path, bodyHash, now)
+    },
+    async complete(userId: string, key: string, response: StoredResponse): Promise<void> {
+      complete.run(response.status, JSON.stringify(response.headers), response.body, userId, key)
+    },
+    /** Gives the key up without a stored answer (the request never reached a handler's answer). */
+    async release(userId: string, key: string): Promise<void> {
+      release.run(userId, key)
+    },
+    async purgeExpired(now: number): Promise<void> {
+      purge.run(now)
+    },
+    /** At start-up nothing is in flight: claims left running by a previous process are void. */
+    async abandonRunning(): Promise<void> {
+      abandonAll.run()
+    },
+  }
+}

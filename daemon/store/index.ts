@@ -1,0 +1,56 @@
+import type { ApiKeyWithSecret } from '../../src/schemas/api-keys.js'
+import { SCOPES } from '../../src/schemas/common.js'
+import type { User } from '../../src/schemas/users.js'
+import { apiKeysStore } from './api-keys.js'
+import { openDatabase, type Db } from './db.js'
+import { idempotencyStore } from './idempotency.js'
+import { rateLimitsStore } from './rate-limits.js'
+import { usersStore, type NewUser } from './users.js'
+
+/** Everything that touches the database, one family of tables per member. */
+export interface Store {
+  db: Db
+  users: ReturnType<typeof usersStore>
+  apiKeys: ReturnType<typeof apiKeysStore>
+  rateLimits: ReturnType<typeof rateLimitsStore>
+  idempotency: ReturnType<typeof idempotencyStore>
+  /**
+   * On an empty database only: creates the owner user and one key with every scope, together.
+   * Undefined if there are users already.
+   */
+  bootstrapOwner(owner: NewUser, now: number): Promise<{ user: User; key: ApiKeyWithSecret } | undefined>
+  /** An online, consistent copy of the database to another file. */
+  backup(file: string): Promise<void>
+  close(): void
+}
+
+export function openStore(file: string): Store {
+  const db = openDatabase(file)
+  const users = usersStore(db)
+  const apiKeys = apiKeysStore(db)
+  const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
+  const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
+    if (anyUser.get()) return undefined
+    const user = users.createSync({ ...owner, isOwner: true }, now)
+    const key = apiKeys.createSync(user.id, { name: 'owner (first start)', scopes: SCOPES }, now)
+    return { user, key }
+  })
+  return {
+    db,
+    users,
+    apiKeys,
+    async bootstrapOwner(owner, now) {
+      return bootstrapOwner.immediate(owner, now)
+    },
+    rateLimits: rateLimitsStore(db),
+    idempotency: idempotencyStore(db),
+    async backup(target: string) {
+      await db.backup(target)
+    },
+    close() {
+      if (db.open) db.close()
+    },
+  }
+}
+
+export type { Principal } from './api-keys.js'

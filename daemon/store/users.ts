@@ -1,0 +1,93 @@
+import type { Plan } from '../../src/schemas/common.js'
+import type { Limits, User } from '../../src/schemas/users.js'
+import { newId } from '../../src/ids.js'
+import { toIso } from '../../src/time.js'
+import { limitsFor } from '../plans.js'
+import type { Db } from './db.js'
+
+export interface UserRow {
+  id: string
+  name: string
+  email: string | null
+  plan: Plan
+  custom_per_minute: number | null
+  custom_per_hour: number | null
+  custom_per_day: number | null
+  timezone: string
+  is_owner: number
+  created_at: number
+}
+
+/** A user row as the API shows it. */
+export function userFromRow(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    plan: row.plan,
+    limits: limitsFor(row.plan, {
+      per_minute: row.custom_per_minute ?? undefined,
+      per_hour: row.custom_per_hour ?? undefined,
+      per_day: row.custom_per_day ?? undefined,
+    }),
+    timezone: row.timezone,
+    created_at: toIso(row.created_at),
+  }
+}
+
+export interface NewUser {
+  name: string
+  email?: string | null
+  plan?: Plan
+  timezone?: string
+  isOwner?: boolean
+}
+
+export function usersStore(db: Db) {
+  const insert = db.prepare<[string, string, string | null, Plan, string, number, number], void>(
+    'INSERT INTO users (id, name, email, plan, timezone, is_owner, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  )
+  const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?')
+  const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id')
+  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users')
+  const setPlan = db.prepare<[Plan, number | null, number | null, number | null, string], void>(
+    'UPDATE users SET plan = ?, custom_per_minute = ?, custom_per_hour = ?, custom_per_day = ? WHERE id = ?',
+  )
+
+  function createSync(input: NewUser, now: number): User {
+    const id = newId('usr', now)
+    insert.run(id, input.name, input.email ?? null, input.plan ?? 'standard', input.timezone ?? 'UTC', input.isOwner ? 1 : 0, now)
+    return userFromRow(byId.get(id)!)
+  }
+
+  return {
+    /** The synchronous core of `create`, for units of work that span tables. */
+    createSync,
+    async create(input: NewUser, now: number): Promise<User> {
+      return createSync(input, now)
+    },
+    async get(id: string): Promise<User | undefined> {
+      const row = byId.get(id)
+      return row && userFromRow(row)
+    },
+    async list(): Promise<User[]> {
+      return all.all().map(userFromRow)
+    },
+    async count(): Promise<number> {
+      return count.get()!.n
+    },
+    /** Sets a user's plan; custom limits are kept only for enterprise. */
+    async setPlan(id: string, plan: Plan, custom: Partial<Limits> = {}): Promise<User | undefined> {
+      const keep = plan === 'enterprise'
+      setPlan.run(
+        plan,
+        keep ? (custom.per_minute ?? null) : null,
+        keep ? (custom.per_hour ?? null) : null,
+        keep ? (custom.per_day ?? null) : null,
+        id,
+      )
+      const row = byId.get(id)
+      return row && userFromRow(row)
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import * as v from 'valibot'
+import { NullableTimestamp, SCOPES, Timestamp, TimestampInput } from './common.js'
+
+export const ApiKey = v.pipe(
+  v.object({
+    id: v.string(),
+    name: v.string(),
+    scopes: v.array(v.picklist(SCOPES)),
+    prefix: v.pipe(v.string(), v.description('The first 12 characters of the key, for recognising it')),
+    created_at: Timestamp,
+    expires_at: NullableTimestamp,
+    last_used_at: NullableTimestamp,
+    revoked_at: NullableTimestamp,
+  }),
+  v.title('ApiKey'),
+)
+export type ApiKey = v.InferOutput<typeof ApiKey>
+
+/** The answer to a key's creation: the only response that ever carries its secret. */
+export const ApiKeyWithSecret = v.pipe(
+  v.object({ ...ApiKey.entries, secret: v.pipe(v.string(), v.description('The key itself. Shown once; store it now.')) }),
+  v.title('ApiKeyWithSecret'),
+)
+export type ApiKeyWithSecret = v.InferOutput<typeof ApiKeyWithSecret>
+
+export const ApiKeyCreate = v.strictObject({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+  scopes: v.optional(
+    v.pipe(
+      v.array(v.picklist(SCOPES, `must be one of: ${SCOPES.join(', ')}`)),
+      v.minLength(1, 'must name at least one scope, or be left out for all of them'),
+      v.check((s) => new Set(s).size === s.length, 'must not repeat a scope'),
+    ),
+  ),
+  expires_at: v.optional(v.nullable(TimestampInput)),
+})
+export type ApiKeyCreate = v.InferOutput<typeof ApiKeyCreate>

@@ -1,0 +1,80 @@
+import * as v from 'valibot'
+import { isRfc3339, parseRfc3339, toIso } from '../time.js'
+
+/** Every scope a key can hold. A key created without a list holds them all. */
+export const SCOPES = [
+  'profile:read',
+  'accounts:read',
+  'accounts:write',
+  'posts:read',
+  'posts:write',
+  'analytics:read',
+  'ai:generate',
+  'webhooks:read',
+  'webhooks:write',
+  'keys:write',
+] as const
+export type Scope = (typeof SCOPES)[number]
+
+export const PLANS = ['standard', 'business', 'enterprise'] as const
+export type Plan = (typeof PLANS)[number]
+
+/** A timestamp as the API writes it: RFC 3339, UTC, `Z`. */
+export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z'))
+export const NullableTimestamp = v.nullable(Timestamp)
+
+/**
+ * A timestamp as the API reads it: RFC 3339 with `Z` or an offset, normalised to UTC.
+ * A time with no zone is rejected: "09:00" means something different on every server.
+ */
+export const TimestampInput = v.pipe(
+  v.string(),
+  v.check(isRfc3339, 'must be an RFC 3339 date-time with a zone, e.g. 2026-11-21T09:00:00Z or 2026-11-21T10:00:00+01:00'),
+  v.transform((value) => toIso(parseRfc3339(value)!)),
+  v.description('RFC 3339 date-time with Z or an offset; converted to UTC'),
+)
+
+export const ProblemFieldError = v.object({
+  pointer: v.string(),
+  code: v.string(),
+  detail: v.string(),
+})
+
+/** RFC 9457 problem details, the body of every error response. */
+export const Problem = v.pipe(
+  v.object({
+    type: v.string(),
+    title: v.string(),
+    status: v.number(),
+    detail: v.string(),
+    instance: v.optional(v.string()),
+    code: v.string(),
+    errors: v.optional(v.array(ProblemFieldError)),
+  }),
+  v.title('Problem'),
+)
+
+/** The envelope of every list: a page of items, and the cursor of the next page. */
+export function listOf<S extends v.GenericSchema>(item: S) {
+  return v.object({
+    data: v.array(item),
+    has_more: v.boolean(),
+    next_cursor: v.nullable(v.string()),
+  })
+}
+
+/** `?limit=1..100` (default 20) and `?cursor=`, shared by every list. */
+export const PageQueryEntries = {
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number from 1 to 100'),
+      v.transform(Number),
+      v.number(),
+      v.minValue(1, 'must be a whole number from 1 to 100'),
+      v.maxValue(100, 'must be a whole number from 1 to 100'),
+    ),
+    '20',
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+}
