@@ -1,5 +1,5 @@
-import type { Plan } from '../src/schemas/common.js'
-import type { Limits } from '../src/schemas/users.js'
+import type { Plan } from '../src/api/common.js'
+import type { Limits } from '../src/api/users.js'
 
 /** The standard plan's limits per API key; business gets twice these. */
 export const STANDARD_LIMITS: Limits = { per_minute: 100, per_hour: 5_000, per_day: 50_000 }

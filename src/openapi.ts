@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
-import type { RouteDef } from './contract.js'
-import { Problem } from './schemas/common.js'
+import type { RouteDef } from './api/route.js'
+import { Problem } from './api/common.js'
 
 type JsonSchema = Record<string, unknown>
 

@@ -1,7 +1,7 @@
 import { routes } from '../../src/contract.js'
 import { invalidField, notFound } from '../../src/errors.js'
 import { toPage } from '../../src/pagination.js'
-import { SCOPES } from '../../src/schemas/common.js'
+import { SCOPES } from '../../src/api/common.js'
 import type { AppDeps } from '../context.js'
 import { bind, type ApiRouter } from './bind.js'
 import { cursorAfter } from './cursor.js'

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import { migrations as defaultMigrations, type Migration } from './migrations.js'
+import { migrations as defaultMigrations, type Migration } from './migrations/index.js'
 
 export type Db = Database.Database
 

@@ -1,8 +1,9 @@
-import type { ApiKeyWithSecret } from '../../src/schemas/api-keys.js'
-import { SCOPES } from '../../src/schemas/common.js'
-import type { User } from '../../src/schemas/users.js'
+import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
+import { SCOPES } from '../../src/api/common.js'
+import type { User } from '../../src/api/users.js'
 import { apiKeysStore } from './api-keys.js'
 import { openDatabase, type Db } from './db.js'
+import { eventsStore } from './events.js'
 import { idempotencyStore } from './idempotency.js'
 import { rateLimitsStore } from './rate-limits.js'
 import { usersStore, type NewUser } from './users.js'
@@ -14,6 +15,7 @@ export interface Store {
   apiKeys: ReturnType<typeof apiKeysStore>
   rateLimits: ReturnType<typeof rateLimitsStore>
   idempotency: ReturnType<typeof idempotencyStore>
+  events: ReturnType<typeof eventsStore>
   /**
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.
@@ -44,6 +46,7 @@ export function openStore(file: string): Store {
     },
     rateLimits: rateLimitsStore(db),
     idempotency: idempotencyStore(db),
+    events: eventsStore(db),
     async backup(target: string) {
       await db.backup(target)
     },

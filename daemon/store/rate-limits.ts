@@ -1,4 +1,4 @@
-import type { Limits } from '../../src/schemas/users.js'
+import type { Limits } from '../../src/api/users.js'
 import type { Db } from './db.js'
 
 export type WindowName = 'minute' | 'hour' | 'day'

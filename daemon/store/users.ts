@@ -1,5 +1,5 @@
-import type { Plan } from '../../src/schemas/common.js'
-import type { Limits, User } from '../../src/schemas/users.js'
+import type { Plan } from '../../src/api/common.js'
+import type { Limits, User } from '../../src/api/users.js'
 import { newId } from '../../src/ids.js'
 import { toIso } from '../../src/time.js'
 import { limitsFor } from '../plans.js'

@@ -78,3 +78,6 @@ export const PageQueryEntries = {
   ),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 }
+
+/** `{id}` in a path. */
+export const IdParams = v.object({ id: v.string() })

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { NullableTimestamp, SCOPES, Timestamp, TimestampInput } from './common.js'
+import { IdParams, listOf, NullableTimestamp, PageQueryEntries, SCOPES, Timestamp, TimestampInput } from './common.js'
+import { route } from './route.js'
 
 export const ApiKey = v.pipe(
   v.object({
@@ -35,3 +36,35 @@ export const ApiKeyCreate = v.strictObject({
   expires_at: v.optional(v.nullable(TimestampInput)),
 })
 export type ApiKeyCreate = v.InferOutput<typeof ApiKeyCreate>
+
+export const apiKeyRoutes = {
+  listApiKeys: route({
+    method: 'GET',
+    path: '/v1/api-keys',
+    summary: "List the user's API keys (never their secrets)",
+    tag: 'api-keys',
+    scope: 'keys:write',
+    query: v.strictObject({ ...PageQueryEntries }),
+    status: 200,
+    response: listOf(ApiKey),
+  }),
+  createApiKey: route({
+    method: 'POST',
+    path: '/v1/api-keys',
+    summary: 'Create an API key; its secret is in this response only',
+    tag: 'api-keys',
+    scope: 'keys:write',
+    body: ApiKeyCreate,
+    status: 201,
+    response: ApiKeyWithSecret,
+  }),
+  revokeApiKey: route({
+    method: 'DELETE',
+    path: '/v1/api-keys/{id}',
+    summary: 'Revoke an API key; requests with it are refused from now on',
+    tag: 'api-keys',
+    scope: 'keys:write',
+    params: IdParams,
+    status: 204,
+  }),
+}

@@ -1,18 +1,10 @@
-/**
- * The schema, as numbered steps. A step is never edited once landed: a change is a new step.
- * Times are integer milliseconds since the epoch (UTC); the store maps them to RFC 3339.
- */
-export interface Migration {
-  version: number
-  name: string
-  sql: string
-}
+import type { Migration } from './index.js'
 
-export const migrations: Migration[] = [
-  {
-    version: 1,
-    name: 'users, api keys, rate limits, idempotency',
-    sql: `
+/** Users, their API keys, per-key rate-limit windows and stored idempotent responses. */
+export const foundation: Migration = {
+  version: 1,
+  name: 'users, api keys, rate limits, idempotency',
+  sql: `
       CREATE TABLE users (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
@@ -67,5 +59,4 @@ export const migrations: Migration[] = [
       );
       CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
     `,
-  },
-]
+}

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { PLANS, Timestamp } from './common.js'
+import { route } from './route.js'
 
 export const Limits = v.object({
   per_minute: v.pipe(v.number(), v.integer()),
@@ -22,3 +23,15 @@ export const User = v.pipe(
   v.title('User'),
 )
 export type User = v.InferOutput<typeof User>
+
+export const userRoutes = {
+  getMe: route({
+    method: 'GET',
+    path: '/v1/me',
+    summary: 'Get the authenticated user profile',
+    tag: 'profile',
+    scope: 'profile:read',
+    status: 200,
+    response: User,
+  }),
+}

@@ -1,0 +1,178 @@
+import dns from 'node:dns'
+import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+import ipaddr from 'ipaddr.js'
+
+/** Why an outbound request did not get a response. */
+export type EgressErrorCode = 'invalid_url' | 'forbidden_address' | 'timeout' | 'too_large' | 'network'
+
+export class EgressError extends Error {
+  constructor(
+    readonly code: EgressErrorCode,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'EgressError'
+  }
+
+  /** Whether trying again later may succeed (the network, not the request, was at fault). */
+  get transient(): boolean {
+    return this.code === 'timeout' || this.code === 'network'
+  }
+}
+
+export interface OutboundRequest {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | Uint8Array
+  /** Whole-request deadline. Default 15 s. */
+  timeoutMs?: number
+  /** Largest response body read; past it the request fails `too_large`. Default 10 MiB. */
+  maxResponseBytes?: number
+  /** Redirects to follow, each checked like the first URL. Default 0: a 3xx is returned as is. */
+  maxRedirects?: number
+}
+
+export interface OutboundResponse {
+  status: number
+  /** Lower-cased header names; repeated headers joined with ", ". */
+  headers: Record<string, string>
+  body: Buffer
+  /** The URL that answered (after any redirects followed). */
+  url: string
+  text(): string
+  json<T = unknown>(): T
+}
+
+/** How smm makes outbound HTTP requests; platforms and webhook delivery are given one. */
+export type HttpClient = (url: string, request?: OutboundRequest) => Promise<OutboundResponse>
+
+export interface EgressOptions {
+  /**
+   * Let requests reach private, loopback and link-local addresses. Off by default: a URL a user
+   * supplies must not become a way into the operator's network (SSRF).
+   */
+  allowPrivateNetwork?: boolean
+  /** Also allow plain http:// (only for endpoints the operator configured, never user URLs). */
+  allowHttp?: boolean
+  /** Extra CA certificates to trust (PEM), e.g. tests' loopback servers. */
+  ca?: string | string[]
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+function normalise(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const parsed = ipaddr.parse(address)
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return (parsed as ipaddr.IPv6).toIPv4Address()
+  return parsed
+}
+
+/** Whether an address is on the public internet (not private, loopback, link-local, reserved…). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false
+  return normalise(address).range() === 'unicast'
+}
+
+function forbidden(host: string, address: string): EgressError {
+  return new EgressError(
+    'forbidden_address',
+    `${host} resolves to ${address}, a private, loopback or otherwise non-public address; smm does not connect there (the operator can allow it with --allow-private-network)`,
+  )
+}
+
+/**
+ * A `lookup` for the socket that refuses non-public addresses. Because it filters the very
+ * address the socket then connects to, DNS rebinding between a check and the connect is moot.
+ */
+function guardedLookup(host: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void): void {
+  dns.lookup(host, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error)
+    const allowed = addresses.filter((a) => isPublicAddress(a.address))
+    if (allowed.length === 0) return callback(forbidden(host, addresses[0]?.address ?? 'nothing'))
+    if (options.all) return callback(null, allowed)
+    callback(null, allowed[0]!.address, allowed[0]!.family)
+  })
+}
+
+function headersOf(res: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return out
+}
+
+function once(url: URL, request: OutboundRequest, options: EgressOptions): Promise<OutboundResponse> {
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (!options.allowPrivateNetwork && net.isIP(host) && !isPublicAddress(host)) return Promise.reject(forbidden(host, host))
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_BYTES
+  const transport = url.protocol === 'https:' ? https : http
+  return new Promise((resolve, reject) => {
+    const req = transport.request(url, {
+      method: request.method ?? 'GET',
+      headers: { 'user-agent': 'smm (+self-hosted social media manager)', ...request.headers },
+      ...(options.allowPrivateNetwork ? {} : { lookup: guardedLookup as unknown as net.LookupFunction }),
+      ...(options.ca ? { ca: options.ca } : {}),
+      agent: false,
+    })
+    const timer = setTimeout(() => req.destroy(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`)), timeoutMs)
+    req.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error instanceof EgressError ? error : new EgressError('network', `${url.host}: ${(error as Error).message}`))
+    })
+    req.on('response', (res) => {
+      const chunks: Buffer[] = []
+      let size = Number(res.headers['content-length'] ?? 0)
+      if (size > maxBytes) return req.destroy(new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`))
+      size = 0
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > maxBytes) return req.destroy(new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`))
+        chunks.push(chunk)
+      })
+      res.on('error', (error) => req.destroy(error))
+      res.on('end', () => {
+        clearTimeout(timer)
+        const body = Buffer.concat(chunks)
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: headersOf(res),
+          body,
+          url: url.toString(),
+          text: () => body.toString('utf8'),
+          json: <T>() => JSON.parse(body.toString('utf8')) as T,
+        })
+      })
+    })
+    req.end(request.body)
+  })
+}
+
+/**
+ * The one way smm reaches addresses users supply (webhook, media, instance and service URLs):
+ * https only, bounded in time and size, no redirects unless asked, and never to a non-public
+ * address unless the operator allowed it. Checked on the address actually connected to.
+ */
+export function createHttpClient(options: EgressOptions = {}): HttpClient {
+  return async (target, request = {}) => {
+    let url: URL
+    try {
+      url = new URL(target)
+    } catch {
+      throw new EgressError('invalid_url', `${target} is not an absolute URL`)
+    }
+    for (let redirects = 0; ; redirects++) {
+      if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) {
+        throw new EgressError('invalid_url', `${url.origin} is not https; smm sends requests over https only`)
+      }
+      if (url.username || url.password) throw new EgressError('invalid_url', 'URLs with credentials in them are refused')
+      const response = await once(url, request, options)
+      const location = response.headers.location
+      if (response.status < 300 || response.status > 399 || !location || redirects >= (request.maxRedirects ?? 0)) return response
+      url = new URL(location, url)
+    }
+  }
+}

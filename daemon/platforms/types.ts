@@ -1,0 +1,109 @@
+import type { Logger } from 'pino'
+import type * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import type { Clock } from '../../src/time.js'
+import type { HttpClient } from '../egress.js'
+
+/** Every platform smm can publish to. */
+export const PLATFORM_NAMES = ['feed', 'mastodon', 'bluesky', 'telegram', 'discord', 'slack'] as const
+export type PlatformName = (typeof PLATFORM_NAMES)[number]
+
+/** What a platform module is given to do its work. */
+export interface PlatformContext {
+  /** Outbound HTTP through the egress policy (user-supplied URLs are never trusted). */
+  http: HttpClient
+  clock: Clock
+  log: Logger
+}
+
+/** What a post is, as far as a platform's rules are concerned. */
+export interface Draft {
+  content: string
+  media_urls: string[]
+}
+
+/** A stored connection with its decrypted credentials, as a platform module sees it. */
+export interface Connection {
+  accountId: string
+  platform: PlatformName
+  credentials: Record<string, unknown>
+  /** What `verify` learned and asked to keep: limits of a Mastodon instance, a Bluesky DID… */
+  settings: Record<string, unknown>
+  handle: string
+}
+
+/** The result of checking credentials with the platform. */
+export interface Verified {
+  handle: string
+  display_name: string
+  /** Kept with the connection and handed back as `Connection.settings`. */
+  settings: Record<string, unknown>
+  /** Credentials to store instead of the ones given (a refreshed session, say). */
+  credentials?: Record<string, unknown>
+}
+
+export interface PublishRequest {
+  /** Our post id (`pst_…`): the seed of a platform idempotency key or record key. */
+  postId: string
+  content: string
+  mediaUrls: string[]
+}
+
+export interface Published {
+  /** The platform's id of the published item; null where the platform returns none (Slack). */
+  platform_post_id: string | null
+  /** The public URL; null where the platform gives none. */
+  url: string | null
+}
+
+/** Engagement counts; a count the platform does not report is null, never 0. */
+export interface Metrics {
+  impressions: number | null
+  likes: number | null
+  reposts: number | null
+  replies: number | null
+  quotes: number | null
+  clicks: number | null
+}
+
+/**
+ * How a platform said no. `transient` is worth retrying (network, 5xx, 429 with its wait),
+ * `permanent` is not (the platform rejected this post), `auth` means the credentials no longer
+ * work: the connection needs the user to reconnect.
+ */
+export class PlatformError extends Error {
+  constructor(
+    readonly kind: 'transient' | 'permanent' | 'auth',
+    /** A stable snake_case code, e.g. `platform_rejected`, `rate_limited`, `media_too_large`. */
+    readonly code: string,
+    /** What the platform said, for the target's `error.detail`. */
+    detail: string,
+    /** For transient errors: how long the platform asked us to wait. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(detail)
+    this.name = 'PlatformError'
+  }
+}
+
+/** One platform: a module behind this interface, registered by name. The scheduler knows no more. */
+export interface Platform {
+  name: PlatformName
+  /** The credentials `POST /v1/accounts/{id}/connections` takes for this platform. */
+  credentials: v.GenericSchema<unknown, Record<string, unknown>>
+  /**
+   * Whether publishing the same post twice cannot create two items (an idempotency key, a
+   * deterministic record key). If so, a publish whose outcome is unknown is re-sent; if not,
+   * the target becomes `unconfirmed` rather than risk a double post.
+   */
+  idempotentPublish: boolean
+  /**
+   * Checks a post against the platform's rules (length counted the platform's way, media count).
+   * Pointers are into the post body (`#/content`, `#/media_urls`); details name the platform.
+   */
+  check(draft: Draft, settings: Record<string, unknown>): FieldError[]
+  verify(credentials: Record<string, unknown>, ctx: PlatformContext): Promise<Verified>
+  publish(connection: Connection, request: PublishRequest, ctx: PlatformContext): Promise<Published>
+  /** Counts for published items, by platform id. Absent for platforms that report none. */
+  metrics?(connection: Connection, platformPostIds: string[], ctx: PlatformContext): Promise<Map<string, Metrics>>
+}

@@ -1,0 +1,59 @@
+import { newId } from '../../src/ids.js'
+import type { Db } from './db.js'
+
+/** Every kind of event the daemon emits (SPEC §8). */
+export const EVENT_TYPES = [
+  'post.scheduled',
+  'post.updated',
+  'post.cancelled',
+  'post.published',
+  'post.partially_published',
+  'post.failed',
+  'post.target.published',
+  'post.target.failed',
+  'account.connected',
+  'account.disconnected',
+  'account.reauth_required',
+  'webhook.test',
+] as const
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** An event as stored in the outbox; `id` is the `msg_…` id its deliveries carry. */
+export interface StoredEvent {
+  id: string
+  userId: string
+  type: EventType
+  data: unknown
+  createdAt: number
+}
+
+interface Row {
+  id: string
+  user_id: string
+  type: EventType
+  data: string
+  created_at: number
+}
+
+export function eventsStore(db: Db) {
+  const insert = db.prepare<[string, string, string, string, number], void>(
+    'INSERT INTO events (id, user_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)',
+  )
+  const after = db.prepare<[string, number], Row>('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?')
+
+  return {
+    /**
+     * Appends an event. Synchronous on purpose: call it inside the transaction of the change it
+     * reports, so the change and its event commit together or not at all.
+     */
+    appendSync(userId: string, type: EventType, data: unknown, now: number): StoredEvent {
+      const id = newId('msg', now)
+      insert.run(id, userId, type, JSON.stringify(data), now)
+      return { id, userId, type, data, createdAt: now }
+    },
+    /** Events in order after a given id (`''` for the first), for the delivery loop. */
+    async listAfter(afterId: string, limit: number): Promise<StoredEvent[]> {
+      return after.all(afterId, limit).map((r) => ({ id: r.id, userId: r.user_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }))
+    },
+  }
+}

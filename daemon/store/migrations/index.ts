@@ -1,0 +1,14 @@
+import { foundation } from './0001-foundation.js'
+import { outbox } from './0002-outbox.js'
+
+/**
+ * One step of the schema. A landed step is never edited: a change is a new numbered file here.
+ * Times are integer milliseconds since the epoch (UTC); the store maps them to RFC 3339.
+ */
+export interface Migration {
+  version: number
+  name: string
+  sql: string
+}
+
+export const migrations: Migration[] = [foundation, outbox]

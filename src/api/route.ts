@@ -1,0 +1,31 @@
+import type * as v from 'valibot'
+import type { Scope } from './common.js'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * One endpoint of the API, declared once: the daemon binds a handler to it and validates with
+ * its schemas, the OpenAPI document is generated from it, and the client takes its types from it.
+ */
+export interface RouteDef {
+  method: HttpMethod
+  /** OpenAPI-style path: `/v1/posts/{id}`. */
+  path: string
+  summary: string
+  tag: string
+  /** The scope a key needs; absent for endpoints open to anyone. */
+  scope?: Scope
+  params?: v.ObjectSchema<v.ObjectEntries, undefined>
+  query?: v.GenericSchema
+  body?: v.GenericSchema
+  /** The success status, and its body's schema (none for 204). */
+  status: number
+  response?: v.GenericSchema
+  /** Content types other than JSON that the success response may take (feeds, say). */
+  produces?: string[]
+}
+
+/** Declares a route, keeping its literal types for the handler and the client. */
+export function route<const R extends RouteDef>(def: R): R {
+  return def
+}

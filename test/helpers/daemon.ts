@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import { ManualClock } from '../../src/time.js'
+import { startDaemon, type DaemonOptions, type RunningDaemon } from '../../daemon/main.js'
+import { httpsClient, type HttpsClient } from './http.js'
+
+export interface TestDaemon {
+  daemon: RunningDaemon
+  clock: ManualClock
+  dataDir: string
+  url: string
+  /** The CA to trust: the daemon's self-signed certificate. */
+  ca: string
+  /** The owner's key, printed at first start. */
+  key: string
+  http: HttpsClient
+  /** Every log line the daemon wrote, as text. */
+  logs: string[]
+  /** Stops the daemon and starts it again on the same data dir (and clock). */
+  restart(): Promise<void>
+  /** Stops the daemon and deletes its data dir. */
+  stop(): Promise<void>
+}
+
+/**
+ * The real daemon over real TLS on port 0, with a temporary data dir and a manual clock: what
+ * every integration test talks to.
+ */
+export async function startTestDaemon(options: Partial<DaemonOptions> & { clock?: ManualClock; authFailuresPerMinute?: number } = {}): Promise<TestDaemon> {
+  const { clock = new ManualClock(), authFailuresPerMinute, ...rest } = options
+  const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'smm-test-'))
+  const logs: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean))
+      done()
+    },
+  })
+  const log = pino({ level: 'debug' }, sink)
+  const start = () =>
+    startDaemon({ dataDir, host: '127.0.0.1', port: 0, shutdownGraceMs: 2_000, ...rest }, { clock, log, authFailuresPerMinute })
+  const first = await start()
+  const state = {
+    daemon: first,
+    key: first.firstStart?.secret ?? '',
+    ca: first.tls ? readFileSync(first.tls.certPath, 'utf8') : '',
+  }
+  const t: TestDaemon = {
+    get daemon() {
+      return state.daemon
+    },
+    clock,
+    dataDir,
+    get url() {
+      return state.daemon.url
+    },
+    ca: state.ca,
+    key: state.key,
+    http: httpsClient(first.url, state.ca),
+    logs,
+    async restart() {
+      t.http.close()
+      await state.daemon.close()
+      state.daemon = await start()
+      t.http = httpsClient(state.daemon.url, state.ca)
+    },
+    async stop() {
+      t.http.close()
+      await state.daemon.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  return t
+}

@@ -1,0 +1,63 @@
+import https from 'node:https'
+
+export interface TestResponse {
+  status: number
+  headers: Record<string, string>
+  text: string
+  /** The body parsed as JSON (undefined when empty). */
+  body: any
+}
+
+export interface RequestOptions {
+  key?: string
+  /** A JSON value to send (sets Content-Type: application/json). */
+  json?: unknown
+  /** Raw bytes to send as they are. */
+  raw?: string | Buffer
+  headers?: Record<string, string>
+}
+
+/** A tiny HTTPS client for tests: trusts the daemon's CA, keeps connections alive. */
+export function httpsClient(baseUrl: string, ca: string) {
+  const agent = new https.Agent({ ca, keepAlive: true })
+  const request = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers }
+    let payload: string | Buffer | undefined = options.raw
+    if (options.json !== undefined) {
+      payload = JSON.stringify(options.json)
+      headers['content-type'] ??= 'application/json'
+    }
+    if (options.key) headers.authorization = `Bearer ${options.key}`
+    return new Promise((resolve, reject) => {
+      const req = https.request(new URL(path, baseUrl), { method, headers, agent }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          const flat: Record<string, string> = {}
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v
+          let body: unknown
+          try {
+            body = text ? JSON.parse(text) : undefined
+          } catch {
+            body = undefined
+          }
+          resolve({ status: res.statusCode!, headers: flat, text, body })
+        })
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end(payload)
+    })
+  }
+  return {
+    request,
+    get: (path: string, options?: RequestOptions) => request('GET', path, options),
+    post: (path: string, json: unknown, options?: RequestOptions) => request('POST', path, { ...options, json }),
+    put: (path: string, json: unknown, options?: RequestOptions) => request('PUT', path, { ...options, json }),
+    patch: (path: string, json: unknown, options?: RequestOptions) => request('PATCH', path, { ...options, json }),
+    delete: (path: string, options?: RequestOptions) => request('DELETE', path, options),
+    close: () => agent.destroy(),
+  }
+}
+export type HttpsClient = ReturnType<typeof httpsClient>
