@@ -60,6 +60,10 @@ On first start with an empty data dir it creates the owner user and prints an AP
       multiple: true,
       delimiter: ',',
     }),
+    'allow-private-network': Flags.boolean({
+      description: 'Let webhook, media and platform URLs that users supply reach private, loopback and link-local addresses (off: SSRF protection)',
+      env: 'SMM_ALLOW_PRIVATE_NETWORK',
+    }),
     'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL' })(),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
   }
@@ -75,6 +79,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       behindProxy: flags['behind-proxy'],
       trustedProxies: flags['trusted-proxy'],
       logLevel: flags['log-level'],
+      allowPrivateNetwork: flags['allow-private-network'],
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
     })
     process.stderr.write(banner(daemon))

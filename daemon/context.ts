@@ -1,6 +1,7 @@
 import type Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
+import type { HttpClient } from './egress.js'
 import type { Principal, Store } from './store/index.js'
 
 /** What the daemon's HTTP layer is built from; tests pass a temporary store and a manual clock. */
@@ -13,6 +14,8 @@ export interface AppDeps {
   transport: TransportPolicy
   /** Failed authentications allowed per client address per minute before 429. */
   authFailuresPerMinute?: number
+  /** Outbound HTTP to user-supplied URLs, through the egress policy. */
+  http: HttpClient
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

@@ -3,15 +3,16 @@ import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import { Cron } from 'croner'
 import pino, { type Logger } from 'pino'
 import { VERSION } from '../src/config.js'
 import { systemClock, type Clock } from '../src/time.js'
 import { createApp } from './app.js'
-import type { TransportPolicy } from './context.js'
+import type { AppDeps, TransportPolicy } from './context.js'
+import { createHttpClient, type EgressOptions } from './egress.js'
 import { proxyListener, tlsListener, type Listener } from './listener.js'
 import { openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
+import { createWorkers } from './workers.js'
 
 /** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
 export interface DaemonOptions {
@@ -23,6 +24,8 @@ export interface DaemonOptions {
   behindProxy?: boolean
   trustedProxies?: string[]
   logLevel?: string
+  /** Let outbound requests to user-supplied URLs reach private and loopback addresses. */
+  allowPrivateNetwork?: boolean
   /** How long shutdown waits for requests in flight before closing their connections. */
   shutdownGraceMs?: number
 }
@@ -32,6 +35,8 @@ export interface DaemonOverrides {
   clock?: Clock
   log?: Logger
   authFailuresPerMinute?: number
+  /** Extra egress settings (tests trust their loopback servers' CA here). */
+  egress?: EgressOptions
 }
 
 export interface RunningDaemon {
@@ -105,16 +110,23 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
     const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
 
-    const app = createApp({ store, clock, log, version: VERSION, transport, authFailuresPerMinute: overrides.authFailuresPerMinute })
+    const deps: AppDeps = {
+      store,
+      clock,
+      log,
+      version: VERSION,
+      transport,
+      authFailuresPerMinute: overrides.authFailuresPerMinute,
+      http: createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress }),
+    }
+    const app = createApp(deps)
     const handler = app.callback()
     const listener = tls ? tlsListener(tls, handler, log) : proxyListener(handler, log)
     const port = await listen(listener.server, options.host, options.port)
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
 
-    // Housekeeping: drop replayable responses past their 24 h.
-    const housekeeping = new Cron('*/10 * * * *', { protect: true, catch: (error) => log.error({ err: error }, 'housekeeping failed') }, async () => {
-      await store.idempotency.purgeExpired(clock.now())
-    })
+    const workers = createWorkers(deps)
+    for (const worker of workers) worker.start()
 
     log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, transport: transport.mode })
     let closing: Promise<void> | undefined
@@ -127,8 +139,9 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       firstStart: created && { userId: created.user.id, keyId: created.key.id, secret: created.key.secret },
       close() {
         closing ??= (async () => {
-          housekeeping.stop()
+          // Requests first (they may hand work to the workers), then the workers, then the file.
           await drain(listener, options.shutdownGraceMs ?? 10_000)
+          await Promise.all(workers.map((w) => w.stop()))
           store.close()
           log.info({ msg: 'stopped' })
         })()

@@ -1,0 +1,37 @@
+import { Cron } from 'croner'
+import type { AppDeps } from './context.js'
+
+/** A background loop of the daemon: started after the listener, stopped (drained) on shutdown. */
+export interface Worker {
+  name: string
+  start(): void
+  /** Stops taking new work and resolves when work in flight is done or safely abandoned. */
+  stop(): Promise<void>
+}
+
+/** A croner job as a worker: no overlapping runs, and a throw is logged, never fatal. */
+export function cronWorker(name: string, pattern: string, deps: Pick<AppDeps, 'log'>, run: () => Promise<void>): Worker {
+  let job: Cron | undefined
+  let running: Promise<void> | undefined
+  return {
+    name,
+    start() {
+      job = new Cron(pattern, { protect: true, catch: (error) => deps.log.error({ err: error, worker: name }, 'worker run failed') }, () => {
+        running = run()
+        return running
+      })
+    },
+    async stop() {
+      job?.stop()
+      await running?.catch(() => undefined)
+    },
+  }
+}
+
+/** Every background loop, in start order. Each feature adds its own line. */
+export function createWorkers(deps: AppDeps): Worker[] {
+  return [
+    // Replayable idempotent responses live 24 h.
+    cronWorker('idempotency-purge', '*/10 * * * *', deps, () => deps.store.idempotency.purgeExpired(deps.clock.now())),
+  ]
+}
