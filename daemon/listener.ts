@@ -21,10 +21,6 @@ function problemBytes(error: ApiError, requestId: string): string {
 
 /** Answers a request the server refused before the app: on a raw socket, then closes it. */
 function writeRawProblem(socket: Duplex, error: ApiError): void {
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
   const requestId = newId('req')
   const body = problemBytes(error, requestId)
   socket.end(
@@ -40,7 +36,10 @@ function writeRawProblem(socket: Duplex, error: ApiError): void {
 /** Malformed requests Node's parser rejects (oversized headers, garbage) still get a problem body. */
 function onClientError(log: Logger) {
   return (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // The parser reports every further chunk of a bad request too; once the answer is on its
+    // way (the socket no longer writable) there is nothing to add, and destroying would cut it.
+    if (!socket.writable) return
+    if (error.code === 'ECONNRESET') {
       socket.destroy()
       return
     }

@@ -4,11 +4,10 @@ import { toPage } from '../../src/pagination.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { AppDeps } from '../context.js'
 import { bind, type ApiRouter } from './bind.js'
-import { cursorAfter } from './cursor.js'
 
 export function apiKeyRoutes(router: ApiRouter, { store, clock }: AppDeps): void {
   bind(router, routes.listApiKeys, async (ctx, { query, principal }) => {
-    const rows = await store.apiKeys.listPage(principal.user.id, cursorAfter(query.cursor), query.limit + 1)
+    const rows = await store.apiKeys.listPage(principal.user.id, query.cursor ?? '', query.limit + 1)
     ctx.body = toPage(rows, query.limit)
   })
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
@@ -24,6 +26,18 @@ export interface Store {
   /** An online, consistent copy of the database to another file. */
   backup(file: string): Promise<void>
   close(): void
+}
+
+/**
+ * Opens the database of a data dir that a daemon has already created, for `smm admin`:
+ * a missing file is an error that says what to do, not a new empty database.
+ */
+export function openExistingStore(dataDir: string): Store {
+  const file = join(dataDir, 'smm.db')
+  if (!existsSync(file)) {
+    throw new Error(`No smm database at ${file}. Start the daemon once with --data-dir ${dataDir}, or pass the --data-dir it uses.`)
+  }
+  return openStore(file)
 }
 
 export function openStore(file: string): Store {

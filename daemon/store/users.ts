@@ -49,6 +49,7 @@ export function usersStore(db: Db) {
   )
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?')
   const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id')
+  const owner = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_owner = 1 ORDER BY id LIMIT 1')
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users')
   const setPlan = db.prepare<[Plan, number | null, number | null, number | null, string], void>(
     'UPDATE users SET plan = ?, custom_per_minute = ?, custom_per_hour = ?, custom_per_day = ? WHERE id = ?',
@@ -68,6 +69,11 @@ export function usersStore(db: Db) {
     },
     async get(id: string): Promise<User | undefined> {
       const row = byId.get(id)
+      return row && userFromRow(row)
+    },
+    /** The user created at first start. */
+    async owner(): Promise<User | undefined> {
+      const row = owner.get()
       return row && userFromRow(row)
     },
     async list(): Promise<User[]> {

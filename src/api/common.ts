@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { decodeCursor } from '../pagination.js'
 import { isRfc3339, parseRfc3339, toIso } from '../time.js'
 
 /** Every scope a key can hold. A key created without a list holds them all. */
@@ -76,7 +77,14 @@ export const PageQueryEntries = {
     ),
     '20',
   ),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((c) => decodeCursor(c) !== undefined, 'is not a cursor from a previous page of this list'),
+      v.transform((c) => decodeCursor(c)!),
+      v.description('The next_cursor of the previous page'),
+    ),
+  ),
 }
 
 /** `{id}` in a path. */

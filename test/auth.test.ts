@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateApiKey, hashApiKey } from '../src/api-key.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+let t: TestDaemon
+beforeAll(async () => {
+  t = await startTestDaemon({ authFailuresPerMinute: 1000 })
+})
+afterAll(() => t.stop())
+
+const expect401 = async (headers: Record<string, string>, detail: RegExp) => {
+  const res = await t.http.get('/v1/me', { headers })
+  expect(res.status).toBe(401)
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/)
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
+  expect(res.body).toMatchObject({ code: 'invalid_token', status: 401 })
+  expect(res.body.detail).toMatch(detail)
+}
+
+describe('authentication', () => {
+  it('refuses a missing, malformed, mistyped, unknown, revoked or expired key with 401 and WWW-Authenticate', async () => {
+    await expect401({}, /Missing Authorization/)
+    await expect401({ authorization: `Basic ${t.key}` }, /Malformed Authorization/)
+    // One character changed: the checksum catches it before any lookup.
+    const typo = t.key.slice(0, 10) + (t.key[10] === 'a' ? 'b' : 'a') + t.key.slice(11)
+    await expect401({ authorization: `Bearer ${typo}` }, /checksum/)
+    await expect401({ authorization: `Bearer ${generateApiKey()}` }, /not known/)
+
+    const made = await t.http.post('/v1/api-keys', { name: 'short-lived', expires_at: new Date(t.clock.now() + 60_000).toISOString() }, { key: t.key })
+    expect(made.status).toBe(201)
+    expect((await t.http.get('/v1/me', { key: made.body.secret })).status).toBe(200)
+    t.clock.advance(61_000)
+    await expect401({ authorization: `Bearer ${made.body.secret}` }, /expired/)
+
+    const other = await t.http.post('/v1/api-keys', { name: 'to revoke' }, { key: t.key })
+    expect((await t.http.delete(`/v1/api-keys/${other.body.id}`, { key: t.key })).status).toBe(204)
+    await expect401({ authorization: `Bearer ${other.body.secret}` }, /revoked/)
+  })
+
+  it('answers 403 insufficient_scope to a key without the scope', async () => {
+    const limited = await t.http.post('/v1/api-keys', { name: 'posts only', scopes: ['posts:read'] }, { key: t.key })
+    expect(limited.body.scopes).toEqual(['posts:read'])
+    const res = await t.http.get('/v1/me', { key: limited.body.secret })
+    expect(res.status).toBe(403)
+    expect(res.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'profile:read' })
+  })
+
+  it('serves the OpenAPI document and /healthz without a key', async () => {
+    expect((await t.http.get('/v1/openapi.json')).status).toBe(200)
+    expect((await t.http.get('/healthz')).status).toBe(200)
+  })
+})
+
+describe('API keys', () => {
+  it('shows the secret once, lists keys without it, and stores only its SHA-256', async () => {
+    const created = await t.http.post('/v1/api-keys', { name: 'ci', scopes: ['posts:read', 'posts:write'] }, { key: t.key })
+    expect(created.status).toBe(201)
+    expect(created.headers.location).toBe(`/v1/api-keys/${created.body.id}`)
+    expect(created.body).toMatchObject({ name: 'ci', prefix: created.body.secret.slice(0, 12), last_used_at: null, expires_at: null })
+    const listed = await t.http.get('/v1/api-keys?limit=100', { key: t.key })
+    const entry = listed.body.data.find((k: { id: string }) => k.id === created.body.id)
+    expect(entry).toBeDefined()
+    expect(JSON.stringify(listed.body)).not.toContain(created.body.secret)
+    const file = readFileSync(t.daemon.databaseFile).toString('latin1') + readFileSync(`${t.daemon.databaseFile}-wal`).toString('latin1')
+    expect(file).not.toContain(created.body.secret)
+    expect(file).toContain(hashApiKey(created.body.secret))
+  })
+
+  it('paginates with a stable cursor', async () => {
+    for (let i = 0; i < 3; i++) await t.http.post('/v1/api-keys', { name: `page ${i}` }, { key: t.key })
+    const all = (await t.http.get('/v1/api-keys?limit=100', { key: t.key })).body.data.map((k: { id: string }) => k.id)
+    const first = await t.http.get('/v1/api-keys?limit=2', { key: t.key })
+    expect(first.body.has_more).toBe(true)
+    // A key created between pages does not shift the second page.
+    await t.http.post('/v1/api-keys', { name: 'late' }, { key: t.key })
+    const second = await t.http.get(`/v1/api-keys?limit=2&cursor=${first.body.next_cursor}`, { key: t.key })
+    expect([...first.body.data, ...second.body.data].map((k: { id: string }) => k.id)).toEqual(all.slice(0, 4))
+    const bad = await t.http.get('/v1/api-keys?cursor=nonsense&limit=0', { key: t.key })
+    expect(bad.status).toBe(422)
+    expect(bad.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/cursor', '#/limit'])
+  })
+
+  it("records last use at most once a minute, and hides another user's key as 404", async () => {
+    const made = await t.http.post('/v1/api-keys', { name: 'usage' }, { key: t.key })
+    await t.http.get('/v1/me', { key: made.body.secret })
+    const usedAt = async () => (await t.http.get('/v1/api-keys?limit=100', { key: t.key })).body.data.find((k: { id: string }) => k.id === made.body.id).last_used_at
+    const first = await usedAt()
+    expect(first).toBe(new Date(t.clock.now()).toISOString())
+    t.clock.advance(30_000)
+    await t.http.get('/v1/me', { key: made.body.secret })
+    expect(await usedAt()).toBe(first)
+    t.clock.advance(31_000)
+    await t.http.get('/v1/me', { key: made.body.secret })
+    expect(await usedAt()).toBe(new Date(t.clock.now()).toISOString())
+
+    const stranger = await t.daemon.store.users.create({ name: 'stranger' }, t.clock.now())
+    const theirs = await t.daemon.store.apiKeys.create(stranger.id, { name: 'theirs', scopes: ['keys:write', 'profile:read'] }, t.clock.now())
+    const res = await t.http.delete(`/v1/api-keys/${theirs.id}`, { key: t.key })
+    expect(res.status).toBe(404)
+    expect(res.body.code).toBe('not_found')
+    expect((await t.http.get('/v1/me', { key: theirs.secret })).body.id).toBe(stranger.id)
+  })
+
+  it('never writes a key to the log', () => {
+    expect(t.logs.length).toBeGreaterThan(10)
+    expect(t.logs.join('\n')).not.toMatch(/smm_[0-9A-Za-z]{36}/)
+  })
+})
+
+describe('failed authentication per address', () => {
+  it('is limited separately from keys: 429 with Retry-After, then admitted again', async () => {
+    const d = await startTestDaemon({ authFailuresPerMinute: 5 })
+    try {
+      for (let i = 0; i < 5; i++) expect((await d.http.get('/v1/me', { key: generateApiKey() })).status).toBe(401)
+      const blocked = await d.http.get('/v1/me', { key: d.key })
+      expect(blocked.status).toBe(429)
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      d.clock.advance(Number(blocked.headers['retry-after']) * 1000)
+      expect((await d.http.get('/v1/me', { key: d.key })).status).toBe(200)
+    } finally {
+      await d.stop()
+    }
+  })
+})
