@@ -32,16 +32,17 @@ export function createApp(deps: AppDeps): Koa<State> {
   app.use(rateLimit(deps))
   app.use(jsonBody())
   app.use(idempotency(deps))
-  app.use(router.routes())
-  app.use(router.allowedMethods())
-  app.use(async (ctx) => {
-    if (ctx.status === 405) {
-      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`)
+  // Runs after the router has had its say: an unmatched path or method becomes a problem.
+  app.use(async (ctx, next) => {
+    await next()
+    if (ctx.status === 405 || ctx.status === 501) {
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}.`)
     }
-    if (ctx.status === 501) throw new ApiError(405, 'method_not_allowed', `The ${ctx.method} method is not supported.`)
-    if (ctx.body === undefined && ctx.status === 404) {
+    if (ctx.status === 404 && ctx.body === undefined) {
       throw new ApiError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}. The API's endpoints are listed at /v1/openapi.json.`)
     }
   })
+  app.use(router.routes())
+  app.use(router.allowedMethods())
   return app
 }

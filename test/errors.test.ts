@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+let t: TestDaemon
+beforeAll(async () => {
+  t = await startTestDaemon()
+})
+afterAll(() => t.stop())
+
+const keyCount = async () => (await t.http.get('/v1/api-keys?limit=100', { key: t.key })).body.data.length
+
+describe('every error is RFC 9457 problem+json', () => {
+  it('404 for an unknown route, 405 with Allow for a wrong method', async () => {
+    const missing = await t.http.get('/v1/nothing-here', { key: t.key })
+    expect(missing.status).toBe(404)
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/)
+    expect(missing.body).toMatchObject({ type: 'urn:smm:problem:not_found', code: 'not_found', status: 404, instance: missing.headers['x-request-id'] })
+    const wrong = await t.http.request('PATCH', '/v1/me', { key: t.key, json: {} })
+    expect(wrong.status).toBe(405)
+    expect(wrong.headers.allow).toContain('GET')
+    expect(wrong.body.code).toBe('method_not_allowed')
+  })
+
+  it('415 for a body that is not JSON, 400 for malformed JSON, 413 over 1 MiB; nothing is created', async () => {
+    const before = await keyCount()
+    const form = await t.http.request('POST', '/v1/api-keys', { key: t.key, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(form.status).toBe(415)
+    expect(form.body.code).toBe('unsupported_media_type')
+    const broken = await t.http.request('POST', '/v1/api-keys', { key: t.key, raw: '{"name": "x",', headers: { 'content-type': 'application/json' } })
+    expect(broken.status).toBe(400)
+    expect(broken.body.code).toBe('invalid_json')
+    const huge = await t.http.request('POST', '/v1/api-keys', {
+      key: t.key,
+      raw: JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(huge.status).toBe(413)
+    expect(huge.body.code).toBe('payload_too_large')
+    expect(await keyCount()).toBe(before)
+    expect((await t.http.get('/healthz')).status).toBe(200)
+  })
+
+  it('422 lists every invalid field with its pointer, and names unknown fields', async () => {
+    const res = await t.http.post('/v1/api-keys', { name: '', scopes: ['posts:read', 'nope'], expires_at: '2030-01-01T09:00:00', colour: 'red' }, { key: t.key })
+    expect(res.status).toBe(422)
+    const byPointer = Object.fromEntries(res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code]))
+    expect(byPointer).toEqual({
+      '#/name': 'invalid_value',
+      '#/scopes/1': 'invalid_type',
+      '#/expires_at': 'invalid_value',
+      '#/colour': 'unknown_field',
+    })
+    expect(res.body.errors.find((e: { pointer: string }) => e.pointer === '#/expires_at').detail).toMatch(/zone/)
+    const typo = await t.http.post('/v1/api-keys', { name: 'ok', scope: ['posts:read'] }, { key: t.key })
+    expect(typo.status).toBe(422)
+    expect(typo.body).toMatchObject({ code: 'unknown_field', errors: [{ pointer: '#/scope', code: 'unknown_field' }] })
+    const missing = await t.http.post('/v1/api-keys', {}, { key: t.key })
+    expect(missing.body.errors).toEqual([{ pointer: '#/name', code: 'required', detail: 'is required' }])
+  })
+
+  it('a 5xx shows no internals, and the daemon keeps serving', async () => {
+    // Break the store underneath the app the way a real fault would.
+    t.daemon.store.db.exec('ALTER TABLE rate_limits RENAME TO rate_limits_gone')
+    const res = await t.http.get('/v1/me', { key: t.key })
+    t.daemon.store.db.exec('ALTER TABLE rate_limits_gone RENAME TO rate_limits')
+    expect(res.status).toBe(500)
+    expect(res.body).toEqual({
+      type: 'urn:smm:problem:internal_error',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: expect.not.stringMatching(/rate_limits|SQLITE|at /),
+      instance: res.headers['x-request-id'],
+      code: 'internal_error',
+    })
+    expect(t.logs.some((l) => l.includes('request failed') && l.includes('rate_limits'))).toBe(true)
+    expect((await t.http.get('/v1/me', { key: t.key })).status).toBe(200)
+  })
+})
