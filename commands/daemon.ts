@@ -70,6 +70,11 @@ On first start with an empty data dir it creates the owner user and prints an AP
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Daemon)
+    // Listen for the stop signal before anything else, so one sent during start-up is not lost.
+    const signal = new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'))
+      process.once('SIGINT', () => resolve('SIGINT'))
+    })
     const daemon = await startDaemon({
       dataDir: flags['data-dir'],
       host: flags.host,
@@ -83,11 +88,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
     })
     process.stderr.write(banner(daemon))
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGTERM', () => resolve('SIGTERM'))
-      process.once('SIGINT', () => resolve('SIGINT'))
-    })
-    process.stderr.write(`${signal}: finishing work in flight, then stopping.\n`)
+    process.stderr.write(`${await signal}: finishing work in flight, then stopping.\n`)
     await daemon.close()
   }
 }

@@ -31,6 +31,8 @@ export function cronWorker(name: string, pattern: string, deps: Pick<AppDeps, 'l
 /** Every background loop, in start order. Each feature adds its own line. */
 export function createWorkers(deps: AppDeps): Worker[] {
   return [
+    // Rate-limit counts are kept in memory on the hot path and written every second.
+    cronWorker('rate-limit-flush', '* * * * * *', deps, () => deps.store.rateLimits.flush()),
     // Replayable idempotent responses live 24 h.
     cronWorker('idempotency-purge', '*/10 * * * *', deps, () => deps.store.idempotency.purgeExpired(deps.clock.now())),
   ]

@@ -60,7 +60,8 @@ export function apiKeysStore(db: Db) {
     'INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
   const byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?')
-  const byHash = db.prepare<[string], KeyRow & { [k: `u_${string}`]: unknown }>(
+  // One indexed lookup for the hot path: the key and its owner's columns under u_ names.
+  const byHash = db.prepare<[string], KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }>(
     `SELECT k.*, u.id AS u_id, u.name AS u_name, u.email AS u_email, u.plan AS u_plan,
             u.custom_per_minute AS u_custom_per_minute, u.custom_per_hour AS u_custom_per_hour,
             u.custom_per_day AS u_custom_per_day, u.timezone AS u_timezone, u.is_owner AS u_is_owner,
@@ -97,9 +98,18 @@ export function apiKeysStore(db: Db) {
       if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
       if (row.revoked_at !== null && row.revoked_at <= now) return 'revoked'
       if (row.expires_at !== null && row.expires_at <= now) return 'expired'
-      const userRow = Object.fromEntries(
-        Object.entries(row).filter(([k]) => k.startsWith('u_')).map(([k, val]) => [k.slice(2), val]),
-      ) as unknown as UserRow
+      const userRow: UserRow = {
+        id: row.u_id,
+        name: row.u_name,
+        email: row.u_email,
+        plan: row.u_plan,
+        custom_per_minute: row.u_custom_per_minute,
+        custom_per_hour: row.u_custom_per_hour,
+        custom_per_day: row.u_custom_per_day,
+        timezone: row.u_timezone,
+        is_owner: row.u_is_owner,
+        created_at: row.u_created_at,
+      }
       const key = keyFromRow(row)
       return { key, scopes: new Set(key.scopes), user: userFromRow(userRow), lastUsedAt: row.last_used_at }
     },

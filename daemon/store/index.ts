@@ -44,6 +44,7 @@ export function openStore(file: string): Store {
   const db = openDatabase(file)
   const users = usersStore(db)
   const apiKeys = apiKeysStore(db)
+  const rateLimits = rateLimitsStore(db)
   const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
   const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
     if (anyUser.get()) return undefined
@@ -58,14 +59,16 @@ export function openStore(file: string): Store {
     async bootstrapOwner(owner, now) {
       return bootstrapOwner.immediate(owner, now)
     },
-    rateLimits: rateLimitsStore(db),
+    rateLimits,
     idempotency: idempotencyStore(db),
     events: eventsStore(db),
     async backup(target: string) {
       await db.backup(target)
     },
     close() {
-      if (db.open) db.close()
+      if (!db.open) return
+      rateLimits.flushSync()
+      db.close()
     },
   }
 }

@@ -37,9 +37,13 @@ interface Row {
 }
 
 /**
- * Fixed windows aligned to the clock (the minute, the UTC hour and day), counted per key in
- * SQLite so a restart does not hand a key a fresh hour or day. A request is counted only if
- * every window admits it.
+ * Fixed windows aligned to the clock (the minute, the UTC hour and day), counted per key. A
+ * request is counted only if every window admits it.
+ *
+ * Counting happens in memory and is written to SQLite by `flush()` (every second, and when the
+ * store closes), so the hot path costs no write: a restart keeps every count, and a crash
+ * (SIGKILL, power loss) forgets at most the last second's. One daemon owns a database, so
+ * nothing else writes these rows meanwhile.
  */
 export function rateLimitsStore(db: Db) {
   const get = db.prepare<[string], Row>('SELECT * FROM rate_limits WHERE key_id = ?')
@@ -51,37 +55,58 @@ export function rateLimitsStore(db: Db) {
        hour_start = excluded.hour_start, hour_count = excluded.hour_count,
        day_start = excluded.day_start, day_count = excluded.day_count`,
   )
+  const rows = new Map<string, Row>()
+  const dirty = new Set<string>()
 
-  const consume = db.transaction((keyId: string, limits: Limits, now: number): RateDecision => {
-    const row = get.get(keyId)
-    const counts = WINDOWS.map((w) => {
-      const start = Math.floor(now / w.ms) * w.ms
-      const stored = row && row[`${w.name}_start`] === start ? row[`${w.name}_count`] : 0
-      return { ...w, start, count: stored, max: limits[w.limit] }
-    })
-    const violated = counts.filter((c) => c.count >= c.max).map((c) => c.name)
-    const admitted = violated.length === 0
-    if (admitted) {
-      for (const c of counts) c.count += 1
-      const [m, h, d] = counts
-      put.run(keyId, m!.start, m!.count, h!.start, h!.count, d!.start, d!.count)
+  const flush = db.transaction(() => {
+    for (const keyId of dirty) {
+      const r = rows.get(keyId)!
+      put.run(keyId, r.minute_start, r.minute_count, r.hour_start, r.hour_count, r.day_start, r.day_count)
     }
-    return {
-      admitted,
-      violated,
-      windows: counts.map((c) => ({
-        name: c.name,
-        limit: c.max,
-        seconds: c.ms / 1000,
-        remaining: Math.max(0, c.max - c.count),
-        resetMs: c.start + c.ms - now,
-      })),
-    }
+    dirty.clear()
   })
 
   return {
     async consume(keyId: string, limits: Limits, now: number): Promise<RateDecision> {
-      return consume.immediate(keyId, limits, now)
+      let row = rows.get(keyId)
+      if (!row) {
+        row = get.get(keyId) ?? { minute_start: 0, minute_count: 0, hour_start: 0, hour_count: 0, day_start: 0, day_count: 0 }
+        rows.set(keyId, row)
+      }
+      const counts = WINDOWS.map((w) => {
+        const start = Math.floor(now / w.ms) * w.ms
+        const count = row[`${w.name}_start`] === start ? row[`${w.name}_count`] : 0
+        return { ...w, start, count, max: limits[w.limit] }
+      })
+      const violated = counts.filter((c) => c.count >= c.max).map((c) => c.name)
+      const admitted = violated.length === 0
+      if (admitted) {
+        for (const c of counts) {
+          row[`${c.name}_start`] = c.start
+          row[`${c.name}_count`] = c.count + 1
+          c.count += 1
+        }
+        dirty.add(keyId)
+      }
+      return {
+        admitted,
+        violated,
+        windows: counts.map((c) => ({
+          name: c.name,
+          limit: c.max,
+          seconds: c.ms / 1000,
+          remaining: Math.max(0, c.max - c.count),
+          resetMs: c.start + c.ms - now,
+        })),
+      }
+    },
+    /** Writes the counts changed since the last flush, in one transaction. */
+    async flush(): Promise<void> {
+      if (dirty.size > 0) flush.immediate()
+    },
+    /** The synchronous flush, for closing the store. */
+    flushSync(): void {
+      if (dirty.size > 0) flush.immediate()
     },
   }
 }

@@ -22,10 +22,14 @@ export abstract class BaseCommand extends Command {
       else process.stderr.write(`Error: ${describeError(error)}\n`)
       return
     }
-    // oclif's own parse errors (a missing argument, an unknown flag) are usage errors.
-    if (error instanceof Errors.CLIError && (error.oclif?.exit === 2 || /flag|argument|Unexpected/i.test(error.message))) {
-      error.oclif = { ...error.oclif, exit: EXIT.usage }
+    if (error instanceof Errors.CLIError || error instanceof Errors.ExitError) {
+      // oclif's own parse errors (a missing argument, an unknown flag) are usage errors.
+      if (/flag|argument|Unexpected/i.test(error.message)) error.oclif = { ...error.oclif, exit: EXIT.usage }
+      return super.catch(error)
     }
-    return super.catch(error)
+    // Anything else (a file that is missing, a port in use): its message, on one line.
+    process.exitCode = EXIT.error
+    if (this.jsonEnabled()) this.logJson({ error: error.message })
+    else process.stderr.write(`Error: ${error.message}\n`)
   }
 }

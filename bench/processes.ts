@@ -1,0 +1,36 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url))
+
+/** Spawns a process and resolves when `ready` finds what it waits for in its output. */
+export function spawnUntil<T>(args: string[], ready: (output: string) => T | undefined, env: Record<string, string> = {}): Promise<{ child: ChildProcess; value: T }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const value = ready(output)
+      if (value !== undefined) resolve({ child, value })
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${output}`)))
+  })
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.removeAllListeners('exit')
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+/** Runs the built `smm` to completion (for admin commands in a benchmark's set-up). */
+export function smm(args: string[], env: Record<string, string> = {}): string {
+  const res = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  if (res.status !== 0) throw new Error(`smm ${args.join(' ')}: ${res.stderr}`)
+  return res.stdout
+}

@@ -1,0 +1,20 @@
+// `npm run bench`: every benchmark of the project in one run, each next to its floor.
+import { benchCliStart } from './cli-start.js'
+import { benchHttp } from './http.js'
+
+type Section = [title: string, run: () => Promise<Record<string, number | string>>]
+
+/** Each feature's benchmark adds one line. */
+const sections: Section[] = [
+  ['HTTP API', benchHttp],
+  ['CLI start time', benchCliStart],
+]
+
+const only = process.argv[2]
+for (const [title, run] of sections) {
+  if (only && !title.toLowerCase().includes(only.toLowerCase())) continue
+  process.stdout.write(`\n== ${title}\n`)
+  const figures = await run()
+  const width = Math.max(...Object.keys(figures).map((k) => k.length))
+  for (const [name, value] of Object.entries(figures)) process.stdout.write(`  ${name.padEnd(width)}  ${value}\n`)
+}

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from './helpers/cli.js'
+import { httpsClient } from './helpers/http.js'
+
+const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url))
+
+/** Starts `smm daemon` as a real process and resolves once its banner is complete. */
+function startProcess(dataDir: string): Promise<{ child: ChildProcess; banner: string; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk
+      const url = /listening on (https:\/\/\S+)\/v1/.exec(stderr)?.[1]
+      if (url && /SHA-256 fingerprint: .+\n/.test(stderr) && (!stderr.includes('First start') || stderr.includes('curl'))) resolve({ child, banner: stderr, url })
+    })
+    child.on('exit', (code) => reject(new Error(`daemon exited ${code}: ${stderr}`)))
+  })
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+
+let dataDir: string
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'smm-proc-'))
+})
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+describe('smm daemon as a process', () => {
+  it('prints the key, a login line and a curl line once; drains and exits 0 on SIGTERM', async () => {
+    const { child, banner, url } = await startProcess(dataDir)
+    const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)?.[1]
+    expect(key).toBeDefined()
+    expect(banner).toContain(`smm login --url ${url} --ca ${join(dataDir, 'tls-cert.pem')}`)
+    expect(banner).toContain(`curl --cacert ${join(dataDir, 'tls-cert.pem')} -H 'Authorization: Bearer ${key}' ${url}/v1/me`)
+    expect(banner).toMatch(/SHA-256 fingerprint: ([0-9A-F]{2}:){31}[0-9A-F]{2}/)
+
+    const http = httpsClient(url, readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'))
+    expect((await http.get('/v1/me', { key })).status).toBe(200)
+    http.close()
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+
+    const second = await startProcess(dataDir)
+    expect(second.banner).not.toContain('smm_')
+    expect(second.banner).toContain('SHA-256 fingerprint')
+    second.child.kill('SIGINT')
+    expect(await exited(second.child)).toBe(0)
+  })
+
+  it('refuses a database written by a newer smm, with a message that says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-newer-'))
+    const db = new Database(join(dir, 'smm.db'))
+    db.pragma('user_version = 999')
+    db.close()
+    const res = await runCli(['daemon', '--port', '0', '--data-dir', dir])
+    expect(res.code).not.toBe(0)
+    expect(res.stderr).toMatch(/schema version 999.*newer smm/s)
+    rmSync(dir, { recursive: true, force: true })
+  })
+})
+
+describe('smm admin', () => {
+  it('creates users and keys, sets plans, revokes and backs up, on the data dir', async () => {
+    const env = { SMM_DATA_DIR: dataDir }
+    const user = await runCli(['admin', 'users', 'create', '--name', 'Acme', '--email', 'social@acme.example', '--json'], env)
+    expect(user.code).toBe(0)
+    const id = JSON.parse(user.stdout).id
+    const plan = await runCli(['admin', 'users', 'set-plan', id, '--plan', 'enterprise', '--per-minute', '500', '--json'], env)
+    expect(JSON.parse(plan.stdout).limits).toEqual({ per_minute: 500, per_hour: 10000, per_day: 100000 })
+    const wrong = await runCli(['admin', 'users', 'set-plan', id, '--plan', 'standard', '--per-minute', '5'], env)
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/only the enterprise plan/)
+
+    const key = await runCli(['admin', 'keys', 'create', '--user', id, '--name', 'acme-ci', '--scope', 'posts:read'], env)
+    expect(key.code).toBe(0)
+    const secret = /(smm_[0-9A-Za-z]{36})/.exec(key.stdout)![1]!
+    const listed = await runCli(['admin', 'keys', 'list', '--user', id], env)
+    expect(listed.stdout).toContain(secret.slice(0, 12))
+    expect(listed.stdout).not.toContain(secret)
+    const keyId = /(key_[0-9A-Z]{26})/.exec(listed.stdout)![1]!
+    const revoked = await runCli(['admin', 'keys', 'revoke', keyId], env)
+    expect(revoked.stdout).toMatch(/Revoked key_/)
+    expect((await runCli(['admin', 'keys', 'revoke', 'key_nope'], env)).code).toBe(4)
+
+    const backup = join(dataDir, 'backup.db')
+    expect((await runCli(['admin', 'backup', backup], env)).code).toBe(0)
+    const copy = new Database(backup, { readonly: true })
+    expect(copy.prepare('SELECT count(*) AS n FROM users').get()).toEqual({ n: 2 })
+    copy.close()
+    expect((await runCli(['admin', 'backup', backup], env)).code).toBe(2)
+  })
+
+  it('says what to do when the data dir has no database', async () => {
+    const res = await runCli(['admin', 'users', 'list'], { SMM_DATA_DIR: join(tmpdir(), 'smm-nowhere') })
+    expect(res.code).toBe(4)
+    expect(res.stderr).toMatch(/No smm database at .*Start the daemon once/)
+  })
+})
