@@ -60,19 +60,19 @@ describe('every error is RFC 9457 problem+json', () => {
 
   it('a 5xx shows no internals, and the daemon keeps serving', async () => {
     // Break the store underneath the app the way a real fault would.
-    t.daemon.store.db.exec('ALTER TABLE rate_limits RENAME TO rate_limits_gone')
+    t.daemon.store.db.exec('ALTER TABLE users RENAME TO users_gone')
     const res = await t.http.get('/v1/me', { key: t.key })
-    t.daemon.store.db.exec('ALTER TABLE rate_limits_gone RENAME TO rate_limits')
+    t.daemon.store.db.exec('ALTER TABLE users_gone RENAME TO users')
     expect(res.status).toBe(500)
     expect(res.body).toEqual({
       type: 'urn:smm:problem:internal_error',
       title: 'Internal Server Error',
       status: 500,
-      detail: expect.not.stringMatching(/rate_limits|SQLITE|at /),
+      detail: expect.not.stringMatching(/users|SQLITE|at /),
       instance: res.headers['x-request-id'],
       code: 'internal_error',
     })
-    expect(t.logs.some((l) => l.includes('request failed') && l.includes('rate_limits'))).toBe(true)
+    expect(t.logs.some((l) => l.includes('request failed') && l.includes('users'))).toBe(true)
     expect((await t.http.get('/v1/me', { key: t.key })).status).toBe(200)
   })
 })
