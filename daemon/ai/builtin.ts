@@ -54,16 +54,14 @@ function frame(template: string, message: string): string {
 }
 
 /**
- * One draft: the frame with the whole message and hashtags if they fit; else hashtags dropped
- * from the last; else the message shortened inside its frame, so the tone's words survive.
+ * One draft: the frame around the whole message, hashtags under it; if that is too long, the
+ * message is shortened inside its frame, so the tone's words and the asked-for tags survive.
  */
 function draft(template: string, message: string, tags: string[], target: Target): string {
-  const fits = (text: string) => target.measure(text).fits
-  for (let n = tags.length; n >= 0; n--) {
-    const text = frame(template, message) + (n > 0 ? `\n\n${tags.slice(0, n).join(' ')}` : '')
-    if (fits(text)) return text
-  }
-  return frame(template, shorten(message, (m) => fits(frame(template, m))))
+  const tagLine = tags.length > 0 ? `\n\n${tags.join(' ')}` : ''
+  const compose = (m: string) => frame(template, m) + tagLine
+  const fits = (m: string) => target.measure(compose(m)).fits
+  return compose(fits(message) ? message : shorten(message, fits))
 }
 
 /**

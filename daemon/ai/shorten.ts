@@ -1,5 +1,7 @@
 const ELLIPSIS = '…'
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' })
+// A sentence ends at closing punctuation followed by whitespace. Intl's sentence segmenter
+// also ends one at the "?" inside a URL's query, which would cut the link in half.
+const SENTENCE_END = /(?<=[.!?…。！？]["'”’)]*)\s+/u
 const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' })
 
 /** The largest n in [0, max] for which ok(n) holds, assuming ok is true up to a point then false. */
@@ -17,7 +19,7 @@ function largest(max: number, ok: (n: number) => boolean): number {
 /**
  * Cuts a text until `fits` accepts it: at a sentence end when that keeps at least half of what
  * a cut between words would, else between words with "…", else (one endless word) between
- * graphemes. Words are whitespace-separated, so a URL is never cut in half.
+ * graphemes. Both cut only at whitespace, so a URL is never cut in half.
  */
 export function shorten(text: string, fits: (candidate: string) => boolean): string {
   const whole = text.trim()
@@ -28,12 +30,8 @@ export function shorten(text: string, fits: (candidate: string) => boolean): str
   const wordCount = largest(words.length - 1, (n) => n === 0 || fits(byWords(n)))
   const wordCut = wordCount > 0 ? byWords(wordCount) : ''
 
-  const ends: string[] = []
-  let acc = ''
-  for (const { segment } of sentences.segment(whole)) {
-    acc += segment
-    ends.push(acc.trim())
-  }
+  const parts = whole.split(SENTENCE_END)
+  const ends = parts.map((_, i) => parts.slice(0, i + 1).join(' '))
   const sentenceCount = largest(ends.length - 1, (n) => n === 0 || fits(ends[n - 1]!))
   const sentenceCut = sentenceCount > 0 ? ends[sentenceCount - 1]! : ''
   if (sentenceCut && sentenceCut.length * 2 >= wordCut.length) return sentenceCut
