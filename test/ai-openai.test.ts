@@ -85,7 +85,7 @@ const generate = (body: unknown, headers?: Record<string, string>) => t.http.pos
 
 describe('POST /v1/ai/generate with an OpenAI-compatible server', () => {
   it('asks the configured model with the platform rules and returns its drafts', async () => {
-    model.answer = (req, res) => json(res, 200, completion(Array.from({ length: req.body.n ?? 1 }, (_, i) => `Draft ${i + 1}: our café opens at 7am. #coffee`)))
+    model.answer = (req, res) => json(res, 200, completion([`Draft ${req.body.messages.length / 2}: our café opens at 7am. #coffee`]))
     const res = await generate({ prompt: 'Our café now opens at 7am', platforms: ['mastodon'], tone: 'witty', variants: 2, language: 'en', hashtags: true })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
@@ -95,25 +95,31 @@ describe('POST /v1/ai/generate with an OpenAI-compatible server', () => {
         { platform: 'mastodon', content: 'Draft 1: our café opens at 7am. #coffee', characters: 39 },
         { platform: 'mastodon', content: 'Draft 2: our café opens at 7am. #coffee', characters: 39 },
       ],
-      usage: { requests: 1, prompt_tokens: 50, completion_tokens: 40, total_tokens: 90 },
+      usage: { requests: 2, prompt_tokens: 100, completion_tokens: 40, total_tokens: 140 },
       notes: [],
     })
     expect(res.body.id).toMatch(/^gen_/)
-    expect(model.received).toHaveLength(1)
-    const [sent] = model.received
+    expect(model.received).toHaveLength(2)
+    const [sent, next] = model.received
     expect(sent!.authorization).toBe(`Bearer ${API_KEY}`)
     expect(sent!.body.model).toBe('gpt-test')
-    expect(sent!.body.n).toBe(2)
+    // llama.cpp's server refuses any n but 1: one draft per turn instead.
+    expect(sent!.body.n).toBeUndefined()
     expect(sent!.body.messages[0]!.role).toBe('system')
     expect(sent!.body.messages[0]!.content).toMatch(/Mastodon and must be at most 500 characters \(a link counts as 23\)/)
     expect(sent!.body.messages[0]!.content).toMatch(/Tone: witty\..*BCP 47 tag is en\..*hashtags/)
     expect(sent!.body.messages[1]).toEqual({ role: 'user', content: 'Our café now opens at 7am' })
+    expect(next!.body.messages.slice(2)).toEqual([
+      { role: 'assistant', content: 'Draft 1: our café opens at 7am. #coffee' },
+      { role: 'user', content: 'Write another draft of this post, clearly different from the previous ones.' },
+    ])
   })
 
-  it('asks again, showing earlier drafts, when the server ignores n (as Ollama does); one set per platform', async () => {
+  it('holds one conversation per platform, and strips reasoning blocks and quotes from answers', async () => {
     let i = 0
     model.answer = (_req, res) => json(res, 200, completion([`<think>keep it short</think>"Answer ${++i}"`]))
     const res = await generate({ prompt: 'Spring menu is out', platforms: ['bluesky', 'discord'], variants: 3 })
+    expect(model.received.every((r) => r.body.n === undefined)).toBe(true)
     expect(res.status).toBe(200)
     expect(res.body.variants.map((v: { platform: string }) => v.platform)).toEqual(['bluesky', 'bluesky', 'bluesky', 'discord', 'discord', 'discord'])
     expect(new Set(res.body.variants.map((v: { content: string }) => v.content)).size).toBe(6)

@@ -28,7 +28,7 @@ interface Tally {
 }
 
 interface Completion {
-  contents: string[]
+  content: string
   model?: string
 }
 
@@ -86,22 +86,22 @@ function systemPrompt(request: GenerationRequest, target: Target): string {
 
 /**
  * Drafts from an OpenAI-compatible `/chat/completions` server. Each target gets one
- * conversation: `n` drafts asked at once, and, where the server returns fewer (Ollama and
- * llama.cpp ignore `n`), one more asked at a time, shown what it already wrote so it varies.
- * A draft over the limit is re-asked once with the count and limit stated, then cut at a
+ * conversation, one draft per turn, the model shown what it already wrote so the drafts
+ * differ. (`n` would save requests on OpenAI, but llama.cpp's server refuses any `n` but 1 and
+ * Ollama ignores it.) Targets are drafted in parallel. A draft over the limit is re-asked once with the count and limit stated, then cut at a
  * sentence or word boundary: never returned too long.
  */
 export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvider {
   const endpoint = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`
   const host = new URL(endpoint).host
-  async function complete(messages: Message[], n: number, tally: Tally): Promise<Completion> {
+  async function complete(messages: Message[], tally: Tally): Promise<Completion> {
     let response: OutboundResponse
     tally.requests++
     try {
       response = await http(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-        body: JSON.stringify({ model: config.model, messages, ...(n > 1 ? { n } : {}) }),
+        body: JSON.stringify({ model: config.model, messages }),
         timeoutMs: config.timeoutMs,
         maxResponseBytes: MAX_ANSWER_BYTES,
       })
@@ -119,17 +119,17 @@ export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvid
     } catch {
       throw providerError(`The AI provider at ${host} answered with something other than JSON; is SMM_AI_BASE_URL its OpenAI-compatible /v1 address?`)
     }
-    const contents = Array.isArray(body?.choices) ? body.choices.map((c) => c?.message?.content) : []
-    if (contents.length === 0 || !contents.every((c): c is string => typeof c === 'string')) {
+    const content: unknown = Array.isArray(body?.choices) ? body.choices[0]?.message?.content : undefined
+    if (typeof content !== 'string') {
       throw providerError(`The AI provider at ${host} answered without a message in choices[0].message.content: not a chat completion.`)
     }
-    const drafts = contents.map(cleanAnswer)
-    if (drafts.some((d) => d === '')) throw providerError(`The AI provider at ${host} answered with an empty draft.`)
+    const draft = cleanAnswer(content)
+    if (draft === '') throw providerError(`The AI provider at ${host} answered with an empty draft.`)
     const add = (sum: number | null, value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? (sum ?? 0) + value : sum)
     tally.prompt = add(tally.prompt, body.usage?.prompt_tokens)
     tally.completion = add(tally.completion, body.usage?.completion_tokens)
     tally.total = add(tally.total, body.usage?.total_tokens)
-    return { contents: drafts, model: typeof body.model === 'string' && body.model ? body.model : undefined }
+    return { content: draft, model: typeof body.model === 'string' && body.model ? body.model : undefined }
   }
 
   return {
@@ -143,8 +143,7 @@ export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvid
         const first = target.measure(draft)
         if (first.fits) return draft
         const ask = `That draft is ${first.length} characters as ${target.label} counts them; the limit is ${first.limit}. Rewrite it to at most ${first.limit} characters, keeping its meaning and tone. Answer with the post text only.`
-        const retry = await complete([...base, { role: 'assistant', content: draft }, { role: 'user', content: ask }], 1, tally)
-        const second = retry.contents[0]!
+        const { content: second } = await complete([...base, { role: 'assistant', content: draft }, { role: 'user', content: ask }], tally)
         return target.measure(second).fits ? second : shorten(second, (text) => target.measure(text).fits)
       }
 
@@ -159,9 +158,9 @@ export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvid
             { role: 'assistant', content: a },
             { role: 'user', content: 'Write another draft of this post, clearly different from the previous ones.' },
           ])
-          const completion = await complete([...base, ...shown], request.variants - answers.length, tally)
+          const completion = await complete([...base, ...shown], tally)
           answeredBy ??= completion.model
-          answers.push(...completion.contents.slice(0, request.variants - answers.length))
+          answers.push(completion.content)
         }
         const contents = await Promise.all(answers.map((a) => fitted(base, a, target)))
         return contents.map((content) => ({ target, content }))
