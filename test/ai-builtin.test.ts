@@ -156,5 +156,6 @@ describe('POST /v1/ai/generate validation', () => {
     expect(operation.operationId).toBe('generateContent')
     expect(operation['x-required-scope']).toBe('ai:generate')
     expect(operation.requestBody.content['application/json'].schema.required).toEqual(['prompt'])
+    expect(operation.responses['502'].content['application/problem+json']).toBeDefined()
   })
 })

@@ -48,9 +48,10 @@ export const AiGenerateRequest = v.strictObject({
   language: v.optional(
     v.pipe(
       v.string(),
+      // Before the transform: the OpenAPI generator stops reading a pipe at a transform.
+      v.description('BCP 47 tag of the language to write in (default: the language of the prompt)'),
       v.check(isLanguageTag, 'must be a BCP 47 language tag such as en, fr or pt-BR'),
       v.transform((tag) => Intl.getCanonicalLocales(tag)[0]!),
-      v.description('BCP 47 tag of the language to write in (default: the language of the prompt)'),
     ),
   ),
   hashtags: v.optional(v.boolean('must be true or false'), false),
@@ -103,5 +104,6 @@ export const aiRoutes = {
     body: AiGenerateRequest,
     status: 200,
     response: AiGeneration,
+    problems: { 502: 'ai_provider_error: the model server failed, timed out or gave no usable answer' },
   }),
 }
