@@ -18,6 +18,8 @@ export function messageOf(prompt: string): string {
   let message = prompt.replace(/\s+/gu, ' ').trim()
   for (const pattern of INSTRUCTIONS) message = message.replace(pattern, '')
   message = message.replace(/[\s.,;:!]+$/u, '')
+  // A prompt that is all wrapping or punctuation is its own message.
+  if (message === '') return prompt.trim()
   return message.charAt(0).toLocaleUpperCase() + message.slice(1)
 }
 
