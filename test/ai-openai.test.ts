@@ -191,11 +191,17 @@ describe('AI provider failures', () => {
     expect(performance.now() - started).toBeLessThan(2_000)
   })
 
-  it('refuses an answer that is not a chat completion', async () => {
+  it('refuses an answer that is not a chat completion, or a refusal, saying which', async () => {
     model.answer = (_req, res) => json(res, 200, { object: 'list', data: [] })
     const shape = await generate({ prompt: 'Hello' })
     expect(shape.status).toBe(502)
     expect(shape.body.detail).toMatch(/without a message in choices\[0\]\.message\.content/)
+
+    model.answer = (_req, res) =>
+      json(res, 200, { ...completion(['']), choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: "I'm sorry, I can't help with that." }, finish_reason: 'stop' }] })
+    const refused = await generate({ prompt: 'Hello' })
+    expect(refused.status).toBe(502)
+    expect(refused.body.detail).toMatch(/declined to write this post: I'm sorry, I can't help with that\./)
 
     model.answer = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>It works!</html>')
     const html = await generate({ prompt: 'Hello' })

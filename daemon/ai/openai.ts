@@ -88,12 +88,14 @@ function systemPrompt(request: GenerationRequest, target: Target): string {
  * Drafts from an OpenAI-compatible `/chat/completions` server. Each target gets one
  * conversation, one draft per turn, the model shown what it already wrote so the drafts
  * differ. (`n` would save requests on OpenAI, but llama.cpp's server refuses any `n` but 1 and
- * Ollama ignores it.) Targets are drafted in parallel. A draft over the limit is re-asked once with the count and limit stated, then cut at a
- * sentence or word boundary: never returned too long.
+ * Ollama ignores it.) Targets are drafted in parallel. A draft over the limit is re-asked once
+ * with the count and limit stated, then cut at a sentence or word boundary: never returned
+ * too long. Any failure of the server fails the whole generation with 502.
  */
 export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvider {
   const endpoint = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`
   const host = new URL(endpoint).host
+
   async function complete(messages: Message[], tally: Tally): Promise<Completion> {
     let response: OutboundResponse
     tally.requests++
@@ -113,13 +115,17 @@ export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvid
     if (response.status < 200 || response.status > 299) {
       throw providerError(`The AI provider at ${host} answered ${response.status}: ${summarise(errorMessage(response), config.apiKey)}`, response.status)
     }
-    let body: { choices?: { message?: { content?: unknown } }[]; model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown } }
+    let body: { choices?: { message?: { content?: unknown; refusal?: unknown } }[]; model?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown } }
     try {
       body = response.json()
     } catch {
       throw providerError(`The AI provider at ${host} answered with something other than JSON; is SMM_AI_BASE_URL its OpenAI-compatible /v1 address?`)
     }
-    const content: unknown = Array.isArray(body?.choices) ? body.choices[0]?.message?.content : undefined
+    const message = Array.isArray(body?.choices) ? body.choices[0]?.message : undefined
+    const content = message?.content
+    if (typeof message?.refusal === 'string' && message.refusal) {
+      throw providerError(`The model at ${host} declined to write this post: ${summarise(message.refusal, config.apiKey)}`)
+    }
     if (typeof content !== 'string') {
       throw providerError(`The AI provider at ${host} answered without a message in choices[0].message.content: not a chat completion.`)
     }
