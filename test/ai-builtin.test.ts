@@ -97,6 +97,11 @@ describe('POST /v1/ai/generate with the builtin helper', () => {
     expect(tagged.body.variants[0].content).toBe(`${prompt}.\n\n#Sourdough #Bakery #Opens`)
   })
 
+  it('strips the request wrapping from the prompt and puts no full stop after a closing link', async () => {
+    const res = await generate({ prompt: 'Write a short post about our new vegan menu, launching Friday at https://example.com/menu', hashtags: true, platforms: ['bluesky'] })
+    expect(res.body.variants[0].content).toBe('Our new vegan menu, launching Friday at https://example.com/menu\n\n#Vegan #Menu #Friday')
+  })
+
   it('frames drafts in French, and says it does not translate the prompt; says so too for a language it lacks', async () => {
     const fr = await generate({ prompt: 'Notre boulangerie ouvre à 7 h en semaine', tone: 'enthusiastic', language: 'fr-FR', platforms: ['telegram'] })
     expect(fr.body.variants[0].content).toBe('Grande nouvelle ! Notre boulangerie ouvre à 7 h en semaine ! 🎉')

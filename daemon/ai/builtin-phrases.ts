@@ -136,7 +136,8 @@ export const STOPWORDS = new Set(
   much must only other over same should some such than that their theirs them then there these
   they this those through under until very what when where which while will with would your
   yours ours please write draft create post posts tweet announce announcing tell people everyone
-  today tomorrow week next make news update
+  today tomorrow week next make news update launch launching launched available coming soon join
+  check visit learn find read
   avec dans pour sont cette nous vous leur leurs mais plus tout tous être avoir fait faire comme
   para este esta estos estas pero como todo todos sobre entre desde hasta nuestro nuestra
   und oder aber auch eine einen einem einer nicht noch nach über unter sind wird haben werden`.split(/\s+/),

@@ -51,7 +51,8 @@ export function hashtagsOf(prompt: string): string[] {
 /** Puts a message in a frame, without doubling the punctuation where they meet ("?." → "?"). */
 function frame(template: string, message: string): string {
   const [before, after = ''] = template.split('{}') as [string, string?]
-  const joined = /[.!?…]$/u.test(message) ? after.replace(/^\s*[.!]/u, '') : after
+  // A link at the end takes no full stop either: some platforms would make it part of the link.
+  const joined = /[.!?…]$|https?:\/\/\S+$/u.test(message) ? after.replace(/^\s*[.!]/u, '') : after
   return `${before}${message}${joined}`
 }
 
@@ -87,7 +88,7 @@ export function builtinProvider(): AiProvider {
         )
       }
       const message = messageOf(request.prompt)
-      const tags = request.hashtags ? hashtagsOf(request.prompt) : []
+      const tags = request.hashtags ? hashtagsOf(message) : []
       const frames = book[request.tone]
       const drafts: ProviderDraft[] = targets.flatMap((target) =>
         Array.from({ length: request.variants }, (_, i) => ({ target, content: draft(frames[i % frames.length]!, message, tags, target) })),
