@@ -232,6 +232,23 @@ describe('Idempotency-Key on POST /v1/ai/generate', () => {
 })
 
 describe('AI provider configuration', () => {
+  it('answers 502 when nothing listens at the configured address (Ollama not started, say)', async () => {
+    const closed = http.createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const { port } = closed.address() as AddressInfo
+    await new Promise((resolve) => closed.close(resolve))
+    const other = await startTestDaemon({ aiBaseUrl: `http://127.0.0.1:${port}/v1`, aiModel: 'llama3.2' })
+    try {
+      const res = await other.http.post('/v1/ai/generate', { prompt: 'Hello' }, { key: other.key })
+      expect(res.status).toBe(502)
+      expect(res.body.code).toBe('ai_provider_error')
+      expect(res.body.detail).toMatch(new RegExp(`^The AI provider at 127\\.0\\.0\\.1:${port} could not be reached: .*ECONNREFUSED`))
+    } finally {
+      await other.stop()
+    }
+  })
+
+
   it('refuses to start with a base URL but no model, naming the setting, before touching the data dir', async () => {
     const dataDir = join(tmpdir(), `smm-ai-config-${process.pid}`)
     const options = { dataDir, host: '127.0.0.1', port: 0 }
