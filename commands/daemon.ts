@@ -40,6 +40,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
     '<%= config.bin %> daemon --data-dir /var/lib/smm --host 0.0.0.0 --port 8443',
     '<%= config.bin %> daemon --tls-cert /etc/smm/cert.pem --tls-key /etc/smm/key.pem',
     '<%= config.bin %> daemon --behind-proxy --trusted-proxy 10.0.0.0/8 --port 8080',
+    'SMM_AI_BASE_URL=http://localhost:11434/v1 SMM_AI_MODEL=llama3.2 <%= config.bin %> daemon',
   ]
 
   static override enableJsonFlag = false
@@ -66,6 +67,13 @@ On first start with an empty data dir it creates the owner user and prints an AP
     }),
     'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL' })(),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
+    'ai-base-url': Flags.string({
+      description: 'OpenAI-compatible chat-completions server for POST /v1/ai/generate, up to /v1 (OpenAI, Ollama, llama.cpp, vLLM); unset: the offline builtin drafting helper',
+      env: 'SMM_AI_BASE_URL',
+    }),
+    'ai-api-key': Flags.string({ description: 'API key for --ai-base-url (prefer the environment variable: flags show in ps)', env: 'SMM_AI_API_KEY' }),
+    'ai-model': Flags.string({ description: 'Model name for --ai-base-url, e.g. gpt-4o-mini or llama3.2', env: 'SMM_AI_MODEL' }),
+    'ai-timeout': Flags.integer({ description: 'Seconds to wait for each answer from --ai-base-url', env: 'SMM_AI_TIMEOUT', default: 30, min: 1 }),
   }
 
   async run(): Promise<void> {
@@ -86,6 +94,10 @@ On first start with an empty data dir it creates the owner user and prints an AP
       logLevel: flags['log-level'],
       allowPrivateNetwork: flags['allow-private-network'],
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
+      aiBaseUrl: flags['ai-base-url'],
+      aiApiKey: flags['ai-api-key'],
+      aiModel: flags['ai-model'],
+      aiTimeoutMs: flags['ai-timeout'] * 1000,
     })
     process.stderr.write(banner(daemon))
     process.stderr.write(`${await signal}: finishing work in flight, then stopping.\n`)

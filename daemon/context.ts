@@ -1,6 +1,7 @@
 import type Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
+import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
 import type { Principal, Store } from './store/index.js'
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   authFailuresPerMinute?: number
   /** Outbound HTTP to user-supplied URLs, through the egress policy. */
   http: HttpClient
+  /** Writes drafts for `POST /v1/ai/generate`: the configured model server, or the builtin helper. */
+  ai: AiProvider
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

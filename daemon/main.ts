@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import pino, { type Logger } from 'pino'
 import { VERSION } from '../src/config.js'
 import { systemClock, type Clock } from '../src/time.js'
+import { createAiProvider } from './ai/index.js'
 import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, type EgressOptions } from './egress.js'
@@ -28,6 +29,12 @@ export interface DaemonOptions {
   allowPrivateNetwork?: boolean
   /** How long shutdown waits for requests in flight before closing their connections. */
   shutdownGraceMs?: number
+  /** An OpenAI-compatible chat-completions server (up to `/v1`); unset: the builtin drafting helper. */
+  aiBaseUrl?: string
+  aiApiKey?: string
+  aiModel?: string
+  /** Per request to the AI provider. Default 30 s. */
+  aiTimeoutMs?: number
 }
 
 /** What tests and benchmarks may replace. */
@@ -94,6 +101,12 @@ async function drain(listener: Listener, graceMs: number): Promise<void> {
 export async function startDaemon(options: DaemonOptions, overrides: DaemonOverrides = {}): Promise<RunningDaemon> {
   const clock = overrides.clock ?? systemClock
   const log = overrides.log ?? pino({ level: options.logLevel ?? 'info', base: undefined })
+  // Before the data dir is touched: a configuration mistake must not cost a first start its key.
+  // The operator's own endpoint is trusted (a local Ollama on http://localhost:11434/v1, say).
+  const ai = createAiProvider(
+    { baseUrl: options.aiBaseUrl, apiKey: options.aiApiKey, model: options.aiModel, timeoutMs: options.aiTimeoutMs },
+    createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
+  )
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const databaseFile = join(options.dataDir, 'smm.db')
   const store = openStore(databaseFile)
@@ -118,6 +131,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       transport,
       authFailuresPerMinute: overrides.authFailuresPerMinute,
       http: createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress }),
+      ai,
     }
     const app = createApp(deps)
     const handler = app.callback()
@@ -128,7 +142,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const workers = createWorkers(deps)
     for (const worker of workers) worker.start()
 
-    log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, transport: transport.mode })
+    log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
     let closing: Promise<void> | undefined
     return {
       url,

@@ -1,3 +1,4 @@
+import { aiRoutes } from './api/ai.js'
 import { apiKeyRoutes } from './api/api-keys.js'
 import { metaRoutes } from './api/meta.js'
 import type { RouteDef } from './api/route.js'
@@ -10,6 +11,7 @@ export const routes = {
   ...metaRoutes,
   ...userRoutes,
   ...apiKeyRoutes,
+  ...aiRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

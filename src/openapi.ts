@@ -54,6 +54,7 @@ function responses(def: RouteDef): Record<string, unknown> {
     out['429'] = problemResponse('A rate limit was exceeded; see Retry-After')
   }
   if (def.params) out['404'] = problemResponse('No such resource (or not yours)')
+  for (const [status, description] of Object.entries(def.problems ?? {})) out[status] = problemResponse(description)
   return out
 }
 

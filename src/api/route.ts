@@ -23,6 +23,8 @@ export interface RouteDef {
   response?: v.GenericSchema
   /** Content types other than JSON that the success response may take (feeds, say). */
   produces?: string[]
+  /** Error statuses particular to this route, beyond the ones every route shares, and when. */
+  problems?: Record<number, string>
 }
 
 /** Declares a route, keeping its literal types for the handler and the client. */

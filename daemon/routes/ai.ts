@@ -1,0 +1,13 @@
+import { routes } from '../../src/contract.js'
+import { newId } from '../../src/ids.js'
+import { generate } from '../ai/index.js'
+import type { AppDeps } from '../context.js'
+import { bind, type ApiRouter } from './bind.js'
+
+export function aiRoutes(router: ApiRouter, { ai, clock }: AppDeps): void {
+  // Drafts are answered, not stored: the id names this answer (and Idempotency-Key replays it).
+  bind(router, routes.generateContent, async (ctx, { body }) => {
+    const generation = await generate(ai, body)
+    ctx.body = { id: newId('gen', clock.now()), ...generation }
+  })
+}
