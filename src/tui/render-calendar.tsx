@@ -5,17 +5,10 @@
 import { render } from 'ink'
 import { CalendarApp, type CalendarOptions } from './calendar-app.js'
 import type { CalendarSource } from './calendar-source.js'
+import { zonedParts } from './calendar-time.js'
+import { NoTerminalError, isInteractive } from './no-terminal-error.js'
 
-/** Thrown when stdin or stdout is not a terminal: the calendar needs one to draw and read keys. */
-export class NoTerminalError extends Error {
-  constructor() {
-    super(
-      'smm calendar needs an interactive terminal (stdin and stdout must be a TTY). ' +
-        'To list posts from a script or a pipe, use: smm posts list --from 2026-11-01 --to 2026-12-01',
-    )
-    this.name = 'NoTerminalError'
-  }
-}
+export { NoTerminalError }
 
 /** Where the calendar draws and reads, and where it hears termination signals (default: this process). */
 export interface RenderCalendarOptions extends CalendarOptions {
@@ -38,7 +31,9 @@ export async function renderCalendar(source: CalendarSource, options: RenderCale
   const stdout = options.stdout ?? process.stdout
   const stderr = options.stderr ?? process.stderr
   const signals = options.signals ?? process
-  if (!stdin.isTTY || !stdout.isTTY) throw new NoTerminalError()
+  if (!isInteractive(stdin, stdout)) {
+    throw new NoTerminalError(zonedParts((options.now ?? Date.now)(), options.timeZone).date.slice(0, 7))
+  }
 
   let restored = false
   const restore = () => {
