@@ -12,6 +12,8 @@ import { describeFailure } from './describe-failure.js'
 import { formErrorsFrom, formRequest } from './post-form.js'
 import { useCalendarInput, type CalendarCommands } from './use-calendar-input.js'
 
+const NAVIGATION_SETTLE_MS = 150
+
 /** Something that calls back every `ms` until stopped; tests pass one they fire by hand. */
 export interface RefreshTimer {
   every(ms: number, callback: () => void): () => void
@@ -95,17 +97,29 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
   }
 
   const range = visibleRange(state)
+  const lastLoad = useRef({ generation: -1 })
   useEffect(() => {
     let current = true
-    store.dispatch({ type: 'load-started' })
-    source.listPosts(range).then(
-      (posts) => current && store.dispatch({ type: 'posts-loaded', range, posts, at: now() }),
-      (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading posts', error) }),
-    )
-    return () => void (current = false)
+    // Holding PageDown crosses a month per key repeat: wait for the keys to settle before asking
+    // the daemon, or a few seconds of paging would spend a minute's rate limit. A refresh (a new
+    // generation) and the first load go at once.
+    const settle = lastLoad.current.generation === generation ? NAVIGATION_SETTLE_MS : 0
+    lastLoad.current.generation = generation
+    const timer = setTimeout(() => {
+      store.dispatch({ type: 'load-started' })
+      source.listPosts(range).then(
+        (posts) => current && store.dispatch({ type: 'posts-loaded', range, posts, at: now() }),
+        (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading posts', error) }),
+      )
+    }, settle)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
     // The range is compared by value: a new object for the same month must not reload.
   }, [range.from, range.to, generation])
 
+  // Accounts change rarely: loaded at start and on every refresh, not on every month.
   useEffect(() => {
     let current = true
     source.listAccounts().then(

@@ -210,8 +210,9 @@ function StatusLine({ state, width }: { state: CalendarState; width: number }) {
   const { mode } = state
   if (mode.kind === 'confirm-cancel') {
     const post = state.posts.find((p) => p.id === mode.postId)
-    const what = post ? `${postTime(post, state.timeZone)} on ${post.platforms.join(', ')} “${oneLine(post.content)}”` : mode.postId
-    const text = mode.busy ? 'Cancelling…' : `Cancel the post at ${what}? y cancels it, n or Esc keeps it.`
+    const what = post ? `the ${postTime(post, state.timeZone)} post on ${post.platforms.join(', ')}` : mode.postId
+    // The keys come first so a narrow terminal never cuts them off.
+    const text = mode.busy ? 'Cancelling…' : `y cancels ${what}, n or Esc keeps it: “${oneLine(post?.content ?? '')}”`
     return <Text color="yellow" wrap="truncate">{clip(text, width)}</Text>
   }
   if (state.status) {

@@ -51,13 +51,20 @@ function formKey(input: string, key: Key, state: CalendarState, dispatch: (a: Ca
   else if (key.downArrow) form({ type: 'next-field' })
   else if (key.leftArrow) form({ type: 'left' })
   else if (key.rightArrow) form({ type: 'right' })
-  else if (key.backspace || key.delete) form({ type: 'backspace' })
+  else if (key.backspace || key.delete || /^[\x7f\b]+$/.test(input)) {
+    // Held-down Backspace can reach us as one chunk of several DEL bytes.
+    for (let i = 0; i < Math.max(1, input.length); i++) form({ type: 'backspace' })
+  }
   else if (key.return) {
     if (field === 'submit') commands.submitForm()
     else if (field === 'content') form({ type: 'type', text: '\n' })
     else form({ type: 'next-field' })
   } else if (input === ' ' && field === 'platforms') form({ type: 'toggle' })
-  else if (input && !key.ctrl && !key.meta) form({ type: 'type', text: input })
+  else if (input && !key.ctrl && !key.meta) {
+    // Control characters other than newlines would corrupt the post (and the screen).
+    const text = input.replace(/\r\n?/g, '\n').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '')
+    if (text) form({ type: 'type', text })
+  }
 }
 
 /** Routes every keystroke to the calendar while it is mounted. */
@@ -81,7 +88,14 @@ export function useCalendarInput(target: CalendarInputTarget, commands: Calendar
         formKey(input, key, state, dispatch, commands)
         return
       case 'browse':
-        browseKey(input, key, state, dispatch, commands)
+        // Keys typed faster than we read arrive as one chunk ("jjj"): take them one by one.
+        if (input.length > 1 && /^[\x21-\x7e]+$/.test(input)) {
+          for (const char of input) {
+            const now = target.getState()
+            if (now.mode.kind !== 'browse') return
+            browseKey(char, { ...key, shift: /[A-Z]/.test(char) }, now, dispatch, commands)
+          }
+        } else browseKey(input, key, state, dispatch, commands)
     }
   })
 }
