@@ -66,15 +66,18 @@ function createStore(initial: CalendarState): CalendarStore {
   }
 }
 
-// Ink does not re-render on a terminal resize by itself; the grid must follow the new width.
-function useTerminalWidth(stdout: NodeJS.WriteStream): number {
-  const [width, setWidth] = useState(stdout.columns || 80)
+// Ink does not re-render on a terminal resize by itself; the grid must follow the new size.
+// A stream that does not know its height (a test's) is taken as a roomy 40 lines.
+function useTerminalSize(stdout: NodeJS.WriteStream): { width: number; rows: number } {
+  const read = () => ({ width: stdout.columns || 80, rows: stdout.rows || 40 })
+  const [size, setSize] = useState(read)
   useEffect(() => {
-    const onResize = () => setWidth(stdout.columns || 80)
+    const onResize = () => setSize(read())
     stdout.on('resize', onResize)
     return () => void stdout.off('resize', onResize)
+    // read only closes over stdout.
   }, [stdout])
-  return width
+  return size
 }
 
 /** The interactive calendar over a source; it exits the Ink app when the user quits. */
@@ -88,7 +91,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
     [],
   )
   const state = useSyncExternalStore(store.subscribe, store.getState)
-  const width = useTerminalWidth(stdout)
+  const { width, rows } = useTerminalSize(stdout)
   const [generation, setGeneration] = useState(0)
   const mounted = useRef(true)
   useEffect(() => () => void (mounted.current = false), [])
@@ -181,5 +184,5 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
   }
   useCalendarInput(store, commands)
 
-  return <Calendar state={state} width={width} />
+  return <Calendar state={state} width={width} rows={rows} />
 }

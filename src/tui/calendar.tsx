@@ -1,4 +1,4 @@
-// The calendar's rendering: a pure function of the state and the terminal width. No hooks that
+// The calendar's rendering: a pure function of the state and the terminal's size. No hooks that
 // talk to the outside world live here (see calendar-app.tsx and use-calendar-input.ts).
 
 import { Box, Text } from 'ink'
@@ -10,10 +10,40 @@ import { PostFormView } from './post-form-view.js'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
-// Posts a month cell lists before it says "+N more".
-const CELL_POSTS = 2
-const COLUMN_POSTS = 8
-const PANEL_POSTS = 6
+/** How much fits: the grid gives up post lines before the screen grows taller than the terminal. */
+interface Layout {
+  width: number
+  /** Post lines in a month cell, and whether a "+N more" line follows them. */
+  cellPosts: number
+  cellMore: boolean
+  columnPosts: number
+  panelPosts: number
+  agendaPosts: number
+}
+
+// Lines around the views: header, its margins, a status line that may wrap once.
+const CHROME_LINES = 5
+
+export function layoutFor(width: number, rows: number, weeks: number): Layout {
+  const panelPosts = rows >= 40 ? 6 : rows >= 30 ? 4 : 2
+  const panelLines = panelPosts + 3
+  const perCell = Math.floor((rows - CHROME_LINES - panelLines - 1) / weeks)
+  return {
+    width,
+    cellPosts: perCell >= 3 ? Math.min(3, perCell - 2) : Math.max(0, perCell - 1),
+    cellMore: perCell >= 3,
+    columnPosts: Math.max(1, rows - CHROME_LINES - panelLines - 2),
+    panelPosts,
+    // A post in the agenda takes three lines or more (time, ids, target results, a gap).
+    agendaPosts: Math.max(1, Math.floor((rows - CHROME_LINES - 1) / 4)),
+  }
+}
+
+/** The slice of `count` items of at most `size` that keeps `selected` in view. */
+function windowAround(selected: number, count: number, size: number): { start: number; end: number } {
+  const start = Math.max(0, Math.min(selected - size + 1, count - size))
+  return { start, end: Math.min(count, start + size) }
+}
 
 function weekdayName(date: CivilDate): string {
   const { year, month, day } = partsOf(date)
@@ -59,8 +89,8 @@ function PostLine({ post, state, width, selected = false, detail = false }: { po
   )
 }
 
-function MonthView({ state, width, days }: { state: CalendarState; width: number; days: Map<CivilDate, Post[]> }) {
-  const cell = Math.max(9, Math.min(24, Math.floor(width / 7)))
+function MonthView({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+  const cell = Math.max(9, Math.min(24, Math.floor(layout.width / 7)))
   const grid = monthGrid(state.cursor, state.weekStart)
   const month = partsOf(state.cursor).month
   return (
@@ -80,7 +110,7 @@ function MonthView({ state, width, days }: { state: CalendarState; width: number
             const isToday = d === state.today
             const label = `${isCursor ? '▸' : ' '}${partsOf(d).day}${isToday ? '•' : ''}`
             const n = posts.length === 0 ? '' : cell >= 14 ? count(posts.length) : String(posts.length)
-            const extra = posts.length - CELL_POSTS
+            const extra = posts.length - layout.cellPosts
             return (
               <Box key={d} width={cell} flexDirection="column">
                 <Text
@@ -92,7 +122,7 @@ function MonthView({ state, width, days }: { state: CalendarState; width: number
                 >
                   {`${label.padEnd(cell - 1 - n.length)}${n}`}
                 </Text>
-                {[0, 1].map((i) => {
+                {Array.from({ length: layout.cellPosts }, (_, i) => {
                   const post = posts[i]
                   if (!post) return <Text key={i}> </Text>
                   const style = STATUS_STYLE[post.status]
@@ -102,7 +132,7 @@ function MonthView({ state, width, days }: { state: CalendarState; width: number
                     </Text>
                   )
                 })}
-                <Text dimColor>{extra > 0 ? ` +${extra} more` : ' '}</Text>
+                {layout.cellMore ? <Text dimColor>{extra > 0 ? ` +${extra} more` : ' '}</Text> : null}
               </Box>
             )
           })}
@@ -112,15 +142,15 @@ function MonthView({ state, width, days }: { state: CalendarState; width: number
   )
 }
 
-function WeekView({ state, width, days }: { state: CalendarState; width: number; days: Map<CivilDate, Post[]> }) {
-  const cell = Math.max(9, Math.floor(width / 7))
+function WeekView({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+  const cell = Math.max(9, Math.floor(layout.width / 7))
   return (
     <Box>
       {weekDays(state.cursor, state.weekStart).map((d) => {
         const posts = days.get(d) ?? []
         const isCursor = d === state.cursor
         const isToday = d === state.today
-        const shown = posts.length > COLUMN_POSTS ? posts.slice(0, COLUMN_POSTS - 1) : posts
+        const shown = posts.length > layout.columnPosts ? posts.slice(0, layout.columnPosts - 1) : posts
         return (
           <Box key={d} width={cell} flexDirection="column">
             <Text wrap="truncate" inverse={isCursor} bold={isToday} color={isToday ? 'yellow' : undefined}>
@@ -139,10 +169,12 @@ function WeekView({ state, width, days }: { state: CalendarState; width: number;
 }
 
 /** The focused day's posts with their platforms, under the month and week views. */
-function DayPanel({ state, width, days }: { state: CalendarState; width: number; days: Map<CivilDate, Post[]> }) {
+function DayPanel({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+  const { width, panelPosts } = layout
   const posts = days.get(state.cursor) ?? []
-  const start = Math.max(0, Math.min(state.selected - PANEL_POSTS + 1, posts.length - PANEL_POSTS))
-  const shown = posts.slice(start, start + PANEL_POSTS)
+  // Scrolls with the selection so the selected post is always in view.
+  const { start, end } = windowAround(state.selected, posts.length, panelPosts)
+  const shown = posts.slice(start, end)
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>{`${longDate(state.cursor)} · ${posts.length === 0 ? 'nothing scheduled' : count(posts.length)}`}</Text>
@@ -154,14 +186,17 @@ function DayPanel({ state, width, days }: { state: CalendarState; width: number;
   )
 }
 
-function DayAgenda({ state, width, days }: { state: CalendarState; width: number; days: Map<CivilDate, Post[]> }) {
+function DayAgenda({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+  const { width } = layout
   const posts = days.get(state.cursor) ?? []
   if (posts.length === 0) return <Text dimColor>Nothing scheduled on this day. Press n to write a post.</Text>
+  const { start, end } = windowAround(state.selected, posts.length, layout.agendaPosts)
   return (
     <Box flexDirection="column">
-      {posts.map((post, i) => (
+      {start > 0 ? <Text dimColor>{`  ↑ ${start} earlier`}</Text> : null}
+      {posts.slice(start, end).map((post, i) => (
         <Box key={post.id} flexDirection="column" marginBottom={1}>
-          <PostLine post={post} state={state} width={width} selected={i === state.selected} detail />
+          <PostLine post={post} state={state} width={width} selected={start + i === state.selected} detail />
           <Text wrap="truncate" dimColor>{clip(`      ${post.id} · ${post.account_id}`, width)}</Text>
           {post.targets
             .filter((t) => t.status === 'failed' || t.status === 'unconfirmed' || t.url)
@@ -172,6 +207,7 @@ function DayAgenda({ state, width, days }: { state: CalendarState; width: number
             ))}
         </Box>
       ))}
+      {end < posts.length ? <Text dimColor>{`  ↓ ${posts.length - end} later`}</Text> : null}
     </Box>
   )
 }
@@ -223,16 +259,17 @@ function StatusLine({ state, width }: { state: CalendarState; width: number }) {
   return <Text dimColor>{hints}</Text>
 }
 
-/** The whole calendar screen for a state, `width` terminal columns wide. */
-export function Calendar({ state, width }: { state: CalendarState; width: number }) {
+/** The whole calendar screen for a state on a terminal of `width` columns and `rows` lines. */
+export function Calendar({ state, width, rows }: { state: CalendarState; width: number; rows: number }) {
   const days = postsByDay(state.posts, state.timeZone)
   const usable = Math.max(40, width - 1)
+  const layout = layoutFor(usable, rows, monthGrid(state.cursor, state.weekStart).length)
   let body
   if (state.mode.kind === 'help') body = <HelpView />
   else if (state.mode.kind === 'form') body = <PostFormView form={state.mode.form} state={state} width={usable} />
-  else if (state.view === 'month') body = <><MonthView state={state} width={usable} days={days} /><DayPanel state={state} width={usable} days={days} /></>
-  else if (state.view === 'week') body = <><WeekView state={state} width={usable} days={days} /><DayPanel state={state} width={usable} days={days} /></>
-  else body = <DayAgenda state={state} width={usable} days={days} />
+  else if (state.view === 'month') body = <><MonthView state={state} layout={layout} days={days} /><DayPanel state={state} layout={layout} days={days} /></>
+  else if (state.view === 'week') body = <><WeekView state={state} layout={layout} days={days} /><DayPanel state={state} layout={layout} days={days} /></>
+  else body = <DayAgenda state={state} layout={layout} days={days} />
   return (
     <Box flexDirection="column" width={usable}>
       <Header state={state} />

@@ -1,7 +1,9 @@
 import { render } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError, validationFailed } from '../../src/errors.js'
+import { Calendar } from '../../src/tui/calendar.js'
 import { CalendarApp, type CalendarOptions, type RefreshTimer } from '../../src/tui/calendar-app.js'
+import { calendarReducer, initialState, visibleRange, type View } from '../../src/tui/calendar-state.js'
 import { KEY, plain, waitForFrame, waitUntil } from './frames.js'
 import { MemorySource, makePost } from './memory-source.js'
 
@@ -240,5 +242,26 @@ describe('errors, refresh and help', () => {
     const frame = await press('?', (f) => f.includes('Keys'))
     expect(frame).toContain('cancel the selected post (asks first)')
     await press('z', (f) => f.includes('? help'))
+  })
+})
+
+describe('a small terminal', () => {
+  it('fits every view into 80×24, giving up post lines before the screen overflows', () => {
+    const busyDay = Array.from({ length: 12 }, (_, i) =>
+      makePost({ id: `pst_${String(i).padStart(2, '0')}`, scheduled_at: `2026-11-21T${String(6 + i).padStart(2, '0')}:00:00Z`, content: `Post number ${i}` }),
+    )
+    const base = initialState({ timeZone: 'Europe/Berlin', weekStart: 1, now: NOW })
+    const state = calendarReducer(base, { type: 'posts-loaded', range: visibleRange(base), posts: busyDay, at: NOW })
+    for (const view of ['month', 'week', 'day'] as View[]) {
+      for (const selected of [0, 11]) {
+        const app = render(<Calendar state={{ ...state, view, selected }} width={80} rows={24} />)
+        apps.push(app)
+        const frame = plain(app.lastFrame())
+        expect(frame.split('\n').length, `${view} view:\n${frame}`).toBeLessThanOrEqual(24)
+        expect(frame).toContain(view === 'day' ? 'Sat 21 November 2026' : '12 posts')
+        // The selected post stays in view whichever it is.
+        expect(frame).toContain(`▸${selected === 0 ? '07:00' : '18:00'}`)
+      }
+    }
   })
 })
