@@ -98,6 +98,10 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
   const dispatch = (action: CalendarAction) => {
     if (mounted.current) store.dispatch(action)
   }
+  // A request's outcome that the calendar cannot take in (a post it cannot read, say) is a bug:
+  // end the app with the error, so the terminal is restored and the error printed, rather than
+  // leave an unhandled rejection to kill the process mid-screen.
+  const crash = (error: unknown) => exit(error instanceof Error ? error : new Error(String(error)))
 
   const range = visibleRange(state)
   const lastLoad = useRef({ generation: -1 })
@@ -113,7 +117,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
       source.listPosts(range).then(
         (posts) => current && store.dispatch({ type: 'posts-loaded', range, posts, at: now() }),
         (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading posts', error) }),
-      )
+      ).catch(crash)
     }, settle)
     return () => {
       current = false
@@ -128,7 +132,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
     source.listAccounts().then(
       (accounts) => current && store.dispatch({ type: 'accounts-loaded', accounts }),
       (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading accounts', error) }),
-    )
+    ).catch(crash)
     return () => void (current = false)
   }, [source, store, generation])
 
@@ -164,7 +168,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
           // A conflict means the post changed elsewhere: show what it is now.
           if (error instanceof ApiError && (error.status === 409 || error.status === 412)) refresh()
         },
-      )
+      ).catch(crash)
     },
     confirmCancel() {
       const current = store.getState()
@@ -179,7 +183,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
           dispatch({ type: 'cancel-failed', message: describeFailure('Cancelling', error) })
           refresh()
         },
-      )
+      ).catch(crash)
     },
   }
   useCalendarInput(store, commands)

@@ -132,4 +132,13 @@ describe('renderCalendar', () => {
     expectRestored(t)
     expect(process.listenerCount('exit')).toBe(exitListeners) // the last-resort restore is removed
   })
+
+  it('ends with the error, terminal restored, when an answer cannot be read', async () => {
+    const t = terminal()
+    const source = new MemorySource([])
+    source.listPosts = async () => [makePost({ id: 'pst_bad', scheduled_at: 'next tuesday' })]
+    const error = await renderCalendar(source, t.options).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RangeError)
+    expectRestored(t)
+  })
 })
