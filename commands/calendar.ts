@@ -2,7 +2,7 @@ import { Errors, Flags } from '@oclif/core'
 import { BaseCommand } from '../src/cli/base-command.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import type { CalendarSource } from '../src/tui/calendar-source.js'
-import { isTimeZone, localeWeekStart, zonedParts, type Weekday } from '../src/tui/calendar-time.js'
+import { isTimeZone, localeWeekStart, systemLocale, zonedParts, type Weekday } from '../src/tui/calendar-time.js'
 import { NoTerminalError, isInteractive } from '../src/tui/no-terminal-error.js'
 
 const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
@@ -62,7 +62,7 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
     const timeZone = flags.tz ?? (profileZone && isTimeZone(profileZone) ? profileZone : systemZone)
     const weekStart: Weekday =
       flags['week-start'] === 'locale'
-        ? localeWeekStart(Intl.DateTimeFormat().resolvedOptions().locale)
+        ? localeWeekStart(systemLocale())
         : ((WEEK_STARTS.indexOf(flags['week-start']) as Weekday))
     // Ink and React load here, for this command only, so every other command starts fast.
     const { renderCalendar } = await import('../src/tui/render-calendar.js')

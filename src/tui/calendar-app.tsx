@@ -75,7 +75,6 @@ function useTerminalSize(stdout: NodeJS.WriteStream): { width: number; rows: num
     const onResize = () => setSize(read())
     stdout.on('resize', onResize)
     return () => void stdout.off('resize', onResize)
-    // read only closes over stdout.
   }, [stdout])
   return size
 }

@@ -174,7 +174,8 @@ export function formatTime(ms: number, timeZone: string): string {
 }
 
 /** The first day of the week a locale uses (Intl.Locale weekInfo), Monday where unknown. */
-export function localeWeekStart(locale: string): Weekday {
+export function localeWeekStart(locale: string | undefined): Weekday {
+  if (locale === undefined) return 1
   try {
     const info = readWeekInfo(new Intl.Locale(locale))
     const first = info?.firstDay
@@ -184,6 +185,26 @@ export function localeWeekStart(locale: string): Weekday {
     if (error instanceof RangeError) return 1
     throw error
   }
+}
+
+/**
+ * The user's locale for calendar conventions, as POSIX decides it (LC_ALL, then LC_TIME, then
+ * LANG: 'de_DE.UTF-8' is de-DE), else what Intl resolved; undefined when nothing says ('C', 'und').
+ * Node does not always read these variables itself, so they are read here.
+ */
+export function systemLocale(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const posix = [env.LC_ALL, env.LC_TIME, env.LANG].find((v) => v !== undefined && v !== '')
+  const candidates = [posix?.replace(/[.@].*$/, '').replace(/_/g, '-'), Intl.DateTimeFormat().resolvedOptions().locale]
+  for (const candidate of candidates) {
+    if (!candidate || candidate === 'C' || candidate === 'POSIX' || candidate === 'und') continue
+    try {
+      return new Intl.Locale(candidate).toString()
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+      // Not a BCP 47 tag: try the next source.
+    }
+  }
+  return undefined
 }
 
 // weekInfo is a getter in V8 up to Node 22 and became getWeekInfo() later; neither is in lib.d.ts.

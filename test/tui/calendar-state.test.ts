@@ -14,6 +14,7 @@ import {
   monthGrid,
   parseWeekday,
   startOfDayInstant,
+  systemLocale,
   weekDays,
   zonedToInstant,
   type Weekday,
@@ -98,6 +99,10 @@ describe('month grid and week start', () => {
     expect(localeWeekStart('en-GB')).toBe(1)
     expect(localeWeekStart('ar-EG')).toBe(6)
     expect(localeWeekStart('C')).toBe(1)
+    expect(localeWeekStart(undefined)).toBe(1)
+    expect(localeWeekStart(systemLocale({ LANG: 'en_US.UTF-8' }))).toBe(7)
+    expect(localeWeekStart(systemLocale({ LC_TIME: 'de_DE.UTF-8', LANG: 'en_US.UTF-8' }))).toBe(1)
+    expect(systemLocale({ LC_ALL: 'fa_IR.UTF-8@calendar=persian', LANG: 'en_US' })).toBe('fa-IR')
     expect(parseWeekday('Sunday')).toBe(7)
     expect(parseWeekday('tu')).toBe(2)
     expect(parseWeekday('t')).toBeUndefined()
