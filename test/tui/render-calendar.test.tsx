@@ -1,7 +1,7 @@
 import { Console } from 'node:console'
 import { EventEmitter } from 'node:events'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { NoTerminalError, renderCalendar, type RenderCalendarOptions } from '../../src/tui/render-calendar.js'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import type { RenderCalendarOptions } from '../../src/tui/render-calendar.js'
 import { KEY, waitUntil } from './frames.js'
 import { MemorySource, makePost } from './memory-source.js'
 
@@ -72,10 +72,18 @@ function expectRestored(t: ReturnType<typeof terminal>) {
 }
 
 describe('renderCalendar', () => {
-  beforeAll(() => {
+  let renderCalendar: typeof import('../../src/tui/render-calendar.js').renderCalendar
+  let NoTerminalError: typeof import('../../src/tui/render-calendar.js').NoTerminalError
+  beforeAll(async () => {
     // Ink patches the console through console.Console, which vitest's console replacement lacks.
     const c = console as Console & { Console?: unknown }
     c.Console ??= Console
+    // Under CI=true Ink draws only the last frame; these tests read the frames in between, so
+    // Ink is loaded (it reads CI once, at import) as on a person's terminal.
+    vi.stubEnv('CI', 'false')
+    vi.stubEnv('CONTINUOUS_INTEGRATION', 'false')
+    ;({ renderCalendar, NoTerminalError } = await import('../../src/tui/render-calendar.js'))
+    vi.unstubAllEnvs()
   })
 
   it('refuses to run without a terminal and points to smm posts list', async () => {
@@ -105,6 +113,8 @@ describe('renderCalendar', () => {
     await started(source)
     t.stdin.press('n')
     await waitUntil(() => t.stdout.written.includes('New post'), 'the form')
+    t.stdin.press('q') // typed into the form, not a quit
+    await waitUntil(() => t.stdout.written.includes('mastodon 1/500'), 'the q in the form')
     t.stdin.press(KEY.ctrlC)
     await done
     expectRestored(t)
