@@ -1,0 +1,71 @@
+import { Errors, Flags } from '@oclif/core'
+import { BaseCommand } from '../src/cli/base-command.js'
+import { EXIT } from '../src/cli/exit-codes.js'
+import type { CalendarSource } from '../src/tui/calendar-source.js'
+import { isTimeZone, localeWeekStart, systemLocale, zonedParts, type Weekday } from '../src/tui/calendar-time.js'
+import { NoTerminalError, isInteractive } from '../src/tui/no-terminal-error.js'
+
+const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+
+/**
+ * The calendar's source for a profile and the time zone of that profile's user (GET /v1/me
+ * `timezone`), or null when the user has none.
+ * wired to SmmClient by the lead: this is the only stub in the calendar.
+ */
+async function openCalendarSource(profile: string | undefined): Promise<{ source: CalendarSource; timeZone: string | null }> {
+  throw new Errors.CLIError(
+    `smm calendar is not connected to the API client yet (profile ${profile ?? 'default'}). Use smm posts list meanwhile.`,
+    { exit: EXIT.error },
+  )
+}
+
+export default class Calendar extends BaseCommand {
+  static override description = `Plan posts in an interactive terminal calendar.
+
+A month grid (default), a week view and a day agenda of your posts, each with its local time, platforms and a status colour. Move with the arrow keys or hjkl, open a day with Enter, write a post with n, edit (e) or cancel (x) a scheduled one, and press ? for every key. The calendar refreshes itself every 30 seconds, so changes made elsewhere appear without a restart.
+
+Times are shown and entered in your profile's time zone, or --tz. Weeks start on your locale's first day unless --week-start says otherwise. It needs an interactive terminal; from scripts use smm posts list.`
+
+  static override examples = [
+    '<%= config.bin %> calendar',
+    '<%= config.bin %> calendar --tz America/New_York',
+    '<%= config.bin %> calendar --week-start sunday --profile work',
+  ]
+
+  // A full-screen program has no JSON to print; scripts use smm posts list --json.
+  static override enableJsonFlag = false
+
+  static override flags = {
+    tz: Flags.string({
+      description: "IANA time zone to show and enter times in (default: your profile's, else the system's)",
+      helpValue: 'ZONE',
+    }),
+    'week-start': Flags.option({
+      description: "First day of the week (default: your locale's)",
+      options: WEEK_STARTS,
+      default: 'locale' as const,
+    })(),
+    profile: Flags.string({ description: 'Which saved daemon login to use', helpValue: 'NAME' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Calendar)
+    if (flags.tz !== undefined && !isTimeZone(flags.tz)) {
+      this.error(`--tz: "${flags.tz}" is not an IANA time zone; use a name such as Europe/Berlin or America/New_York.`, { exit: EXIT.usage })
+    }
+    const systemZone = Intl.DateTimeFormat().resolvedOptions().timeZone
+    if (!isInteractive(process.stdin, process.stdout)) {
+      const month = zonedParts(Date.now(), flags.tz ?? systemZone).date.slice(0, 7)
+      this.error(new NoTerminalError(month).message, { exit: EXIT.usage })
+    }
+    const { source, timeZone: profileZone } = await openCalendarSource(flags.profile)
+    const timeZone = flags.tz ?? (profileZone && isTimeZone(profileZone) ? profileZone : systemZone)
+    const weekStart: Weekday =
+      flags['week-start'] === 'locale'
+        ? localeWeekStart(systemLocale())
+        : ((WEEK_STARTS.indexOf(flags['week-start']) as Weekday))
+    // Ink and React load here, for this command only, so every other command starts fast.
+    const { renderCalendar } = await import('../src/tui/render-calendar.js')
+    await renderCalendar(source, { timeZone, weekStart })
+  }
+}

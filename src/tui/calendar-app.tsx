@@ -1,0 +1,191 @@
+// The calendar as a running program: a store around the pure reducer, the requests to the
+// source (loading the visible month, saving, cancelling), the refresh timer, and the keyboard.
+
+import { useApp, useStdout } from 'ink'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { ApiError } from '../errors.js'
+import { Calendar } from './calendar.js'
+import { calendarReducer, initialState, visibleRange, type CalendarAction, type CalendarState } from './calendar-state.js'
+import type { CalendarSource } from './calendar-source.js'
+import type { CivilDate, Weekday } from './calendar-time.js'
+import { describeFailure } from './describe-failure.js'
+import { formErrorsFrom, formRequest } from './post-form.js'
+import { useCalendarInput, type CalendarCommands } from './use-calendar-input.js'
+
+const NAVIGATION_SETTLE_MS = 150
+
+/** Something that calls back every `ms` until stopped; tests pass one they fire by hand. */
+export interface RefreshTimer {
+  every(ms: number, callback: () => void): () => void
+}
+
+export const intervalTimer: RefreshTimer = {
+  every(ms, callback) {
+    const handle = setInterval(callback, ms)
+    return () => clearInterval(handle)
+  },
+}
+
+/** How the calendar runs, beyond the source it shows. */
+export interface CalendarOptions {
+  /** IANA zone every date and time is shown and entered in. */
+  timeZone: string
+  weekStart: Weekday
+  /** The clock "today" follows (default Date.now). */
+  now?: () => number
+  /** How often to reload in the background, in ms; false turns it off (default 30 s). */
+  refreshEveryMs?: number | false
+  timer?: RefreshTimer
+  /** The day to open on (default today). */
+  initialDate?: CivilDate
+}
+
+interface CalendarStore {
+  getState(): CalendarState
+  dispatch(action: CalendarAction): void
+  subscribe(listener: () => void): () => void
+}
+
+// A store rather than useReducer: the input hook and the request callbacks need the state as of
+// now, not as of the last render.
+function createStore(initial: CalendarState): CalendarStore {
+  let state = initial
+  const listeners = new Set<() => void>()
+  return {
+    getState: () => state,
+    dispatch(action) {
+      const next = calendarReducer(state, action)
+      if (next === state) return
+      state = next
+      for (const listener of listeners) listener()
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
+
+// Ink does not re-render on a terminal resize by itself; the grid must follow the new size.
+// A stream that does not know its height (a test's) is taken as a roomy 40 lines.
+function useTerminalSize(stdout: NodeJS.WriteStream): { width: number; rows: number } {
+  const read = () => ({ width: stdout.columns || 80, rows: stdout.rows || 40 })
+  const [size, setSize] = useState(read)
+  useEffect(() => {
+    const onResize = () => setSize(read())
+    stdout.on('resize', onResize)
+    return () => void stdout.off('resize', onResize)
+  }, [stdout])
+  return size
+}
+
+/** The interactive calendar over a source; it exits the Ink app when the user quits. */
+export function CalendarApp({ source, options }: { source: CalendarSource; options: CalendarOptions }) {
+  const { exit } = useApp()
+  const { stdout } = useStdout()
+  const now = options.now ?? Date.now
+  const store = useMemo(
+    () => createStore(initialState({ timeZone: options.timeZone, weekStart: options.weekStart, now: now(), date: options.initialDate })),
+    // The store lives as long as the app: options are read once, at start.
+    [],
+  )
+  const state = useSyncExternalStore(store.subscribe, store.getState)
+  const { width, rows } = useTerminalSize(stdout)
+  const [generation, setGeneration] = useState(0)
+  const mounted = useRef(true)
+  useEffect(() => () => void (mounted.current = false), [])
+  const dispatch = (action: CalendarAction) => {
+    if (mounted.current) store.dispatch(action)
+  }
+  // A request's outcome that the calendar cannot take in (a post it cannot read, say) is a bug:
+  // end the app with the error, so the terminal is restored and the error printed, rather than
+  // leave an unhandled rejection to kill the process mid-screen.
+  const crash = (error: unknown) => exit(error instanceof Error ? error : new Error(String(error)))
+
+  const range = visibleRange(state)
+  const lastLoad = useRef({ generation: -1 })
+  useEffect(() => {
+    let current = true
+    // Holding PageDown crosses a month per key repeat: wait for the keys to settle before asking
+    // the daemon, or a few seconds of paging would spend a minute's rate limit. A refresh (a new
+    // generation) and the first load go at once.
+    const settle = lastLoad.current.generation === generation ? NAVIGATION_SETTLE_MS : 0
+    lastLoad.current.generation = generation
+    const timer = setTimeout(() => {
+      store.dispatch({ type: 'load-started' })
+      source.listPosts(range).then(
+        (posts) => current && store.dispatch({ type: 'posts-loaded', range, posts, at: now() }),
+        (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading posts', error) }),
+      ).catch(crash)
+    }, settle)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
+    // The range is compared by value: a new object for the same month must not reload.
+  }, [range.from, range.to, generation])
+
+  // Accounts change rarely: loaded at start and on every refresh, not on every month.
+  useEffect(() => {
+    let current = true
+    source.listAccounts().then(
+      (accounts) => current && store.dispatch({ type: 'accounts-loaded', accounts }),
+      (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading accounts', error) }),
+    ).catch(crash)
+    return () => void (current = false)
+  }, [source, store, generation])
+
+  const refresh = () => setGeneration((g) => g + 1)
+
+  useEffect(() => {
+    if (options.refreshEveryMs === false) return
+    return (options.timer ?? intervalTimer).every(options.refreshEveryMs ?? 30_000, () => {
+      store.dispatch({ type: 'tick', now: now() })
+      setGeneration((g) => g + 1)
+    })
+  }, [])
+
+  const commands: CalendarCommands = {
+    refresh,
+    quit: () => exit(),
+    submitForm() {
+      const current = store.getState()
+      if (current.mode.kind !== 'form' || current.mode.form.submitting) return
+      const form = current.mode.form
+      const request = formRequest(form, current.timeZone)
+      if (!request.ok) return dispatch({ type: 'form-invalid', errors: request.errors })
+      dispatch({ type: 'submit-started' })
+      const saving = form.postId ? source.updatePost(form.postId, request.update) : source.createPost(request.create)
+      saving.then(
+        (post) => {
+          dispatch({ type: 'post-saved', post, created: form.kind === 'new' })
+          refresh()
+        },
+        (error: unknown) => {
+          const errors = error instanceof ApiError ? formErrorsFrom(error) : {}
+          dispatch({ type: 'submit-failed', message: describeFailure(form.kind === 'new' ? 'Scheduling' : 'Saving', error), errors })
+          // A conflict means the post changed elsewhere: show what it is now.
+          if (error instanceof ApiError && (error.status === 409 || error.status === 412)) refresh()
+        },
+      ).catch(crash)
+    },
+    confirmCancel() {
+      const current = store.getState()
+      if (current.mode.kind !== 'confirm-cancel' || current.mode.busy) return
+      dispatch({ type: 'cancel-started' })
+      source.cancelPost(current.mode.postId).then(
+        (post) => {
+          dispatch({ type: 'post-cancelled', post })
+          refresh()
+        },
+        (error: unknown) => {
+          dispatch({ type: 'cancel-failed', message: describeFailure('Cancelling', error) })
+          refresh()
+        },
+      ).catch(crash)
+    },
+  }
+  useCalendarInput(store, commands)
+
+  return <Calendar state={state} width={width} rows={rows} />
+}

@@ -1,0 +1,289 @@
+// The calendar's whole state and the pure reducer over it. Nothing here talks to the API or the
+// terminal: the app runs requests and reports their outcome as actions, so every behaviour a
+// user sees can be checked by feeding actions in and reading state out.
+
+import {
+  addDays,
+  addMonths,
+  monthGrid,
+  startOfDayInstant,
+  zonedParts,
+  type CivilDate,
+  type Weekday,
+} from './calendar-time.js'
+import type { Account, Post, PostStatus, TimeRange } from './calendar-source.js'
+import { editPostForm, formReducer, newPostForm, type FormAction, type PostForm } from './post-form.js'
+
+/** The three ways to look at the calendar. */
+export type View = 'month' | 'week' | 'day'
+
+/** What the keyboard is talking to. */
+export type Mode =
+  | { kind: 'browse' }
+  | { kind: 'form'; form: PostForm }
+  | { kind: 'confirm-cancel'; postId: string; busy: boolean }
+  | { kind: 'help' }
+
+/** The one-line message under the calendar. */
+export interface StatusMessage {
+  tone: 'info' | 'success' | 'error'
+  text: string
+  /** A failed refresh: the next successful one clears it, while other errors stay put. */
+  fromLoad?: boolean
+}
+
+/** Everything the calendar shows. */
+export interface CalendarState {
+  timeZone: string
+  weekStart: Weekday
+  /** The time of the last clock tick; "today" follows it. */
+  now: number
+  today: CivilDate
+  /** The focused day. */
+  cursor: CivilDate
+  view: View
+  /** Posts of `loadedRange`, as last loaded or changed here. */
+  posts: Post[]
+  loadedRange: TimeRange | null
+  loadedAt: number | null
+  loading: boolean
+  /** Index of the selected post among the focused day's posts. */
+  selected: number
+  accounts: Account[]
+  mode: Mode
+  status: StatusMessage | null
+}
+
+/** Everything that can happen to the calendar. */
+export type CalendarAction =
+  | { type: 'move-days'; days: number }
+  | { type: 'move-months'; months: number }
+  | { type: 'go-today' }
+  | { type: 'set-view'; view: View }
+  | { type: 'open-day' }
+  | { type: 'select'; delta: number }
+  | { type: 'tick'; now: number }
+  | { type: 'load-started' }
+  | { type: 'posts-loaded'; range: TimeRange; posts: Post[]; at: number }
+  | { type: 'accounts-loaded'; accounts: Account[] }
+  | { type: 'load-failed'; message: string }
+  | { type: 'open-new' }
+  | { type: 'open-edit' }
+  | { type: 'form'; action: FormAction }
+  | { type: 'form-invalid'; errors: PostForm['errors'] }
+  | { type: 'submit-started' }
+  | { type: 'submit-failed'; message: string; errors: PostForm['errors'] }
+  | { type: 'post-saved'; post: Post; created: boolean }
+  | { type: 'ask-cancel' }
+  | { type: 'cancel-started' }
+  | { type: 'cancel-failed'; message: string }
+  | { type: 'post-cancelled'; post: Post }
+  | { type: 'close' }
+  | { type: 'toggle-help' }
+
+/** How the calendar starts. */
+export interface CalendarInit {
+  timeZone: string
+  weekStart: Weekday
+  now: number
+  view?: View
+  date?: CivilDate
+}
+
+export function initialState(init: CalendarInit): CalendarState {
+  const today = zonedParts(init.now, init.timeZone).date
+  return {
+    timeZone: init.timeZone,
+    weekStart: init.weekStart,
+    now: init.now,
+    today,
+    cursor: init.date ?? today,
+    view: init.view ?? 'month',
+    posts: [],
+    loadedRange: null,
+    loadedAt: null,
+    loading: false,
+    selected: 0,
+    accounts: [],
+    mode: { kind: 'browse' },
+    status: null,
+  }
+}
+
+/**
+ * The instants to load: the whole grid of the focused day's month. It holds the focused week and
+ * day too, so switching views never needs a new request, and moving within a month never does.
+ */
+export function visibleRange(state: Pick<CalendarState, 'cursor' | 'weekStart' | 'timeZone'>): TimeRange {
+  const grid = monthGrid(state.cursor, state.weekStart)
+  const first = grid[0]![0]!
+  const last = grid[grid.length - 1]![6]!
+  return {
+    from: new Date(startOfDayInstant(first, state.timeZone)).toISOString(),
+    to: new Date(startOfDayInstant(addDays(last, 1), state.timeZone)).toISOString(),
+  }
+}
+
+function byTime(a: Post, b: Post): number {
+  return Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/** Posts grouped by the day they are scheduled on in the user's zone, each day in time order. */
+export function postsByDay(posts: Post[], timeZone: string): Map<CivilDate, Post[]> {
+  const days = new Map<CivilDate, Post[]>()
+  for (const post of [...posts].sort(byTime)) {
+    const day = zonedParts(Date.parse(post.scheduled_at), timeZone).date
+    const list = days.get(day)
+    if (list) list.push(post)
+    else days.set(day, [post])
+  }
+  return days
+}
+
+export function postsOn(state: Pick<CalendarState, 'posts' | 'timeZone'>, day: CivilDate): Post[] {
+  return postsByDay(state.posts, state.timeZone).get(day) ?? []
+}
+
+/** The post the selection points at on the focused day, if any. */
+export function selectedPost(state: CalendarState): Post | undefined {
+  return postsOn(state, state.cursor)[state.selected]
+}
+
+const STATUS_WORDS: Record<PostStatus, string> = {
+  scheduled: 'scheduled',
+  publishing: 'publishing',
+  published: 'published',
+  partially_published: 'partially published',
+  failed: 'failed',
+  cancelled: 'cancelled',
+}
+
+export function statusWord(status: PostStatus): string {
+  return STATUS_WORDS[status]
+}
+
+// Why a post that is not scheduled cannot be changed, and what to do instead.
+function notChangeable(post: Post, verb: 'edited' | 'cancelled'): string {
+  switch (post.status) {
+    case 'publishing':
+      return `This post is being published right now; it can no longer be ${verb}.`
+    case 'published':
+      return `This post is already published; only scheduled posts can be ${verb}.`
+    case 'partially_published':
+    case 'failed':
+      return `This post ${statusWord(post.status)}; only scheduled posts can be ${verb}. Retry it with: smm posts retry ${post.id}`
+    case 'cancelled':
+      return `This post was cancelled; press n to write a new one.`
+    case 'scheduled':
+      return ''
+  }
+}
+
+const error = (text: string): StatusMessage => ({ tone: 'error', text })
+
+function moveTo(state: CalendarState, cursor: CivilDate): CalendarState {
+  return cursor === state.cursor ? state : { ...state, cursor, selected: 0 }
+}
+
+function upsert(posts: Post[], post: Post): Post[] {
+  const at = posts.findIndex((p) => p.id === post.id)
+  if (at === -1) return [...posts, post]
+  const next = [...posts]
+  next[at] = post
+  return next
+}
+
+function withForm(state: CalendarState, change: (form: PostForm) => PostForm): CalendarState {
+  if (state.mode.kind !== 'form') return state
+  return { ...state, mode: { kind: 'form', form: change(state.mode.form) } }
+}
+
+export function calendarReducer(state: CalendarState, action: CalendarAction): CalendarState {
+  switch (action.type) {
+    case 'move-days':
+      return moveTo(state, addDays(state.cursor, action.days))
+    case 'move-months':
+      return moveTo(state, addMonths(state.cursor, action.months))
+    case 'go-today':
+      return moveTo(state, state.today)
+    case 'set-view':
+      return { ...state, view: action.view }
+    case 'open-day':
+      return { ...state, view: 'day' }
+    case 'select': {
+      const count = postsOn(state, state.cursor).length
+      if (count === 0) return state
+      return { ...state, selected: Math.min(count - 1, Math.max(0, state.selected + action.delta)) }
+    }
+    case 'tick':
+      return { ...state, now: action.now, today: zonedParts(action.now, state.timeZone).date }
+    case 'load-started':
+      return { ...state, loading: true }
+    case 'posts-loaded': {
+      // A slow answer for a month the user has already left must not replace the current one.
+      const current = visibleRange(state)
+      if (current.from !== action.range.from || current.to !== action.range.to) return state
+      const loaded = { ...state, posts: action.posts, loadedRange: action.range, loadedAt: action.at, loading: false }
+      const count = postsOn(loaded, state.cursor).length
+      const status = state.status?.fromLoad ? null : state.status
+      return { ...loaded, selected: Math.min(state.selected, Math.max(0, count - 1)), status }
+    }
+    case 'accounts-loaded':
+      return { ...state, accounts: action.accounts }
+    case 'load-failed':
+      return { ...state, loading: false, status: { ...error(action.message), fromLoad: true } }
+    case 'open-new':
+      return { ...state, mode: { kind: 'form', form: newPostForm(state.accounts, state.cursor, state.now, state.timeZone) }, status: null }
+    case 'open-edit': {
+      const post = selectedPost(state)
+      if (!post) return { ...state, status: error('No post selected on this day. Press n to write one.') }
+      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'edited')) }
+      return { ...state, mode: { kind: 'form', form: editPostForm(post, state.timeZone) }, status: null }
+    }
+    case 'form':
+      return withForm(state, (form) => formReducer(form, action.action, state.accounts))
+    case 'form-invalid':
+      return {
+        ...withForm(state, (form) => ({ ...form, errors: action.errors })),
+        status: error(`Check the form: ${Object.values(action.errors).join(' ')}`),
+      }
+    case 'submit-started':
+      return { ...withForm(state, (form) => ({ ...form, submitting: true, errors: {} })), status: { tone: 'info', text: 'Saving…' } }
+    case 'submit-failed':
+      return {
+        ...withForm(state, (form) => ({ ...form, submitting: false, errors: action.errors })),
+        status: error(action.message),
+      }
+    case 'post-saved': {
+      const { post } = action
+      const day = zonedParts(Date.parse(post.scheduled_at), state.timeZone).date
+      const moved = { ...state, posts: upsert(state.posts, post), cursor: day, mode: { kind: 'browse' } as const }
+      const index = postsOn(moved, day).findIndex((p) => p.id === post.id)
+      const verb = action.created ? 'Scheduled' : 'Updated'
+      return { ...moved, selected: Math.max(0, index), status: { tone: 'success', text: `${verb} ${post.id} for ${post.platforms.join(', ')}.` } }
+    }
+    case 'ask-cancel': {
+      const post = selectedPost(state)
+      if (!post) return { ...state, status: error('No post selected on this day to cancel.') }
+      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'cancelled')) }
+      return { ...state, mode: { kind: 'confirm-cancel', postId: post.id, busy: false }, status: null }
+    }
+    case 'cancel-started':
+      return state.mode.kind === 'confirm-cancel' ? { ...state, mode: { ...state.mode, busy: true } } : state
+    case 'cancel-failed':
+      return { ...state, mode: { kind: 'browse' }, status: error(action.message) }
+    case 'post-cancelled':
+      return {
+        ...state,
+        posts: upsert(state.posts, action.post),
+        mode: { kind: 'browse' },
+        status: { tone: 'success', text: `Cancelled ${action.post.id}.` },
+      }
+    case 'close':
+      if (state.mode.kind === 'form' && state.mode.form.submitting) return state
+      if (state.mode.kind === 'confirm-cancel' && state.mode.busy) return state
+      return { ...state, mode: { kind: 'browse' } }
+    case 'toggle-help':
+      return { ...state, mode: state.mode.kind === 'help' ? { kind: 'browse' } : { kind: 'help' } }
+  }
+}

@@ -1,0 +1,200 @@
+// The new-post and edit-post form: its fields, a pure reducer for typing into them, and the
+// translation to an API request (wall time in the user's zone to an RFC 3339 instant).
+
+import type { ApiError } from '../errors.js'
+import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from './calendar-time.js'
+import type { Account, Post, PostCreateInput, PostUpdateInput } from './calendar-source.js'
+
+/** The fields of the form, in tab order. */
+export const FORM_FIELDS = ['account', 'platforms', 'content', 'date', 'time', 'submit'] as const
+/** One field of the form. */
+export type FormField = (typeof FORM_FIELDS)[number]
+
+/** The state of the open form. An edit keeps its post's id and account, which PUT cannot change. */
+export interface PostForm {
+  kind: 'new' | 'edit'
+  postId: string | null
+  accountId: string | null
+  platforms: string[]
+  /** Index of the focused entry in the account's platform list. */
+  platformCursor: number
+  content: string
+  date: string
+  time: string
+  field: FormField
+  submitting: boolean
+  errors: Partial<Record<FormField, string>>
+}
+
+/** Typing and moving inside the form. */
+export type FormAction =
+  | { type: 'next-field' }
+  | { type: 'previous-field' }
+  | { type: 'type'; text: string }
+  | { type: 'backspace' }
+  | { type: 'left' }
+  | { type: 'right' }
+  | { type: 'toggle' }
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0')
+}
+
+/** A blank form for a post on `date`: the next full hour when that is today, else 09:00. */
+export function newPostForm(accounts: Account[], date: CivilDate, now: number, timeZone: string): PostForm {
+  const account = accounts[0]
+  const current = zonedParts(now, timeZone)
+  const time = current.date === date && current.hour < 23 ? `${pad(current.hour + 1)}:00` : '09:00'
+  const active = account?.connections.filter((c) => c.status === 'active').map((c) => c.platform) ?? []
+  return {
+    kind: 'new',
+    postId: null,
+    accountId: account?.id ?? null,
+    // One connection is the obvious choice; with several, the user picks.
+    platforms: active.length === 1 ? active : [],
+    platformCursor: 0,
+    content: '',
+    date,
+    time,
+    field: 'content',
+    submitting: false,
+    errors: {},
+  }
+}
+
+/** A form holding a scheduled post's current values, in the user's zone. */
+export function editPostForm(post: Post, timeZone: string): PostForm {
+  const at = zonedParts(Date.parse(post.scheduled_at), timeZone)
+  return {
+    kind: 'edit',
+    postId: post.id,
+    accountId: post.account_id,
+    platforms: [...post.platforms],
+    platformCursor: 0,
+    content: post.content,
+    date: at.date,
+    time: `${pad(at.hour)}:${pad(at.minute)}`,
+    field: 'content',
+    submitting: false,
+    errors: {},
+  }
+}
+
+/** The platforms the form offers: the account's connections, plus any the post already names. */
+export function platformChoices(form: PostForm, accounts: Account[]): { platform: string; note: string | null }[] {
+  const account = accounts.find((a) => a.id === form.accountId)
+  const choices = (account?.connections ?? []).map((c) => ({
+    platform: c.platform,
+    note: c.status === 'active' ? null : 'reconnect needed',
+  }))
+  for (const platform of form.platforms) {
+    if (!choices.some((c) => c.platform === platform)) choices.push({ platform, note: 'not connected' })
+  }
+  return choices
+}
+
+function moveField(form: PostForm, delta: number): PostForm {
+  const fields = form.kind === 'edit' ? FORM_FIELDS.filter((f) => f !== 'account') : [...FORM_FIELDS]
+  const at = fields.indexOf(form.field)
+  const next = fields[(at + delta + fields.length) % fields.length]!
+  return { ...form, field: next }
+}
+
+function cycleAccount(form: PostForm, accounts: Account[], delta: number): PostForm {
+  if (form.kind === 'edit' || accounts.length === 0) return form
+  const at = accounts.findIndex((a) => a.id === form.accountId)
+  const account = accounts[(at + delta + accounts.length) % accounts.length]!
+  const active = account.connections.filter((c) => c.status === 'active').map((c) => c.platform)
+  return { ...form, accountId: account.id, platforms: active.length === 1 ? active : [], platformCursor: 0, errors: {} }
+}
+
+function withoutError(form: PostForm, field: FormField): PostForm {
+  if (!(field in form.errors)) return form
+  const { [field]: _cleared, ...errors } = form.errors
+  return { ...form, errors }
+}
+
+// Date and time fields take only what can appear in them, so a stray key cannot corrupt them.
+const ALLOWED: Partial<Record<FormField, RegExp>> = { date: /^[\d-]*$/, time: /^[\d:]*$/ }
+const MAX_LENGTH: Partial<Record<FormField, number>> = { date: 10, time: 5 }
+
+/** The form after one keystroke's action. */
+export function formReducer(form: PostForm, action: FormAction, accounts: Account[]): PostForm {
+  if (form.submitting) return form
+  switch (action.type) {
+    case 'next-field':
+      return moveField(form, 1)
+    case 'previous-field':
+      return moveField(form, -1)
+    case 'left':
+    case 'right': {
+      const delta = action.type === 'left' ? -1 : 1
+      if (form.field === 'account') return cycleAccount(form, accounts, delta)
+      if (form.field === 'platforms') {
+        const count = platformChoices(form, accounts).length
+        return count === 0 ? form : { ...form, platformCursor: (form.platformCursor + delta + count) % count }
+      }
+      return form
+    }
+    case 'toggle': {
+      if (form.field !== 'platforms') return form
+      const choice = platformChoices(form, accounts)[form.platformCursor]
+      if (!choice) return form
+      const platforms = form.platforms.includes(choice.platform)
+        ? form.platforms.filter((p) => p !== choice.platform)
+        : [...form.platforms, choice.platform]
+      return withoutError({ ...form, platforms }, 'platforms')
+    }
+    case 'type': {
+      const field = form.field
+      if (field !== 'content' && field !== 'date' && field !== 'time') return form
+      // Terminals send Enter as CR; pasted text may carry CRLF.
+      const text = action.text.replace(/\r\n?/g, '\n')
+      if (field !== 'content' && !ALLOWED[field]!.test(text)) return form
+      const value = (form[field] + text).slice(0, MAX_LENGTH[field] ?? Infinity)
+      return withoutError({ ...form, [field]: value }, field)
+    }
+    case 'backspace': {
+      const field = form.field
+      if (field !== 'content' && field !== 'date' && field !== 'time') return form
+      return withoutError({ ...form, [field]: [...form[field]].slice(0, -1).join('') }, field)
+    }
+  }
+}
+
+/** The field an API error's JSON pointer is about. */
+export function fieldOfPointer(pointer: string): FormField {
+  const top = pointer.replace(/^#\//, '').split('/')[0]
+  if (top === 'account_id') return 'account'
+  if (top === 'platforms') return 'platforms'
+  if (top === 'scheduled_at') return 'date'
+  return 'content'
+}
+
+/** The server's field errors, placed on the form's fields. */
+export function formErrorsFrom(error: ApiError): PostForm['errors'] {
+  const errors: PostForm['errors'] = {}
+  for (const e of error.errors) {
+    const field = fieldOfPointer(e.pointer)
+    errors[field] = errors[field] ? `${errors[field]}; ${e.detail}` : e.detail
+  }
+  return errors
+}
+
+/** The request the form describes, or the fields that stop it from being sent. */
+export function formRequest(
+  form: PostForm,
+  timeZone: string,
+): { ok: true; create: PostCreateInput; update: PostUpdateInput } | { ok: false; errors: PostForm['errors'] } {
+  const errors: PostForm['errors'] = {}
+  if (!form.accountId) errors.account = 'Create an account first: smm accounts create --name …'
+  if (form.platforms.length === 0) errors.platforms = 'Choose at least one platform (Space toggles).'
+  if (form.content.trim() === '') errors.content = 'Write something to post.'
+  if (!isCivilDate(form.date)) errors.date = 'Use a real date as YYYY-MM-DD.'
+  const time = /^(\d{2}):(\d{2})$/.exec(form.time)
+  if (!time || Number(time[1]) > 23 || Number(time[2]) > 59) errors.time = 'Use a 24-hour time as HH:MM.'
+  if (Object.keys(errors).length > 0 || !time) return { ok: false, errors }
+  const at = new Date(zonedToInstant(form.date, Number(time[1]), Number(time[2]), timeZone)).toISOString()
+  const update: PostUpdateInput = { content: form.content, platforms: form.platforms, scheduled_at: at }
+  return { ok: true, update, create: { account_id: form.accountId!, content: form.content, platforms: form.platforms, scheduled_at: at } }
+}

@@ -1,0 +1,32 @@
+// How a post looks in the calendar: a status colour, and a glyph that tells the statuses apart
+// without colour too (NO_COLOR terminals, colour-blind users, test frames).
+
+import type { Post, PostStatus } from './calendar-source.js'
+import { formatTime } from './calendar-time.js'
+
+/** The colour (an Ink colour name) and glyph of each post status. */
+export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> = {
+  scheduled: { glyph: '○', color: 'cyan' },
+  publishing: { glyph: '◐', color: 'yellow' },
+  published: { glyph: '●', color: 'green' },
+  partially_published: { glyph: '◑', color: 'magenta' },
+  failed: { glyph: '✗', color: 'red' },
+  cancelled: { glyph: '⊘', color: 'gray' },
+}
+
+/** `text` cut to `width` terminal cells with an ellipsis (posts are one line in the grid). */
+export function clip(text: string, width: number): string {
+  if (width <= 0) return ''
+  const chars = [...text]
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`
+}
+
+/** The post's text on one line: newlines become spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim()
+}
+
+/** 'HH:MM' of the post in the user's zone. */
+export function postTime(post: Post, timeZone: string): string {
+  return formatTime(Date.parse(post.scheduled_at), timeZone)
+}

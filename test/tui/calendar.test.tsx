@@ -1,0 +1,267 @@
+import { render } from 'ink-testing-library'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ApiError, validationFailed } from '../../src/errors.js'
+import { Calendar } from '../../src/tui/calendar.js'
+import { CalendarApp, type CalendarOptions, type RefreshTimer } from '../../src/tui/calendar-app.js'
+import { calendarReducer, initialState, visibleRange, type View } from '../../src/tui/calendar-state.js'
+import { KEY, plain, waitForFrame, waitUntil } from './frames.js'
+import { MemorySource, makePost } from './memory-source.js'
+
+// Saturday 21 November 2026, 13:00 in Berlin.
+const NOW = Date.parse('2026-11-21T12:00:00Z')
+
+function samplePosts() {
+  return [
+    makePost({ id: 'pst_a', scheduled_at: '2026-11-21T08:00:00Z', content: 'Launch day is here', platforms: ['mastodon', 'bluesky'] }),
+    makePost({ id: 'pst_b', scheduled_at: '2026-11-21T10:30:00Z', content: 'Thanks everyone', status: 'published' }),
+    makePost({
+      id: 'pst_c',
+      scheduled_at: '2026-11-21T15:00:00Z',
+      content: 'Evening recap',
+      status: 'failed',
+      platforms: ['bluesky'],
+      targets: [{ platform: 'bluesky', status: 'failed', attempts: 5, platform_post_id: null, url: null, published_at: null, error: { code: 'auth', detail: 'App password revoked' } }],
+    }),
+    makePost({ id: 'pst_d', scheduled_at: '2026-11-24T09:00:00Z', content: 'Tuesday tips', status: 'cancelled' }),
+  ]
+}
+
+const apps: { unmount(): void }[] = []
+afterEach(() => {
+  for (const app of apps.splice(0)) app.unmount()
+})
+
+function open(source = new MemorySource(samplePosts()), options: Partial<CalendarOptions> = {}) {
+  const app = render(
+    <CalendarApp source={source} options={{ timeZone: 'Europe/Berlin', weekStart: 1, now: () => NOW, refreshEveryMs: false, ...options }} />,
+  )
+  apps.push(app)
+  const press = async (key: string, until: (frame: string) => boolean) => {
+    app.stdin.write(key)
+    return waitForFrame(app.lastFrame, until)
+  }
+  return { app, source, press, frame: () => plain(app.lastFrame()) }
+}
+
+const loaded = (frame: string) => frame.includes('updated')
+// Long status lines wrap at the terminal's width; compare their words, not their line breaks.
+const flat = (frame: string) => frame.replace(/\s+/g, ' ')
+
+describe('the month grid', () => {
+  it('shows counts, times in the user zone, +N more, today and the focused day with platforms', async () => {
+    const { app } = open()
+    const frame = await waitForFrame(app.lastFrame, loaded)
+    expect(frame).toContain('November 2026')
+    expect(frame).toMatch(/^ Mon {11}Tue/m)
+    expect(frame).toContain('▸21•  3 posts')
+    expect(frame).toContain('09:00 ○ Lau…') // 08:00Z is 09:00 in Berlin
+    expect(frame).toContain('11:30 ● Tha…')
+    expect(frame).toContain('+1 more')
+    expect(frame).toMatch(/24 +1 post/)
+    expect(frame).toMatch(/▸09:00 ○ scheduled +mastodon, bluesky +Launch day is here/)
+    expect(frame).toMatch(/16:00 ✗ failed +bluesky +Evening recap/)
+  })
+
+  it('starts weeks on the given day', async () => {
+    const { app } = open(undefined, { weekStart: 7 })
+    const frame = await waitForFrame(app.lastFrame, loaded)
+    expect(frame).toMatch(/^ Sun {11}Mon/m)
+  })
+
+  it('moves with hjkl, arrows and PageUp/PageDown, and t comes back to today', async () => {
+    const { app, press, source } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    await press('l', (f) => f.includes('▸22'))
+    await press('j', (f) => f.includes('▸29'))
+    await press(KEY.left, (f) => f.includes('▸28'))
+    await press(KEY.up, (f) => f.includes('▸21•'))
+    let frame = await press(KEY.pageDown, (f) => f.includes('December 2026') && f.includes('updated'))
+    expect(frame).toContain('▸21')
+    await waitUntil(() => source.calls.filter((c) => c.method === 'listPosts').length === 2, 'the December load')
+    expect(source.calls.at(-1)?.args[0]).toEqual({ from: '2026-11-29T23:00:00.000Z', to: '2027-01-03T23:00:00.000Z' })
+    frame = await press('t', (f) => f.includes('November 2026'))
+    expect(frame).toContain('▸21•')
+  })
+})
+
+describe('the week view and the day agenda', () => {
+  it('shows the focused week in columns and the day in detail', async () => {
+    const { app, press } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    let frame = await press('w', (f) => f.includes('week view'))
+    expect(frame).toMatch(/Mon 16 +Tue 17/)
+    expect(frame).toContain('▸Sat 21•')
+    expect(frame).toContain('▸09:00 ○ Lau')
+    expect(frame).toMatch(/16:00 ✗ Eve/)
+    frame = await press('l', (f) => f.includes('▸Sun 22'))
+    expect(frame).toContain('nothing scheduled')
+    frame = await press(KEY.enter, (f) => f.includes('day view'))
+    expect(frame).toContain('Sun 22 November 2026')
+    expect(frame).toContain('Nothing scheduled on this day')
+    frame = await press('h', (f) => f.includes('Sat 21 November 2026'))
+    expect(frame).toMatch(/▸09:00 ○ scheduled +mastodon, bluesky +Launch day is here/)
+    expect(frame).toContain('bluesky: failed — App password revoked')
+    frame = await press('j', (f) => f.includes('▸11:30 ● published'))
+    expect(frame).not.toContain('▸09:00')
+  })
+})
+
+describe('writing a post', () => {
+  it('counts characters per platform while typing and schedules the post in the user zone', async () => {
+    const { app, press, source } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    let frame = await press('n', (f) => f.includes('New post'))
+    expect(frame).toMatch(/Date +2026-11-21/)
+    expect(frame).toMatch(/Time +14:00/)
+    frame = await press('Hello from the calendar', (f) => f.includes('mastodon 23/500 · bluesky 23/300'))
+    frame = await press('x'.repeat(290), (f) => f.includes('bluesky 313/300 (13 over)'))
+    for (let i = 0; i < 290; i++) app.stdin.write(KEY.backspace)
+    await waitForFrame(app.lastFrame, (f) => f.includes('bluesky 23/300') && !f.includes('over'))
+    await press(KEY.up, (f) => f.includes('› Platforms'))
+    await press(' ', (f) => f.includes('[x] mastodon'))
+    await press(KEY.tab, (f) => f.includes('› Content') && f.includes('mastodon 23/500') && !f.includes('bluesky 23'))
+    await press(KEY.tab, (f) => f.includes('› Date'))
+    await press(KEY.tab, (f) => f.includes('› Time'))
+    await press(KEY.backspace + KEY.backspace + KEY.backspace + KEY.backspace + KEY.backspace, (f) => /Time +▏/.test(f))
+    await press('08:15', (f) => f.includes('08:15'))
+    frame = await press(KEY.ctrlS, (f) => f.includes('Scheduled pst_100'))
+    expect(source.calls.find((c) => c.method === 'createPost')?.args[0]).toEqual({
+      account_id: 'acc_1',
+      content: 'Hello from the calendar',
+      platforms: ['mastodon'],
+      scheduled_at: '2026-11-21T07:15:00.000Z',
+    })
+    expect(frame).toContain('month view')
+    await waitForFrame(app.lastFrame, (f) => f.includes('▸08:15 ○ scheduled') && f.includes('4 posts'))
+  })
+
+  it('shows the daemon validation errors on the fields and in the status line', async () => {
+    const source = new MemorySource(samplePosts())
+    source.createPost = async () => {
+      throw validationFailed([{ pointer: '#/content', code: 'too_long', detail: 'Too long for mastodon (501 of 500).' }])
+    }
+    const { app, press } = open(source)
+    await waitForFrame(app.lastFrame, loaded)
+    await press('n', (f) => f.includes('New post'))
+    await press(KEY.up, (f) => f.includes('› Platforms'))
+    await press(' ', (f) => f.includes('[x] mastodon'))
+    await press(KEY.down, (f) => f.includes('› Content'))
+    await press('hi', (f) => f.includes('mastodon 2/500'))
+    const frame = await press(KEY.ctrlS, (f) => f.includes('Scheduling failed'))
+    expect(flat(frame)).toContain('Scheduling failed: The request has 1 invalid field: content. (content: Too long for mastodon (501 of 500).)')
+    expect(frame).toMatch(/^ {12}Too long for mastodon \(501 of 500\)\.$/m)
+    expect(frame).toContain('New post') // the form stays open with what was typed
+    expect(frame).toContain('hi')
+  })
+
+  it('edits a scheduled post and refuses, with the reason, to edit a failed one', async () => {
+    const { app, press, source } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    await press(KEY.tab, (f) => f.includes('▸11:30'))
+    let frame = await press('e', (f) => f.includes('already published'))
+    expect(frame).not.toContain('Edit pst_b')
+    await press(KEY.tab, (f) => f.includes('▸16:00'))
+    frame = await press('e', (f) => f.includes('smm posts retry pst_c'))
+    await press(KEY.shiftTab, (f) => f.includes('▸11:30'))
+    await press(KEY.shiftTab, (f) => f.includes('▸09:00'))
+    frame = await press('e', (f) => f.includes('Edit pst_a'))
+    expect(frame).toContain('Launch day is here')
+    expect(frame).toMatch(/Time +09:00/)
+    await press(' now', (f) => f.includes('here now'))
+    frame = await press(KEY.ctrlS, (f) => f.includes('Updated pst_a'))
+    expect(source.calls.find((c) => c.method === 'updatePost')?.args.slice(0, 2)).toEqual([
+      'pst_a',
+      { content: 'Launch day is here now', platforms: ['mastodon', 'bluesky'], scheduled_at: '2026-11-21T08:00:00.000Z' },
+    ])
+  })
+})
+
+describe('cancelling a post', () => {
+  it('asks first, keeps the post on n, and cancels it on y', async () => {
+    const { app, press, source } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    let frame = await press('x', (f) => f.includes('y cancels'))
+    expect(frame).toContain('y cancels the 09:00 post on mastodon, bluesky, n or Esc keeps it: “Launch day is here”')
+    frame = await press('n', (f) => f.includes('? help'))
+    expect(source.calls.some((c) => c.method === 'cancelPost')).toBe(false)
+    await press('x', (f) => f.includes('y cancels the 09:00 post'))
+    frame = await press('y', (f) => f.includes('Cancelled pst_a.'))
+    expect(frame).toMatch(/▸09:00 ⊘ cancelled/)
+    expect(source.posts.find((p) => p.id === 'pst_a')?.status).toBe('cancelled')
+  })
+
+  it('says why when the daemon refuses because the post started publishing', async () => {
+    const source = new MemorySource(samplePosts())
+    const { app, press } = open(source)
+    await waitForFrame(app.lastFrame, loaded)
+    await press('x', (f) => f.includes('y cancels'))
+    source.posts[0]!.status = 'publishing' // the scheduler got there first
+    const frame = await press('y', (f) => f.includes('Cancelling failed'))
+    expect(frame).toContain('Post pst_a is publishing; only scheduled posts can be changed.')
+    await waitForFrame(app.lastFrame, (f) => f.includes('▸09:00 ◐ publishing'))
+  })
+})
+
+describe('errors, refresh and help', () => {
+  it('puts API and connection errors in the status line and keeps the calendar usable', async () => {
+    const { app, press, source } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    source.failWith = new ApiError(429, 'rate_limited', 'Rate limit exceeded for this API key.', { headers: { 'Retry-After': '30' } })
+    let frame = await press('r', (f) => f.includes('Try again'))
+    expect(frame).toMatch(/Loading (posts|accounts) failed: Rate limit exceeded for this API key\. Try again in 30 s\./)
+    expect(frame).toContain('▸21•  3 posts') // what was loaded stays on screen
+    source.failWith = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8443'), { code: 'ECONNREFUSED' }) })
+    frame = await press('r', (f) => flat(f).includes('cannot reach the smm daemon (ECONNREFUSED)'))
+    frame = await press('l', (f) => f.includes('▸22'))
+    source.failWith = null
+    frame = await press('r', (f) => !f.includes('failed'))
+    expect(frame).toContain('? help')
+  })
+
+  it('refreshes by itself, so posts created elsewhere appear', async () => {
+    let fire = () => {}
+    const timer: RefreshTimer = {
+      every(ms, callback) {
+        expect(ms).toBe(30_000)
+        fire = callback
+        return () => {}
+      },
+    }
+    const source = new MemorySource(samplePosts())
+    const { app } = open(source, { timer, refreshEveryMs: 30_000 })
+    await waitForFrame(app.lastFrame, loaded)
+    source.posts.push(makePost({ id: 'pst_e', scheduled_at: '2026-11-27T17:00:00Z', content: 'From a script' }))
+    fire()
+    const frame = await waitForFrame(app.lastFrame, (f) => f.includes('18:00 ○ Fro…'))
+    expect(frame).toMatch(/27 +1 post/)
+  })
+
+  it('shows the keys on ? and closes the help on any key', async () => {
+    const { app, press } = open()
+    await waitForFrame(app.lastFrame, loaded)
+    const frame = await press('?', (f) => f.includes('Keys'))
+    expect(frame).toContain('cancel the selected post (asks first)')
+    await press('z', (f) => f.includes('? help'))
+  })
+})
+
+describe('a small terminal', () => {
+  it('fits every view into 80×24, giving up post lines before the screen overflows', () => {
+    const busyDay = Array.from({ length: 12 }, (_, i) =>
+      makePost({ id: `pst_${String(i).padStart(2, '0')}`, scheduled_at: `2026-11-21T${String(6 + i).padStart(2, '0')}:00:00Z`, content: `Post number ${i}` }),
+    )
+    const base = initialState({ timeZone: 'Europe/Berlin', weekStart: 1, now: NOW })
+    const state = calendarReducer(base, { type: 'posts-loaded', range: visibleRange(base), posts: busyDay, at: NOW })
+    for (const view of ['month', 'week', 'day'] as View[]) {
+      for (const selected of [0, 11]) {
+        const app = render(<Calendar state={{ ...state, view, selected }} width={80} rows={24} />)
+        apps.push(app)
+        const frame = plain(app.lastFrame())
+        expect(frame.split('\n').length, `${view} view:\n${frame}`).toBeLessThanOrEqual(24)
+        expect(frame).toContain(view === 'day' ? 'Sat 21 November 2026' : '12 posts')
+        // The selected post stays in view whichever it is.
+        expect(frame).toContain(`▸${selected === 0 ? '07:00' : '18:00'}`)
+      }
+    }
+  })
+})

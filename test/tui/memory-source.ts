@@ -1,0 +1,117 @@
+// An in-memory CalendarSource for the TUI tests: a stand-in for the daemon at the calendar's
+// boundary, with the daemon's rules that the calendar relies on (only scheduled posts change,
+// range filtering, 409 post_not_editable) and a switch to make every call fail.
+
+import { ApiError, conflict, notFound } from '../../src/errors.js'
+import type { Account, CalendarSource, Post, PostCreateInput, PostUpdateInput, TimeRange } from '../../src/tui/calendar-source.js'
+
+export function makePost(fields: Partial<Post> & { id: string; scheduled_at: string }): Post {
+  const platforms = fields.platforms ?? ['mastodon']
+  return {
+    account_id: 'acc_1',
+    content: 'Hello world',
+    media_urls: [],
+    platforms,
+    status: 'scheduled',
+    targets: platforms.map((platform) => ({
+      platform,
+      status: 'pending',
+      attempts: 0,
+      platform_post_id: null,
+      url: null,
+      published_at: null,
+      error: null,
+    })),
+    created_at: '2026-11-01T00:00:00.000Z',
+    updated_at: '2026-11-01T00:00:00.000Z',
+    published_at: null,
+    cancelled_at: null,
+    ...fields,
+  }
+}
+
+export const ACCOUNTS: Account[] = [
+  {
+    id: 'acc_1',
+    name: 'Acme',
+    created_at: '2026-01-01T00:00:00.000Z',
+    connections: [
+      { platform: 'mastodon', handle: '@acme@example.social', display_name: 'Acme', status: 'active', connected_at: '2026-01-01T00:00:00.000Z' },
+      { platform: 'bluesky', handle: 'acme.example.com', display_name: 'Acme', status: 'active', connected_at: '2026-01-01T00:00:00.000Z' },
+    ],
+  },
+  {
+    id: 'acc_2',
+    name: 'Side project',
+    created_at: '2026-01-01T00:00:00.000Z',
+    connections: [{ platform: 'feed', handle: 'feed', display_name: 'Side project', status: 'active', connected_at: '2026-01-01T00:00:00.000Z' }],
+  },
+]
+
+export class MemorySource implements CalendarSource {
+  posts: Post[]
+  accounts: Account[]
+  /** Every call, in order, for asserting what the calendar asked for. */
+  calls: { method: string; args: unknown[] }[] = []
+  /** When set, every call rejects with it (the daemon down, a rate limit…). */
+  failWith: unknown = null
+  private seq = 100
+
+  constructor(posts: Post[] = [], accounts: Account[] = ACCOUNTS) {
+    this.posts = posts
+    this.accounts = accounts
+  }
+
+  private async call<T>(method: string, args: unknown[], run: () => T): Promise<T> {
+    this.calls.push({ method, args })
+    await Promise.resolve()
+    if (this.failWith) throw this.failWith
+    return run()
+  }
+
+  listPosts(range: TimeRange): Promise<Post[]> {
+    return this.call('listPosts', [range], () => {
+      const from = Date.parse(range.from)
+      const to = Date.parse(range.to)
+      return this.posts.filter((p) => Date.parse(p.scheduled_at) >= from && Date.parse(p.scheduled_at) < to)
+    })
+  }
+
+  listAccounts(): Promise<Account[]> {
+    return this.call('listAccounts', [], () => this.accounts)
+  }
+
+  createPost(input: PostCreateInput): Promise<Post> {
+    return this.call('createPost', [input], () => {
+      const post = makePost({ id: `pst_${this.seq++}`, ...input })
+      this.posts.push(post)
+      return post
+    })
+  }
+
+  updatePost(id: string, input: PostUpdateInput, etag?: string): Promise<Post> {
+    return this.call('updatePost', [id, input, etag], () => {
+      const post = this.editable(id)
+      Object.assign(post, input, { updated_at: new Date().toISOString() })
+      return post
+    })
+  }
+
+  cancelPost(id: string): Promise<Post> {
+    return this.call('cancelPost', [id], () => {
+      const post = this.editable(id)
+      post.status = 'cancelled'
+      post.cancelled_at = new Date().toISOString()
+      return post
+    })
+  }
+
+  private editable(id: string): Post {
+    const post = this.posts.find((p) => p.id === id)
+    if (!post) throw notFound('post', id)
+    if (post.status !== 'scheduled') throw conflict('post_not_editable', `Post ${id} is ${post.status}; only scheduled posts can be changed.`)
+    return post
+  }
+}
+
+export { ApiError }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { ApiError, validationFailed } from '../../src/errors.js'
+import { formErrorsFrom, formReducer, formRequest, newPostForm, type FormAction, type PostForm } from '../../src/tui/post-form.js'
+import { measure } from '../../src/tui/platform-limits.js'
+import { ACCOUNTS } from './memory-source.js'
+
+const typeAll = (form: PostForm, ...actions: FormAction[]) => actions.reduce((f, a) => formReducer(f, a, ACCOUNTS), form)
+
+describe('the post form', () => {
+  it('starts on the focused day at the next full hour when that day is today', () => {
+    const today = newPostForm(ACCOUNTS, '2026-11-21', Date.parse('2026-11-21T12:10:00Z'), 'Europe/Berlin')
+    expect(today).toMatchObject({ accountId: 'acc_1', date: '2026-11-21', time: '14:00', field: 'content', platforms: [] })
+    expect(newPostForm(ACCOUNTS, '2026-11-25', Date.parse('2026-11-21T12:10:00Z'), 'Europe/Berlin').time).toBe('09:00')
+  })
+
+  it('cycles accounts and preselects an account with a single platform', () => {
+    const form = typeAll(newPostForm(ACCOUNTS, '2026-11-21', 0, 'UTC'), { type: 'previous-field' }, { type: 'previous-field' }, { type: 'right' })
+    expect(form).toMatchObject({ field: 'account', accountId: 'acc_2', platforms: ['feed'] })
+  })
+
+  it('toggles platforms and keeps date and time to their characters', () => {
+    let form = typeAll(newPostForm(ACCOUNTS, '2026-11-21', 0, 'UTC'), { type: 'previous-field' }, { type: 'toggle' }, { type: 'right' }, { type: 'toggle' })
+    expect(form.platforms).toEqual(['mastodon', 'bluesky'])
+    form = typeAll(form, { type: 'toggle' })
+    expect(form.platforms).toEqual(['mastodon'])
+    form = typeAll(form, { type: 'next-field' }, { type: 'next-field' }, { type: 'backspace' }, { type: 'backspace' }, { type: 'type', text: 'x3' }, { type: 'type', text: '30' })
+    expect(form).toMatchObject({ field: 'date', date: '2026-11-30' })
+  })
+
+  it('refuses to send a form with no platform, no text or an impossible date, naming each field', () => {
+    const form = { ...newPostForm(ACCOUNTS, '2026-11-21', 0, 'UTC'), date: '2026-02-30', time: '25:00' }
+    const result = formRequest(form, 'UTC')
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(Object.keys(result.errors).sort()).toEqual(['content', 'date', 'platforms', 'time'])
+  })
+
+  it('sends the wall time in the user zone as a UTC instant', () => {
+    const form = { ...newPostForm(ACCOUNTS, '2026-03-30', 0, 'Europe/Berlin'), platforms: ['mastodon'], content: 'Hi', time: '09:00' }
+    const result = formRequest(form, 'Europe/Berlin')
+    expect(result).toMatchObject({ ok: true, create: { account_id: 'acc_1', scheduled_at: '2026-03-30T07:00:00.000Z', platforms: ['mastodon'] } })
+  })
+
+  it('places the daemon field errors on the form fields', () => {
+    const error = validationFailed([
+      { pointer: '#/content', code: 'too_long', detail: 'Too long for bluesky (301 of 300).' },
+      { pointer: '#/platforms/1', code: 'platform_not_connected', detail: 'bluesky is not connected.' },
+      { pointer: '#/scheduled_at', code: 'in_past', detail: 'More than 5 minutes in the past.' },
+    ])
+    expect(error).toBeInstanceOf(ApiError)
+    expect(formErrorsFrom(error)).toEqual({
+      content: 'Too long for bluesky (301 of 300).',
+      platforms: 'bluesky is not connected.',
+      date: 'More than 5 minutes in the past.',
+    })
+  })
+
+  it('counts characters the way each platform does', () => {
+    expect(measure('bluesky', '👍🏽👨‍👩‍👧')).toEqual({ length: 2, max: 300 })
+    expect(measure('telegram', '👍🏽')).toEqual({ length: 2, max: 4096 })
+    expect(measure('mastodon', `see https://example.com/${'a'.repeat(100)} now`)).toEqual({ length: 31, max: 500 })
+    expect(measure('myspace', 'hi')).toEqual({ length: 2, max: undefined })
+  })
+})
