@@ -12,9 +12,10 @@ import { transportCheck } from './middleware/transport.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { meRoutes } from './routes/me.js'
 import { metaRoutes } from './routes/meta.js'
+import { webhookRoutes } from './routes/webhooks.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, webhookRoutes]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

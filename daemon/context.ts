@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
 import type { HttpClient } from './egress.js'
 import type { Principal, Store } from './store/index.js'
+import type { SecretBox } from './webhooks/secret-seal.js'
 
 /** What the daemon's HTTP layer is built from; tests pass a temporary store and a manual clock. */
 export interface AppDeps {
@@ -16,6 +17,10 @@ export interface AppDeps {
   authFailuresPerMinute?: number
   /** Outbound HTTP to user-supplied URLs, through the egress policy. */
   http: HttpClient
+  /** Whether user-supplied URLs may point at private addresses (checked again at creation). */
+  allowPrivateNetwork: boolean
+  /** Seals secrets smm must read back (webhook signing secrets) before they are stored. */
+  secretBox: SecretBox
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

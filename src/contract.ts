@@ -2,6 +2,7 @@ import { apiKeyRoutes } from './api/api-keys.js'
 import { metaRoutes } from './api/meta.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
+import { webhookRoutes } from './api/webhooks.js'
 
 export type { HttpMethod, RouteDef } from './api/route.js'
 
@@ -10,6 +11,7 @@ export const routes = {
   ...metaRoutes,
   ...userRoutes,
   ...apiKeyRoutes,
+  ...webhookRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes
