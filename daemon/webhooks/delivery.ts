@@ -168,11 +168,13 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
     },
     async tick(now) {
       await dispatchAll(now)
-      for (;;) {
+      // Like the timer-driven loop: each finished attempt frees a slot and claims again, so a
+      // slow endpoint holds up only its own deliveries here too.
+      const fill = async (): Promise<void> => {
         const jobs = await store.webhookDeliveries.claim(now, limits)
-        if (jobs.length === 0) return
-        await Promise.all(jobs.map((job) => track(job, now)))
+        await Promise.all(jobs.map((job) => track(job, now).then(fill)))
       }
+      await fill()
     },
   }
 }
