@@ -38,5 +38,9 @@ export function createWorkers(deps: AppDeps): Worker[] {
     cronWorker('idempotency-purge', '*/10 * * * *', deps, () => deps.store.idempotency.purgeExpired(deps.clock.now())),
     // Outbox events to signed webhook deliveries, with retries.
     webhookDeliveryWorker(deps),
+    // Delivery history is kept 30 days: long enough to debug an endpoint, short enough to stay small.
+    cronWorker('webhook-history-purge', '17 * * * *', deps, async () => {
+      await deps.store.webhookDeliveries.purgeFinished(deps.clock.now() - 30 * 86_400_000)
+    }),
   ]
 }

@@ -98,19 +98,20 @@ export function webhookDeliveriesStore(db: Db) {
     return markDispatched.run({ now, limit }).changes
   })
 
-  const inFlight = db.prepare<[number, number], { webhook_id: string; n: number }>(`
-    SELECT webhook_id, count(*) AS n FROM webhook_deliveries
-     WHERE status = 'pending' AND next_attempt_at <= ? AND lease_expires_at > ? GROUP BY webhook_id`)
-  // At most `perEndpoint` candidates per endpoint, oldest due first, so one endpoint's backlog
-  // cannot fill the candidate list and starve the others.
-  const due = db.prepare<{ now: number; perEndpoint: number; limit: number }, { webhook_id: string; event_id: string; lease_expires_at: number | null }>(`
-    SELECT webhook_id, event_id, lease_expires_at FROM (
-      SELECT d.webhook_id, d.event_id, d.next_attempt_at, d.lease_expires_at,
-             row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.event_id) AS rank
-        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= @now
-         AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= @now) AND w.enabled = 1)
-     WHERE rank <= @perEndpoint ORDER BY next_attempt_at, event_id LIMIT @limit`)
+  const inFlight = db.prepare<[number], { webhook_id: string; n: number }>(
+    // Shaped so SQLite reads the partial index of leased rows rather than scanning the history
+    // (the IS NOT NULL matches the index; LIMIT -1 keeps the GROUP BY from being flattened into a scan).
+    `SELECT webhook_id, count(*) AS n FROM (
+       SELECT webhook_id FROM webhook_deliveries WHERE lease_expires_at IS NOT NULL AND lease_expires_at > ? LIMIT -1)
+     GROUP BY webhook_id`,
+  )
+  const enabled = db.prepare<[], { id: string }>('SELECT id FROM webhooks WHERE enabled = 1')
+  // Per endpoint, so one endpoint's backlog cannot fill the candidates and starve the others,
+  // and each look-up is a short range of the (webhook_id, next_attempt_at) index.
+  const dueFor = db.prepare<[string, number, number, number], { webhook_id: string; event_id: string; next_attempt_at: number; lease_expires_at: number | null }>(`
+    SELECT webhook_id, event_id, next_attempt_at, lease_expires_at FROM webhook_deliveries
+     WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+     ORDER BY next_attempt_at, event_id LIMIT ?`)
   const lease = db.prepare<[number, number, string, string], { attempts: number }>(
     'UPDATE webhook_deliveries SET attempts = attempts + 1, lease_expires_at = ?, updated_at = ? WHERE webhook_id = ? AND event_id = ? RETURNING attempts',
   )
@@ -124,15 +125,17 @@ export function webhookDeliveriesStore(db: Db) {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 
   const claim = db.transaction((now: number, limits: ClaimLimits): DeliveryJob[] => {
-    const busy = new Map(inFlight.all(now, now).map((r) => [r.webhook_id, r.n]))
-    let free = limits.total - [...busy.values()].reduce((a, b) => a + b, 0)
+    const busy = new Map(inFlight.all(now).map((r) => [r.webhook_id, r.n]))
+    const free = limits.total - [...busy.values()].reduce((a, b) => a + b, 0)
+    if (free <= 0) return []
+    const candidates = enabled.all().flatMap(({ id }) => {
+      const room = Math.min(free, limits.perEndpoint - (busy.get(id) ?? 0))
+      return room > 0 ? dueFor.all(id, now, now, room) : []
+    })
+    // Oldest due first across endpoints.
+    candidates.sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.event_id < b.event_id ? -1 : 1))
     const jobs: DeliveryJob[] = []
-    for (const row of free > 0 ? due.all({ now, perEndpoint: limits.perEndpoint, limit: limits.total }) : []) {
-      if (free <= 0) break
-      const taken = busy.get(row.webhook_id) ?? 0
-      if (taken >= limits.perEndpoint) continue
-      busy.set(row.webhook_id, taken + 1)
-      free--
+    for (const row of candidates.slice(0, free)) {
       const { attempts } = lease.get(now + limits.leaseMs, now, row.webhook_id, row.event_id)!
       // A lease that ran out means an attempt whose outcome nobody recorded: the daemon died
       // or hung mid-request. It counts, so an event that crashes the daemon cannot loop forever.
@@ -172,13 +175,23 @@ export function webhookDeliveriesStore(db: Db) {
   })
 
   const releaseLeases = db.prepare<[number, number], void>(
-    "UPDATE webhook_deliveries SET lease_expires_at = ? WHERE status = 'pending' AND lease_expires_at > ?",
+    "UPDATE webhook_deliveries SET lease_expires_at = ? WHERE lease_expires_at IS NOT NULL AND lease_expires_at > ? AND status = 'pending'",
   )
+  const purge = db.prepare<[number], void>("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ?")
+  const work = db.prepare<[number, number], { found: number }>(`
+    SELECT EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL)
+        OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+                     AND (lease_expires_at IS NULL OR lease_expires_at <= ?)) AS found`)
   const attemptsPage = db.prepare<[string, string, string, number], AttemptRow>(`
     SELECT a.*, e.type AS event_type FROM webhook_attempts a JOIN events e ON e.id = a.event_id
      WHERE a.webhook_id = ? AND (? = '' OR a.id < ?) ORDER BY a.id DESC LIMIT ?`)
 
   return {
+    /** Whether there is anything to dispatch or claim: a read, so polling an idle outbox takes no write lock. */
+    async hasWork(now: number): Promise<boolean> {
+      return work.get(now, now)!.found === 1
+    },
+
     /** Fans the next batch of undelivered outbox events out to deliveries; how many events it took. */
     async dispatch(now: number, limit = 500): Promise<number> {
       return dispatch.immediate(now, limit)
@@ -200,6 +213,11 @@ export function webhookDeliveriesStore(db: Db) {
      */
     async releaseLeases(now: number): Promise<number> {
       return releaseLeases.run(now, now).changes
+    },
+
+    /** Forgets finished deliveries (and their attempts) last touched before `before`. */
+    async purgeFinished(before: number): Promise<number> {
+      return purge.run(before).changes
     },
 
     /** An endpoint's attempts, newest first, after a cursor (`''` for the first page). */

@@ -135,6 +135,7 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
     pumping = true
     try {
       const now = deps.clock.now()
+      if (!(await store.webhookDeliveries.hasWork(now))) return
       await dispatchAll(now)
       for (const job of await store.webhookDeliveries.claim(now, limits)) void track(job, now)
     } catch (error) {
@@ -156,7 +157,7 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
     name: 'webhook-delivery',
     start() {
       stopped = false
-      timer = setInterval(() => void pump(), options.pollMs ?? 200)
+      timer = setInterval(() => void pump(), options.pollMs ?? 50)
       wake()
     },
     async stop() {

@@ -43,7 +43,11 @@ export const webhooks: Migration = {
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (webhook_id, event_id)
     ) WITHOUT ROWID;
-    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+    -- Claiming looks at each enabled endpoint's oldest due deliveries, and counts live leases;
+    -- the idle loop asks whether anything at all is due.
+    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(webhook_id, next_attempt_at) WHERE status = 'pending';
+    CREATE INDEX webhook_deliveries_next ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+    CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(lease_expires_at) WHERE lease_expires_at IS NOT NULL;
     CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id);
 
     CREATE TABLE webhook_attempts (
