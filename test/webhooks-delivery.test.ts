@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { startReceiver, type Receiver, type Reply } from './helpers/webhook-receiver.js'
+import { MAX_ATTEMPTS, nextAttemptAt, parseRetryAfter } from '../daemon/webhooks/policy.js'
 
 let t: TestDaemon
 let owner: string
@@ -222,5 +223,31 @@ describe('delivery', () => {
     await ticking
     expect(slow.receiver.received).toHaveLength(10)
     expect(new Set(slow.receiver.received.map((r) => r.payload.data.i)).size).toBe(10)
+  })
+
+  it('drops a delivery quietly when its endpoint is deleted during the attempt', async () => {
+    const { id, receiver } = await endpoint(['account.disconnected'])
+    let release!: () => void
+    receiver.reply = () => new Promise<Reply>((resolve) => (release = () => resolve({ status: 204 })))
+    append('account.disconnected', {})
+    const ticking = tick()
+    await receiver.waitFor(1)
+    expect((await t.http.delete(`/v1/webhooks/${id}`, { key: t.key })).status).toBe(204)
+    release()
+    await ticking
+    expect(t.logs.join('\n')).not.toContain('recording a webhook attempt failed')
+  })
+})
+
+describe('the retry policy', () => {
+  it('stops after the last delay of the schedule and reads Retry-After as seconds or a date', () => {
+    const now = Date.UTC(2026, 10, 21, 12)
+    expect(nextAttemptAt(MAX_ATTEMPTS - 1, now, undefined, () => 0.5)).toBe(now + 24 * 3_600_000)
+    expect(nextAttemptAt(MAX_ATTEMPTS, now, undefined)).toBeNull()
+    expect(parseRetryAfter('120', now)).toBe(120_000)
+    expect(parseRetryAfter(new Date(now + 90_000).toUTCString(), now)).toBe(90_000)
+    expect(parseRetryAfter('soon', now)).toBeUndefined()
+    // A Retry-After of a month is capped at a day.
+    expect(nextAttemptAt(1, now, 30 * 86_400_000, () => 0.5)).toBe(now + 86_400_000)
   })
 })

@@ -156,8 +156,10 @@ export function webhookDeliveriesStore(db: Db) {
     'UPDATE webhooks SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND enabled = 1',
   )
   const record = db.transaction((r: AttemptRecord, now: number): { disabledReason: string | null } => {
+    const status = r.succeeded ? 'succeeded' : r.nextAttemptAt === null ? 'failed' : 'pending'
+    // The endpoint was deleted while the attempt was in flight: there is nothing left to record.
+    if (settle.run(status, r.nextAttemptAt, now, r.webhookId, r.eventId).changes === 0) return { disabledReason: null }
     insertAttempt.run(newId('dlv', now), r.webhookId, r.eventId, r.attempt, r.succeeded ? 1 : 0, r.statusCode, Math.round(r.durationMs), r.responseBody, r.error, r.nextAttemptAt, now)
-    settle.run(r.succeeded ? 'succeeded' : r.nextAttemptAt === null ? 'failed' : 'pending', r.nextAttemptAt, now, r.webhookId, r.eventId)
     if (r.succeeded) {
       succeeded.run(r.webhookId)
       return { disabledReason: null }
