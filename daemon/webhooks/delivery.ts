@@ -128,6 +128,8 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
   }
 
   async function pump(): Promise<void> {
+    // A wake-up queued before stop() must not touch a store that is being closed.
+    if (stopped) return
     if (pumping) {
       again = true
       return
