@@ -13,9 +13,10 @@ import { aiRoutes } from './routes/ai.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { meRoutes } from './routes/me.js'
 import { metaRoutes } from './routes/meta.js'
+import { webhookRoutes } from './routes/webhooks.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, aiRoutes]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, aiRoutes, webhookRoutes]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

@@ -4,6 +4,7 @@ import type { Clock } from '../src/time.js'
 import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
 import type { Principal, Store } from './store/index.js'
+import type { SecretBox } from './webhooks/secret-seal.js'
 
 /** What the daemon's HTTP layer is built from; tests pass a temporary store and a manual clock. */
 export interface AppDeps {
@@ -19,6 +20,10 @@ export interface AppDeps {
   http: HttpClient
   /** Writes drafts for `POST /v1/ai/generate`: the configured model server, or the builtin helper. */
   ai: AiProvider
+  /** Whether user-supplied URLs may point at private addresses (checked again at creation). */
+  allowPrivateNetwork: boolean
+  /** Seals secrets smm must read back (webhook signing secrets) before they are stored. */
+  secretBox: SecretBox
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

@@ -13,7 +13,8 @@ import { createHttpClient, type EgressOptions } from './egress.js'
 import { proxyListener, tlsListener, type Listener } from './listener.js'
 import { openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
-import { createWorkers } from './workers.js'
+import { openSecretBox } from './webhooks/secret-seal.js'
+import { createWorkers, type Worker } from './workers.js'
 
 /** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
 export interface DaemonOptions {
@@ -44,6 +45,8 @@ export interface DaemonOverrides {
   authFailuresPerMinute?: number
   /** Extra egress settings (tests trust their loopback servers' CA here). */
   egress?: EgressOptions
+  /** Run the background loops on their timers (default). Tests turn this off and call `tick`. */
+  backgroundWorkers?: boolean
 }
 
 export interface RunningDaemon {
@@ -53,6 +56,8 @@ export interface RunningDaemon {
   store: Store
   tls?: TlsMaterial
   databaseFile: string
+  /** The background loops; tests drive them with `tick(now)`. */
+  workers: Worker[]
   /** Set on the first start only: the owner's key, to be printed once. */
   firstStart?: { userId: string; keyId: string; secret: string }
   /** Stops accepting, lets requests in flight finish (bounded), closes the database. */
@@ -112,6 +117,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   const store = openStore(databaseFile)
   try {
     await store.idempotency.abandonRunning()
+    await store.webhookDeliveries.releaseLeases(clock.now())
     const transport: TransportPolicy = options.behindProxy
       ? { mode: 'proxy', trustedProxies: options.trustedProxies?.length ? options.trustedProxies : ['127.0.0.1', '::1'] }
       : { mode: 'tls' }
@@ -132,6 +138,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       authFailuresPerMinute: overrides.authFailuresPerMinute,
       http: createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress }),
       ai,
+      allowPrivateNetwork: Boolean(overrides.egress?.allowPrivateNetwork ?? options.allowPrivateNetwork),
+      secretBox: openSecretBox(options.dataDir),
     }
     const app = createApp(deps)
     const handler = app.callback()
@@ -140,7 +148,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
 
     const workers = createWorkers(deps)
-    for (const worker of workers) worker.start()
+    if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()
 
     log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
     let closing: Promise<void> | undefined
@@ -150,6 +158,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       store,
       tls,
       databaseFile,
+      workers,
       firstStart: created && { userId: created.user.id, keyId: created.key.id, secret: created.key.secret },
       close() {
         closing ??= (async () => {

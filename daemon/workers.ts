@@ -1,5 +1,6 @@
 import { Cron } from 'croner'
 import type { AppDeps } from './context.js'
+import { webhookDeliveryWorker } from './webhooks/delivery.js'
 
 /** A background loop of the daemon: started after the listener, stopped (drained) on shutdown. */
 export interface Worker {
@@ -7,6 +8,8 @@ export interface Worker {
   start(): void
   /** Stops taking new work and resolves when work in flight is done or safely abandoned. */
   stop(): Promise<void>
+  /** Does the work due at `now` and resolves when it is done: tests drive loops with it. */
+  tick?(now: number): Promise<void>
 }
 
 /** A croner job as a worker: no overlapping runs, and a throw is logged, never fatal. */
@@ -35,5 +38,11 @@ export function createWorkers(deps: AppDeps): Worker[] {
     cronWorker('rate-limit-flush', '* * * * * *', deps, () => deps.store.rateLimits.flush()),
     // Replayable idempotent responses live 24 h.
     cronWorker('idempotency-purge', '*/10 * * * *', deps, () => deps.store.idempotency.purgeExpired(deps.clock.now())),
+    // Outbox events to signed webhook deliveries, with retries.
+    webhookDeliveryWorker(deps),
+    // Delivery history is kept 30 days: long enough to debug an endpoint, short enough to stay small.
+    cronWorker('webhook-history-purge', '17 * * * *', deps, async () => {
+      await deps.store.webhookDeliveries.purgeFinished(deps.clock.now() - 30 * 86_400_000)
+    }),
   ]
 }

@@ -3,6 +3,7 @@ import { apiKeyRoutes } from './api/api-keys.js'
 import { metaRoutes } from './api/meta.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
+import { webhookRoutes } from './api/webhooks.js'
 
 export type { HttpMethod, RouteDef } from './api/route.js'
 
@@ -12,6 +13,7 @@ export const routes = {
   ...userRoutes,
   ...apiKeyRoutes,
   ...aiRoutes,
+  ...webhookRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

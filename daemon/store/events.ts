@@ -1,22 +1,9 @@
+import type { EventType } from '../../src/events.js'
 import { newId } from '../../src/ids.js'
 import type { Db } from './db.js'
 
-/** Every kind of event the daemon emits (SPEC §8). */
-export const EVENT_TYPES = [
-  'post.scheduled',
-  'post.updated',
-  'post.cancelled',
-  'post.published',
-  'post.partially_published',
-  'post.failed',
-  'post.target.published',
-  'post.target.failed',
-  'account.connected',
-  'account.disconnected',
-  'account.reauth_required',
-  'webhook.test',
-] as const
-export type EventType = (typeof EVENT_TYPES)[number]
+// The list lives in src/ so the API's schemas (webhook subscriptions) can name the types too.
+export { EVENT_TYPES, type EventType } from '../../src/events.js'
 
 /** An event as stored in the outbox; `id` is the `msg_…` id its deliveries carry. */
 export interface StoredEvent {

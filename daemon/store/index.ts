@@ -9,6 +9,8 @@ import { eventsStore } from './events.js'
 import { idempotencyStore } from './idempotency.js'
 import { rateLimitsStore } from './rate-limits.js'
 import { usersStore, type NewUser } from './users.js'
+import { webhookDeliveriesStore } from './webhook-deliveries.js'
+import { webhooksStore } from './webhooks.js'
 
 /** Everything that touches the database, one family of tables per member. */
 export interface Store {
@@ -18,6 +20,8 @@ export interface Store {
   rateLimits: ReturnType<typeof rateLimitsStore>
   idempotency: ReturnType<typeof idempotencyStore>
   events: ReturnType<typeof eventsStore>
+  webhooks: ReturnType<typeof webhooksStore>
+  webhookDeliveries: ReturnType<typeof webhookDeliveriesStore>
   /**
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.
@@ -62,6 +66,8 @@ export function openStore(file: string): Store {
     rateLimits,
     idempotency: idempotencyStore(db),
     events: eventsStore(db),
+    webhooks: webhooksStore(db),
+    webhookDeliveries: webhookDeliveriesStore(db),
     async backup(target: string) {
       await db.backup(target)
     },

@@ -1,0 +1,95 @@
+import { routes } from '../../src/contract.js'
+import { conflict, invalidField, notFound } from '../../src/errors.js'
+import { toPage } from '../../src/pagination.js'
+import type { AppDeps } from '../context.js'
+import { webhookFromRow } from '../store/webhooks.js'
+import { endpointUrlProblem } from '../webhooks/endpoint-url.js'
+import { generateSecret } from '../webhooks/signing.js'
+import { bind, type ApiRouter } from './bind.js'
+
+/** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000
+
+export function webhookRoutes(router: ApiRouter, { store, clock, secretBox, allowPrivateNetwork }: AppDeps): void {
+  async function checkUrl(url: string): Promise<void> {
+    const problem = await endpointUrlProblem(url, allowPrivateNetwork)
+    if (problem) throw invalidField('#/url', problem)
+  }
+
+  async function own(userId: string, id: string) {
+    const row = await store.webhooks.get(userId, id)
+    if (!row) throw notFound('webhook', id)
+    return row
+  }
+
+  bind(router, routes.listWebhooks, async (ctx, { query, principal }) => {
+    const rows = await store.webhooks.listPage(principal.user.id, query.cursor ?? '', query.limit + 1)
+    const now = clock.now()
+    ctx.body = toPage(
+      rows.map((row) => webhookFromRow(row, now)),
+      query.limit,
+    )
+  })
+
+  bind(router, routes.createWebhook, async (ctx, { body, principal }) => {
+    await checkUrl(body.url)
+    const secret = generateSecret()
+    const now = clock.now()
+    const row = await store.webhooks.create(
+      principal.user.id,
+      { url: body.url, events: body.events, description: body.description ?? null, sealedSecret: secretBox.seal(secret) },
+      now,
+    )
+    ctx.status = 201
+    ctx.set('Location', `/v1/webhooks/${row.id}`)
+    ctx.body = { ...webhookFromRow(row, now), secret }
+  })
+
+  bind(router, routes.getWebhook, async (ctx, { params, principal }) => {
+    ctx.body = webhookFromRow(await own(principal.user.id, params.id), clock.now())
+  })
+
+  bind(router, routes.updateWebhook, async (ctx, { params, body, principal }) => {
+    await own(principal.user.id, params.id)
+    if (body.url !== undefined) await checkUrl(body.url)
+    const now = clock.now()
+    const row = await store.webhooks.update(principal.user.id, params.id, body, now)
+    if (!row) throw notFound('webhook', params.id)
+    ctx.body = webhookFromRow(row, now)
+  })
+
+  bind(router, routes.deleteWebhook, async (ctx, { params, principal }) => {
+    if (!(await store.webhooks.delete(principal.user.id, params.id))) throw notFound('webhook', params.id)
+    ctx.status = 204
+  })
+
+  bind(router, routes.testWebhook, async (ctx, { params, principal }) => {
+    const row = await own(principal.user.id, params.id)
+    if (row.enabled !== 1) {
+      throw conflict('webhook_disabled', `Webhook ${row.id} is disabled (${row.disabled_reason ?? 'no reason recorded'}); enable it with PATCH {"enabled": true} first.`)
+    }
+    const event = store.events.appendSync(
+      principal.user.id,
+      'webhook.test',
+      { webhook_id: row.id, message: 'A test event sent from smm on request; it needs no action.' },
+      clock.now(),
+    )
+    ctx.status = 202
+    ctx.body = { event_id: event.id }
+  })
+
+  bind(router, routes.rotateWebhookSecret, async (ctx, { params, principal }) => {
+    await own(principal.user.id, params.id)
+    const secret = generateSecret()
+    const now = clock.now()
+    const row = await store.webhooks.rotateSecret(principal.user.id, params.id, secretBox.seal(secret), now + ROTATION_OVERLAP_MS, now)
+    if (!row) throw notFound('webhook', params.id)
+    ctx.body = { ...webhookFromRow(row, now), secret }
+  })
+
+  bind(router, routes.listWebhookDeliveries, async (ctx, { params, query, principal }) => {
+    await own(principal.user.id, params.id)
+    const attempts = await store.webhookDeliveries.listAttempts(params.id, query.cursor ?? '', query.limit + 1)
+    ctx.body = toPage(attempts, query.limit)
+  })
+}

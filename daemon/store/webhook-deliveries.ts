@@ -1,0 +1,230 @@
+import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
+import type { EventType } from '../../src/events.js'
+import { newId } from '../../src/ids.js'
+import { toIso, toIsoOrNull } from '../../src/time.js'
+import type { Db } from './db.js'
+
+/** One attempt to make: a delivery row claimed under a lease, with what sending it needs. */
+export interface DeliveryJob {
+  webhookId: string
+  eventId: string
+  /** 1 for the first try. */
+  attempt: number
+  url: string
+  sealedSecret: string
+  sealedPreviousSecret: string | null
+  previousSecretExpiresAt: number | null
+  eventType: EventType
+  /** The event's data exactly as stored (JSON text), so every retry sends the same bytes. */
+  eventData: string
+  eventCreatedAt: number
+}
+
+export interface ClaimLimits {
+  /** Attempts in flight at once, over all endpoints. */
+  total: number
+  /** Attempts in flight at once to one endpoint, so a slow one cannot take every slot. */
+  perEndpoint: number
+  /** How long a claim holds before another worker may take the delivery over. */
+  leaseMs: number
+}
+
+export interface AttemptRecord {
+  webhookId: string
+  eventId: string
+  attempt: number
+  succeeded: boolean
+  statusCode: number | null
+  durationMs: number
+  responseBody: string | null
+  error: string | null
+  /** When to try again; null when this attempt was the last (success, gone, or out of retries). */
+  nextAttemptAt: number | null
+  /** Disable the endpoint now, for this reason (410 Gone). */
+  disableReason?: string
+  /** Disable the endpoint when it has failed without a success for this long. */
+  disableAfterFailingMs: number
+}
+
+interface AttemptRow {
+  id: string
+  webhook_id: string
+  event_id: string
+  event_type: EventType
+  attempt: number
+  succeeded: number
+  status_code: number | null
+  duration_ms: number
+  response_body: string | null
+  error: string | null
+  next_attempt_at: number | null
+  created_at: number
+}
+
+function attemptFromRow(row: AttemptRow): WebhookDeliveryAttempt {
+  return {
+    id: row.id,
+    webhook_id: row.webhook_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    attempt: row.attempt,
+    succeeded: row.succeeded === 1,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    response_body: row.response_body,
+    error: row.error,
+    next_attempt_at: toIsoOrNull(row.next_attempt_at),
+    created_at: toIso(row.created_at),
+  }
+}
+
+const INTERRUPTED = 'interrupted: the daemon stopped before this attempt got an answer'
+
+export function webhookDeliveriesStore(db: Db) {
+  // One batch of the outbox fans out to every enabled endpoint of the event's user that
+  // subscribes to its type and existed when it happened; webhook.test goes to its endpoint only.
+  const fanOut = db.prepare<{ now: number; limit: number }, void>(`
+    INSERT OR IGNORE INTO webhook_deliveries (webhook_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+    SELECT w.id, e.id, 'pending', 0, @now, @now, @now
+      FROM (SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT @limit) e
+      JOIN webhooks w ON w.user_id = e.user_id AND w.enabled = 1 AND w.created_at <= e.created_at
+     WHERE CASE WHEN e.type = 'webhook.test' THEN w.id = json_extract(e.data, '$.webhook_id')
+                ELSE EXISTS (SELECT 1 FROM json_each(w.events) j WHERE j.value IN ('*', e.type)) END`)
+  const markDispatched = db.prepare<{ now: number; limit: number }, void>(`
+    UPDATE events SET dispatched_at = @now
+     WHERE id IN (SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT @limit)`)
+  const dispatch = db.transaction((now: number, limit: number) => {
+    fanOut.run({ now, limit })
+    return markDispatched.run({ now, limit }).changes
+  })
+
+  const inFlight = db.prepare<[number], { webhook_id: string; n: number }>(
+    // Shaped so SQLite reads the partial index of leased rows rather than scanning the history
+    // (the IS NOT NULL matches the index; LIMIT -1 keeps the GROUP BY from being flattened into a scan).
+    `SELECT webhook_id, count(*) AS n FROM (
+       SELECT webhook_id FROM webhook_deliveries WHERE lease_expires_at IS NOT NULL AND lease_expires_at > ? LIMIT -1)
+     GROUP BY webhook_id`,
+  )
+  const enabled = db.prepare<[], { id: string }>('SELECT id FROM webhooks WHERE enabled = 1')
+  // Per endpoint, so one endpoint's backlog cannot fill the candidates and starve the others,
+  // and each look-up is a short range of the (webhook_id, next_attempt_at) index.
+  const dueFor = db.prepare<[string, number, number, number], { webhook_id: string; event_id: string; next_attempt_at: number; lease_expires_at: number | null }>(`
+    SELECT webhook_id, event_id, next_attempt_at, lease_expires_at FROM webhook_deliveries
+     WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+     ORDER BY next_attempt_at, event_id LIMIT ?`)
+  const lease = db.prepare<[number, number, string, string], { attempts: number }>(
+    'UPDATE webhook_deliveries SET attempts = attempts + 1, lease_expires_at = ?, updated_at = ? WHERE webhook_id = ? AND event_id = ? RETURNING attempts',
+  )
+  const jobOf = db.prepare<[string, string], Omit<DeliveryJob, 'attempt'>>(`
+    SELECT w.id AS webhookId, e.id AS eventId, w.url, w.secret AS sealedSecret, w.previous_secret AS sealedPreviousSecret,
+           w.previous_secret_expires_at AS previousSecretExpiresAt, e.type AS eventType, e.data AS eventData,
+           e.created_at AS eventCreatedAt
+      FROM webhooks w JOIN events e ON e.id = ? WHERE w.id = ?`)
+  const insertAttempt = db.prepare<[string, string, string, number, number, number | null, number, string | null, string | null, number | null, number], void>(`
+    INSERT INTO webhook_attempts (id, webhook_id, event_id, attempt, succeeded, status_code, duration_ms, response_body, error, next_attempt_at, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+
+  const claim = db.transaction((now: number, limits: ClaimLimits): DeliveryJob[] => {
+    const busy = new Map(inFlight.all(now).map((r) => [r.webhook_id, r.n]))
+    const free = limits.total - [...busy.values()].reduce((a, b) => a + b, 0)
+    if (free <= 0) return []
+    const candidates = enabled.all().flatMap(({ id }) => {
+      const room = Math.min(free, limits.perEndpoint - (busy.get(id) ?? 0))
+      return room > 0 ? dueFor.all(id, now, now, room) : []
+    })
+    // Oldest due first across endpoints.
+    candidates.sort((a, b) => a.next_attempt_at - b.next_attempt_at || (a.event_id < b.event_id ? -1 : 1))
+    const jobs: DeliveryJob[] = []
+    for (const row of candidates.slice(0, free)) {
+      const { attempts } = lease.get(now + limits.leaseMs, now, row.webhook_id, row.event_id)!
+      // A lease that ran out means an attempt whose outcome nobody recorded: the daemon died
+      // or hung mid-request. It counts, so an event that crashes the daemon cannot loop forever.
+      if (row.lease_expires_at !== null) insertAttempt.run(newId('dlv', now), row.webhook_id, row.event_id, attempts - 1, 0, null, 0, null, INTERRUPTED, now, now)
+      jobs.push({ ...jobOf.get(row.event_id, row.webhook_id)!, attempt: attempts })
+    }
+    return jobs
+  })
+
+  const settle = db.prepare<[string, number | null, number, string, string], void>(`
+    UPDATE webhook_deliveries SET status = ?, next_attempt_at = coalesce(?, next_attempt_at), lease_expires_at = NULL, updated_at = ?
+     WHERE webhook_id = ? AND event_id = ?`)
+  const succeeded = db.prepare<[string], void>('UPDATE webhooks SET failing_since = NULL WHERE id = ?')
+  const failed = db.prepare<[number, string], { failing_since: number; enabled: number } | undefined>(
+    'UPDATE webhooks SET failing_since = coalesce(failing_since, ?) WHERE id = ? RETURNING failing_since, enabled',
+  )
+  const disable = db.prepare<[string, number, number, string], void>(
+    'UPDATE webhooks SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND enabled = 1',
+  )
+  const record = db.transaction((r: AttemptRecord, now: number): { disabledReason: string | null } => {
+    const status = r.succeeded ? 'succeeded' : r.nextAttemptAt === null ? 'failed' : 'pending'
+    // The endpoint was deleted while the attempt was in flight: there is nothing left to record.
+    if (settle.run(status, r.nextAttemptAt, now, r.webhookId, r.eventId).changes === 0) return { disabledReason: null }
+    insertAttempt.run(newId('dlv', now), r.webhookId, r.eventId, r.attempt, r.succeeded ? 1 : 0, r.statusCode, Math.round(r.durationMs), r.responseBody, r.error, r.nextAttemptAt, now)
+    if (r.succeeded) {
+      succeeded.run(r.webhookId)
+      return { disabledReason: null }
+    }
+    const endpoint = failed.get(now, r.webhookId)
+    if (!endpoint || endpoint.enabled !== 1) return { disabledReason: null }
+    let reason = r.disableReason
+    if (!reason && now - endpoint.failing_since >= r.disableAfterFailingMs) {
+      const days = Math.round(r.disableAfterFailingMs / 86_400_000)
+      reason = `every delivery failed for ${days} days (since ${toIso(endpoint.failing_since)}); the last error: ${r.error ?? `HTTP ${r.statusCode}`}`
+    }
+    if (!reason) return { disabledReason: null }
+    disable.run(reason, now, now, r.webhookId)
+    return { disabledReason: reason }
+  })
+
+  const releaseLeases = db.prepare<[number, number], void>(
+    "UPDATE webhook_deliveries SET lease_expires_at = ? WHERE lease_expires_at IS NOT NULL AND lease_expires_at > ? AND status = 'pending'",
+  )
+  const purge = db.prepare<[number], void>("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ?")
+  const work = db.prepare<[number, number], { found: number }>(`
+    SELECT EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL)
+        OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+                     AND (lease_expires_at IS NULL OR lease_expires_at <= ?)) AS found`)
+  const attemptsPage = db.prepare<[string, string, string, number], AttemptRow>(`
+    SELECT a.*, e.type AS event_type FROM webhook_attempts a JOIN events e ON e.id = a.event_id
+     WHERE a.webhook_id = ? AND (? = '' OR a.id < ?) ORDER BY a.id DESC LIMIT ?`)
+
+  return {
+    /** Whether there is anything to dispatch or claim: a read, so polling an idle outbox takes no write lock. */
+    async hasWork(now: number): Promise<boolean> {
+      return work.get(now, now)!.found === 1
+    },
+
+    /** Fans the next batch of undelivered outbox events out to deliveries; how many events it took. */
+    async dispatch(now: number, limit = 500): Promise<number> {
+      return dispatch.immediate(now, limit)
+    },
+
+    /** Leases due deliveries within the concurrency limits, oldest first. */
+    async claim(now: number, limits: ClaimLimits): Promise<DeliveryJob[]> {
+      return claim.immediate(now, limits)
+    },
+
+    /** Records one attempt and its consequences (retry, final state, endpoint disabled) together. */
+    async record(attempt: AttemptRecord, now: number): Promise<{ disabledReason: string | null }> {
+      return record.immediate(attempt, now)
+    },
+
+    /**
+     * At start-up every lease belongs to a daemon that is gone (one daemon per data dir): expire
+     * them so those deliveries are retried now, with the same webhook-id, rather than a lease later.
+     */
+    async releaseLeases(now: number): Promise<number> {
+      return releaseLeases.run(now, now).changes
+    },
+
+    /** Forgets finished deliveries (and their attempts) last touched before `before`. */
+    async purgeFinished(before: number): Promise<number> {
+      return purge.run(before).changes
+    },
+
+    /** An endpoint's attempts, newest first, after a cursor (`''` for the first page). */
+    async listAttempts(webhookId: string, before: string, limit: number): Promise<WebhookDeliveryAttempt[]> {
+      return attemptsPage.all(webhookId, before, before, limit).map(attemptFromRow)
+    },
+  }
+}

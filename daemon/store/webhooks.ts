@@ -1,0 +1,133 @@
+import { newId } from '../../src/ids.js'
+import type { Webhook } from '../../src/api/webhooks.js'
+import { toIso, toIsoOrNull } from '../../src/time.js'
+import type { Db } from './db.js'
+
+export interface WebhookRow {
+  id: string
+  user_id: string
+  url: string
+  events: string
+  description: string | null
+  enabled: number
+  disabled_reason: string | null
+  disabled_at: number | null
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: number | null
+  failing_since: number | null
+  created_at: number
+  updated_at: number
+}
+
+/** The API's view of an endpoint: never its secrets, sealed or not. */
+export function webhookFromRow(row: WebhookRow, now: number): Webhook {
+  const overlap = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as Webhook['events'],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabled_reason: row.disabled_reason,
+    disabled_at: toIsoOrNull(row.disabled_at),
+    previous_secret_expires_at: overlap ? toIso(row.previous_secret_expires_at!) : null,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  }
+}
+
+export interface NewWebhook {
+  url: string
+  events: readonly string[]
+  description: string | null
+  /** The signing secret, already sealed by the caller. */
+  sealedSecret: string
+}
+
+export interface WebhookChanges {
+  url?: string
+  events?: readonly string[]
+  description?: string | null
+  enabled?: boolean
+}
+
+export function webhooksStore(db: Db) {
+  const insert = db.prepare<[string, string, string, string, string | null, string, number, number], void>(
+    `INSERT INTO webhooks (id, user_id, url, events, description, secret, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const byId = db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE id = ?')
+  const page = db.prepare<[string, string, number], WebhookRow>('SELECT * FROM webhooks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?')
+  const update = db.prepare<[string, string, string | null, number, string | null, number | null, number | null, number, string], void>(
+    `UPDATE webhooks SET url = ?, events = ?, description = ?, enabled = ?, disabled_reason = ?, disabled_at = ?,
+            failing_since = ?, updated_at = ? WHERE id = ?`,
+  )
+  const rotate = db.prepare<[string, number, number, string], void>(
+    'UPDATE webhooks SET previous_secret = secret, secret = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ?',
+  )
+  const remove = db.prepare<[string], void>('DELETE FROM webhooks WHERE id = ?')
+
+  function ownRow(userId: string, id: string): WebhookRow | undefined {
+    const row = byId.get(id)
+    return row && row.user_id === userId ? row : undefined
+  }
+
+  const applyChanges = db.transaction((userId: string, id: string, changes: WebhookChanges, now: number) => {
+    const row = ownRow(userId, id)
+    if (!row) return undefined
+    const enabled = changes.enabled ?? row.enabled === 1
+    const wasEnabled = row.enabled === 1
+    // Enabling starts afresh: the reason and the failure streak belong to the disabled period.
+    const reason = enabled ? null : wasEnabled ? 'disabled by request' : row.disabled_reason
+    const disabledAt = enabled ? null : wasEnabled ? now : row.disabled_at
+    const failingSince = enabled && !wasEnabled ? null : row.failing_since
+    update.run(
+      changes.url ?? row.url,
+      changes.events ? JSON.stringify(changes.events) : row.events,
+      changes.description !== undefined ? changes.description : row.description,
+      enabled ? 1 : 0,
+      reason,
+      disabledAt,
+      failingSince,
+      now,
+      id,
+    )
+    return byId.get(id)!
+  })
+
+  return {
+    async create(userId: string, input: NewWebhook, now: number): Promise<WebhookRow> {
+      const id = newId('whk', now)
+      insert.run(id, userId, input.url, JSON.stringify(input.events), input.description, input.sealedSecret, now, now)
+      return byId.get(id)!
+    },
+
+    /** The user's endpoint, or undefined (another user's endpoint is as absent as a missing one). */
+    async get(userId: string, id: string): Promise<WebhookRow | undefined> {
+      return ownRow(userId, id)
+    },
+
+    async listPage(userId: string, after: string, limit: number): Promise<WebhookRow[]> {
+      return page.all(userId, after, limit)
+    },
+
+    async update(userId: string, id: string, changes: WebhookChanges, now: number): Promise<WebhookRow | undefined> {
+      return applyChanges.immediate(userId, id, changes, now)
+    },
+
+    /** Makes a new sealed secret current; the one it replaces keeps signing until `overlapUntil`. */
+    async rotateSecret(userId: string, id: string, sealedSecret: string, overlapUntil: number, now: number): Promise<WebhookRow | undefined> {
+      if (!ownRow(userId, id)) return undefined
+      rotate.run(sealedSecret, overlapUntil, now, id)
+      return byId.get(id)!
+    },
+
+    /** Deletes the endpoint with its deliveries and attempts. False if there is no such endpoint. */
+    async delete(userId: string, id: string): Promise<boolean> {
+      if (!ownRow(userId, id)) return false
+      remove.run(id)
+      return true
+    },
+  }
+}

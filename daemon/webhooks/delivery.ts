@@ -1,0 +1,183 @@
+import { performance } from 'node:perf_hooks'
+import { toIso } from '../../src/time.js'
+import type { AppDeps } from '../context.js'
+import { EgressError, type OutboundResponse } from '../egress.js'
+import type { DeliveryJob } from '../store/webhook-deliveries.js'
+import type { Worker } from '../workers.js'
+import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, parseRetryAfter, verdictOf } from './policy.js'
+import { signedHeaders } from './signing.js'
+
+export interface DeliveryOptions {
+  /** Attempts in flight at once over all endpoints. */
+  concurrency?: number
+  /** Attempts in flight at once to one endpoint. */
+  perEndpoint?: number
+  /** How long a claimed delivery stays reserved; past it the attempt counts as interrupted. */
+  leaseMs?: number
+  /** How often the outbox and due retries are looked at when nothing else wakes the loop. */
+  pollMs?: number
+  /** How long stop() waits for attempts in flight before abandoning them to their leases. */
+  stopGraceMs?: number
+  random?: () => number
+}
+
+export interface WebhookDeliveryWorker extends Worker {
+  /** Fans out the outbox and makes every attempt due at `now`, until none is left; for tests. */
+  tick(now: number): Promise<void>
+}
+
+const TIMEOUT_MS = 15_000
+const MAX_RESPONSE_BYTES = 1024 * 1024
+const KEPT_RESPONSE_BYTES = 1024
+
+/** The body every attempt of an event sends, byte for byte: the Standard Webhooks envelope. */
+export function envelope(job: Pick<DeliveryJob, 'eventType' | 'eventCreatedAt' | 'eventData'>): string {
+  return `{"type":${JSON.stringify(job.eventType)},"timestamp":${JSON.stringify(toIso(job.eventCreatedAt))},"data":${job.eventData}}`
+}
+
+function failureText(response: OutboundResponse): string {
+  if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.location ? ` to ${response.headers.location}` : ''
+    return `HTTP ${response.status}: a redirect${location}, which smm does not follow; point the webhook at the final URL`
+  }
+  if (response.status === 410) return 'HTTP 410 Gone: the receiver asked for no more deliveries'
+  return `HTTP ${response.status}: only 2xx counts as delivered`
+}
+
+/**
+ * The delivery loop: fans each outbox event out to the endpoints that want it, then leases due
+ * deliveries (bounded overall and per endpoint) and makes each attempt outside any transaction,
+ * recording every outcome. A completed attempt wakes the loop, so a backlog drains without
+ * waiting for the poll, and a slow endpoint only ever holds its own few slots.
+ */
+export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'secretBox'>, options: DeliveryOptions = {}): WebhookDeliveryWorker {
+  const { store, log } = deps
+  const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 60_000 }
+  const random = options.random ?? Math.random
+  const inFlight = new Set<Promise<void>>()
+  let stopped = true
+  let timer: NodeJS.Timeout | undefined
+  let pumping = false
+  let again = false
+
+  async function send(job: DeliveryJob, now: number): Promise<void> {
+    const body = envelope(job)
+    const started = performance.now()
+    let response: OutboundResponse | undefined
+    let error: string | null = null
+    try {
+      const secrets = [deps.secretBox.open(job.sealedSecret)]
+      if (job.sealedPreviousSecret && (job.previousSecretExpiresAt ?? 0) > now) secrets.push(deps.secretBox.open(job.sealedPreviousSecret))
+      response = await deps.http(job.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signedHeaders(job.eventId, now, body, secrets) },
+        body,
+        timeoutMs: TIMEOUT_MS,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        maxRedirects: 0,
+      })
+    } catch (caught) {
+      if (!(caught instanceof EgressError)) log.error({ err: caught, webhook_id: job.webhookId, event_id: job.eventId }, 'webhook attempt failed unexpectedly')
+      error = caught instanceof EgressError ? caught.message : `smm could not make the request: ${(caught as Error).message}`
+    }
+    const durationMs = performance.now() - started
+    const recordedAt = deps.clock.now()
+    const verdict = response ? verdictOf(response.status) : 'retry'
+    if (response && verdict !== 'success') error = failureText(response)
+    const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], recordedAt) : undefined
+    const next = verdict === 'retry' ? nextAttemptAt(job.attempt, recordedAt, retryAfter, random) : null
+    const { disabledReason } = await store.webhookDeliveries.record(
+      {
+        webhookId: job.webhookId,
+        eventId: job.eventId,
+        attempt: job.attempt,
+        succeeded: verdict === 'success',
+        statusCode: response?.status ?? null,
+        durationMs,
+        responseBody: response ? response.body.subarray(0, KEPT_RESPONSE_BYTES).toString('utf8') : null,
+        error,
+        nextAttemptAt: next,
+        ...(verdict === 'gone' ? { disableReason: `the endpoint answered 410 Gone on ${toIso(recordedAt)}` } : {}),
+        disableAfterFailingMs: DISABLE_AFTER_FAILING_MS,
+      },
+      recordedAt,
+    )
+    const fields = { webhook_id: job.webhookId, event_id: job.eventId, attempt: job.attempt, status: response?.status, duration_ms: Math.round(durationMs) }
+    if (verdict === 'success') log.debug(fields, 'webhook delivered')
+    else log.warn({ ...fields, error, next_attempt_at: next === null ? null : toIso(next) }, 'webhook attempt failed')
+    if (disabledReason) log.warn({ webhook_id: job.webhookId, reason: disabledReason }, 'webhook endpoint disabled')
+  }
+
+  function track(job: DeliveryJob, now: number): Promise<void> {
+    const running = send(job, now).catch((error: unknown) => {
+      // The lease keeps the delivery: it is retried once the lease runs out.
+      log.error({ err: error, webhook_id: job.webhookId, event_id: job.eventId }, 'recording a webhook attempt failed')
+    })
+    inFlight.add(running)
+    void running.finally(() => {
+      inFlight.delete(running)
+      if (!stopped) wake()
+    })
+    return running
+  }
+
+  async function dispatchAll(now: number): Promise<void> {
+    while ((await store.webhookDeliveries.dispatch(now)) > 0) {
+      // Each batch is one transaction; loop until the outbox is caught up.
+    }
+  }
+
+  async function pump(): Promise<void> {
+    // A wake-up queued before stop() must not touch a store that is being closed.
+    if (stopped) return
+    if (pumping) {
+      again = true
+      return
+    }
+    pumping = true
+    try {
+      const now = deps.clock.now()
+      if (!(await store.webhookDeliveries.hasWork(now))) return
+      await dispatchAll(now)
+      for (const job of await store.webhookDeliveries.claim(now, limits)) void track(job, now)
+    } catch (error) {
+      log.error({ err: error, worker: 'webhook-delivery' }, 'webhook delivery loop failed; retrying at the next poll')
+    } finally {
+      pumping = false
+      if (again && !stopped) {
+        again = false
+        wake()
+      }
+    }
+  }
+
+  function wake(): void {
+    setImmediate(() => void pump())
+  }
+
+  return {
+    name: 'webhook-delivery',
+    start() {
+      stopped = false
+      timer = setInterval(() => void pump(), options.pollMs ?? 50)
+      wake()
+    },
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      // Attempts still running after the grace keep their leases: the next start redelivers them.
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, options.stopGraceMs ?? 5_000).unref())
+      await Promise.race([Promise.all([...inFlight]), grace])
+    },
+    async tick(now) {
+      await dispatchAll(now)
+      // Like the timer-driven loop: each finished attempt frees a slot and claims again, so a
+      // slow endpoint holds up only its own deliveries here too.
+      const fill = async (): Promise<void> => {
+        const jobs = await store.webhookDeliveries.claim(now, limits)
+        await Promise.all(jobs.map((job) => track(job, now).then(fill)))
+      }
+      await fill()
+    },
+  }
+}

@@ -1,0 +1,16 @@
+/** Every kind of event the daemon emits (SPEC §8), shared by the outbox and the API's schemas. */
+export const EVENT_TYPES = [
+  'post.scheduled',
+  'post.updated',
+  'post.cancelled',
+  'post.published',
+  'post.partially_published',
+  'post.failed',
+  'post.target.published',
+  'post.target.failed',
+  'account.connected',
+  'account.disconnected',
+  'account.reauth_required',
+  'webhook.test',
+] as const
+export type EventType = (typeof EVENT_TYPES)[number]
