@@ -81,9 +81,9 @@ export function parseDuration(input: string): number | undefined {
   return Math.round(total)
 }
 
-/** Reads `--in` as a duration from now, to epoch ms. */
-export function parseInDuration(input: string, now: number = Date.now()): number {
+/** Reads a duration a person typed (`--in 2h`), in ms; throws a TimeInputError saying what works. */
+export function parseDurationInput(input: string): number {
   const ms = parseDuration(input)
   if (ms === undefined) throw new TimeInputError(`"${input}" is not a duration: use a number and a unit, like 2h, 45m, 1h30m or 3d`)
-  return now + ms
+  return ms
 }
