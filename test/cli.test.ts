@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../src/api-key.js'
-import { cliHome, runCli } from './helpers/cli.js'
+import { cliHome, runCli, runInTerminal } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
@@ -54,6 +54,35 @@ describe('smm login, without an OS keychain', () => {
     expect(JSON.parse(readFileSync(join(home.env.XDG_CONFIG_HOME!, 'smm', 'config.json'), 'utf8'))).toEqual({
       profiles: { default: { url: t.url, fingerprint } },
     })
+  })
+})
+
+describe('smm login at a terminal', () => {
+  it('shows the certificate, pins it when told yes, and asks for the key without echoing it', async () => {
+    const terminal = cliHome()
+    const res = await runInTerminal(['login', '--url', t.url], {
+      env: terminal.env,
+      dialogue: [
+        ['Pin this certificate for this profile? [y/N] ', 'y\r'],
+        ['API key: ', `${t.key}\r`],
+      ],
+    })
+    const profiles = JSON.parse(readFileSync(join(terminal.env.XDG_CONFIG_HOME!, 'smm', 'config.json'), 'utf8'))
+    terminal.remove()
+    expect(res.code).toBe(0)
+    expect(res.stdout).toContain(`The TLS certificate of ${t.url} is not signed by an authority this machine trusts (DEPTH_ZERO_SELF_SIGNED_CERT).`)
+    expect(res.stdout).toContain(`  SHA-256 fingerprint: ${fingerprint}\n`)
+    expect(res.stdout).toMatch(/API key: \nWarning: no OS keychain .*\nLogged in to /)
+    expect(res.stdout).not.toContain(t.key)
+    expect(profiles).toEqual({ profiles: { default: { url: t.url, fingerprint } } })
+  })
+
+  it('does not log in when the certificate is not pinned', async () => {
+    const terminal = cliHome()
+    const res = await runInTerminal(['login', '--url', t.url], { env: terminal.env, dialogue: [['[y/N] ', '\r']] })
+    terminal.remove()
+    expect(res.code).toBe(1)
+    expect(res.stdout).toMatch(/\[y\/N\] \nError: Not logged in: the certificate was not pinned\.\n$/)
   })
 })
 

@@ -29,6 +29,8 @@ export async function confirm(question: string): Promise<boolean> {
  */
 export function askHidden(question: string): Promise<string> {
   const stdin = process.stdin
+  // Echo goes off before the prompt shows: a key pasted the moment it appears is not echoed.
+  stdin.setRawMode(true)
   process.stderr.write(question)
   return new Promise((resolve, reject) => {
     let value = ''
@@ -48,7 +50,6 @@ export function askHidden(question: string): Promise<string> {
         else if (char >= ' ') value += char
       }
     }
-    stdin.setRawMode(true)
     stdin.resume()
     stdin.on('data', onData)
   })

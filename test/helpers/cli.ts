@@ -48,3 +48,25 @@ export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?
     child.stdin.end(options.input ?? '')
   })
 }
+
+/**
+ * Runs `smm` on a pseudo-terminal (util-linux `script`), answering each prompt when it appears:
+ * what a person at a terminal sees and types, hidden input included.
+ */
+export function runInTerminal(args: string[], options: { env: NodeJS.ProcessEnv; dialogue: [prompt: string, answer: string][] }): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+  const line = [process.execPath, join(root, 'bin/run.js'), ...args].map(quote).join(' ')
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('script', ['-qefc', line, '/dev/null'], { cwd: root, env: { ...options.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const pending = [...options.dialogue]
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8')
+      while (pending.length && stdout.includes(pending[0]![0])) child.stdin.write(pending.shift()![1])
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (code) => resolvePromise({ code, stdout: stdout.replace(/\r+\n/g, '\n'), stderr }))
+  })
+}
