@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -219,8 +220,15 @@ describe('help', () => {
     expect(completion.code).toBe(0)
     expect(completion.stdout).toContain('smm autocomplete script bash')
 
-    const script = await smm(['autocomplete', 'script', 'bash'])
-    expect(script.code).toBe(0)
-    expect(script.stdout).toContain('autocomplete/bash_setup')
+    // What `smm autocomplete bash` tells the user to do, then a completion as bash would ask for it.
+    const refresh = await smm(['autocomplete', '--refresh-cache'])
+    expect(refresh.code).toBe(0)
+    const setup = join(home.env.XDG_CACHE_HOME!, 'smm', 'autocomplete', 'bash_setup')
+    const complete = (line: string) =>
+      execFileSync('bash', ['-c', `source ${setup}; COMP_LINE="${line}"; COMP_WORDS=(${line}); COMP_CWORD=${line.split(' ').length - 1}; _smm_autocomplete; echo "\${COMPREPLY[@]}"`], {
+        env: home.env,
+      }).toString()
+    expect(complete('smm keys c')).toBe('create\n')
+    expect(complete('smm log')).toBe('login logout\n')
   })
 })

@@ -36,7 +36,7 @@ export default class KeysList extends ApiCommand {
             { header: 'SCOPES', value: (k) => (k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(' ')) },
           ]),
         )
-      if (page.next_cursor) this.log(`\nMore: ${this.config.bin} keys list --cursor ${page.next_cursor}`)
+      if (page.next_cursor) this.log(`\nMore: ${this.config.bin} keys list --cursor ${page.next_cursor}${this.profileFlag()}`)
     }
     return page
   }

@@ -4,6 +4,7 @@ import { SmmClient } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
 import { BaseCommand } from './base-command.js'
 import { CommandError, notLoggedIn } from './command-error.js'
+import { EXIT } from './exit-codes.js'
 import { Credentials } from './credentials.js'
 import { profile } from './flags.js'
 import { Profiles } from './profiles.js'
@@ -38,6 +39,16 @@ function readCa(file: string, source: string): string {
  * certificate and the key (environment first, then the profile and the keychain), and hands
  * the command a ready client. `SMM_URL`, `SMM_API_KEY` and `SMM_CA_FILE` override the profile;
  * a profile's pinned certificate and key are used only for its own URL.
+ *
+ * A command is then a few lines (commands/keys/create.ts is the model):
+ * ```ts
+ * async run(): Promise<Post> {
+ *   const { flags } = await this.parse(PostsShow)
+ *   const post = await this.waitFor('Fetching', (await this.client()).getPost({ params: { id: flags.id } }))
+ *   if (!this.jsonEnabled()) this.log(details([['Status', post.status]]))
+ *   return post // what --json prints
+ * }
+ * ```
  */
 export abstract class ApiCommand extends BaseCommand {
   static override baseFlags = { profile }
@@ -50,6 +61,11 @@ export abstract class ApiCommand extends BaseCommand {
     // The command parses again in run(); parsing here gives every command its profile first.
     const { flags } = await this.parse(this.ctor as typeof ApiCommand)
     this.profileName = (flags as { profile: string }).profile
+  }
+
+  /** ` --profile NAME` for a command line this command suggests, when the profile is not the default. */
+  protected profileFlag(): string {
+    return this.profileName === 'default' ? '' : ` --profile ${this.profileName}`
   }
 
   /** The connection settings of the selected profile, with the environment's overrides. */
@@ -100,7 +116,7 @@ export abstract class ApiCommand extends BaseCommand {
         },
       })
     } catch (error) {
-      throw new CommandError('invalid_url', (error as Error).message, 2)
+      throw new CommandError('invalid_url', `The daemon URL ${(error as Error).message.replace(/^url: /, '')}`, EXIT.usage)
     }
     this.#client?.close()
     this.#client = client
