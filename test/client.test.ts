@@ -1,3 +1,4 @@
+import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { ApiError, ConnectionError, SmmClient, type ApiKeyWithSecret, type User } from '../src/index.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -88,6 +89,21 @@ describe('SmmClient', () => {
     await expect(untrusting.getMe()).rejects.toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
     await expect(new SmmClient({ url: 'https://127.0.0.1:1', ca: t.ca }).getHealth()).rejects.toMatchObject({ code: 'connection_failed' })
     expect(() => new SmmClient({ url: t.url.replace('https:', 'http:') })).toThrow('must start with https://')
+  })
+
+  it('gives up on a server that never completes the handshake, pinned or not', async () => {
+    const silent = net.createServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}`
+    try {
+      for (const trust of [{ fingerprint: t.daemon.tls!.fingerprint }, { ca: t.ca }]) {
+        const client = new SmmClient({ url, apiKey: t.key, timeoutMs: 150, ...trust })
+        await expect(client.getMe()).rejects.toMatchObject({ name: 'ConnectionError', code: 'timeout' })
+        client.close()
+      }
+    } finally {
+      silent.close()
+    }
   })
 
   it('waits out a short Retry-After once, and gives up at once on a long one', async () => {

@@ -97,7 +97,7 @@ export class SmmClient {
     }
     this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`
     this.#apiKey = options.apiKey
-    this.#agent = createAgent(options)
+    this.#agent = createAgent(options, options.timeoutMs ?? 30_000)
     this.#options = options
   }
 

@@ -24,10 +24,7 @@ export function normalizeFingerprint(input: string): string | undefined {
 
 /** Whether a TLS error code means "the certificate is not trusted" rather than "nobody answered". */
 export function isCertificateError(code: unknown): boolean {
-  return (
-    typeof code === 'string' &&
-    (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-  )
+  return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(code)
 }
 
 /**
@@ -39,6 +36,7 @@ export function isCertificateError(code: unknown): boolean {
 class PinnedAgent extends https.Agent {
   constructor(
     private readonly fingerprint: string,
+    private readonly handshakeTimeoutMs: number,
     options: https.AgentOptions,
   ) {
     super({ ...options, rejectUnauthorized: false, maxCachedSessions: 0 })
@@ -51,8 +49,13 @@ class PinnedAgent extends https.Agent {
       callback?.(error, socket)
     }
     socket.once('error', fail)
+    // The request's own timeout starts only once it has this socket: bound the handshake here.
+    socket.setTimeout(this.handshakeTimeoutMs, () =>
+      fail(new ConnectionError('timeout', `No TLS handshake with ${options.host}:${options.port} within ${this.handshakeTimeoutMs / 1000} s.`)),
+    )
     socket.once('secureConnect', () => {
       socket.off('error', fail)
+      socket.setTimeout(0)
       const seen = socket.getPeerCertificate().fingerprint256
       if (seen !== this.fingerprint) {
         fail(
@@ -70,12 +73,12 @@ class PinnedAgent extends https.Agent {
 }
 
 /** The HTTPS agent for a trust setting; keeps connections alive between calls. */
-export function createAgent(trust: TlsTrust): https.Agent {
+export function createAgent(trust: TlsTrust, timeoutMs = 30_000): https.Agent {
   const options: https.AgentOptions = { keepAlive: true }
   if (trust.fingerprint) {
     const pinned = normalizeFingerprint(trust.fingerprint)
     if (!pinned) throw new TypeError(`fingerprint: "${trust.fingerprint}" is not a SHA-256 fingerprint (64 hex digits, colons optional)`)
-    return new PinnedAgent(pinned, options)
+    return new PinnedAgent(pinned, timeoutMs, options)
   }
   return new https.Agent(trust.ca ? { ...options, ca: trust.ca } : options)
 }
