@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The CLI tests run the built executable: rebuild when the sources are newer.
+    globalSetup: ['test/global-setup.ts'],
   },
 })

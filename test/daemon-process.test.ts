@@ -59,7 +59,7 @@ describe('smm daemon as a process', () => {
     const db = new Database(join(dir, 'smm.db'))
     db.pragma('user_version = 999')
     db.close()
-    const res = await runCli(['daemon', '--port', '0', '--data-dir', dir])
+    const res = await runCli(['daemon', '--port', '0', '--data-dir', dir], { env: process.env })
     expect(res.code).not.toBe(0)
     expect(res.stderr).toMatch(/schema version 999.*newer smm/s)
     rmSync(dir, { recursive: true, force: true })
@@ -68,7 +68,7 @@ describe('smm daemon as a process', () => {
 
 describe('smm admin', () => {
   it('creates users and keys, sets plans, revokes and backs up, on the data dir', async () => {
-    const env = { SMM_DATA_DIR: dataDir }
+    const env = { env: { ...process.env, SMM_DATA_DIR: dataDir } }
     const user = await runCli(['admin', 'users', 'create', '--name', 'Acme', '--email', 'social@acme.example', '--json'], env)
     expect(user.code).toBe(0)
     const id = JSON.parse(user.stdout).id
@@ -98,7 +98,7 @@ describe('smm admin', () => {
   })
 
   it('says what to do when the data dir has no database', async () => {
-    const res = await runCli(['admin', 'users', 'list'], { SMM_DATA_DIR: join(tmpdir(), 'smm-nowhere') })
+    const res = await runCli(['admin', 'users', 'list'], { env: { ...process.env, SMM_DATA_DIR: join(tmpdir(), 'smm-nowhere') } })
     expect(res.code).toBe(4)
     expect(res.stderr).toMatch(/No smm database at .*Start the daemon once/)
   })

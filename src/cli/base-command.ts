@@ -1,5 +1,7 @@
 import { Command, Errors } from '@oclif/core'
+import { ConnectionError } from '../client/errors.js'
 import { ApiError } from '../errors.js'
+import { CommandError } from './command-error.js'
 import { EXIT, exitCodeForStatus } from './exit-codes.js'
 
 /** One line for a person: the problem's detail, then each field error. */
@@ -8,28 +10,52 @@ export function describeError(error: ApiError): string {
   return [error.message, ...fields].join(fields.length ? '\n  ' : '')
 }
 
+/** How a failure is shown: its exit code, one line for a person, an object for --json. */
+interface Failure {
+  exit: number
+  line: string
+  json: Record<string, unknown>
+}
+
+// oclif wraps a flag's own parse error as "Parsing --at \n\t<why>\nSee more help with --help".
+const FLAG_PARSE = /^Parsing --([\w-]+) \n\t([\s\S]*?)\nSee more help with --help$/
+
+function failureOf(error: Error): Failure | undefined {
+  if (error instanceof ApiError) {
+    // The daemon's problem again, as it sent it: its `instance` is the request id.
+    return { exit: exitCodeForStatus(error.status), line: describeError(error), json: { ...error.toProblem(error.headers['x-request-id']) } }
+  }
+  if (error instanceof ConnectionError || error instanceof CommandError) {
+    const exit = error instanceof CommandError ? error.exit : EXIT.error
+    let line = error.message
+    if (error instanceof ConnectionError && error.code === 'certificate_untrusted') line += ' With smm: --ca FILE at login (or SMM_CA_FILE), or log in again to pin it.'
+    return { exit, line, json: { code: error.code, detail: line } }
+  }
+  const flagParse = FLAG_PARSE.exec(error.message)
+  if (flagParse) return { exit: EXIT.usage, line: `--${flagParse[1]}: ${flagParse[2]}`, json: { code: 'invalid_flag', detail: `--${flagParse[1]}: ${flagParse[2]}` } }
+  // oclif's own parse errors (a missing argument, an unknown flag, a bad option) are usage errors.
+  if (error instanceof Errors.CLIError && 'parse' in error) {
+    return { exit: EXIT.usage, line: error.message, json: { code: 'usage_error', detail: error.message.replace(/\nSee more help with --help$/, '') } }
+  }
+  // Anything else that is not oclif's own (a missing file, a port in use, a newer database):
+  // its message on one line, not a stack.
+  if (!(error instanceof Errors.CLIError)) return { exit: EXIT.error, line: error.message, json: { code: 'error', detail: error.message } }
+  return undefined
+}
+
 /**
- * The base of every smm command: it renders an API problem (or any error) as one clear line on
- * stderr, or as the problem object with --json, and sets the exit code; commands just throw.
+ * The base of every smm command: it renders an API problem (or any failure it knows) as one
+ * clear line on stderr, or as an object with --json, and sets the exit code; commands just throw.
  */
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
 
   protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
-    if (error instanceof ApiError) {
-      process.exitCode = exitCodeForStatus(error.status)
-      if (this.jsonEnabled()) this.logJson(error.toProblem())
-      else process.stderr.write(`Error: ${describeError(error)}\n`)
-      return
-    }
-    if (error instanceof Errors.CLIError || error instanceof Errors.ExitError) {
-      // oclif's own parse errors (a missing argument, an unknown flag) are usage errors.
-      if (/flag|argument|Unexpected/i.test(error.message)) error.oclif = { ...error.oclif, exit: EXIT.usage }
-      return super.catch(error)
-    }
-    // Anything else (a file that is missing, a port in use): its message, on one line.
-    process.exitCode = EXIT.error
-    if (this.jsonEnabled()) this.logJson({ error: error.message })
-    else process.stderr.write(`Error: ${error.message}\n`)
+    if (error instanceof Errors.ExitError) throw error
+    const failure = failureOf(error)
+    if (!failure) return super.catch(error)
+    process.exitCode = failure.exit
+    if (this.jsonEnabled()) this.logJson(failure.json)
+    else process.stderr.write(`Error: ${failure.line}\n`)
   }
 }

@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core'
 import { defaultDataDir } from '../config.js'
+import { toIso } from '../time.js'
+import { parseDurationInput, parseTimeInput } from './time-input.js'
 
 /** `--data-dir`: where the daemon's database, certificate and keys live. */
 export const dataDir = Flags.directory({
@@ -8,3 +10,38 @@ export const dataDir = Flags.directory({
   default: async () => defaultDataDir(),
   defaultHelp: async () => '$XDG_DATA_HOME/smm or ~/.local/share/smm',
 })
+
+/** `--profile`: which daemon (and key) a client command uses; every API command has it. */
+export const profile = Flags.string({
+  description: 'Which daemon to talk to: a name given at `smm login --profile` (default: "default")',
+  env: 'SMM_PROFILE',
+  default: 'default',
+  helpGroup: 'GLOBAL',
+})
+
+/** `--limit` of a list command: one page of at most this many. */
+export const limit = Flags.integer({ description: 'Show at most this many (1 to 100)', min: 1, max: 100, default: 20 })
+
+/** `--cursor` of a list command: the page after the one that printed this cursor. */
+export const cursor = Flags.string({ description: 'Continue a list where a previous page ended (its next_cursor)' })
+
+/**
+ * A time flag (`--at`, `--from`, `--expires`…): RFC 3339, a local date-time or an English
+ * phrase ("tomorrow 9am"), parsed to the API's UTC RFC 3339 form.
+ */
+export const time = Flags.custom<string>({
+  helpValue: '<time>',
+  parse: async (input) => toIso(await parseTimeInput(input)),
+})
+
+/** A duration flag (`--in 2h`, `--expires-in 30d`), parsed to milliseconds. */
+export const duration = Flags.custom<number>({
+  helpValue: '<duration>',
+  parse: async (input) => parseDurationInput(input),
+})
+
+/** The time that a pair of flags `--at TIME` / `--in DURATION` names, or undefined for neither. */
+export function timeFromFlags(at: string | undefined, inMs: number | undefined, now: number = Date.now()): string | undefined {
+  if (at !== undefined) return at
+  return inMs === undefined ? undefined : toIso(now + inMs)
+}

@@ -1,29 +1,72 @@
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+const root = resolve(import.meta.dirname, '../..')
 
 export interface CliResult {
-  code: number
+  code: number | null
   stdout: string
   stderr: string
 }
 
 /**
- * Runs the real `smm` executable (the built package: `npm test` builds it first) and collects
- * its output and exit code. Never throws for a non-zero exit: tests assert the code.
+ * A home of its own for the CLI under test: config, data and runtime dirs in a temp dir, no
+ * D-Bus session (so no Secret Service unless a test starts one), so that tests never read or
+ * write the keychain and settings of whoever runs them.
  */
-export function runCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error)
-        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr })
-      },
-    )
-    child.stdin?.end(input)
+export function cliHome(): { dir: string; env: NodeJS.ProcessEnv; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'smm-cli-'))
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    XDG_RUNTIME_DIR: dir,
+    TZ: 'UTC',
+    LANG: 'C.UTF-8',
+  }
+  return { dir, env, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * Runs the real `smm` executable (bin/run.js, the built commands and the oclif manifest) with
+ * the given environment and standard input, as a user's shell would.
+ */
+export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?: string; wrap?: string[] }): Promise<CliResult> {
+  const command = [...(options.wrap ?? []), process.execPath, join(root, 'bin/run.js'), ...args]
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: root, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }))
+    child.stdin.end(options.input ?? '')
+  })
+}
+
+/**
+ * Runs `smm` on a pseudo-terminal (util-linux `script`), answering each prompt when it appears:
+ * what a person at a terminal sees and types, hidden input included.
+ */
+export function runInTerminal(args: string[], options: { env: NodeJS.ProcessEnv; dialogue: [prompt: string, answer: string][] }): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+  const line = [process.execPath, join(root, 'bin/run.js'), ...args].map(quote).join(' ')
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('script', ['-qefc', line, '/dev/null'], { cwd: root, env: { ...options.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const pending = [...options.dialogue]
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8')
+      while (pending.length && stdout.includes(pending[0]![0])) child.stdin.write(pending.shift()![1])
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (code) => resolvePromise({ code, stdout: stdout.replace(/\r+\n/g, '\n'), stderr }))
   })
 }

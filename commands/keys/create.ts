@@ -1,0 +1,45 @@
+import { Args, Flags } from '@oclif/core'
+import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
+import { SCOPES } from '../../src/api/common.js'
+import { ApiCommand } from '../../src/cli/api-command.js'
+import { duration, time, timeFromFlags } from '../../src/cli/flags.js'
+import { localTime, paint } from '../../src/cli/output.js'
+
+export default class KeysCreate extends ApiCommand {
+  static override description = `Create an API key for yourself, for a script or another machine.
+
+Its secret is printed once, now, and never again: store it (or pipe --json into your secret store). Without --scope the key holds every scope.`
+
+  static override examples = [
+    '<%= config.bin %> keys create laptop',
+    '<%= config.bin %> keys create ci --scope posts:read --scope posts:write --expires-in 90d',
+    '<%= config.bin %> keys create reporting --scope analytics:read --expires "2027-01-01 00:00"',
+    '<%= config.bin %> keys create deploy --json | jq -r .secret',
+  ]
+
+  static override args = {
+    name: Args.string({ description: 'A name to recognise the key by (up to 100 characters)', required: true }),
+  }
+
+  static override flags = {
+    scope: Flags.option({ options: SCOPES, description: 'A scope the key holds (repeatable or comma-separated; default: all)', multiple: true, delimiter: ',' })(),
+    expires: time({ description: 'When the key stops working: RFC 3339, a local date-time or a phrase ("in 30 days")', exclusive: ['expires-in'] }),
+    'expires-in': duration({ description: 'How long the key works from now: 30d, 12h…', exclusive: ['expires'] }),
+  }
+
+  async run(): Promise<ApiKeyWithSecret> {
+    const { args, flags } = await this.parse(KeysCreate)
+    const client = await this.client()
+    const expiresAt = timeFromFlags(flags.expires, flags['expires-in'])
+    const key = await this.waitFor(
+      'Creating the key',
+      client.createApiKey({ body: { name: args.name, ...(flags.scope ? { scopes: flags.scope } : {}), ...(expiresAt ? { expires_at: expiresAt } : {}) } }),
+    )
+    if (!this.jsonEnabled()) {
+      const scopes = key.scopes.length === SCOPES.length ? 'every scope' : `scopes ${key.scopes.join(', ')}`
+      this.log(`Created API key ${key.id} "${key.name}" with ${scopes}, expiring ${localTime(key.expires_at, 'never')}.`)
+      this.log(`Its secret is shown only this once; store it now:\n\n  ${paint('bold', key.secret)}\n`)
+    }
+    return key
+  }
+}

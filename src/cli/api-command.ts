@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs'
+import { ux } from '@oclif/core'
+import { SmmClient } from '../client/smm-client.js'
+import type { TlsTrust } from '../client/tls.js'
+import { BaseCommand } from './base-command.js'
+import { CommandError, notLoggedIn } from './command-error.js'
+import { EXIT } from './exit-codes.js'
+import { Credentials } from './credentials.js'
+import { profile } from './flags.js'
+import { Profiles } from './profiles.js'
+
+/** Where a command sends its requests, and with which key. */
+export interface Connection {
+  profile: string
+  url: string
+  trust: TlsTrust
+  apiKey?: string
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  const origin = (url: string) => new URL(url).origin
+  try {
+    return origin(a) === origin(b)
+  } catch {
+    return false // an unparsable SMM_URL is reported when the client is built from it
+  }
+}
+
+function readCa(file: string, source: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new CommandError('ca_file_unreadable', `${source} ${file}: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * The base of every command that calls the API: it adds `--profile`, finds the daemon, its
+ * certificate and the key (environment first, then the profile and the keychain), and hands
+ * the command a ready client. `SMM_URL`, `SMM_API_KEY` and `SMM_CA_FILE` override the profile;
+ * a profile's pinned certificate and key are used only for its own URL.
+ *
+ * A command is then a few lines (commands/keys/create.ts is the model):
+ * ```ts
+ * async run(): Promise<Post> {
+ *   const { flags } = await this.parse(PostsShow)
+ *   const post = await this.waitFor('Fetching', (await this.client()).getPost({ params: { id: flags.id } }))
+ *   if (!this.jsonEnabled()) this.log(details([['Status', post.status]]))
+ *   return post // what --json prints
+ * }
+ * ```
+ */
+export abstract class ApiCommand extends BaseCommand {
+  static override baseFlags = { profile }
+
+  protected profileName = 'default'
+  #client: SmmClient | undefined
+
+  override async init(): Promise<void> {
+    await super.init()
+    // The command parses again in run(); parsing here gives every command its profile first.
+    const { flags } = await this.parse(this.ctor as typeof ApiCommand)
+    this.profileName = (flags as { profile: string }).profile
+  }
+
+  /** ` --profile NAME` for a command line this command suggests, when the profile is not the default. */
+  protected profileFlag(): string {
+    return this.profileName === 'default' ? '' : ` --profile ${this.profileName}`
+  }
+
+  /** The connection settings of the selected profile, with the environment's overrides. */
+  protected async connection(): Promise<Connection> {
+    const env = process.env
+    const name = this.profileName
+    const saved = new Profiles().get(name)
+    const url = env.SMM_URL || saved?.url
+    const where = name === 'default' ? '' : ` on profile "${name}"`
+    if (!url) throw notLoggedIn(`Not logged in${where}: run \`smm login --url https://HOST:8443\`, or set SMM_URL and SMM_API_KEY.`)
+    const own = saved && sameOrigin(url, saved.url) ? saved : undefined
+    const trust: TlsTrust = env.SMM_CA_FILE
+      ? { ca: readCa(env.SMM_CA_FILE, 'SMM_CA_FILE') }
+      : own?.fingerprint
+        ? { fingerprint: own.fingerprint }
+        : own?.ca_file
+          ? { ca: readCa(own.ca_file, `The CA file of profile "${name}",`) }
+          : {}
+    let apiKey = env.SMM_API_KEY || undefined
+    if (!apiKey && own) {
+      const stored = await new Credentials().get(name)
+      apiKey = stored.key
+      if (!apiKey) {
+        const why = stored.keychainError ? ` (the OS keychain could not be read: ${stored.keychainError})` : ''
+        throw notLoggedIn(`No API key for ${url}${where}${why}: run \`smm login --url ${url}\` again, or set SMM_API_KEY.`)
+      }
+    }
+    if (!apiKey) throw notLoggedIn(`No API key for ${url}: set SMM_API_KEY, or run \`smm login --url ${url}\`.`)
+    return { profile: name, url, trust, apiKey }
+  }
+
+  /** The API client of this command's profile. */
+  protected async client(): Promise<SmmClient> {
+    this.#client ??= this.createClient(await this.connection())
+    return this.#client
+  }
+
+  /** A client for explicit settings (login has no profile yet); closed when the command ends. */
+  protected createClient(connection: Omit<Connection, 'profile'>): SmmClient {
+    let client: SmmClient
+    try {
+      client = new SmmClient({
+        url: connection.url,
+        apiKey: connection.apiKey,
+        ...connection.trust,
+        onRetry: ({ error, waitSeconds }) => {
+          process.stderr.write(`${error.message.replace(/\s*Retry after.*$/, '')} Waiting ${waitSeconds} s, then retrying once.\n`)
+        },
+      })
+    } catch (error) {
+      throw new CommandError('invalid_url', `The daemon URL ${(error as Error).message.replace(/^url: /, '')}`, EXIT.usage)
+    }
+    this.#client?.close()
+    this.#client = client
+    return client
+  }
+
+  /**
+   * Runs work behind a spinner on an interactive terminal. The spinner shows only once the
+   * wait is long enough to notice, so quick answers print nothing extra.
+   */
+  protected async waitFor<T>(label: string, work: Promise<T>): Promise<T> {
+    if (!process.stderr.isTTY || this.jsonEnabled()) return work
+    const timer = setTimeout(() => ux.action.start(label), 200)
+    try {
+      return await work
+    } finally {
+      clearTimeout(timer)
+      if (ux.action.running) ux.action.stop()
+    }
+  }
+
+  override async finally(error: Error | undefined): Promise<unknown> {
+    this.#client?.close()
+    return super.finally(error)
+  }
+}

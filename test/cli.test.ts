@@ -1,0 +1,234 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateApiKey } from '../src/api-key.js'
+import { cliHome, runCli, runInTerminal } from './helpers/cli.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+let t: TestDaemon
+let home: ReturnType<typeof cliHome>
+let fingerprint: string
+const smm = (args: string[], input?: string, env: NodeJS.ProcessEnv = {}) => runCli(args, { env: { ...home.env, ...env }, input })
+
+beforeAll(async () => {
+  t = await startTestDaemon()
+  home = cliHome()
+  fingerprint = t.daemon.tls!.fingerprint
+})
+afterAll(async () => {
+  home.remove()
+  await t.stop()
+})
+
+describe('smm login, without an OS keychain', () => {
+  it('refuses a certificate it cannot ask about, showing the fingerprint to pin', async () => {
+    const res = await smm(['login', '--url', t.url, '--key-stdin'], t.key)
+    expect(res.code).toBe(2)
+    expect(res.stdout).toBe('')
+    expect(res.stderr).toBe(
+      `Error: The TLS certificate of ${t.url} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); its SHA-256 fingerprint is ${fingerprint}. If that is the fingerprint \`smm daemon\` printed, log in with --fingerprint ${fingerprint}, or pass --ca with the daemon's tls-cert.pem.\n`,
+    )
+  })
+
+  it('refuses a mistyped key offline, and an unknown one with the daemon\'s 401', async () => {
+    const [typo, unknown] = await Promise.all([
+      smm(['login', '--url', t.url, '--key-stdin', '--fingerprint', fingerprint], t.key.slice(0, -1) + 'x'),
+      smm(['login', '--url', t.url, '--key-stdin', '--fingerprint', fingerprint], generateApiKey()),
+    ])
+    expect(typo.code).toBe(3)
+    expect(typo.stderr).toMatch(/^Error: That is not an smm API key: .* Check for a typo or a cut-off paste\.\n$/)
+    expect(unknown.code).toBe(3)
+    expect(unknown.stderr).toMatch(/^Error: .*key.*\n$/i)
+    expect(unknown.stderr.split('\n')).toHaveLength(2)
+  })
+
+  it('pins the fingerprint, checks the key with /v1/me and falls back to a 0600 file, with one warning', async () => {
+    const res = await smm(['login', '--url', t.url, '--key-stdin', '--fingerprint', fingerprint.replace(/:/g, '').toLowerCase()], `${t.key}\n`)
+    const me = (await t.http.get('/v1/me', { key: t.key })).body
+    expect(res.code).toBe(0)
+    expect(res.stdout).toBe(`Logged in to ${t.url} as ${me.name} (${me.id}).\n`)
+    const credentials = join(home.env.XDG_CONFIG_HOME!, 'smm', 'credentials.json')
+    expect(res.stderr).toMatch(new RegExp(`^Warning: no OS keychain \\(.+\\); the key is stored in ${credentials}, readable only by you\\.\\n$`))
+    expect(statSync(credentials).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ keys: { default: t.key } })
+    expect(JSON.parse(readFileSync(join(home.env.XDG_CONFIG_HOME!, 'smm', 'config.json'), 'utf8'))).toEqual({
+      profiles: { default: { url: t.url, fingerprint } },
+    })
+  })
+})
+
+describe('smm login at a terminal', () => {
+  it('shows the certificate, pins it when told yes, and asks for the key without echoing it', async () => {
+    const terminal = cliHome()
+    const res = await runInTerminal(['login', '--url', t.url], {
+      env: terminal.env,
+      dialogue: [
+        ['Pin this certificate for this profile? [y/N] ', 'y\r'],
+        ['API key: ', `${t.key}\r`],
+      ],
+    })
+    const profiles = JSON.parse(readFileSync(join(terminal.env.XDG_CONFIG_HOME!, 'smm', 'config.json'), 'utf8'))
+    terminal.remove()
+    expect(res.code).toBe(0)
+    expect(res.stdout).toContain(`The TLS certificate of ${t.url} is not signed by an authority this machine trusts (DEPTH_ZERO_SELF_SIGNED_CERT).`)
+    expect(res.stdout).toContain(`  SHA-256 fingerprint: ${fingerprint}\n`)
+    expect(res.stdout).toMatch(/API key: \nWarning: no OS keychain .*\nLogged in to /)
+    expect(res.stdout).not.toContain(t.key)
+    expect(profiles).toEqual({ profiles: { default: { url: t.url, fingerprint } } })
+  })
+
+  it('does not log in when the certificate is not pinned', async () => {
+    const terminal = cliHome()
+    const res = await runInTerminal(['login', '--url', t.url], { env: terminal.env, dialogue: [['[y/N] ', '\r']] })
+    terminal.remove()
+    expect(res.code).toBe(1)
+    expect(res.stdout).toMatch(/\[y\/N\] \nError: Not logged in: the certificate was not pinned\.\n$/)
+  })
+})
+
+describe('commands against the daemon', () => {
+  it('whoami shows the user for people and the exact API object with --json', async () => {
+    const [human, json] = await Promise.all([smm(['whoami']), smm(['whoami', '--json'])])
+    const me = (await t.http.get('/v1/me', { key: t.key })).body
+    expect(json).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(json.stdout)).toEqual(me)
+    expect(human.code).toBe(0)
+    expect(human.stdout).toBe(
+      [
+        `User:      ${me.name} (${me.id})`,
+        'Email:     -',
+        'Plan:      standard: 100/minute, 5000/hour, 50000/day',
+        'Time zone: UTC',
+        'Since:     2026-11-21 12:00 UTC',
+        `Daemon:    ${t.url}`,
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('keys create prints the secret once, keys list shows it in a table, keys revoke ends it', async () => {
+    const created = await smm(['keys', 'create', 'ci', '--scope', 'posts:read,posts:write', '--expires', '2026-12-01T00:00:00+01:00', '--json'])
+    expect(created).toMatchObject({ code: 0, stderr: '' })
+    const key = JSON.parse(created.stdout)
+    const listed = (await t.http.get('/v1/api-keys', { key: t.key })).body.data.find((k: { id: string }) => k.id === key.id)
+    const { secret, ...rest } = key
+    expect(rest).toEqual(listed)
+    expect(key).toMatchObject({ name: 'ci', scopes: ['posts:read', 'posts:write'], expires_at: '2026-11-30T23:00:00.000Z' })
+    expect((await t.http.get('/v1/me', { key: secret })).status).toBe(403) // a key without profile:read (but used now)
+
+    // --expires-in counts from the machine's clock (the CLI's), not the daemon's test clock.
+    const human = await smm(['keys', 'create', 'laptop', '--expires-in', '30d'])
+    const inThirtyDays = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+    expect(human.code).toBe(0)
+    expect(human.stdout).toMatch(
+      new RegExp(`^Created API key key_\\w{26} "laptop" with every scope, expiring ${inThirtyDays} \\d\\d:\\d\\d UTC\\.\\nIts secret is shown only this once; store it now:\\n\\n {2}smm_\\w{36}\\n\\n$`),
+    )
+
+    const list = await smm(['keys', 'list'])
+    expect(list.code).toBe(0)
+    const lines = list.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^ID {30}NAME {17}PREFIX {8}STATUS {2}CREATED {15}EXPIRES {15}LAST USED {13}SCOPES$/)
+    expect(lines[2]).toBe(`${key.id}  ci                   ${key.prefix}  active  2026-11-21 12:00 UTC  2026-11-30 23:00 UTC  2026-11-21 12:00 UTC  posts:read posts:write`)
+    expect(lines).toHaveLength(4)
+
+    const revoked = await smm(['keys', 'revoke', key.id])
+    expect(revoked).toEqual({ code: 0, stdout: `Revoked API key ${key.id}.\n`, stderr: '' })
+    expect((await t.http.get('/v1/api-keys', { key: secret })).status).toBe(401)
+    const page = await smm(['keys', 'list', '--limit', '2', '--json'])
+    expect(JSON.parse(page.stdout)).toEqual((await t.http.get('/v1/api-keys?limit=2', { key: t.key })).body)
+  })
+
+  it('shows a problem as one line with each field error, or as JSON, with the exit code of SPEC §11', async () => {
+    const [missing, missingJson, invalid, badTime] = await Promise.all([
+      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
+      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--json']),
+      smm(['keys', 'create', ' ']),
+      smm(['keys', 'create', 'x', '--expires', 'whenever']),
+    ])
+    expect(missing).toEqual({ code: 4, stdout: '', stderr: 'Error: No API key with id key_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
+    expect(missingJson.code).toBe(4)
+    expect(JSON.parse(missingJson.stdout)).toEqual({
+      type: 'urn:smm:problem:not_found',
+      title: 'Not Found',
+      status: 404,
+      detail: 'No API key with id key_01JD3Q7ZV6YV9M2R8X4T5N6P7A.',
+      instance: expect.stringMatching(/^req_/),
+      code: 'not_found',
+    })
+    expect(invalid).toEqual({ code: 2, stdout: '', stderr: 'Error: The request has 1 invalid field: name.\n  name: must not be empty\n' })
+    expect(badTime.code).toBe(2)
+    expect(badTime.stderr).toBe(
+      'Error: --expires: "whenever" is not a time I understand: use RFC 3339 (2026-11-21T09:00:00Z), a local date-time (2026-11-21 09:00) or a phrase like "tomorrow 9am" or "in 2 hours"\n',
+    )
+  })
+
+  it('takes SMM_URL, SMM_API_KEY and SMM_CA_FILE over any profile, for scripts', async () => {
+    const ca = join(home.dir, 'daemon-ca.pem')
+    writeFileSync(ca, t.ca)
+    const scripted = cliHome()
+    const res = await runCli(['whoami', '--json'], { env: { ...scripted.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: ca } })
+    const notLoggedIn = await runCli(['whoami'], { env: scripted.env })
+    scripted.remove()
+    expect(res.code).toBe(0)
+    expect(JSON.parse(res.stdout).id).toMatch(/^usr_/)
+    expect(notLoggedIn).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'Error: Not logged in: run `smm login --url https://HOST:8443`, or set SMM_URL and SMM_API_KEY.\n',
+    })
+  })
+
+  it('exits 6 when rate limited beyond a short wait', async () => {
+    const me = (await t.http.get('/v1/me', { key: t.key })).body
+    await t.daemon.store.users.setPlan(me.id, 'enterprise', { per_minute: 1, per_hour: 100, per_day: 100 })
+    t.clock.advance(60_000)
+    const first = await smm(['whoami', '--json'])
+    const limited = await smm(['whoami'])
+    await t.daemon.store.users.setPlan(me.id, 'standard')
+    t.clock.advance(60_000)
+    expect(first.code).toBe(0)
+    expect(limited).toEqual({ code: 6, stdout: '', stderr: 'Error: Rate limit exceeded for this API key (minute window). Retry after 60 s.\n' })
+  })
+
+  it('logs in a second profile with --ca, and logout forgets only that one', async () => {
+    const ca = join(home.dir, 'daemon-ca.pem')
+    const login = await smm(['login', '--url', `${t.url}/v1/`, '--ca', ca, '--key-stdin', '--profile', 'work', '--json'], t.key)
+    expect(login.code).toBe(0)
+    expect(JSON.parse(login.stdout).id).toMatch(/^usr_/)
+    const logout = await smm(['logout', '--profile', 'work'])
+    expect(logout).toEqual({ code: 0, stdout: 'Logged out on profile "work": its key is no longer stored here.\n', stderr: '' })
+    const [gone, still] = await Promise.all([smm(['whoami', '--profile', 'work']), smm(['whoami', '--json'])])
+    expect(gone.code).toBe(3)
+    expect(gone.stderr).toBe('Error: Not logged in on profile "work": run `smm login --url https://HOST:8443`, or set SMM_URL and SMM_API_KEY.\n')
+    expect(still.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(home.env.XDG_CONFIG_HOME!, 'smm', 'credentials.json'), 'utf8'))).toEqual({ keys: { default: t.key } })
+  })
+})
+
+describe('help', () => {
+  it('describes every command with an example, and offers shell completion', async () => {
+    const [help, keysCreate, completion] = await Promise.all([
+      smm(['--help']),
+      smm(['keys', 'create', '--help']),
+      smm(['autocomplete', 'bash']),
+    ])
+    expect(help.code).toBe(0)
+    for (const command of ['login', 'logout', 'whoami', 'keys', 'autocomplete', 'daemon']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'))
+    expect(keysCreate.stdout).toContain('$ smm keys create ci --scope posts:read --scope posts:write --expires-in 90d')
+    expect(keysCreate.stdout).toMatch(/--profile=<value>/)
+    expect(completion.code).toBe(0)
+    expect(completion.stdout).toContain('smm autocomplete script bash')
+
+    // What `smm autocomplete bash` tells the user to do, then a completion as bash would ask for it.
+    const refresh = await smm(['autocomplete', '--refresh-cache'])
+    expect(refresh.code).toBe(0)
+    const setup = join(home.env.XDG_CACHE_HOME!, 'smm', 'autocomplete', 'bash_setup')
+    const complete = (line: string) =>
+      execFileSync('bash', ['-c', `source ${setup}; COMP_LINE="${line}"; COMP_WORDS=(${line}); COMP_CWORD=${line.split(' ').length - 1}; _smm_autocomplete; echo "\${COMPREPLY[@]}"`], {
+        env: home.env,
+      }).toString()
+    expect(complete('smm keys c')).toBe('create\n')
+    expect(complete('smm log')).toBe('login logout\n')
+  })
+})
