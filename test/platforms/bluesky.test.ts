@@ -80,6 +80,10 @@ describe('bluesky, against the reference PDS', () => {
   it('keeps one session: publishing does not log in again, and an expired token is refreshed', async () => {
     const logins = pds.callCount('com.atproto.server.createSession')
     await bluesky.publish(connection, { postId: 'pst_01JBSKYSESSION00000000000', content: 'No new login', mediaUrls: [] }, ctx)
+    // JWTs count time in whole seconds: a refresh in the same second as the last one yields the
+    // very same token, which the library then (rightly) will not retry with. Real expiry is hours
+    // after issue; cross into the next second so the fault plays that case.
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 10))
     const refreshes = pds.callCount('com.atproto.server.refreshSession')
     pds.failNext('com.atproto.repo.createRecord', { status: 400, body: { error: 'ExpiredToken', message: 'Token has expired' } })
     const published = await bluesky.publish(connection, { postId: 'pst_01JBSKYREFRESH00000000000', content: 'After refresh', mediaUrls: [] }, ctx)
