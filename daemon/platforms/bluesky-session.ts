@@ -98,7 +98,7 @@ async function agentFor(accountId: string, credentials: BlueskyCredentials, stor
       // A stale stored session (its refresh token rotated since) is expected after a restart:
       // log in again below. Anything else is the PDS or the network failing.
       const failure = blueskyError(error, ctx.clock.now())
-      if (failure.kind !== 'auth' && !(failure.kind === 'permanent' && /Token/.test(failure.message))) throw failure
+      if (failure.kind !== 'auth') throw failure
       ctx.log.info({ accountId }, 'stored Bluesky session no longer valid; logging in with the app password')
     }
   }
