@@ -58,7 +58,17 @@ export interface EgressOptions {
   allowHttp?: boolean
   /** Extra CA certificates to trust (PEM), e.g. tests' loopback servers. */
   ca?: string | string[]
+  /**
+   * How host names become addresses. Default: the system resolver. Whatever it answers is
+   * filtered like any other address, so tests use it to play a hostile DNS server.
+   */
+  resolve?: Resolver
 }
+
+/** Every address a host name resolves to. */
+export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>
+
+const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true, verbatim: true })
 
 const DEFAULT_TIMEOUT_MS = 15_000
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -83,17 +93,26 @@ function forbidden(host: string, address: string): EgressError {
 }
 
 /**
- * A `lookup` for the socket that refuses non-public addresses. Because it filters the very
- * address the socket then connects to, DNS rebinding between a check and the connect is moot.
+ * A `lookup` for the socket that refuses non-public addresses (unless allowed). Because it
+ * filters the very address the socket then connects to, DNS rebinding between a check and the
+ * connect is moot.
  */
-function guardedLookup(host: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void): void {
-  dns.lookup(host, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error)
-    const allowed = addresses.filter((a) => isPublicAddress(a.address))
-    if (allowed.length === 0) return callback(forbidden(host, addresses[0]?.address ?? 'nothing'))
-    if (options.all) return callback(null, allowed)
-    callback(null, allowed[0]!.address, allowed[0]!.family)
-  })
+function lookupFor(options: EgressOptions): net.LookupFunction {
+  const resolve = options.resolve ?? systemResolver
+  return ((host: string, lookupOptions: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    resolve(host).then(
+      (addresses) => {
+        const allowed = options.allowPrivateNetwork ? addresses : addresses.filter((a) => isPublicAddress(a.address))
+        if (allowed.length === 0) {
+          const error = addresses.length === 0 ? new EgressError('network', `${host} has no address`) : forbidden(host, addresses[0]!.address)
+          return callback(error)
+        }
+        if (lookupOptions.all) return callback(null, allowed)
+        callback(null, allowed[0]!.address, allowed[0]!.family)
+      },
+      (error: unknown) => callback(error),
+    )
+  }) as unknown as net.LookupFunction
 }
 
 function headersOf(res: http.IncomingMessage): Record<string, string> {
@@ -111,30 +130,40 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_BYTES
   const transport = url.protocol === 'https:' ? https : http
   return new Promise((resolve, reject) => {
+    // Settles exactly once, whichever of request, response or timer fails first: a failure
+    // after the response started (size cap, stalled body) must not leave the promise hanging.
+    let settled = false
+    const fail = (error: unknown) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      req.destroy()
+      reject(error instanceof EgressError ? error : new EgressError('network', `${url.host}: ${(error as Error).message}`))
+    }
     const req = transport.request(url, {
       method: request.method ?? 'GET',
       headers: { 'user-agent': 'smm (+self-hosted social media manager)', ...request.headers },
-      ...(options.allowPrivateNetwork ? {} : { lookup: guardedLookup as unknown as net.LookupFunction }),
+      lookup: lookupFor(options),
       ...(options.ca ? { ca: options.ca } : {}),
       agent: false,
     })
-    const timer = setTimeout(() => req.destroy(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`)), timeoutMs)
-    req.on('error', (error) => {
-      clearTimeout(timer)
-      reject(error instanceof EgressError ? error : new EgressError('network', `${url.host}: ${(error as Error).message}`))
-    })
+    const timer = setTimeout(() => fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`)), timeoutMs)
+    const tooLarge = () => new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`)
+    req.on('error', fail)
     req.on('response', (res) => {
+      if (Number(res.headers['content-length'] ?? 0) > maxBytes) return fail(tooLarge())
       const chunks: Buffer[] = []
-      let size = Number(res.headers['content-length'] ?? 0)
-      if (size > maxBytes) return req.destroy(new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`))
-      size = 0
+      let size = 0
       res.on('data', (chunk: Buffer) => {
         size += chunk.length
-        if (size > maxBytes) return req.destroy(new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`))
+        if (size > maxBytes) return fail(tooLarge())
         chunks.push(chunk)
       })
-      res.on('error', (error) => req.destroy(error))
+      res.on('error', fail)
+      res.on('aborted', () => fail(new EgressError('network', `${url.host} closed the connection mid-answer`)))
       res.on('end', () => {
+        if (settled) return
+        settled = true
         clearTimeout(timer)
         const body = Buffer.concat(chunks)
         resolve({

@@ -1,0 +1,143 @@
+import { RichText, XRPCError, type AtpAgent } from '@atproto/api'
+import * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import { graphemeLength, utf8Length } from './counting.js'
+import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
+import { fetchMedia } from './media.js'
+import { recordKeyFor } from './record-key.js'
+import { blueskyError, LABEL, login, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
+import type { Metrics, Platform, PlatformContext, Published } from './types.js'
+
+const Credentials = v.object({
+  service_url: v.optional(HttpsUrl('your PDS or entryway, e.g. https://bsky.social'), 'https://bsky.social'),
+  identifier: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (your handle, e.g. alice.bsky.social, or your DID)')),
+  app_password: Secret('an app password from Settings → Privacy and security → App passwords, not your account password'),
+})
+
+const POST = 'app.bsky.feed.post'
+const MAX_GRAPHEMES = 300
+const MAX_BYTES = 3000
+const MAX_IMAGES = 4
+// app.bsky.embed.images caps each image blob at 1,000,000 bytes.
+const MAX_IMAGE_BYTES = 1_000_000
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif']
+// Where people read posts; the AT URI is the id, this is only the link we record.
+const WEB_APP = 'https://bsky.app'
+
+function credentialsOf(raw: Record<string, unknown>): BlueskyCredentials {
+  const parsed = v.parse(Credentials, raw)
+  return { ...parsed, service_url: baseUrl(parsed.service_url) }
+}
+
+function webUrl(uri: string): string {
+  const [, , did, , rkey] = uri.split('/')
+  return `${WEB_APP}/profile/${did}/post/${rkey}`
+}
+
+async function existingRecord(agent: AtpAgent, did: string, rkey: string): Promise<Published | undefined> {
+  try {
+    const { data } = await agent.com.atproto.repo.getRecord({ repo: did, collection: POST, rkey })
+    return { platform_post_id: data.uri, url: webUrl(data.uri) }
+  } catch (error) {
+    if (error instanceof XRPCError && error.error === 'RecordNotFound') return undefined
+    throw error
+  }
+}
+
+async function displayName(agent: AtpAgent, did: string): Promise<string | undefined> {
+  // Read from the repository itself, not the AppView: the PDS alone can answer it.
+  try {
+    const { data } = await agent.com.atproto.repo.getRecord({ repo: did, collection: 'app.bsky.actor.profile', rkey: 'self' })
+    const name = (data.value as { displayName?: unknown }).displayName
+    return typeof name === 'string' && name.trim() ? name : undefined
+  } catch (error) {
+    if (error instanceof XRPCError && error.error === 'RecordNotFound') return undefined
+    throw error
+  }
+}
+
+export const bluesky: Platform = {
+  name: 'bluesky',
+  credentials: Credentials,
+  // The record key comes from our post id, and publish first looks for a record under that
+  // key: a re-send finds the post it made instead of making another.
+  idempotentPublish: true,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    const graphemes = graphemeLength(draft.content)
+    const bytes = utf8Length(draft.content)
+    if (graphemes > MAX_GRAPHEMES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${graphemes} characters; Bluesky allows ${MAX_GRAPHEMES}` })
+    else if (bytes > MAX_BYTES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${bytes} bytes in UTF-8; Bluesky allows ${MAX_BYTES}` })
+    if (graphemes === 0 && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Bluesky unless the post has images' })
+    if (draft.media_urls.length > MAX_IMAGES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Bluesky takes at most ${MAX_IMAGES} images per post` })
+    return errors
+  },
+
+  async verify(raw, ctx) {
+    const credentials = credentialsOf(raw)
+    const agent = await login(credentials, ctx)
+    const { did, handle } = agent.session!
+    let name: string | undefined
+    try {
+      name = await displayName(agent, did)
+    } catch (error) {
+      throw blueskyError(error, ctx.clock.now())
+    }
+    return {
+      handle: `@${handle}`,
+      display_name: name ?? handle,
+      settings: { did, pds_url: agent.pdsUrl?.toString() ?? credentials.service_url },
+      credentials: { ...credentials, session: sessionToStore(agent) },
+    }
+  },
+
+  async publish(connection, request, ctx) {
+    const credentials = credentialsOf(connection.credentials)
+    const rkey = recordKeyFor(request.postId)
+    return withAgent(connection.accountId, credentials, connection.credentials.session, ctx, async (agent) => {
+      const did = agent.session!.did
+      const already = await existingRecord(agent, did, rkey)
+      if (already) return already
+      const images = []
+      for (const [index, url] of request.mediaUrls.entries()) {
+        const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })
+        const { data } = await agent.uploadBlob(file.bytes, { encoding: file.contentType })
+        images.push({ image: data.blob, alt: '' })
+      }
+      const text = new RichText({ text: request.content })
+      // Resolves @handles to DIDs (through our fetch); a handle that does not resolve stays text.
+      await text.detectFacets(agent)
+      const record = {
+        $type: POST,
+        text: text.text,
+        ...(text.facets?.length ? { facets: text.facets } : {}),
+        ...(images.length ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
+        createdAt: new Date(ctx.clock.now()).toISOString(),
+      }
+      const { data } = await agent.com.atproto.repo.createRecord({ repo: did, collection: POST, rkey, record })
+      return { platform_post_id: data.uri, url: webUrl(data.uri) }
+    })
+  },
+
+  async metrics(connection, ids: string[], ctx: PlatformContext) {
+    const credentials = credentialsOf(connection.credentials)
+    const counts = new Map<string, Metrics>()
+    // getPosts takes at most 25 URIs; deleted posts are simply absent from its answer.
+    for (let i = 0; i < ids.length; i += 25) {
+      const uris = ids.slice(i, i + 25)
+      const { data } = await withAgent(connection.accountId, credentials, connection.credentials.session, ctx, (agent) => agent.app.bsky.feed.getPosts({ uris }))
+      for (const post of data.posts) {
+        counts.set(post.uri, {
+          impressions: null,
+          likes: post.likeCount ?? null,
+          reposts: post.repostCount ?? null,
+          replies: post.replyCount ?? null,
+          quotes: post.quoteCount ?? null,
+          clicks: null,
+        })
+      }
+    }
+    return counts
+  },
+}

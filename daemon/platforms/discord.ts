@@ -1,0 +1,107 @@
+import * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import type { OutboundResponse } from '../egress.js'
+import { HttpsUrl } from './credential-schemas.js'
+import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
+import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
+import { PlatformError, type Platform, type PlatformContext } from './types.js'
+
+const Credentials = v.object({
+  webhook_url: HttpsUrl('a channel webhook URL from Server Settings → Integrations → Webhooks'),
+})
+
+const LABEL = 'Discord'
+const MAX_CHARACTERS = 2000
+const MAX_FILES = 10
+// Uploads above this are refused on servers without boosts.
+const MAX_FILE_BYTES = 10 * 1024 * 1024
+const TYPES = [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/webm', 'video/quicktime']
+// JSON error codes that mean the webhook itself is gone or its token wrong.
+const WEBHOOK_GONE = new Set([10015, 50027])
+
+interface DiscordError {
+  code?: number
+  message?: string
+  errors?: unknown
+  retry_after?: number
+}
+
+/** The leaf messages of Discord's nested `errors` object (code 50035, "Invalid Form Body"). */
+function fieldMessages(errors: unknown, path: string[] = []): string[] {
+  if (!errors || typeof errors !== 'object') return []
+  const found: string[] = []
+  for (const [key, value] of Object.entries(errors)) {
+    if (key === '_errors' && Array.isArray(value)) found.push(...value.map((e: { message?: string }) => `${path.join('.')}: ${e.message}`))
+    else found.push(...fieldMessages(value, [...path, key]))
+  }
+  return found
+}
+
+function failure(response: OutboundResponse, ctx: PlatformContext): PlatformError {
+  const body = jsonOrUndefined<DiscordError>(response)
+  const reason = body?.message ? [body.message, ...fieldMessages(body.errors)].join('; ') : excerpt(response)
+  if (body?.code !== undefined && WEBHOOK_GONE.has(body.code)) return new PlatformError('auth', 'credentials_rejected', `${LABEL} answered ${response.status}: ${reason}`)
+  const error = statusError(LABEL, response, reason, ctx.clock.now())
+  // The body's retry_after (seconds, fractional) is finer than the Retry-After header.
+  if (response.status === 429 && typeof body?.retry_after === 'number') return new PlatformError('transient', 'rate_limited', error.message, Math.ceil(body.retry_after * 1000))
+  return error
+}
+
+function codePoints(text: string): number {
+  return [...text].length
+}
+
+export const discord: Platform = {
+  name: 'discord',
+  credentials: Credentials,
+  // Webhook executions take no idempotency key: a re-send would post twice.
+  idempotentPublish: false,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    const length = codePoints(draft.content)
+    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters; Discord allows ${MAX_CHARACTERS}` })
+    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Discord unless the post has media' })
+    if (draft.media_urls.length > MAX_FILES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Discord takes at most ${MAX_FILES} per message` })
+    return errors
+  },
+
+  async verify(raw, ctx) {
+    const { webhook_url } = v.parse(Credentials, raw)
+    // GET on a webhook URL with its token returns the webhook, no bot token needed.
+    const response = await platformRequest(ctx, LABEL, webhook_url, { headers: { accept: 'application/json' } })
+    if (response.status !== 200) throw failure(response, ctx)
+    const hook = response.json<{ id: string; name: string | null; channel_id: string; guild_id?: string }>()
+    const name = hook.name ?? 'Discord webhook'
+    return { handle: name, display_name: name, settings: { webhook_id: hook.id, channel_id: hook.channel_id, guild_id: hook.guild_id ?? null } }
+  },
+
+  async publish(connection, request, ctx) {
+    const { webhook_url } = v.parse(Credentials, connection.credentials)
+    const target = new URL(webhook_url)
+    // Without wait=true Discord answers 204 and we would never learn the message id.
+    target.searchParams.set('wait', 'true')
+    const payload: Record<string, unknown> = { content: request.content }
+    let body: string | Uint8Array = JSON.stringify(payload)
+    let contentType = 'application/json'
+    if (request.mediaUrls.length > 0) {
+      const form = new FormData()
+      const attachments = []
+      const embeds = []
+      for (const [index, url] of request.mediaUrls.entries()) {
+        const file = await fetchMedia(ctx, url, index, { label: LABEL, types: TYPES, maxBytes: MAX_FILE_BYTES })
+        form.append(`files[${index}]`, filePart(file), file.filename)
+        attachments.push({ id: index, filename: file.filename })
+        // Images show as embeds; Discord cannot embed an uploaded video, which shows as itself.
+        if (file.kind === 'image') embeds.push({ image: { url: `attachment://${file.filename}` } })
+      }
+      form.append('payload_json', JSON.stringify({ ...payload, attachments, embeds }))
+      ;({ body, contentType } = await multipart(form))
+    }
+    const response = await platformRequest(ctx, LABEL, target.toString(), { method: 'POST', body, headers: { 'content-type': contentType, accept: 'application/json' } })
+    if (response.status !== 200) throw failure(response, ctx)
+    const message = response.json<{ id: string; channel_id: string }>()
+    const guild = connection.settings.guild_id
+    return { platform_post_id: message.id, url: typeof guild === 'string' ? `https://discord.com/channels/${guild}/${message.channel_id}/${message.id}` : null }
+  },
+}

@@ -1,0 +1,217 @@
+import * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import type { OutboundResponse } from '../egress.js'
+import { graphemeLength, mastodonLength } from './counting.js'
+import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
+import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
+import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
+import { PlatformError, type Connection, type Metrics, type Platform, type PlatformContext, type Verified } from './types.js'
+
+const Credentials = v.object({
+  instance_url: HttpsUrl('the Mastodon instance, e.g. https://mastodon.social'),
+  access_token: Secret('an access token from Preferences → Development, with read and write scopes'),
+})
+
+/** What verify learns about the instance; check and publish follow it. */
+interface InstanceLimits {
+  domain: string
+  max_characters: number
+  max_media_attachments: number
+  characters_reserved_per_url: number
+  supported_mime_types: string[]
+  image_size_limit: number
+  video_size_limit: number
+}
+
+const DEFAULTS: Omit<InstanceLimits, 'domain'> = {
+  max_characters: 500,
+  max_media_attachments: 4,
+  characters_reserved_per_url: 23,
+  supported_mime_types: [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/quicktime', 'video/webm'],
+  image_size_limit: 16 * 1024 * 1024,
+  video_size_limit: 99 * 1024 * 1024,
+}
+
+const LABEL = 'Mastodon'
+// Media uploads answer 202 while the instance transcodes; statuses refuse unprocessed media.
+const PROCESSING_WAITS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000]
+
+interface Account {
+  id: string
+  username: string
+  acct: string
+  display_name: string
+}
+
+interface Status {
+  id: string
+  url: string | null
+  uri: string
+  favourites_count: number
+  reblogs_count: number
+  replies_count: number
+  quotes_count?: number
+}
+
+function limitsOf(settings: Record<string, unknown>): Omit<InstanceLimits, 'domain'> {
+  const pick = <K extends keyof typeof DEFAULTS>(key: K) => (settings[key] ?? DEFAULTS[key]) as (typeof DEFAULTS)[K]
+  return {
+    max_characters: pick('max_characters'),
+    max_media_attachments: pick('max_media_attachments'),
+    characters_reserved_per_url: pick('characters_reserved_per_url'),
+    supported_mime_types: pick('supported_mime_types'),
+    image_size_limit: pick('image_size_limit'),
+    video_size_limit: pick('video_size_limit'),
+  }
+}
+
+/** Mastodon's error body is `{"error": "…"}`; that sentence is what the user needs to read. */
+function failure(response: OutboundResponse, ctx: PlatformContext): PlatformError {
+  const reason = jsonOrUndefined<{ error?: string }>(response)?.error ?? excerpt(response)
+  return statusError(LABEL, response, reason, ctx.clock.now())
+}
+
+type Credentials = v.InferOutput<typeof Credentials>
+
+function call(ctx: PlatformContext, credentials: Credentials, path: string, init: { method?: string; body?: Uint8Array | string; headers?: Record<string, string> } = {}) {
+  return platformRequest(ctx, LABEL, `${baseUrl(credentials.instance_url)}${path}`, {
+    ...init,
+    headers: { accept: 'application/json', authorization: `Bearer ${credentials.access_token}`, ...init.headers },
+  })
+}
+
+async function readInstance(ctx: PlatformContext, credentials: Credentials): Promise<InstanceLimits> {
+  const fallbackDomain = new URL(credentials.instance_url).hostname
+  const v2 = await call(ctx, credentials, '/api/v2/instance')
+  if (v2.status === 200) {
+    const body = v2.json<any>()
+    const config = body.configuration ?? {}
+    return {
+      ...DEFAULTS,
+      domain: body.domain ?? fallbackDomain,
+      max_characters: config.statuses?.max_characters ?? DEFAULTS.max_characters,
+      max_media_attachments: config.statuses?.max_media_attachments ?? DEFAULTS.max_media_attachments,
+      characters_reserved_per_url: config.statuses?.characters_reserved_per_url ?? DEFAULTS.characters_reserved_per_url,
+      supported_mime_types: config.media_attachments?.supported_mime_types ?? DEFAULTS.supported_mime_types,
+      image_size_limit: config.media_attachments?.image_size_limit ?? DEFAULTS.image_size_limit,
+      video_size_limit: config.media_attachments?.video_size_limit ?? DEFAULTS.video_size_limit,
+    }
+  }
+  if (v2.status !== 404) throw failure(v2, ctx)
+  // Before Mastodon 4.0 (and on some compatible servers) only v1 exists; Pleroma-likes say max_toot_chars.
+  const v1 = await call(ctx, credentials, '/api/v1/instance')
+  if (v1.status !== 200) throw failure(v1, ctx)
+  const body = v1.json<any>()
+  const config = body.configuration ?? {}
+  return {
+    ...DEFAULTS,
+    domain: body.uri ?? fallbackDomain,
+    max_characters: config.statuses?.max_characters ?? body.max_toot_chars ?? DEFAULTS.max_characters,
+    max_media_attachments: config.statuses?.max_media_attachments ?? DEFAULTS.max_media_attachments,
+    characters_reserved_per_url: config.statuses?.characters_reserved_per_url ?? DEFAULTS.characters_reserved_per_url,
+    supported_mime_types: config.media_attachments?.supported_mime_types ?? DEFAULTS.supported_mime_types,
+    image_size_limit: config.media_attachments?.image_size_limit ?? DEFAULTS.image_size_limit,
+    video_size_limit: config.media_attachments?.video_size_limit ?? DEFAULTS.video_size_limit,
+  }
+}
+
+async function uploadMedia(ctx: PlatformContext, credentials: Credentials, file: MediaFile): Promise<string> {
+  const form = new FormData()
+  form.append('file', filePart(file), file.filename)
+  const { body, contentType } = await multipart(form)
+  const uploaded = await call(ctx, credentials, '/api/v2/media', { method: 'POST', body, headers: { 'content-type': contentType } })
+  if (uploaded.status !== 200 && uploaded.status !== 202) throw failure(uploaded, ctx)
+  const { id } = uploaded.json<{ id: string }>()
+  if (uploaded.status === 200) return id
+  for (const wait of PROCESSING_WAITS_MS) {
+    await new Promise((resolve) => setTimeout(resolve, wait))
+    const state = await call(ctx, credentials, `/api/v1/media/${encodeURIComponent(id)}`)
+    if (state.status === 200) return id
+    if (state.status !== 206) throw failure(state, ctx)
+  }
+  throw new PlatformError('transient', 'media_processing', `${LABEL}: the instance is still processing ${file.url}; trying again later`)
+}
+
+export const mastodon: Platform = {
+  name: 'mastodon',
+  credentials: Credentials,
+  // The instance remembers an Idempotency-Key for an hour: a re-send within it returns the
+  // status already created instead of posting twice.
+  idempotentPublish: true,
+
+  check(draft, settings) {
+    const limits = limitsOf(settings)
+    const errors: FieldError[] = []
+    const length = mastodonLength(draft.content, limits.characters_reserved_per_url)
+    if (length > limits.max_characters) {
+      errors.push({
+        pointer: '#/content',
+        code: 'too_long',
+        detail: `is ${length} characters as Mastodon counts them (each link counts ${limits.characters_reserved_per_url}); this instance allows ${limits.max_characters}`,
+      })
+    }
+    if (graphemeLength(draft.content.trim()) === 0 && draft.media_urls.length === 0) {
+      errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Mastodon unless the post has media' })
+    }
+    if (draft.media_urls.length > limits.max_media_attachments) {
+      errors.push({
+        pointer: '#/media_urls',
+        code: 'too_many_media',
+        detail: `has ${draft.media_urls.length} items; this Mastodon instance takes at most ${limits.max_media_attachments} per post`,
+      })
+    }
+    return errors
+  },
+
+  async verify(raw, ctx): Promise<Verified> {
+    const credentials = v.parse(Credentials, raw)
+    const response = await call(ctx, credentials, '/api/v1/accounts/verify_credentials')
+    if (response.status !== 200) throw failure(response, ctx)
+    const account = response.json<Account>()
+    const instance = await readInstance(ctx, credentials)
+    const acct = account.acct.includes('@') ? account.acct : `${account.acct}@${instance.domain}`
+    return { handle: `@${acct}`, display_name: account.display_name || account.username, settings: { ...instance, account_id: account.id } }
+  },
+
+  async publish(connection, request, ctx) {
+    const credentials = v.parse(Credentials, connection.credentials)
+    const limits = limitsOf(connection.settings)
+    const mediaIds: string[] = []
+    for (const [index, url] of request.mediaUrls.entries()) {
+      const maxBytes = Math.max(limits.image_size_limit, limits.video_size_limit)
+      const file = await fetchMedia(ctx, url, index, { label: LABEL, types: limits.supported_mime_types, maxBytes })
+      const cap = file.kind === 'video' ? limits.video_size_limit : limits.image_size_limit
+      if (file.bytes.length > cap) throw new PlatformError('permanent', 'media_too_large', `media ${url}: ${file.bytes.length} bytes, over this instance's ${file.kind} limit of ${cap}`)
+      mediaIds.push(await uploadMedia(ctx, credentials, file))
+    }
+    const response = await call(ctx, credentials, '/api/v1/statuses', {
+      method: 'POST',
+      body: JSON.stringify({ status: request.content, media_ids: mediaIds }),
+      headers: { 'content-type': 'application/json', 'idempotency-key': `smm-${request.postId}` },
+    })
+    if (response.status !== 200) throw failure(response, ctx)
+    const status = response.json<Status>()
+    return { platform_post_id: status.id, url: status.url ?? status.uri }
+  },
+
+  async metrics(connection: Connection, ids: string[], ctx: PlatformContext) {
+    const credentials = v.parse(Credentials, connection.credentials)
+    const counts = new Map<string, Metrics>()
+    for (const id of ids) {
+      const response = await call(ctx, credentials, `/api/v1/statuses/${encodeURIComponent(id)}`)
+      // A deleted status has no counts any more; the others still do.
+      if (response.status === 404) continue
+      if (response.status !== 200) throw failure(response, ctx)
+      const status = response.json<Status>()
+      counts.set(id, {
+        impressions: null,
+        likes: status.favourites_count,
+        reposts: status.reblogs_count,
+        replies: status.replies_count,
+        quotes: typeof status.quotes_count === 'number' ? status.quotes_count : null,
+        clicks: null,
+      })
+    }
+    return counts
+  },
+}

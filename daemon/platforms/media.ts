@@ -1,0 +1,100 @@
+import { EgressError } from '../egress.js'
+import { PlatformError, type PlatformContext } from './types.js'
+
+/** A media file downloaded for upload: its bytes, checked type and a file name to send. */
+export interface MediaFile {
+  url: string
+  bytes: Buffer
+  contentType: string
+  filename: string
+  kind: 'image' | 'video'
+}
+
+export interface MediaRules {
+  /** The platform's name for details, e.g. "Bluesky". */
+  label: string
+  /** Accepted content types, e.g. `image/jpeg`. */
+  types: readonly string[]
+  /** Largest file the platform takes, in bytes. */
+  maxBytes: number
+}
+
+export const COMMON_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
+}
+
+// Magic numbers of the formats platforms accept: a server that labels an HTML error page
+// `image/png` must not get it uploaded as a picture.
+function contentMatches(type: string, bytes: Buffer): boolean {
+  const ascii = (start: number, end: number) => bytes.subarray(start, end).toString('latin1')
+  switch (type) {
+    case 'image/jpeg':
+      return bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff
+    case 'image/png':
+      return ascii(0, 8) === '\x89PNG\r\n\x1a\n'
+    case 'image/gif':
+      return ascii(0, 4) === 'GIF8'
+    case 'image/webp':
+      return ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP'
+    case 'video/mp4':
+    case 'video/quicktime':
+      return ascii(4, 8) === 'ftyp'
+    case 'video/webm':
+      return bytes.readUInt32BE(0) === 0x1a45dfa3
+    default:
+      return true
+  }
+}
+
+function mediaError(kind: PlatformError['kind'], code: string, url: string, why: string): PlatformError {
+  return new PlatformError(kind, code, `media ${url}: ${why}`)
+}
+
+/**
+ * Downloads one media URL through the egress policy (https, public addresses, bounded size
+ * and time) and checks it is a file the platform takes. A failure is about this target only:
+ * a 4xx, a wrong type or a file too large is permanent; a network failure or 5xx of the media
+ * host is transient, since trying again later can succeed.
+ */
+export async function fetchMedia(ctx: PlatformContext, url: string, index: number, rules: MediaRules): Promise<MediaFile> {
+  let response
+  try {
+    response = await ctx.http(url, { maxResponseBytes: rules.maxBytes, timeoutMs: 60_000, headers: { accept: rules.types.join(', ') } })
+  } catch (error) {
+    if (!(error instanceof EgressError)) throw error
+    if (error.code === 'too_large') throw mediaError('permanent', 'media_too_large', url, `larger than ${rules.label}'s limit of ${rules.maxBytes} bytes`)
+    throw mediaError(error.transient ? 'transient' : 'permanent', 'media_unavailable', url, error.message)
+  }
+  if (response.status >= 500) throw mediaError('transient', 'media_unavailable', url, `the media host answered ${response.status}`)
+  if (response.status !== 200) throw mediaError('permanent', 'media_unavailable', url, `the media host answered ${response.status}, not 200`)
+  const contentType = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (!rules.types.includes(contentType)) {
+    throw mediaError('permanent', 'media_type_unsupported', url, `${contentType || 'no content type'} is not a type ${rules.label} takes (${rules.types.join(', ')})`)
+  }
+  if (!contentMatches(contentType, response.body)) {
+    throw mediaError('permanent', 'media_type_unsupported', url, `is labelled ${contentType} but its content is not`)
+  }
+  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '')
+  const extension = EXTENSIONS[contentType] ?? 'bin'
+  const filename = /^[\w.-]{1,100}$/.test(last) && last.includes('.') ? last : `media-${index + 1}.${extension}`
+  return { url, bytes: response.body, contentType, filename, kind: contentType.startsWith('video/') ? 'video' : 'image' }
+}
+
+/** A multipart/form-data body as bytes, with its content type (boundary included). */
+export async function multipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
+  const encoded = new Response(form)
+  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! }
+}
+
+/** A file part for FormData. */
+export function filePart(file: MediaFile): Blob {
+  return new Blob([file.bytes], { type: file.contentType })
+}

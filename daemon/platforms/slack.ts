@@ -1,0 +1,68 @@
+import * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import type { OutboundResponse } from '../egress.js'
+import { HttpsUrl } from './credential-schemas.js'
+import { excerpt, platformRequest, statusError } from './platform-http.js'
+import { PlatformError, type Platform, type PlatformContext } from './types.js'
+
+const Credentials = v.object({
+  webhook_url: HttpsUrl('an incoming webhook URL, https://hooks.slack.com/services/…'),
+})
+
+const LABEL = 'Slack'
+// Slack truncates message text past 40,000 characters; we refuse rather than lose the end.
+const MAX_CHARACTERS = 40_000
+// Answers that mean the webhook no longer works: removed, its app uninstalled, its channel gone.
+const WEBHOOK_GONE = new Set(['invalid_token', 'no_service', 'no_service_id', 'no_team', 'team_disabled', 'channel_not_found', 'channel_is_archived', 'action_prohibited'])
+
+/** Slack answers a webhook in plain text: `ok`, or an error name such as `no_service`. */
+function failure(response: OutboundResponse, ctx: PlatformContext): PlatformError {
+  const reason = excerpt(response)
+  if (WEBHOOK_GONE.has(reason)) return new PlatformError('auth', 'credentials_rejected', `${LABEL} answered ${response.status}: ${reason}`)
+  return statusError(LABEL, response, reason, ctx.clock.now())
+}
+
+/** The text Slack gets: media go as links on their own lines, which Slack unfurls. */
+function textOf(content: string, mediaUrls: string[]): string {
+  return [content, ...mediaUrls].filter((part) => part !== '').join('\n')
+}
+
+function post(ctx: PlatformContext, url: string, payload: unknown) {
+  return platformRequest(ctx, LABEL, url, { method: 'POST', body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } })
+}
+
+export const slack: Platform = {
+  name: 'slack',
+  credentials: Credentials,
+  // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
+  idempotentPublish: false,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    const length = textOf(draft.content, draft.media_urls).length
+    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters with its media links; Slack allows ${MAX_CHARACTERS}` })
+    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Slack' })
+    return errors
+  },
+
+  async verify(raw, ctx) {
+    const { webhook_url } = v.parse(Credentials, raw)
+    // A webhook cannot be read, only posted to. An empty payload is refused with `no_text` by
+    // a live webhook and with `no_service`/`invalid_token` by a dead one, and posts nothing.
+    const response = await post(ctx, webhook_url, {})
+    const answer = excerpt(response)
+    if (response.status !== 400 || (answer !== 'no_text' && answer !== 'invalid_payload')) throw failure(response, ctx)
+    // The path is /services/<team>/<bot>/<secret>: the first two name the webhook, the last is the secret.
+    const [team, bot] = new URL(webhook_url).pathname.split('/').filter(Boolean).slice(1, 3)
+    const handle = team && bot ? `${team}/${bot}` : new URL(webhook_url).host
+    return { handle, display_name: 'Slack incoming webhook', settings: {} }
+  },
+
+  async publish(connection, request, ctx) {
+    const { webhook_url } = v.parse(Credentials, connection.credentials)
+    const response = await post(ctx, webhook_url, { text: textOf(request.content, request.mediaUrls) })
+    if (response.status !== 200) throw failure(response, ctx)
+    // Slack answers "ok" and nothing else: there is no message id or permalink to record.
+    return { platform_post_id: null, url: null }
+  },
+}

@@ -1,0 +1,138 @@
+import * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import type { OutboundResponse } from '../egress.js'
+import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
+import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
+import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
+import { PlatformError, type Platform, type PlatformContext } from './types.js'
+
+const Credentials = v.object({
+  bot_token: v.pipe(Secret('the token @BotFather gave, e.g. 123456:ABC-DEF…'), v.regex(/^\d+:[\w-]+$/, 'is not a bot token (digits, a colon, then letters, digits, - and _)')),
+  chat_id: v.pipe(
+    v.union([v.pipe(v.number(), v.integer(), v.transform(String)), v.pipe(v.string(), v.trim())]),
+    v.regex(/^(-?\d+|@\w{4,})$/, 'must be a numeric chat id (e.g. -1001234567890) or a public @channelusername'),
+  ),
+  // A self-hosted Bot API server (telegram-bot-api) works too; the default is Telegram's.
+  api_url: v.optional(HttpsUrl('a Bot API server, default https://api.telegram.org'), 'https://api.telegram.org'),
+})
+type Credentials = v.InferOutput<typeof Credentials>
+
+const LABEL = 'Telegram'
+const MAX_TEXT = 4096
+const MAX_CAPTION = 1024
+const MAX_MEDIA = 10
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
+const VIDEO_TYPES = ['video/mp4']
+// Bot API upload limits: 10 MB for photos, 50 MB for other files.
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024
+const MAX_VIDEO_BYTES = 50 * 1024 * 1024
+
+interface BotAnswer<T> {
+  ok: boolean
+  result?: T
+  error_code?: number
+  description?: string
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number }
+}
+
+interface Message {
+  message_id: number
+  chat: { id: number; type: string; username?: string; title?: string }
+}
+
+/** Bot API errors are `{ok: false, error_code, description, parameters}`. */
+function failure(response: OutboundResponse, ctx: PlatformContext): PlatformError {
+  const body = jsonOrUndefined<BotAnswer<unknown>>(response)
+  const reason = body?.description ?? excerpt(response)
+  const detail = `${LABEL} answered ${response.status}: ${reason}`
+  if (body?.parameters?.retry_after !== undefined) return new PlatformError('transient', 'rate_limited', detail, body.parameters.retry_after * 1000)
+  if (body?.parameters?.migrate_to_chat_id !== undefined) {
+    return new PlatformError('permanent', 'chat_migrated', `${detail}; the group became a supergroup: reconnect with chat_id ${body.parameters.migrate_to_chat_id}`)
+  }
+  return statusError(LABEL, response, reason, ctx.clock.now())
+}
+
+/** One Bot API call; the token is in the path, so it never appears in an error detail. */
+async function call<T>(ctx: PlatformContext, credentials: Credentials, method: string, body: { json?: unknown; form?: FormData }): Promise<T> {
+  const url = `${baseUrl(credentials.api_url)}/bot${credentials.bot_token}/${method}`
+  const encoded = body.form ? await multipart(body.form) : { body: JSON.stringify(body.json ?? {}), contentType: 'application/json' }
+  const response = await platformRequest(ctx, LABEL, url, { method: 'POST', body: encoded.body, headers: { 'content-type': encoded.contentType } })
+  const answer = jsonOrUndefined<BotAnswer<T>>(response)
+  if (response.status !== 200 || !answer?.ok) throw failure(response, ctx)
+  return answer.result as T
+}
+
+function messageLink(message: Message): string | null {
+  if (message.chat.username) return `https://t.me/${message.chat.username}/${message.message_id}`
+  // Private channels and supergroups have ids -100…; their links open for members only.
+  const id = String(message.chat.id)
+  return id.startsWith('-100') ? `https://t.me/c/${id.slice(4)}/${message.message_id}` : null
+}
+
+async function download(ctx: PlatformContext, url: string, index: number): Promise<MediaFile> {
+  const file = await fetchMedia(ctx, url, index, { label: LABEL, types: [...PHOTO_TYPES, ...VIDEO_TYPES], maxBytes: MAX_VIDEO_BYTES })
+  if (file.kind === 'image' && file.bytes.length > MAX_PHOTO_BYTES) {
+    throw new PlatformError('permanent', 'media_too_large', `media ${url}: ${file.bytes.length} bytes; Telegram takes photos up to ${MAX_PHOTO_BYTES}`)
+  }
+  return file
+}
+
+export const telegram: Platform = {
+  name: 'telegram',
+  credentials: Credentials,
+  // The Bot API has no idempotency key: a re-send would post twice.
+  idempotentPublish: false,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    // The Bot API counts UTF-16 code units, as JavaScript strings do.
+    const limit = draft.media_urls.length > 0 ? MAX_CAPTION : MAX_TEXT
+    if (draft.content.length > limit) {
+      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${draft.content.length} characters; Telegram allows ${limit}${draft.media_urls.length > 0 ? ' as a caption under media' : ''}` })
+    }
+    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Telegram unless the post has media' })
+    if (draft.media_urls.length > MAX_MEDIA) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Telegram takes at most ${MAX_MEDIA} in one album` })
+    return errors
+  },
+
+  async verify(raw, ctx) {
+    const credentials = v.parse(Credentials, raw)
+    const bot = await call<{ id: number; username: string; first_name: string }>(ctx, credentials, 'getMe', {})
+    const chat = await call<{ id: number; type: string; title?: string; username?: string; first_name?: string }>(ctx, credentials, 'getChat', { json: { chat_id: credentials.chat_id } })
+    const name = chat.title ?? chat.first_name ?? String(chat.id)
+    return {
+      handle: chat.username ? `@${chat.username}` : String(chat.id),
+      display_name: `${name} (via @${bot.username})`,
+      settings: { chat_id: chat.id, chat_type: chat.type, chat_username: chat.username ?? null, bot_username: bot.username },
+    }
+  },
+
+  async publish(connection, request, ctx) {
+    const credentials = v.parse(Credentials, connection.credentials)
+    const files = []
+    for (const [index, url] of request.mediaUrls.entries()) files.push(await download(ctx, url, index))
+    const caption = request.content === '' ? {} : { caption: request.content }
+    let message: Message
+    if (files.length === 0) {
+      message = await call<Message>(ctx, credentials, 'sendMessage', { json: { chat_id: credentials.chat_id, text: request.content } })
+    } else if (files.length === 1) {
+      const file = files[0]!
+      const field = file.kind === 'video' ? 'video' : 'photo'
+      const form = new FormData()
+      form.append('chat_id', credentials.chat_id)
+      if (caption.caption) form.append('caption', caption.caption)
+      form.append(field, filePart(file), file.filename)
+      message = await call<Message>(ctx, credentials, file.kind === 'video' ? 'sendVideo' : 'sendPhoto', { form })
+    } else {
+      // An album: each file is a part named in the media list by attach://; the caption goes on the first.
+      const form = new FormData()
+      form.append('chat_id', credentials.chat_id)
+      const media = files.map((file, index) => ({ type: file.kind === 'video' ? 'video' : 'photo', media: `attach://file${index}`, ...(index === 0 ? caption : {}) }))
+      form.append('media', JSON.stringify(media))
+      files.forEach((file, index) => form.append(`file${index}`, filePart(file), file.filename))
+      const messages = await call<Message[]>(ctx, credentials, 'sendMediaGroup', { form })
+      message = messages[0]!
+    }
+    return { platform_post_id: `${message.chat.id}:${message.message_id}`, url: messageLink(message) }
+  },
+}

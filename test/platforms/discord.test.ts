@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { discord } from '../../daemon/platforms/discord.js'
+import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
+import { FakeDiscord } from '../fixtures/discord-server.js'
+import { startMediaHost } from '../fixtures/media-host.js'
+import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
+
+let fake: FakeDiscord
+let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
+let ctx: PlatformContext
+let connection: Connection
+
+beforeAll(async () => {
+  fake = await FakeDiscord.start()
+  mediaHost = await startMediaHost()
+  ctx = await platformContext()
+  connection = connectionOf('discord', { webhook_url: fake.hookUrl() }, await discord.verify({ webhook_url: fake.hookUrl() }, ctx))
+})
+
+afterAll(async () => {
+  await fake.server.close()
+  await mediaHost.close()
+})
+
+describe('discord', () => {
+  it('connects: the webhook name, channel and server', async () => {
+    const verified = await discord.verify({ webhook_url: fake.hookUrl() }, ctx)
+    expect(verified).toMatchObject({ handle: 'smm announcements', settings: { channel_id: '900', guild_id: '800' } })
+    expect(discord.metrics).toBeUndefined()
+    expect(discord.idempotentPublish).toBe(false)
+  })
+
+  it('refuses a deleted webhook or a wrong token at connect time with Discord reason', async () => {
+    const unknown = await platformError(discord.verify({ webhook_url: fake.hookUrl('1999') }, ctx))
+    expect(unknown.kind).toBe('auth')
+    expect(unknown.message).toContain('Unknown Webhook')
+    const wrong = await platformError(discord.verify({ webhook_url: fake.hookUrl('1100', 'not-the-token') }, ctx))
+    expect(wrong.message).toContain('Invalid Webhook Token')
+  })
+
+  it('checks 2,000 characters and 10 files', () => {
+    expect(discord.check({ content: '😀'.repeat(2000), media_urls: [] }, {})).toEqual([])
+    expect(discord.check({ content: 'x'.repeat(2001), media_urls: [] }, {})[0]).toMatchObject({ pointer: '#/content', code: 'too_long' })
+    expect(discord.check({ content: 'x', media_urls: Array(11).fill('https://m.example/a.png') }, {})[0]).toMatchObject({ pointer: '#/media_urls' })
+  })
+
+  it('publishes with ?wait=true, images uploaded and shown as embeds, and links the message', async () => {
+    const published = await discord.publish(connection, { postId: 'pst_1', content: 'New release!', mediaUrls: [mediaHost.media('cat.png')] }, ctx)
+    const message = fake.messages.at(-1)!
+    expect(published).toEqual({ platform_post_id: message.id, url: `https://discord.com/channels/800/900/${message.id}` })
+    expect(message.content).toBe('New release!')
+    expect(message.files).toEqual([{ field: 'files[0]', name: 'cat.png', type: 'image/png', size: 70 }])
+    expect(message.embeds).toEqual([{ image: { url: 'attachment://cat.png' } }])
+  })
+
+  it('a 429 is transient with retry_after, a 502 too, and the retry succeeds', async () => {
+    fake.faults.push({ status: 429, body: { message: 'You are being rate limited.', retry_after: 1.25, global: false }, headers: { 'retry-after': '2', 'x-ratelimit-scope': 'user' } })
+    const limited = await platformError(discord.publish(connection, { postId: 'pst_2', content: 'Again', mediaUrls: [] }, ctx))
+    expect(limited).toMatchObject({ kind: 'transient', code: 'rate_limited', retryAfterMs: 1250 })
+    fake.faults.push({ status: 502, body: { message: 'Bad Gateway', code: 0 } })
+    expect((await platformError(discord.publish(connection, { postId: 'pst_2', content: 'Again', mediaUrls: [] }, ctx))).kind).toBe('transient')
+    const published = await discord.publish(connection, { postId: 'pst_2', content: 'Again', mediaUrls: [] }, ctx)
+    expect(fake.messages.at(-1)!.id).toBe(published.platform_post_id)
+  })
+
+  it('a rejected message is permanent, with the field messages Discord gave', async () => {
+    const error = await platformError(discord.publish(connection, { postId: 'pst_3', content: 'x'.repeat(2001), mediaUrls: [] }, ctx))
+    expect(error.kind).toBe('permanent')
+    expect(error.message).toContain('Invalid Form Body; content: Must be 2000 or fewer in length.')
+  })
+
+  it('a media URL that is not media fails only this target', async () => {
+    const error = await platformError(discord.publish(connection, { postId: 'pst_4', content: 'x', mediaUrls: [mediaHost.media('doc.pdf')] }, ctx))
+    expect(error).toMatchObject({ kind: 'permanent', code: 'media_type_unsupported' })
+  })
+
+  it('a webhook deleted since connecting is an auth failure', async () => {
+    fake.webhooks.set('1101', 'other-token')
+    const other = { ...connection, credentials: { webhook_url: fake.hookUrl('1101', 'other-token') } }
+    fake.webhooks.delete('1101')
+    const error = await platformError(discord.publish(other, { postId: 'pst_5', content: 'x', mediaUrls: [] }, ctx))
+    expect(error).toMatchObject({ kind: 'auth' })
+    expect(error.message).toContain('Unknown Webhook')
+  })
+})

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mastodon } from '../../daemon/platforms/mastodon.js'
+import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
+import { FakeMastodon } from '../fixtures/mastodon-server.js'
+import { startMediaHost } from '../fixtures/media-host.js'
+import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
+
+let instance: FakeMastodon
+let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
+let ctx: PlatformContext
+let connection: Connection
+const credentials = () => ({ instance_url: instance.url, access_token: 'token-alice' })
+
+beforeAll(async () => {
+  instance = await FakeMastodon.start()
+  mediaHost = await startMediaHost()
+  ctx = await platformContext()
+  connection = connectionOf('mastodon', credentials(), await mastodon.verify(credentials(), ctx))
+})
+
+afterAll(async () => {
+  await instance.server.close()
+  await mediaHost.close()
+})
+
+describe('mastodon', () => {
+  it('connects: handle, display name and the instance limits', async () => {
+    instance.maxCharacters = 1000
+    const verified = await mastodon.verify({ instance_url: `${instance.url}/`, access_token: ' token-alice ' }, ctx)
+    instance.maxCharacters = 500
+    expect(verified.handle).toBe('@alice@social.example')
+    expect(verified.display_name).toBe('Alice Example')
+    expect(verified.settings).toMatchObject({ max_characters: 1000, max_media_attachments: 4, characters_reserved_per_url: 23 })
+  })
+
+  it('refuses a bad token at connect time with the instance reason', async () => {
+    const error = await platformError(mastodon.verify({ instance_url: instance.url, access_token: 'nope' }, ctx))
+    expect(error.kind).toBe('auth')
+    expect(error.message).toContain('The access token is invalid')
+  })
+
+  it('checks length the Mastodon way: every link counts 23, the instance limit applies', () => {
+    const link = `https://example.com/${'a'.repeat(200)}`
+    expect(mastodon.check({ content: `${'x'.repeat(470)} ${link}`, media_urls: [] }, connection.settings)).toEqual([])
+    const tooLong = mastodon.check({ content: 'x'.repeat(501), media_urls: [] }, connection.settings)
+    expect(tooLong).toEqual([expect.objectContaining({ pointer: '#/content', code: 'too_long' })])
+    expect(tooLong[0]!.detail).toContain('allows 500')
+    expect(mastodon.check({ content: 'x'.repeat(900), media_urls: [] }, { ...connection.settings, max_characters: 1000 })).toEqual([])
+    const media = mastodon.check({ content: 'hi', media_urls: ['a', 'b', 'c', 'd', 'e'].map((n) => `https://m.example/${n}.png`) }, connection.settings)
+    expect(media).toEqual([expect.objectContaining({ pointer: '#/media_urls', code: 'too_many_media' })])
+  })
+
+  it('publishes text with an image: uploads the media, waits for processing, posts with an Idempotency-Key', async () => {
+    const published = await mastodon.publish(connection, { postId: 'pst_01JMASTODON', content: 'Hello fediverse', mediaUrls: [mediaHost.media('cat.png')] }, ctx)
+    const status = instance.statuses.get(published.platform_post_id!)!
+    expect(status.content).toBe('Hello fediverse')
+    expect(status.media_ids).toHaveLength(1)
+    expect(instance.media.get(status.media_ids[0]!)).toMatchObject({ type: 'image/png', filename: 'cat.png' })
+    expect(published.url).toBe(`${instance.url}/@alice/${published.platform_post_id}`)
+    expect(instance.requests.filter((r) => r.path === '/api/v1/statuses').at(-1)!.idempotencyKey).toBe('smm-pst_01JMASTODON')
+  })
+
+  it('re-sending the same post returns the same status instead of a duplicate', async () => {
+    const first = await mastodon.publish(connection, { postId: 'pst_01JRESEND', content: 'Once only', mediaUrls: [] }, ctx)
+    const again = await mastodon.publish(connection, { postId: 'pst_01JRESEND', content: 'Once only', mediaUrls: [] }, ctx)
+    expect(again.platform_post_id).toBe(first.platform_post_id)
+    expect([...instance.statuses.values()].filter((s) => s.content === 'Once only')).toHaveLength(1)
+    expect(mastodon.idempotentPublish).toBe(true)
+  })
+
+  it('a 503 then a 429 are transient (with the reset time), and the retry succeeds', async () => {
+    instance.failNext('POST /api/v1/statuses', { status: 503, body: { error: 'Service Unavailable' } })
+    const down = await platformError(mastodon.publish(connection, { postId: 'pst_01JRETRY', content: 'Retry me', mediaUrls: [] }, ctx))
+    expect(down.kind).toBe('transient')
+    const reset = new Date(ctx.clock.now() + 90_000).toISOString()
+    instance.failNext('POST /api/v1/statuses', { status: 429, body: { error: 'Too many requests' }, headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } })
+    const limited = await platformError(mastodon.publish(connection, { postId: 'pst_01JRETRY', content: 'Retry me', mediaUrls: [] }, ctx))
+    expect(limited).toMatchObject({ kind: 'transient', code: 'rate_limited', retryAfterMs: 90_000 })
+    const published = await mastodon.publish(connection, { postId: 'pst_01JRETRY', content: 'Retry me', mediaUrls: [] }, ctx)
+    expect(instance.statuses.get(published.platform_post_id!)!.content).toBe('Retry me')
+  })
+
+  it('a validation error is permanent and carries the instance message', async () => {
+    const error = await platformError(mastodon.publish(connection, { postId: 'pst_01JLONG', content: 'y'.repeat(600), mediaUrls: [] }, ctx))
+    expect(error.kind).toBe('permanent')
+    expect(error.message).toContain('Validation failed: Text character limit of 500 exceeded')
+  })
+
+  it('bad media fails only this target, permanently, naming the URL', async () => {
+    const fake = await platformError(mastodon.publish(connection, { postId: 'pst_01JMEDIA', content: 'x', mediaUrls: [mediaHost.media('not-really.png')] }, ctx))
+    expect(fake).toMatchObject({ kind: 'permanent', code: 'media_type_unsupported' })
+    expect(fake.message).toContain('not-really.png')
+    const pdf = await platformError(mastodon.publish(connection, { postId: 'pst_01JMEDIA', content: 'x', mediaUrls: [mediaHost.media('doc.pdf')] }, ctx))
+    expect(pdf.code).toBe('media_type_unsupported')
+    const missing = await platformError(mastodon.publish(connection, { postId: 'pst_01JMEDIA', content: 'x', mediaUrls: [mediaHost.media('gone.png')] }, ctx))
+    expect(missing).toMatchObject({ kind: 'permanent', code: 'media_unavailable' })
+    const huge = await platformError(mastodon.publish(connection, { postId: 'pst_01JMEDIA', content: 'x', mediaUrls: [mediaHost.media('huge.png')] }, ctx))
+    expect(huge.code).toBe('media_too_large')
+  })
+
+  it('a revoked token is an auth failure', async () => {
+    instance.tokens.add('token-bob')
+    const bob = { ...connection, credentials: { instance_url: instance.url, access_token: 'token-bob' } }
+    instance.tokens.delete('token-bob')
+    const error = await platformError(mastodon.publish(bob, { postId: 'pst_01JREVOKED', content: 'x', mediaUrls: [] }, ctx))
+    expect(error).toMatchObject({ kind: 'auth' })
+    expect(error.message).toContain('The access token is invalid')
+  })
+
+  it('reads favourites, reblogs and replies back', async () => {
+    const published = await mastodon.publish(connection, { postId: 'pst_01JMETRICS', content: 'Count me', mediaUrls: [] }, ctx)
+    instance.statuses.get(published.platform_post_id!)!.favourites = 7
+    const counts = await mastodon.metrics!(connection, [published.platform_post_id!, '999'], ctx)
+    expect(counts.get(published.platform_post_id!)).toEqual({ impressions: null, likes: 7, reposts: 2, replies: 1, quotes: 0, clicks: null })
+    expect(counts.has('999')).toBe(false)
+  })
+})
