@@ -9,12 +9,15 @@ import { idempotency } from './middleware/idempotency.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
 import { transportCheck } from './middleware/transport.js'
+import { accountRoutes } from './routes/accounts.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
+import { feedRoutes } from './routes/feeds.js'
 import { meRoutes } from './routes/me.js'
 import { metaRoutes } from './routes/meta.js'
+import { postRoutes } from './routes/posts.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, accountRoutes, postRoutes, feedRoutes]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

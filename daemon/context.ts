@@ -2,6 +2,9 @@ import type Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
 import type { HttpClient } from './egress.js'
+import type { PlatformRegistry } from './platforms/index.js'
+import type { Scheduler } from './scheduler/index.js'
+import type { SecretBox } from './secret-box.js'
 import type { Principal, Store } from './store/index.js'
 
 /** What the daemon's HTTP layer is built from; tests pass a temporary store and a manual clock. */
@@ -16,6 +19,12 @@ export interface AppDeps {
   authFailuresPerMinute?: number
   /** Outbound HTTP to user-supplied URLs, through the egress policy. */
   http: HttpClient
+  /** Every platform module, by name. */
+  platforms: PlatformRegistry
+  /** Seals platform credentials at rest. */
+  secrets: SecretBox
+  /** Publishes due posts; routes wake it when posts change. */
+  scheduler: Scheduler
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

@@ -10,6 +10,10 @@ import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, type EgressOptions } from './egress.js'
 import { proxyListener, tlsListener, type Listener } from './listener.js'
+import { createPlatformRegistry } from './platforms/index.js'
+import type { Platform } from './platforms/types.js'
+import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
+import { createSecretBox, loadSecretKey } from './secret-box.js'
 import { openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import { createWorkers } from './workers.js'
@@ -28,6 +32,10 @@ export interface DaemonOptions {
   allowPrivateNetwork?: boolean
   /** How long shutdown waits for requests in flight before closing their connections. */
   shutdownGraceMs?: number
+  /** The key sealing platform credentials, base64 of 32 bytes (else `SMM_SECRET_KEY`, else `secret.key` in the data dir). */
+  secretKey?: string
+  /** The URL the daemon is reached at from outside (behind a proxy, say), for links in feeds. Default: the listening URL. */
+  publicUrl?: string
 }
 
 /** What tests and benchmarks may replace. */
@@ -37,6 +45,9 @@ export interface DaemonOverrides {
   authFailuresPerMinute?: number
   /** Extra egress settings (tests trust their loopback servers' CA here). */
   egress?: EgressOptions
+  /** Platform modules to add or replace (tests' loopback platforms, benchmarks' instrumented ones). */
+  platforms?: Platform[]
+  scheduler?: SchedulerOptions
 }
 
 export interface RunningDaemon {
@@ -46,6 +57,8 @@ export interface RunningDaemon {
   store: Store
   tls?: TlsMaterial
   databaseFile: string
+  /** The publishing scheduler (tests drive it with `tick(now)`). */
+  scheduler: Scheduler
   /** Set on the first start only: the owner's key, to be printed once. */
   firstStart?: { userId: string; keyId: string; secret: string }
   /** Stops accepting, lets requests in flight finish (bounded), closes the database. */
@@ -110,6 +123,14 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
     const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
 
+    const secrets = createSecretBox(loadSecretKey(options.dataDir, options.secretKey ?? process.env.SMM_SECRET_KEY))
+    let listeningUrl = ''
+    const platforms = createPlatformRegistry({ store, publicUrl: () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, ''), extra: overrides.platforms })
+    const http = createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress })
+    const scheduler = new Scheduler(
+      { store, clock, log, http, platforms, secrets },
+      { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...overrides.scheduler },
+    )
     const deps: AppDeps = {
       store,
       clock,
@@ -117,13 +138,17 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       version: VERSION,
       transport,
       authFailuresPerMinute: overrides.authFailuresPerMinute,
-      http: createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress }),
+      http,
+      platforms,
+      secrets,
+      scheduler,
     }
     const app = createApp(deps)
     const handler = app.callback()
     const listener = tls ? tlsListener(tls, handler, log) : proxyListener(handler, log)
     const port = await listen(listener.server, options.host, options.port)
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
+    listeningUrl = tls ? url : `https://${displayHost(options.host)}:${port}`
 
     const workers = createWorkers(deps)
     for (const worker of workers) worker.start()
@@ -136,6 +161,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       store,
       tls,
       databaseFile,
+      scheduler,
       firstStart: created && { userId: created.user.id, keyId: created.key.id, secret: created.key.secret },
       close() {
         closing ??= (async () => {

@@ -32,6 +32,8 @@ export function cronWorker(name: string, pattern: string, deps: Pick<AppDeps, 'l
 export function createWorkers(deps: AppDeps): Worker[] {
   return [
     // Replayable idempotent responses live 24 h.
+    // Publishing: croner-armed for the earliest due post, plus its own sweep.
+    { name: 'scheduler', start: () => deps.scheduler.start(), stop: () => deps.scheduler.stop() },
     cronWorker('idempotency-purge', '*/10 * * * *', deps, () => deps.store.idempotency.purgeExpired(deps.clock.now())),
   ]
 }

@@ -1,5 +1,8 @@
+import { accountRoutes } from './api/accounts.js'
 import { apiKeyRoutes } from './api/api-keys.js'
+import { feedRoutes } from './api/feeds.js'
 import { metaRoutes } from './api/meta.js'
+import { postRoutes } from './api/posts.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
 
@@ -10,6 +13,9 @@ export const routes = {
   ...metaRoutes,
   ...userRoutes,
   ...apiKeyRoutes,
+  ...accountRoutes,
+  ...postRoutes,
+  ...feedRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

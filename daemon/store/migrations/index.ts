@@ -1,5 +1,6 @@
 import { foundation } from './0001-foundation.js'
 import { outbox } from './0002-outbox.js'
+import { posts } from './0003-posts.js'
 
 /**
  * One step of the schema. A landed step is never edited: a change is a new numbered file here.
@@ -11,4 +12,4 @@ export interface Migration {
   sql: string
 }
 
-export const migrations: Migration[] = [foundation, outbox]
+export const migrations: Migration[] = [foundation, outbox, posts]
