@@ -40,8 +40,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
   // it (which also requires `scheduled`) either happened before it or fails after it.
   const claimPosts = db.prepare<[number, number, number], { id: string; scheduled_at: number }>(
-    `UPDATE posts SET status = 'publishing', updated_at = ?1, version = version + 1
-      WHERE id IN (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ?2 ORDER BY scheduled_at LIMIT ?3)
+    `UPDATE posts SET status = 'publishing', updated_at = ?, version = version + 1
+      WHERE id IN (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ? ORDER BY scheduled_at LIMIT ?)
       RETURNING id, scheduled_at`,
   )
   const makeDue = db.prepare<[number, string], void>("UPDATE post_targets SET next_attempt_at = ? WHERE post_id = ? AND status = 'pending'")
@@ -49,12 +49,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const dueTargets = db.prepare<[number, number, string, string, number], TargetRef>(
     `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, t.next_attempt_at AS dueAt
        FROM post_targets t JOIN posts p ON p.id = t.post_id
-      WHERE t.status = 'pending' AND t.next_attempt_at <= ?1 AND (t.next_attempt_at, t.post_id, t.platform) > (?2, ?3, ?4)
-      ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ?5`,
+      WHERE t.status = 'pending' AND t.next_attempt_at <= ? AND (t.next_attempt_at, t.post_id, t.platform) > (?, ?, ?)
+      ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ?`,
   )
   const claimTarget = db.prepare<[number, string, string, number], { attempts: number; next_attempt_at: number }>(
-    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?1
-      WHERE post_id = ?2 AND platform = ?3 AND status = 'pending' AND next_attempt_at <= ?4
+    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
+      WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
       RETURNING attempts, next_attempt_at`,
   )
   const setPublished = db.prepare<[string | null, string | null, number, string, string], void>(
@@ -77,7 +77,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const abandoned = db.prepare<[number, number], { postId: string; platform: PlatformName; accountId: string; dueAt: number }>(
     `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.next_attempt_at, p.scheduled_at) AS dueAt
        FROM post_targets t JOIN posts p ON p.id = t.post_id
-      WHERE t.status = 'publishing' AND (?1 OR t.lease_expires_at <= ?2)`,
+      WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
   )
   const targetsOf = db.prepare<[string], Pick<TargetRow, 'status' | 'published_at'>>('SELECT status, published_at FROM post_targets WHERE post_id = ?')
   const finish = db.prepare<[PostStatus, number | null, number, string], void>(

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import { ManualClock } from '../../src/time.js'
-import { startDaemon, type DaemonOptions, type RunningDaemon } from '../../daemon/main.js'
+import { startDaemon, type DaemonOptions, type DaemonOverrides, type RunningDaemon } from '../../daemon/main.js'
 import { httpsClient, type HttpsClient } from './http.js'
 
 export interface TestDaemon {
@@ -29,8 +29,10 @@ export interface TestDaemon {
  * The real daemon over real TLS on port 0, with a temporary data dir and a manual clock: what
  * every integration test talks to.
  */
-export async function startTestDaemon(options: Partial<DaemonOptions> & { clock?: ManualClock; authFailuresPerMinute?: number } = {}): Promise<TestDaemon> {
-  const { clock = new ManualClock(), authFailuresPerMinute, ...rest } = options
+export async function startTestDaemon(
+  options: Partial<DaemonOptions> & { clock?: ManualClock; authFailuresPerMinute?: number; overrides?: Omit<DaemonOverrides, 'clock' | 'log'> } = {},
+): Promise<TestDaemon> {
+  const { clock = new ManualClock(), authFailuresPerMinute, overrides, ...rest } = options
   const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'smm-test-'))
   const logs: string[] = []
   const sink = new Writable({
@@ -41,7 +43,7 @@ export async function startTestDaemon(options: Partial<DaemonOptions> & { clock?
   })
   const log = pino({ level: 'debug' }, sink)
   const start = () =>
-    startDaemon({ dataDir, host: '127.0.0.1', port: 0, shutdownGraceMs: 2_000, ...rest }, { clock, log, authFailuresPerMinute })
+    startDaemon({ dataDir, host: '127.0.0.1', port: 0, shutdownGraceMs: 2_000, ...rest }, { authFailuresPerMinute, ...overrides, clock, log })
   const first = await start()
   const state = {
     daemon: first,
