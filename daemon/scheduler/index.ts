@@ -96,7 +96,7 @@ export class Scheduler {
     this.rearm(true).catch((error) => this.logError(error, 'arm'))
   }
 
-  /** Does everything due at `now`, and resolves when every attempt it started has settled. */
+  /** Does everything due at `now`, and resolves when every attempt in flight has settled. */
   async tick(now: number): Promise<TickResult> {
     await this.started
     const result: TickResult = { claimed: 0, missed: 0, attempted: 0 }
@@ -123,7 +123,9 @@ export class Scheduler {
       after = page[page.length - 1]
     }
     result.attempted = attempts.length
-    await Promise.all(attempts)
+    // Also wait for attempts an overlapping tick started: when this resolves, everything due
+    // by `now` has been attempted (what tests and a draining shutdown rely on).
+    await Promise.all([...attempts, ...[...this.inFlight].map((p) => p.catch(() => undefined))])
     // Run again at once only if this tick made progress: due targets that another tick holds
     // in its queue would otherwise make ticks spin until they are attempted.
     if (!this.stopping) await this.rearm(result.claimed + result.attempted > 0)

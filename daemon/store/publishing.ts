@@ -29,6 +29,9 @@ export type Outcome =
   | { kind: 'unconfirmed'; detail: string }
   | { kind: 'retry'; at: number; code: string; detail: string }
 
+/** How a post ends once every target is settled. */
+type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
+
 export interface ClaimResult {
   claimed: number
   /** Posts too late to publish (beyond the catch-up window), failed with `missed_schedule`. */
@@ -89,19 +92,18 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     "SELECT min(next_attempt_at) AS at FROM post_targets WHERE status = 'pending' AND next_attempt_at > ?",
   )
 
-  /** Writes the post's final state and its event once no target is still in play. */
-  function finishIfDone(postId: string, now: number): void {
+  /** Writes the post's final state once no target is still in play; returns it, or undefined. */
+  function finishIfDone(postId: string, now: number): FinalStatus | undefined {
     const targets = targetsOf.all(postId)
     if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
       touch.run(now, postId)
-      return
+      return undefined
     }
     const published = targets.filter((t) => t.status === 'published')
-    const status: PostStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
+    const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
     const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
     finish.run(status, publishedAt, now, postId)
-    const record = reader.recordSync(postId)!
-    events.appendSync(record.userId, `post.${status}`, record.post, now)
+    return status
   }
 
   const settle = db.transaction((postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean => {
@@ -118,11 +120,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       touch.run(now, postId)
       return true
     }
+    const final = finishIfDone(postId, now)
+    // Both events carry the post as this transaction leaves it.
     const record = reader.recordSync(postId)!
     if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, now)
-    const type = outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed'
-    events.appendSync(record.userId, type, { ...record.post, platform }, now)
-    finishIfDone(postId, now)
+    events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
+    if (final) events.appendSync(record.userId, `post.${final}`, record.post, now)
     return true
   })
 
