@@ -26,17 +26,23 @@ async function duePosts(): Promise<{ ids: string[]; base: number }> {
   return { ids, base }
 }
 
-/** Sends every edit at once and, while they arrive, lets the posts fall due one by one and claims them. */
-async function race<T>(base: number, edits: Promise<T>[]): Promise<T[]> {
-  const all = Promise.all(edits)
-  for (let i = 0; i < N; i++) {
+/**
+ * The first 10 posts are claimed before any edit is sent (those edits must lose), the last 10
+ * fall due only after every edit has landed (those must win), and the 60 in between race:
+ * their edits are in flight while the clock reaches each post's time and the scheduler claims it.
+ */
+async function race<T>(base: number, send: () => Promise<T>[]): Promise<T[]> {
+  t.clock.set(base + 9)
+  await t.daemon.scheduler.tick(t.clock.now())
+  const all = Promise.all(send())
+  for (let i = 10; i < N - 10; i++) {
     t.clock.set(base + i)
     await t.daemon.scheduler.tick(t.clock.now())
-    // The first posts are claimed at once (their edits lose); then a few milliseconds per step,
-    // so the remaining requests land between claims rather than after them all.
-    if (i >= 10) await new Promise((resolve) => setTimeout(resolve, 4))
+    // A few milliseconds per step, so requests land between claims rather than after them all.
+    await new Promise((resolve) => setTimeout(resolve, 3))
   }
   const results = await all
+  t.clock.set(base + N)
   await t.daemon.scheduler.tick(t.clock.now())
   return results
 }
@@ -44,7 +50,7 @@ async function race<T>(base: number, edits: Promise<T>[]): Promise<T[]> {
 describe('edits racing the scheduler’s claim', () => {
   it('DELETE vs claim: each post is either cancelled and never published, or published and the DELETE got 409', async () => {
     const { ids, base } = await duePosts()
-    const results = await race(base, ids.map((id) => t.http.delete(`/v1/posts/${id}`, { key: t.key })))
+    const results = await race(base, () => ids.map((id) => t.http.delete(`/v1/posts/${id}`, { key: t.key })))
     const feed = new Map((await t.daemon.store.feed.recent(account, 10 * N)).map((i) => [i.postId, i]))
     let cancelled = 0
     for (const [i, id] of ids.entries()) {
@@ -60,14 +66,14 @@ describe('edits racing the scheduler’s claim', () => {
         expect(feed.has(id)).toBe(true)
       }
     }
-    // Both outcomes occur: the race was real.
-    expect(cancelled).toBeGreaterThan(0)
-    expect(cancelled).toBeLessThan(N)
+    expect(results.slice(0, 10).every((r) => r.status === 409)).toBe(true)
+    expect(results.slice(N - 10).every((r) => r.status === 200)).toBe(true)
+    expect(cancelled).toBeGreaterThanOrEqual(10)
   })
 
   it('PUT vs claim: the feed shows the edit exactly when the PUT won', async () => {
     const { ids, base } = await duePosts()
-    const results = await race(base, ids.map((id, i) => t.http.put(`/v1/posts/${id}`, { content: `edited ${i}` }, { key: t.key })))
+    const results = await race(base, () => ids.map((id, i) => t.http.put(`/v1/posts/${id}`, { content: `edited ${i}` }, { key: t.key })))
     const feed = new Map((await t.daemon.store.feed.recent(account, 10 * N)).map((i) => [i.postId, i]))
     for (const [i, id] of ids.entries()) {
       const post = (await t.http.get(`/v1/posts/${id}`, { key: t.key })).body
@@ -77,8 +83,7 @@ describe('edits racing the scheduler’s claim', () => {
       expect(post.content).toBe(expected)
       expect(feed.get(id)!.content).toBe(expected)
     }
-    const won = results.filter((r) => (r as { status: number }).status === 200).length
-    expect(won).toBeGreaterThan(0)
-    expect(won).toBeLessThan(N)
+    expect(results.slice(0, 10).every((r) => r.status === 409)).toBe(true)
+    expect(results.slice(N - 10).every((r) => r.status === 200)).toBe(true)
   })
 })
