@@ -198,6 +198,21 @@ describe('downtime and crashes', () => {
     expect(loop.received.slice(before).map((r) => r.idempotency_key)).toEqual([id])
   })
 
+  it('lets a publish in flight finish on shutdown instead of abandoning it', async () => {
+    const acc = await account('Shutdown')
+    loop.reply({ status: 200, delayMs: 150 })
+    const id = await schedule(acc, ['discord'], MIN)
+    t.clock.advance(MIN)
+    const sent = loop.received.length
+    const ticking = t.daemon.scheduler.tick(t.clock.now())
+    while (loop.received.length === sent) await new Promise((resolve) => setTimeout(resolve, 5))
+    await t.restart()
+    await ticking
+    loop.reply({ status: 200 })
+    expect(await get(id)).toMatchObject({ status: 'published', targets: [{ status: 'published', attempts: 1 }] })
+    expect(loop.received.length).toBe(sent + 1)
+  })
+
   it('marks a publish that timed out unconfirmed on a platform without idempotency', async () => {
     const acc = await account('Timeout')
     loop.reply('hang')

@@ -8,7 +8,7 @@ import { PlatformError, type Platform, type PlatformName } from '../../daemon/pl
 import { ensureSelfSigned } from '../../daemon/tls.js'
 
 /** What the loopback server answers: a status, headers and a JSON body, or no answer at all. */
-export type Reply = { status: number; headers?: Record<string, string>; body?: unknown } | 'hang'
+export type Reply = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | 'hang'
 
 export interface LoopbackServer {
   url: string
@@ -43,8 +43,10 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
         return
       }
       const payload = reply.body ?? (reply.status < 300 ? { id: `msg-${received.length}`, url: `https://loopback.example/m/${received.length}` } : { message: `error ${reply.status}` })
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
-      res.end(JSON.stringify(payload))
+      setTimeout(() => {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+        res.end(JSON.stringify(payload))
+      }, reply.delayMs ?? 0)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
