@@ -1,7 +1,10 @@
-import { readFileSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDaemon } from '../daemon/main.js'
+import { loadSecretKey } from '../daemon/secret-box.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eventsOf, liftLimits, otherUser } from './helpers/posts.js'
 
@@ -114,6 +117,22 @@ describe('accounts', () => {
       }
     } finally {
       db.close()
+    }
+  })
+
+  it('takes the sealing key from SMM_SECRET_KEY instead (no key file), and refuses a malformed or exposed one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-key-'))
+    try {
+      await expect(startDaemon({ dataDir: dir, host: '127.0.0.1', port: 0, secretKey: 'c2hvcnQ=' })).rejects.toThrow(/SMM_SECRET_KEY must be the base64 of exactly 32/)
+      const key = Buffer.alloc(32, 7).toString('base64')
+      const daemon = await startDaemon({ dataDir: dir, host: '127.0.0.1', port: 0, secretKey: key })
+      await daemon.close()
+      expect(existsSync(join(dir, 'secret.key'))).toBe(false)
+      loadSecretKey(dir)
+      chmodSync(join(dir, 'secret.key'), 0o644)
+      expect(() => loadSecretKey(dir)).toThrow(/readable by other users.*chmod 600/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -1,5 +1,5 @@
 import { routes } from '../../src/contract.js'
-import { ApiError, invalidField, notFound } from '../../src/errors.js'
+import { ApiError, conflict, invalidField, notFound } from '../../src/errors.js'
 import type { PostListQuery } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
 import type { PostFilters, PostRecord } from '../store/posts.js'
@@ -98,7 +98,8 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
       }
       if (result.kind === 'not_found') throw notFound('post', params.id)
       if (result.kind === 'wrong_state') throw notEditable(result.record, 'changed')
-      if (ifMatch || round >= 2) throw preconditionFailed(result.record, ifMatch || etag(current))
+      if (ifMatch) throw preconditionFailed(result.record, ifMatch)
+      if (round >= 2) throw conflict('edit_conflict', `Post ${params.id} kept changing while this edit was applied; GET it and try again.`)
     }
   })
 
