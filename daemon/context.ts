@@ -3,8 +3,10 @@ import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
 import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
+import type { PlatformRegistry } from './platforms/index.js'
+import type { Scheduler } from './scheduler/index.js'
+import type { SecretBox } from './secret-box.js'
 import type { Principal, Store } from './store/index.js'
-import type { SecretBox } from './webhooks/secret-seal.js'
 
 /** What the daemon's HTTP layer is built from; tests pass a temporary store and a manual clock. */
 export interface AppDeps {
@@ -22,8 +24,12 @@ export interface AppDeps {
   ai: AiProvider
   /** Whether user-supplied URLs may point at private addresses (checked again at creation). */
   allowPrivateNetwork: boolean
-  /** Seals secrets smm must read back (webhook signing secrets) before they are stored. */
-  secretBox: SecretBox
+  /** Every platform module, by name. */
+  platforms: PlatformRegistry
+  /** Seals secrets smm must read back (platform credentials, webhook signing secrets) at rest. */
+  secrets: SecretBox
+  /** Publishes due posts; routes wake it when posts change. */
+  scheduler: Scheduler
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

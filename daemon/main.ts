@@ -11,9 +11,12 @@ import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, type EgressOptions } from './egress.js'
 import { proxyListener, tlsListener, type Listener } from './listener.js'
+import { createPlatformRegistry } from './platforms/index.js'
+import type { Platform } from './platforms/types.js'
+import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
+import { createSecretBox, loadSecretKey } from './secret-box.js'
 import { openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
-import { openSecretBox } from './webhooks/secret-seal.js'
 import { createWorkers, type Worker } from './workers.js'
 
 /** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
@@ -36,6 +39,10 @@ export interface DaemonOptions {
   aiModel?: string
   /** Per request to the AI provider. Default 30 s. */
   aiTimeoutMs?: number
+  /** The key sealing platform credentials, base64 of 32 bytes (else `SMM_SECRET_KEY`, else `secret.key` in the data dir). */
+  secretKey?: string
+  /** The URL the daemon is reached at from outside (behind a proxy, say), for links in feeds. Default: the listening URL. */
+  publicUrl?: string
 }
 
 /** What tests and benchmarks may replace. */
@@ -47,6 +54,9 @@ export interface DaemonOverrides {
   egress?: EgressOptions
   /** Run the background loops on their timers (default). Tests turn this off and call `tick`. */
   backgroundWorkers?: boolean
+  /** Platform modules to add or replace (tests' loopback platforms, benchmarks' instrumented ones). */
+  platforms?: Platform[]
+  scheduler?: SchedulerOptions
 }
 
 export interface RunningDaemon {
@@ -58,6 +68,8 @@ export interface RunningDaemon {
   databaseFile: string
   /** The background loops; tests drive them with `tick(now)`. */
   workers: Worker[]
+  /** The publishing scheduler (tests drive it with `tick(now)`). */
+  scheduler: Scheduler
   /** Set on the first start only: the owner's key, to be printed once. */
   firstStart?: { userId: string; keyId: string; secret: string }
   /** Stops accepting, lets requests in flight finish (bounded), closes the database. */
@@ -126,9 +138,19 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       if (!!options.tlsCert !== !!options.tlsKey) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate')
       tls = options.tlsCert ? loadTls(options.tlsCert, options.tlsKey!) : await ensureSelfSigned(options.dataDir, new Date(clock.now()))
     }
+    // Every check that can refuse to start comes before the first-start key is made, so a
+    // configuration mistake cannot swallow the only printing of that key.
+    const secrets = createSecretBox(loadSecretKey(options.dataDir, options.secretKey ?? process.env.SMM_SECRET_KEY))
     const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
     const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
 
+    let listeningUrl = ''
+    const platforms = createPlatformRegistry({ store, publicUrl: () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, ''), extra: overrides.platforms })
+    const http = createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress })
+    const scheduler = new Scheduler(
+      { store, clock, log, http, platforms, secrets },
+      { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...overrides.scheduler },
+    )
     const deps: AppDeps = {
       store,
       clock,
@@ -136,16 +158,19 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       version: VERSION,
       transport,
       authFailuresPerMinute: overrides.authFailuresPerMinute,
-      http: createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress }),
       ai,
       allowPrivateNetwork: Boolean(overrides.egress?.allowPrivateNetwork ?? options.allowPrivateNetwork),
-      secretBox: openSecretBox(options.dataDir),
+      http,
+      platforms,
+      secrets,
+      scheduler,
     }
     const app = createApp(deps)
     const handler = app.callback()
     const listener = tls ? tlsListener(tls, handler, log) : proxyListener(handler, log)
     const port = await listen(listener.server, options.host, options.port)
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
+    listeningUrl = tls ? url : `https://${displayHost(options.host)}:${port}`
 
     const workers = createWorkers(deps)
     if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()
@@ -159,6 +184,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       tls,
       databaseFile,
       workers,
+      scheduler,
       firstStart: created && { userId: created.user.id, keyId: created.key.id, secret: created.key.secret },
       close() {
         closing ??= (async () => {

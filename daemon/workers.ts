@@ -37,6 +37,8 @@ export function createWorkers(deps: AppDeps): Worker[] {
     // Rate-limit counts are kept in memory on the hot path and written every second.
     cronWorker('rate-limit-flush', '* * * * * *', deps, () => deps.store.rateLimits.flush()),
     // Replayable idempotent responses live 24 h.
+    // Publishing: croner-armed for the earliest due post, plus its own sweep.
+    { name: 'scheduler', start: () => deps.scheduler.start(), stop: () => deps.scheduler.stop() },
     cronWorker('idempotency-purge', '*/10 * * * *', deps, () => deps.store.idempotency.purgeExpired(deps.clock.now())),
     // Outbox events to signed webhook deliveries, with retries.
     webhookDeliveryWorker(deps),

@@ -1,6 +1,9 @@
 import { aiRoutes } from './api/ai.js'
+import { accountRoutes } from './api/accounts.js'
 import { apiKeyRoutes } from './api/api-keys.js'
+import { feedRoutes } from './api/feeds.js'
 import { metaRoutes } from './api/meta.js'
+import { postRoutes } from './api/posts.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
 import { webhookRoutes } from './api/webhooks.js'
@@ -14,6 +17,9 @@ export const routes = {
   ...apiKeyRoutes,
   ...aiRoutes,
   ...webhookRoutes,
+  ...accountRoutes,
+  ...postRoutes,
+  ...feedRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

@@ -1,13 +1,13 @@
 import { routes } from '../../src/contract.js'
 import { invalidField, notFound } from '../../src/errors.js'
-import { toPage } from '../../src/pagination.js'
+import { afterId, toPage } from '../../src/pagination.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { AppDeps } from '../context.js'
 import { bind, type ApiRouter } from './bind.js'
 
 export function apiKeyRoutes(router: ApiRouter, { store, clock }: AppDeps): void {
   bind(router, routes.listApiKeys, async (ctx, { query, principal }) => {
-    const rows = await store.apiKeys.listPage(principal.user.id, query.cursor ?? '', query.limit + 1)
+    const rows = await store.apiKeys.listPage(principal.user.id, afterId(query.cursor), query.limit + 1)
     ctx.body = toPage(rows, query.limit)
   })
 

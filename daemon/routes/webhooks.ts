@@ -1,6 +1,7 @@
+import { sealWebhookSecret } from '../webhooks/secret-seal.js'
 import { routes } from '../../src/contract.js'
 import { conflict, invalidField, notFound } from '../../src/errors.js'
-import { toPage } from '../../src/pagination.js'
+import { afterId, toPage } from '../../src/pagination.js'
 import type { AppDeps } from '../context.js'
 import { webhookFromRow } from '../store/webhooks.js'
 import { endpointUrlProblem } from '../webhooks/endpoint-url.js'
@@ -10,7 +11,7 @@ import { bind, type ApiRouter } from './bind.js'
 /** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
 
-export function webhookRoutes(router: ApiRouter, { store, clock, secretBox, allowPrivateNetwork }: AppDeps): void {
+export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowPrivateNetwork }: AppDeps): void {
   async function checkUrl(url: string): Promise<void> {
     const problem = await endpointUrlProblem(url, allowPrivateNetwork)
     if (problem) throw invalidField('#/url', problem)
@@ -23,7 +24,7 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secretBox, allo
   }
 
   bind(router, routes.listWebhooks, async (ctx, { query, principal }) => {
-    const rows = await store.webhooks.listPage(principal.user.id, query.cursor ?? '', query.limit + 1)
+    const rows = await store.webhooks.listPage(principal.user.id, afterId(query.cursor), query.limit + 1)
     const now = clock.now()
     ctx.body = toPage(
       rows.map((row) => webhookFromRow(row, now)),
@@ -37,7 +38,7 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secretBox, allo
     const now = clock.now()
     const row = await store.webhooks.create(
       principal.user.id,
-      { url: body.url, events: body.events, description: body.description ?? null, sealedSecret: secretBox.seal(secret) },
+      { url: body.url, events: body.events, description: body.description ?? null, sealedSecret: sealWebhookSecret(secrets, secret) },
       now,
     )
     ctx.status = 201
@@ -82,14 +83,14 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secretBox, allo
     await own(principal.user.id, params.id)
     const secret = generateSecret()
     const now = clock.now()
-    const row = await store.webhooks.rotateSecret(principal.user.id, params.id, secretBox.seal(secret), now + ROTATION_OVERLAP_MS, now)
+    const row = await store.webhooks.rotateSecret(principal.user.id, params.id, sealWebhookSecret(secrets, secret), now + ROTATION_OVERLAP_MS, now)
     if (!row) throw notFound('webhook', params.id)
     ctx.body = { ...webhookFromRow(row, now), secret }
   })
 
   bind(router, routes.listWebhookDeliveries, async (ctx, { params, query, principal }) => {
     await own(principal.user.id, params.id)
-    const attempts = await store.webhookDeliveries.listAttempts(params.id, query.cursor ?? '', query.limit + 1)
+    const attempts = await store.webhookDeliveries.listAttempts(params.id, afterId(query.cursor), query.limit + 1)
     ctx.body = toPage(attempts, query.limit)
   })
 }

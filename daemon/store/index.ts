@@ -3,10 +3,14 @@ import { join } from 'node:path'
 import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
+import { accountsStore } from './accounts.js'
 import { apiKeysStore } from './api-keys.js'
 import { openDatabase, type Db } from './db.js'
 import { eventsStore } from './events.js'
+import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
+import { postsStore } from './posts.js'
+import { publishingStore } from './publishing.js'
 import { rateLimitsStore } from './rate-limits.js'
 import { usersStore, type NewUser } from './users.js'
 import { webhookDeliveriesStore } from './webhook-deliveries.js'
@@ -22,6 +26,11 @@ export interface Store {
   events: ReturnType<typeof eventsStore>
   webhooks: ReturnType<typeof webhooksStore>
   webhookDeliveries: ReturnType<typeof webhookDeliveriesStore>
+  accounts: ReturnType<typeof accountsStore>
+  posts: ReturnType<typeof postsStore>
+  /** The scheduler's side of posts: claims, leases, outcomes. */
+  publishing: ReturnType<typeof publishingStore>
+  feed: ReturnType<typeof feedStore>
   /**
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.
@@ -49,6 +58,8 @@ export function openStore(file: string): Store {
   const users = usersStore(db)
   const apiKeys = apiKeysStore(db)
   const rateLimits = rateLimitsStore(db)
+  const events = eventsStore(db)
+  const accounts = accountsStore(db, events)
   const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
   const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
     if (anyUser.get()) return undefined
@@ -65,9 +76,13 @@ export function openStore(file: string): Store {
     },
     rateLimits,
     idempotency: idempotencyStore(db),
-    events: eventsStore(db),
     webhooks: webhooksStore(db),
     webhookDeliveries: webhookDeliveriesStore(db),
+    events,
+    accounts,
+    posts: postsStore(db, events),
+    publishing: publishingStore(db, events, accounts),
+    feed: feedStore(db),
     async backup(target: string) {
       await db.backup(target)
     },

@@ -30,9 +30,9 @@ export interface TestDaemon {
  * every integration test talks to.
  */
 export async function startTestDaemon(
-  options: Partial<DaemonOptions> & { clock?: ManualClock } & Pick<DaemonOverrides, 'authFailuresPerMinute' | 'egress' | 'backgroundWorkers'> = {},
+  options: Partial<DaemonOptions> & { clock?: ManualClock; overrides?: Omit<DaemonOverrides, 'clock' | 'log'> } & Pick<DaemonOverrides, 'authFailuresPerMinute' | 'egress' | 'backgroundWorkers'> = {},
 ): Promise<TestDaemon> {
-  const { clock = new ManualClock(), authFailuresPerMinute, egress, backgroundWorkers, ...rest } = options
+  const { clock = new ManualClock(), authFailuresPerMinute, egress, backgroundWorkers, overrides, ...rest } = options
   const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'smm-test-'))
   const logs: string[] = []
   const sink = new Writable({
@@ -43,7 +43,7 @@ export async function startTestDaemon(
   })
   const log = pino({ level: 'debug' }, sink)
   const start = () =>
-    startDaemon({ dataDir, host: '127.0.0.1', port: 0, shutdownGraceMs: 2_000, ...rest }, { clock, log, authFailuresPerMinute, egress, backgroundWorkers })
+    startDaemon({ dataDir, host: '127.0.0.1', port: 0, shutdownGraceMs: 2_000, ...rest }, { authFailuresPerMinute, egress, backgroundWorkers, ...overrides, clock, log })
   const first = await start()
   const state = {
     daemon: first,

@@ -1,6 +1,7 @@
 import { foundation } from './0001-foundation.js'
 import { outbox } from './0002-outbox.js'
 import { webhooks } from './0004-webhooks.js'
+import { posts } from './0003-posts.js'
 
 /**
  * One step of the schema. A landed step is never edited: a change is a new numbered file here.
@@ -12,4 +13,4 @@ export interface Migration {
   sql: string
 }
 
-export const migrations: Migration[] = [foundation, outbox, webhooks]
+export const migrations: Migration[] = [foundation, outbox, posts, webhooks]

@@ -1,0 +1,131 @@
+import type { FeedItem } from '../store/feed.js'
+
+/** What every format says about the feed itself. */
+export interface FeedChannel {
+  accountId: string
+  title: string
+  /** Where the three documents are served, e.g. https://host:8443/feeds/acc_… (no extension). */
+  base: string
+}
+
+const TITLE_CHARS = 80
+
+// XML 1.0 allows only these characters; anything else (control characters, lone surrogates)
+// would make the whole document unreadable, so it is replaced.
+const XML_INVALID = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\uD800-\uDBFF\uDC00-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+function xml(text: string): string {
+  return text
+    .replace(XML_INVALID, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+}
+
+/** A one-line title: the post's first line, shortened. */
+function titleOf(item: FeedItem): string {
+  const line = item.content.trim().split(/\r?\n/, 1)[0] ?? ''
+  if (line === '') return item.mediaUrls.length ? `Media (${item.mediaUrls.length})` : 'Post'
+  const chars = [...line]
+  return chars.length > TITLE_CHARS ? `${chars.slice(0, TITLE_CHARS - 1).join('')}…` : line
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', svg: 'image/svg+xml',
+  mp4: 'video/mp4', m4v: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', ogg: 'audio/ogg', wav: 'audio/wav', pdf: 'application/pdf',
+}
+
+/** A media URL's type, guessed from its extension (the feed never fetches the media). */
+export function mimeOf(url: string): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
+  return (ext && MIME_BY_EXTENSION[ext]) || 'application/octet-stream'
+}
+
+const itemUrl = (channel: FeedChannel, item: FeedItem) => `${channel.base}.json#${item.postId}`
+const updatedOf = (items: FeedItem[]) => items[0]?.publishedAt ?? 0
+
+/** RSS 2.0; media as enclosures (length 0: unknown, as the RSS Advisory Board recommends). */
+export function renderRss(channel: FeedChannel, items: FeedItem[]): string {
+  const entries = items.map((item) => {
+    const enclosures = item.mediaUrls.map((url) => `      <enclosure url="${xml(url)}" length="0" type="${mimeOf(url)}"/>`)
+    return [
+      '    <item>',
+      `      <title>${xml(titleOf(item))}</title>`,
+      `      <link>${xml(itemUrl(channel, item))}</link>`,
+      `      <description>${xml(item.content)}</description>`,
+      `      <guid isPermaLink="false">${item.postId}</guid>`,
+      `      <pubDate>${new Date(item.publishedAt).toUTCString()}</pubDate>`,
+      ...enclosures,
+      '    </item>',
+    ].join('\n')
+  })
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '  <channel>',
+    `    <title>${xml(channel.title)}</title>`,
+    `    <link>${xml(channel.base)}.rss</link>`,
+    `    <description>Posts of ${xml(channel.title)}, published by smm</description>`,
+    `    <atom:link href="${xml(channel.base)}.rss" rel="self" type="application/rss+xml"/>`,
+    `    <lastBuildDate>${new Date(updatedOf(items)).toUTCString()}</lastBuildDate>`,
+    '    <generator>smm</generator>',
+    ...entries,
+    '  </channel>',
+    '</rss>',
+    '',
+  ].join('\n')
+}
+
+/** Atom (RFC 4287); media as `rel="enclosure"` links. */
+export function renderAtom(channel: FeedChannel, items: FeedItem[]): string {
+  const entries = items.map((item) => {
+    const enclosures = item.mediaUrls.map((url) => `    <link rel="enclosure" href="${xml(url)}" type="${mimeOf(url)}"/>`)
+    return [
+      '  <entry>',
+      `    <id>urn:smm:post:${item.postId}</id>`,
+      `    <title>${xml(titleOf(item))}</title>`,
+      `    <updated>${new Date(item.publishedAt).toISOString()}</updated>`,
+      `    <published>${new Date(item.publishedAt).toISOString()}</published>`,
+      `    <link rel="alternate" href="${xml(itemUrl(channel, item))}"/>`,
+      `    <content type="text">${xml(item.content)}</content>`,
+      ...enclosures,
+      '  </entry>',
+    ].join('\n')
+  })
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>urn:smm:account:${channel.accountId}</id>`,
+    `  <title>${xml(channel.title)}</title>`,
+    `  <updated>${new Date(updatedOf(items)).toISOString()}</updated>`,
+    `  <author><name>${xml(channel.title)}</name></author>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(channel.base)}.atom"/>`,
+    '  <generator>smm</generator>',
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n')
+}
+
+/** JSON Feed 1.1; media as attachments. */
+export function renderJsonFeed(channel: FeedChannel, items: FeedItem[]): string {
+  return JSON.stringify({
+    version: 'https://jsonfeed.org/version/1.1',
+    title: channel.title,
+    home_page_url: `${channel.base}.json`,
+    feed_url: `${channel.base}.json`,
+    description: `Posts of ${channel.title}, published by smm`,
+    authors: [{ name: channel.title }],
+    items: items.map((item) => ({
+      id: item.postId,
+      url: itemUrl(channel, item),
+      title: titleOf(item),
+      content_text: item.content,
+      date_published: new Date(item.publishedAt).toISOString(),
+      ...(item.mediaUrls.length ? { attachments: item.mediaUrls.map((url) => ({ url, mime_type: mimeOf(url) })) } : {}),
+    })),
+  }, null, 2)
+}

@@ -1,0 +1,39 @@
+import * as v from 'valibot'
+import type { FieldError } from '../../src/errors.js'
+import type { feedStore } from '../store/feed.js'
+import { formatCount, graphemeLength } from './text.js'
+import type { Platform } from './types.js'
+
+export const FEED_MAX_CHARS = 10_000
+
+/**
+ * The built-in platform: publishing adds the post to the account's own RSS, Atom and JSON feeds
+ * served by the daemon, so the whole pipeline works with no outside service. Publishing is
+ * idempotent (one item per post), so an attempt cut off by a crash is simply sent again.
+ */
+export function feedPlatform(items: ReturnType<typeof feedStore>, publicUrl: () => string): Platform {
+  return {
+    name: 'feed',
+    credentials: v.strictObject({}),
+    idempotentPublish: true,
+    check(draft) {
+      const errors: FieldError[] = []
+      const length = graphemeLength(draft.content)
+      if (length > FEED_MAX_CHARS) {
+        errors.push({
+          pointer: '#/content',
+          code: 'content_too_long',
+          detail: `is ${formatCount(length)} characters; feed allows at most ${formatCount(FEED_MAX_CHARS)}`,
+        })
+      }
+      return errors
+    },
+    async verify() {
+      return { handle: 'feed', display_name: 'RSS, Atom and JSON Feed', settings: {} }
+    },
+    async publish(connection, request, ctx) {
+      const item = await items.publish(connection.accountId, request.postId, request.content, request.mediaUrls, ctx.clock.now())
+      return { platform_post_id: item.postId, url: `${publicUrl()}/feeds/${connection.accountId}.json#${item.postId}` }
+    },
+  }
+}

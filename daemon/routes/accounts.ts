@@ -1,0 +1,85 @@
+import * as v from 'valibot'
+import { routes } from '../../src/contract.js'
+import { ApiError, invalidField, notFound, validationFailed } from '../../src/errors.js'
+import { afterId, toPage } from '../../src/pagination.js'
+import { fieldErrors } from '../../src/validate.js'
+import type { AppDeps } from '../context.js'
+import { EgressError } from '../egress.js'
+import { PlatformError, type Platform, type Verified } from '../platforms/types.js'
+import { bind, type ApiRouter } from './bind.js'
+
+/** Asks the platform whether the credentials work; its refusal is the user's 422, its outage our 502. */
+async function verifyWithPlatform(deps: AppDeps, platform: Platform, credentials: Record<string, unknown>): Promise<Verified> {
+  try {
+    return await platform.verify(credentials, { http: deps.http, clock: deps.clock, log: deps.log })
+  } catch (error) {
+    const refused = (detail: string) => validationFailed([{ pointer: '#/credentials', code: 'credentials_rejected', detail }])
+    if (error instanceof PlatformError && error.kind !== 'transient') throw refused(`${platform.name} refused these credentials: ${error.message}`)
+    if (error instanceof EgressError && !error.transient) throw refused(`${platform.name} could not be reached with these credentials: ${error.message}`)
+    if (error instanceof PlatformError || error instanceof EgressError) {
+      throw new ApiError(502, 'platform_unavailable', `${platform.name} did not answer the credential check (${error.message}); nothing was saved. Try again later.`)
+    }
+    throw error
+  }
+}
+
+export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
+  const { store, clock } = deps
+
+  bind(router, routes.listAccounts, async (ctx, { query, principal }) => {
+    const rows = await store.accounts.listPage(principal.user.id, query.platform, afterId(query.cursor), query.limit + 1)
+    ctx.body = toPage(rows, query.limit)
+  })
+
+  bind(router, routes.createAccount, async (ctx, { body, principal }) => {
+    const account = await store.accounts.create(principal.user.id, body.name, clock.now())
+    ctx.status = 201
+    ctx.set('Location', `/v1/accounts/${account.id}`)
+    ctx.body = account
+  })
+
+  bind(router, routes.getAccount, async (ctx, { params, principal }) => {
+    const account = await store.accounts.get(principal.user.id, params.id)
+    if (!account) throw notFound('account', params.id)
+    ctx.body = account
+  })
+
+  bind(router, routes.connectAccount, async (ctx, { params, body, principal }) => {
+    const account = await store.accounts.get(principal.user.id, params.id)
+    if (!account) throw notFound('account', params.id)
+    const platform = deps.platforms.platformFor(body.platform)
+    if (!platform) {
+      throw invalidField('#/platform', `${body.platform} is not available in this smm yet (available: ${deps.platforms.available().join(', ')})`, 'platform_unavailable')
+    }
+    const parsed = v.safeParse(platform.credentials, body.credentials ?? {})
+    if (!parsed.success) {
+      throw validationFailed(fieldErrors(parsed.issues).map((e) => ({ ...e, pointer: e.pointer === '#/' ? '#/credentials' : e.pointer.replace(/^#/, '#/credentials') })))
+    }
+    const verified = await verifyWithPlatform(deps, platform, parsed.output)
+    const connection = await store.accounts.connect(
+      principal.user.id,
+      account.id,
+      {
+        platform: platform.name,
+        handle: verified.handle,
+        displayName: verified.display_name,
+        sealedCredentials: deps.secrets.seal(verified.credentials ?? parsed.output, `${account.id}:${platform.name}`),
+        settings: verified.settings,
+      },
+      clock.now(),
+    )
+    if (!connection) throw notFound('account', params.id)
+    ctx.status = 201
+    ctx.set('Location', `/v1/accounts/${account.id}`)
+    ctx.body = connection
+  })
+
+  bind(router, routes.disconnectAccount, async (ctx, { params, principal }) => {
+    const account = await store.accounts.get(principal.user.id, params.id)
+    if (!account) throw notFound('account', params.id)
+    if (!(await store.accounts.disconnect(principal.user.id, account.id, params.platform, clock.now()))) {
+      throw new ApiError(404, 'not_found', `Account ${account.id} has no ${params.platform} connection.`)
+    }
+    ctx.status = 204
+  })
+}

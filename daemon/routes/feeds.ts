@@ -1,0 +1,29 @@
+import { routes } from '../../src/contract.js'
+import { ApiError } from '../../src/errors.js'
+import type { AppDeps, Ctx } from '../context.js'
+import { renderAtom, renderJsonFeed, renderRss, type FeedChannel } from '../feeds/documents.js'
+import type { FeedItem } from '../store/feed.js'
+import { bind, type ApiRouter } from './bind.js'
+
+/** Items in each document: the newest, as feed readers poll often and keep their own history. */
+const FEED_ITEMS = 50
+
+type Render = (channel: FeedChannel, items: FeedItem[]) => string
+
+export function feedRoutes(router: ApiRouter, deps: AppDeps): void {
+  const serve = (render: Render, type: string) => async (ctx: Ctx, { params }: { params: { account_id: string } }) => {
+    const account = await deps.store.accounts.getPublic(params.account_id)
+    if (!account || !account.connections.some((c) => c.platform === 'feed')) {
+      throw new ApiError(404, 'not_found', `No feed for ${params.account_id}: the account does not exist or is not connected to the feed platform.`)
+    }
+    const items = await deps.store.feed.recent(account.id, FEED_ITEMS)
+    // The API is HTTPS only, so links in the documents are too, on the host the reader asked.
+    const channel: FeedChannel = { accountId: account.id, title: account.name, base: `https://${ctx.host}/feeds/${account.id}` }
+    ctx.type = type
+    ctx.set('Cache-Control', 'public, max-age=60')
+    ctx.body = render(channel, items)
+  }
+  bind(router, routes.getRssFeed, serve(renderRss, 'application/rss+xml; charset=utf-8'))
+  bind(router, routes.getAtomFeed, serve(renderAtom, 'application/atom+xml; charset=utf-8'))
+  bind(router, routes.getJsonFeed, serve(renderJsonFeed, 'application/feed+json; charset=utf-8'))
+}

@@ -1,0 +1,120 @@
+import * as v from 'valibot'
+import { PostCreate, PostUpdate, type Post } from '../../src/api/posts.js'
+import { validationFailed, type FieldError } from '../../src/errors.js'
+import { fieldErrors, parseInput } from '../../src/validate.js'
+import type { AppDeps } from '../context.js'
+import type { PlatformName } from '../platforms/types.js'
+import type { NewPost } from '../store/posts.js'
+
+/** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
+export const PAST_GRACE_MS = 5 * 60_000
+
+type Entries = Record<string, v.GenericSchema>
+
+/**
+ * Parses a body field by field, so that every schema error is found and the fields that are
+ * valid can still be checked against the account and the platforms: one 422 lists everything.
+ */
+function parseFields<S extends v.ObjectSchema<Entries, undefined> | v.StrictObjectSchema<Entries, undefined>>(
+  schema: S,
+  raw: unknown,
+): { values: Partial<v.InferOutput<S>>; given: Set<string>; errors: FieldError[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) parseInput(schema, raw)
+  const body = raw as Record<string, unknown>
+  const whole = v.safeParse(schema, body)
+  const errors = whole.success ? [] : fieldErrors(whole.issues)
+  const values: Record<string, unknown> = {}
+  for (const [key, entry] of Object.entries(schema.entries)) {
+    if (!(key in body)) continue
+    const one = v.safeParse(entry, body[key])
+    if (one.success) values[key] = one.output
+  }
+  return { values: values as Partial<v.InferOutput<S>>, given: new Set(Object.keys(body)), errors }
+}
+
+interface Draft {
+  accountId: string | undefined
+  content: string | undefined
+  mediaUrls: string[] | undefined
+  platforms: PlatformName[] | undefined
+  scheduledAt: number | undefined
+}
+
+/** The checks that need the store, the clock and the platforms, on whichever fields parsed. */
+async function contextErrors(deps: AppDeps, userId: string, draft: Draft, checkTime: boolean): Promise<FieldError[]> {
+  const errors: FieldError[] = []
+  const { content, mediaUrls, platforms, accountId } = draft
+  if (content !== undefined && mediaUrls !== undefined && content.trim() === '' && mediaUrls.length === 0) {
+    errors.push({ pointer: '#/content', code: 'required', detail: 'is required (and not blank) unless media_urls has at least one URL' })
+  }
+  if (checkTime && draft.scheduledAt !== undefined && draft.scheduledAt < deps.clock.now() - PAST_GRACE_MS) {
+    errors.push({ pointer: '#/scheduled_at', code: 'in_the_past', detail: 'is more than 5 minutes in the past; leave it out to publish now' })
+  }
+  const account = accountId === undefined ? undefined : await deps.store.accounts.get(userId, accountId)
+  if (accountId !== undefined && !account) {
+    errors.push({ pointer: '#/account_id', code: 'not_found', detail: `${accountId} is not one of your accounts` })
+  }
+  if (!account || !platforms) return errors
+  const connections = new Map(deps.store.accounts.connectionsSync(account.id).map((c) => [c.platform, c]))
+  platforms.forEach((name, i) => {
+    const pointer = `#/platforms/${i}`
+    const connection = connections.get(name)
+    const platform = deps.platforms.platformFor(name)
+    if (!platform) {
+      errors.push({ pointer, code: 'platform_unavailable', detail: `${name} is not available in this smm (available: ${deps.platforms.available().join(', ')})` })
+    } else if (!connection) {
+      errors.push({ pointer, code: 'platform_not_connected', detail: `account ${account.id} is not connected to ${name}; connect it with POST /v1/accounts/${account.id}/connections` })
+    } else if (connection.status !== 'active') {
+      errors.push({ pointer, code: 'platform_not_connected', detail: `the ${name} connection of account ${account.id} must be connected again (${name} refused its credentials)` })
+    } else if (content !== undefined && mediaUrls !== undefined) {
+      errors.push(...platform.check({ content, media_urls: mediaUrls }, connection.settings))
+    }
+  })
+  return errors
+}
+
+/** A POST /v1/posts body, checked in full: every error at once, or a post to create. */
+export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown): Promise<NewPost> {
+  const { values, errors } = parseFields(PostCreate, raw)
+  const draft: Draft = {
+    accountId: values.account_id,
+    content: 'content' in values || !errors.some((e) => e.pointer === '#/content') ? (values.content ?? '') : undefined,
+    mediaUrls: 'media_urls' in values || !errors.some((e) => e.pointer.startsWith('#/media_urls')) ? (values.media_urls ?? []) : undefined,
+    platforms: values.platforms,
+    scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
+  }
+  errors.push(...(await contextErrors(deps, userId, draft, true)))
+  if (errors.length) throw validationFailed(errors)
+  return {
+    accountId: draft.accountId!,
+    content: draft.content!,
+    mediaUrls: draft.mediaUrls!,
+    platforms: draft.platforms!,
+    scheduledAt: draft.scheduledAt ?? deps.clock.now(),
+  }
+}
+
+/** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */
+export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<Partial<NewPost>> {
+  const { values, given, errors } = parseFields(PostUpdate, raw)
+  if (values.account_id !== undefined && values.account_id !== post.account_id) {
+    errors.push({ pointer: '#/account_id', code: 'immutable', detail: `cannot change: the post belongs to ${post.account_id} (create a new post for another account)` })
+  }
+  const pick = <T>(key: string, value: T | undefined, current: T): T | undefined =>
+    given.has(key) ? value : current
+  const draft: Draft = {
+    accountId: post.account_id,
+    content: pick('content', values.content, post.content),
+    mediaUrls: pick('media_urls', values.media_urls, post.media_urls),
+    platforms: pick('platforms', values.platforms, post.platforms),
+    scheduledAt: given.has('scheduled_at') ? (values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at)) : undefined,
+  }
+  errors.push(...(await contextErrors(deps, userId, draft, true)))
+  if (errors.length) throw validationFailed(errors)
+  return {
+    ...(given.has('content') ? { content: draft.content! } : {}),
+    ...(given.has('media_urls') ? { mediaUrls: draft.mediaUrls! } : {}),
+    ...(given.has('platforms') ? { platforms: draft.platforms! } : {}),
+    ...(draft.scheduledAt !== undefined ? { scheduledAt: draft.scheduledAt } : {}),
+  }
+}

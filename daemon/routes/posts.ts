@@ -1,0 +1,123 @@
+import { toPage, type CursorKey } from '../../src/pagination.js'
+import { routes } from '../../src/contract.js'
+import { ApiError, conflict, invalidField, notFound } from '../../src/errors.js'
+import type { PostListQuery } from '../../src/api/posts.js'
+import type { Ctx, AppDeps } from '../context.js'
+import type { PostFilters, PostRecord } from '../store/posts.js'
+import { bind, type ApiRouter } from './bind.js'
+import { parseNewPost, parsePostChanges } from './post-input.js'
+
+const etag = (record: PostRecord) => `"v${record.version}"`
+
+/** RFC 9110 If-Match: `*`, or a list of strong entity tags. */
+function matches(header: string, record: PostRecord): boolean {
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim() === etag(record))
+}
+
+function preconditionFailed(record: PostRecord, sent: string): ApiError {
+  return new ApiError(412, 'precondition_failed', `The post has changed since the ETag in If-Match (${sent}); it is now ${etag(record)}. GET it again and re-apply your change.`, {
+    headers: { ETag: etag(record) },
+  })
+}
+
+function notEditable(record: PostRecord, verb: string): ApiError {
+  return new ApiError(409, 'post_not_editable', `Post ${record.post.id} is ${record.post.status}; only a scheduled post can be ${verb}.`, {
+    extensions: { post_status: record.post.status },
+  })
+}
+
+function respond(ctx: Ctx, record: PostRecord, status = 200): void {
+  ctx.status = status
+  ctx.set('ETag', etag(record))
+  ctx.body = record.post
+}
+
+// Post cursors carry the sort key (scheduled_at) with the id, so a page resumes exactly where the last ended.
+function afterOf(cursor: CursorKey | undefined): PostFilters['after'] {
+  if (cursor === undefined) return undefined
+  const [scheduledAt, id] = cursor
+  if (cursor.length !== 2 || typeof scheduledAt !== 'number' || typeof id !== 'string' || !id.startsWith('pst_')) {
+    throw invalidField('#/cursor', 'is not a cursor from a previous page of this list')
+  }
+  return { scheduledAt, id }
+}
+
+function filtersOf(query: PostListQuery): PostFilters {
+  return {
+    status: query.status,
+    accountId: query.account_id,
+    platform: query.platform,
+    from: query.from === undefined ? undefined : Date.parse(query.from),
+    to: query.to === undefined ? undefined : Date.parse(query.to),
+    order: query.order,
+    after: afterOf(query.cursor),
+  }
+}
+
+export function postRoutes(router: ApiRouter, deps: AppDeps): void {
+  const { store, clock, scheduler } = deps
+
+  bind(router, routes.listPosts, async (ctx, { query, principal }) => {
+    const rows = await store.posts.list(principal.user.id, filtersOf(query), query.limit + 1)
+    const page = toPage(rows.map((r) => r.post), query.limit, (post) => [Date.parse(post.scheduled_at), post.id])
+    ctx.body = page
+  })
+
+  // The body is parsed in full by parseNewPost (schema and account and platform rules together).
+  bind(router, { ...routes.createPost, body: undefined }, async (ctx, { principal }) => {
+    const input = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
+    const record = await store.posts.create(principal.user.id, input, clock.now())
+    scheduler.wake()
+    ctx.set('Location', `/v1/posts/${record.post.id}`)
+    respond(ctx, record, 201)
+  })
+
+  bind(router, routes.getPost, async (ctx, { params, principal }) => {
+    const record = await store.posts.get(principal.user.id, params.id)
+    if (!record) throw notFound('post', params.id)
+    respond(ctx, record)
+  })
+
+  bind(router, { ...routes.updatePost, body: undefined }, async (ctx, { params, principal }) => {
+    const ifMatch = ctx.get('If-Match')
+    // The merge is computed from a read, then written only if the post is still that version;
+    // if another edit slipped in between, merge again onto it (unless the client pinned a version).
+    for (let round = 0; ; round++) {
+      const current = await store.posts.get(principal.user.id, params.id)
+      if (!current) throw notFound('post', params.id)
+      if (ifMatch && !matches(ifMatch, current)) throw preconditionFailed(current, ifMatch)
+      if (current.post.status !== 'scheduled') throw notEditable(current, 'changed')
+      const changes = await parsePostChanges(deps, principal.user.id, current.post, ctx.request.body ?? {})
+      const result = await store.posts.update(principal.user.id, params.id, changes, current.version, clock.now())
+      if (result.kind === 'ok') {
+        scheduler.wake()
+        return respond(ctx, result.record)
+      }
+      if (result.kind === 'not_found') throw notFound('post', params.id)
+      if (result.kind === 'wrong_state') throw notEditable(result.record, 'changed')
+      if (ifMatch) throw preconditionFailed(result.record, ifMatch)
+      if (round >= 2) throw conflict('edit_conflict', `Post ${params.id} kept changing while this edit was applied; GET it and try again.`)
+    }
+  })
+
+  bind(router, routes.cancelPost, async (ctx, { params, principal }) => {
+    const result = await store.posts.cancel(principal.user.id, params.id, clock.now())
+    if (result.kind === 'not_found') throw notFound('post', params.id)
+    if (result.kind !== 'ok') throw notEditable(result.record, 'cancelled')
+    scheduler.wake()
+    respond(ctx, result.record)
+  })
+
+  bind(router, routes.retryPost, async (ctx, { params, principal }) => {
+    const result = await store.posts.retry(principal.user.id, params.id, clock.now())
+    if (result.kind === 'not_found') throw notFound('post', params.id)
+    if (result.kind !== 'ok') {
+      throw new ApiError(409, 'post_not_retryable', `Post ${params.id} is ${result.record.post.status}; only a failed or partially published post can be retried.`, {
+        extensions: { post_status: result.record.post.status },
+      })
+    }
+    scheduler.wake()
+    respond(ctx, result.record)
+  })
+}

@@ -1,0 +1,50 @@
+import { EgressError } from '../egress.js'
+import { PlatformError, type Platform } from '../platforms/types.js'
+import type { ClaimedTarget, Outcome } from '../store/publishing.js'
+
+/** Transient failures are tried this many times in all before the target fails for good. */
+export const MAX_ATTEMPTS = 5
+const FIRST_RETRY_MS = 90_000
+
+/** Exponential backoff after the n-th failed attempt: 1.5, 4.5, 13.5 and 40.5 min, an hour in all. */
+export function backoffMs(attempt: number): number {
+  return FIRST_RETRY_MS * 3 ** (attempt - 1)
+}
+
+/**
+ * What a failed platform call means for the target. A call whose outcome is unknown (a
+ * timeout: the platform may have published) is never repeated on a platform where a repeat
+ * could post twice: the target becomes `unconfirmed` for the user to check.
+ */
+export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: Platform, now: number, maxAttempts = MAX_ATTEMPTS): Outcome {
+  const name = platform.name
+  let kind: 'transient' | 'permanent' | 'auth' | 'unknown'
+  let code: string
+  let detail: string
+  let retryAfterMs = 0
+  if (error instanceof PlatformError) {
+    kind = error.kind === 'transient' && error.code === 'timeout' ? 'unknown' : error.kind
+    code = error.code
+    detail = error.message
+    retryAfterMs = error.retryAfterMs ?? 0
+  } else if (error instanceof EgressError) {
+    kind = error.code === 'timeout' ? 'unknown' : error.transient ? 'transient' : 'permanent'
+    code = error.code === 'network' ? 'network_error' : error.code
+    detail = error.message
+  } else {
+    // A throw that is not a platform's answer (a bug in a module): whether the request left is unknown.
+    kind = 'unknown'
+    code = 'internal_error'
+    detail = `${name} publish failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`
+  }
+  if (kind === 'unknown') {
+    if (!platform.idempotentPublish) {
+      return { kind: 'unconfirmed', detail: `${name} was asked to publish but did not answer (${detail}); it may or may not have published. Check, then retry if it did not.` }
+    }
+    kind = 'transient'
+  }
+  if (kind === 'auth') return { kind: 'failed', code, detail: `${name} refused the credentials: ${detail}. Reconnect the account, then retry.`, reauthRequired: true }
+  if (kind === 'permanent') return { kind: 'failed', code, detail }
+  if (target.attempts >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${target.attempts} attempts)` }
+  return { kind: 'retry', at: now + Math.max(backoffMs(target.attempts), retryAfterMs), code, detail }
+}

@@ -1,0 +1,268 @@
+import { Cron } from 'croner'
+import type { Logger } from 'pino'
+import type { Clock } from '../../src/time.js'
+import type { HttpClient } from '../egress.js'
+import type { PlatformRegistry } from '../platforms/index.js'
+import type { PlatformContext } from '../platforms/types.js'
+import type { SecretBox } from '../secret-box.js'
+import type { Store } from '../store/index.js'
+import type { ClaimedTarget, Outcome, TargetRef } from '../store/publishing.js'
+import { MAX_ATTEMPTS, outcomeOfError } from './attempt.js'
+import { KeyedLimiter } from './limiter.js'
+
+export interface SchedulerDeps {
+  store: Store
+  clock: Clock
+  log: Logger
+  http: HttpClient
+  platforms: PlatformRegistry
+  secrets: SecretBox
+}
+
+export interface SchedulerOptions {
+  /** How late an overdue post may still be published (after downtime). Default 24 h. */
+  catchUpMs?: number
+  /** How long an attempt may run before it is presumed dead. Default 5 min (platform calls time out well before). */
+  leaseMs?: number
+  maxAttempts?: number
+  /** Attempts in flight per platform, and per connection (one account on one platform). */
+  perPlatform?: number
+  perConnection?: number
+  /** The safety-net sweep, a croner pattern. Default every 15 s. */
+  sweepPattern?: string
+  /** How long `stop()` waits for attempts in flight. Default 10 s. */
+  stopGraceMs?: number
+}
+
+export interface TickResult {
+  claimed: number
+  missed: number
+  attempted: number
+}
+
+const BATCH = 500
+
+/**
+ * Publishes posts when they are due. A croner job is armed for the earliest due post or retry
+ * (re-armed whenever posts change), a periodic sweep is the safety net, and `tick(now)` does
+ * the work: claim due posts, then attempt each due target under per-platform and
+ * per-connection limits, recording each outcome as it comes.
+ */
+export class Scheduler {
+  private readonly options: Required<SchedulerOptions>
+  private readonly limiter: KeyedLimiter
+  private readonly queued = new Set<string>()
+  private readonly inFlight = new Set<Promise<void>>()
+  private armed: { at: number; job: Cron } | undefined
+  private sweep: Cron | undefined
+  private soon: NodeJS.Immediate | undefined
+  private started: Promise<void> | undefined
+  private stopping = false
+  private readonly platformCtx: PlatformContext
+
+  constructor(
+    private readonly deps: SchedulerDeps,
+    options: SchedulerOptions = {},
+  ) {
+    this.options = {
+      catchUpMs: 24 * 3_600_000,
+      leaseMs: 5 * 60_000,
+      maxAttempts: MAX_ATTEMPTS,
+      perPlatform: 32,
+      perConnection: 4,
+      sweepPattern: '*/15 * * * * *',
+      stopGraceMs: 10_000,
+      ...options,
+    }
+    const { perPlatform, perConnection } = this.options
+    this.limiter = new KeyedLimiter((key) => (key.startsWith('platform:') ? perPlatform : perConnection))
+    this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
+  }
+
+  /** Resolves attempts a previous run left open, then starts the sweep and arms for the next post. */
+  start(): void {
+    this.started ??= (async () => {
+      await this.recover(this.deps.clock.now(), true)
+      this.sweep = new Cron(this.options.sweepPattern, { protect: true, catch: (error) => this.logError(error, 'sweep') }, async () => {
+        await this.tick(this.deps.clock.now())
+      })
+      this.wake()
+    })().catch((error) => this.logError(error, 'start'))
+  }
+
+  /** Posts changed (created, updated, cancelled, retried): arm for whatever is now earliest. */
+  wake(): void {
+    if (this.stopping) return
+    this.rearm(true).catch((error) => this.logError(error, 'arm'))
+  }
+
+  /** Does everything due at `now`, and resolves when every attempt in flight has settled. */
+  async tick(now: number): Promise<TickResult> {
+    await this.started
+    const result: TickResult = { claimed: 0, missed: 0, attempted: 0 }
+    if (this.stopping) return result
+    await this.recover(now, false)
+    const { store } = this.deps
+    for (;;) {
+      const batch = await store.publishing.claimDue(now, BATCH, this.options.catchUpMs)
+      result.claimed += batch.claimed
+      result.missed += batch.missed
+      if (batch.claimed < BATCH) break
+    }
+    const attempts: Promise<void>[] = []
+    let after: TargetRef | undefined
+    for (;;) {
+      const page = await store.publishing.dueTargets(now, after, BATCH)
+      for (const ref of page) {
+        const key = `${ref.postId} ${ref.platform}`
+        if (this.queued.has(key)) continue
+        this.queued.add(key)
+        attempts.push(this.track(this.attempt(ref, now).finally(() => this.queued.delete(key))))
+      }
+      if (page.length < BATCH) break
+      after = page[page.length - 1]
+    }
+    result.attempted = attempts.length
+    // Also wait for attempts an overlapping tick started: when this resolves, everything due
+    // by `now` has been attempted (what tests and a draining shutdown rely on).
+    await Promise.all([...attempts, ...[...this.inFlight].map((p) => p.catch(() => undefined))])
+    // Run again at once only if this tick made progress: due targets that another tick holds
+    // in its queue would otherwise make ticks spin until they are attempted.
+    if (!this.stopping) await this.rearm(result.claimed + result.attempted > 0)
+    return result
+  }
+
+  /** Stops taking work; attempts in flight may finish (bounded), the rest stay queued for the next start. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    this.sweep?.stop()
+    this.armed?.job.stop()
+    this.armed = undefined
+    if (this.soon) clearImmediate(this.soon)
+    await this.started
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.stopGraceMs)))
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace])
+    clearTimeout(timer)
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work)
+    return work.finally(() => this.inFlight.delete(work))
+  }
+
+  /** Arms the croner job for the next due time; `now` also runs a tick at once if anything is due. */
+  private async rearm(now: boolean): Promise<void> {
+    const current = this.deps.clock.now()
+    const due = await this.deps.store.publishing.due(current)
+    if (this.stopping) return
+    if (due.posts || (now && due.targets)) this.runSoon()
+    const at = due.next
+    if (at === undefined) {
+      this.armed?.job.stop()
+      this.armed = undefined
+      return
+    }
+    if (this.armed?.at === at) return
+    this.armed?.job.stop()
+    // croner times runs by the wall clock; the wait is measured on our clock, so an injected
+    // clock and the system clock agree on how far away the post is.
+    const job = new Cron(new Date(Date.now() + (at - current)), { catch: (error) => this.logError(error, 'armed run') }, () => {
+      if (this.armed?.job === job) this.armed = undefined
+      this.runSoon()
+    })
+    this.armed = { at, job }
+  }
+
+  /** One tick on the next turn of the event loop, however many wake-ups asked for it. */
+  private runSoon(): void {
+    if (this.soon || this.stopping) return
+    this.soon = setImmediate(() => {
+      this.soon = undefined
+      this.tick(this.deps.clock.now()).catch((error) => this.logError(error, 'tick'))
+    })
+  }
+
+  /**
+   * Attempts whose lease ran out, or at start every attempt (no attempt of a dead process is
+   * alive): re-sent where the platform makes a repeat harmless, else `unconfirmed`.
+   */
+  private async recover(now: number, all: boolean): Promise<void> {
+    const { store, platforms } = this.deps
+    for (const ref of await store.publishing.abandoned(now, all)) {
+      if (this.queued.has(`${ref.postId} ${ref.platform}`)) continue
+      if (platforms.platformFor(ref.platform)?.idempotentPublish) {
+        await store.publishing.resend(ref.postId, ref.platform, now)
+      } else {
+        const detail = `The daemon stopped while ${ref.platform} was publishing this post, so whether it was published is unknown. Check ${ref.platform}, then retry if it was not.`
+        await store.publishing.settle(ref.postId, ref.platform, { kind: 'unconfirmed', detail }, now)
+      }
+      this.deps.log.warn({ post_id: ref.postId, platform: ref.platform }, 'recovered an interrupted publish attempt')
+    }
+  }
+
+  private async attempt(ref: TargetRef, horizon: number): Promise<void> {
+    const { store, clock, log } = this.deps
+    const release = await this.limiter.acquire([`connection:${ref.accountId}:${ref.platform}`, `platform:${ref.platform}`])
+    try {
+      // Stopping: leave it pending (unclaimed), for the next start.
+      if (this.stopping) return
+      const target = await store.publishing.claimTarget(ref, Math.max(horizon, clock.now()), this.options.leaseMs)
+      if (!target) return
+      const started = clock.now()
+      const outcome = await this.publish(target)
+      await store.publishing.settle(target.postId, target.platform, outcome, clock.now())
+      log.info({
+        msg: 'publish attempt',
+        post_id: target.postId,
+        platform: target.platform,
+        attempt: target.attempts,
+        outcome: outcome.kind,
+        ...(outcome.kind === 'published' ? {} : { code: outcome.kind === 'unconfirmed' ? 'unconfirmed' : outcome.code }),
+        late_ms: started - target.dueAt,
+        ms: clock.now() - started,
+      })
+    } catch (error) {
+      // The target stays `publishing` under its lease; recovery resolves it.
+      this.logError(error, 'attempt', { post_id: ref.postId, platform: ref.platform })
+    } finally {
+      release()
+    }
+  }
+
+  /** Calls the platform; never throws: every way it can end is an outcome. */
+  private async publish(target: ClaimedTarget): Promise<Outcome> {
+    const { store, platforms, secrets, clock } = this.deps
+    const name = target.platform
+    const failed = (code: string, detail: string): Outcome => ({ kind: 'failed', code, detail })
+    const platform = platforms.platformFor(name)
+    if (!platform) return failed('platform_unavailable', `This smm has no ${name} platform.`)
+    const now = clock.now()
+    if (now - target.dueAt > this.options.catchUpMs) {
+      return failed('missed_schedule', `The attempt is over ${Math.round(this.options.catchUpMs / 3_600_000)} h late (the daemon was down); it was not published. Retry it to publish now.`)
+    }
+    const connection = store.accounts.connectionSync(target.accountId, name)
+    if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`)
+    if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`)
+    let credentials: Record<string, unknown>
+    try {
+      credentials = secrets.open(connection.sealedCredentials, `${target.accountId}:${name}`) as Record<string, unknown>
+    } catch (error) {
+      return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`)
+    }
+    try {
+      const result = await platform.publish(
+        { accountId: target.accountId, platform: name, credentials, settings: connection.settings, handle: connection.handle },
+        { postId: target.postId, content: target.content, mediaUrls: target.mediaUrls },
+        this.platformCtx,
+      )
+      return { kind: 'published', platformPostId: result.platform_post_id, url: result.url }
+    } catch (error) {
+      return outcomeOfError(error, target, platform, clock.now(), this.options.maxAttempts)
+    }
+  }
+
+  private logError(error: unknown, where: string, extra: Record<string, unknown> = {}): void {
+    this.deps.log.error({ err: error, worker: 'scheduler', where, ...extra }, 'scheduler error')
+  }
+}

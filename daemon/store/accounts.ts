@@ -1,0 +1,166 @@
+import type { Account, Connection } from '../../src/api/accounts.js'
+import { newId } from '../../src/ids.js'
+import { toIso } from '../../src/time.js'
+import type { PlatformName } from '../platforms/types.js'
+import type { Db } from './db.js'
+import type { eventsStore } from './events.js'
+
+interface AccountRow {
+  id: string
+  user_id: string
+  name: string
+  created_at: number
+}
+
+interface ConnectionRow {
+  account_id: string
+  platform: PlatformName
+  handle: string
+  display_name: string
+  status: 'active' | 'reauth_required'
+  credentials: Buffer
+  settings: string
+  connected_at: number
+}
+
+/** A connection as the scheduler and validation need it: credentials still sealed. */
+export interface StoredConnection {
+  accountId: string
+  userId: string
+  platform: PlatformName
+  handle: string
+  status: 'active' | 'reauth_required'
+  sealedCredentials: Buffer
+  settings: Record<string, unknown>
+}
+
+export interface NewConnection {
+  platform: PlatformName
+  handle: string
+  displayName: string
+  sealedCredentials: Buffer
+  settings: Record<string, unknown>
+}
+
+function connectionFromRow(row: ConnectionRow): Connection {
+  return { platform: row.platform, handle: row.handle, display_name: row.display_name, status: row.status, connected_at: toIso(row.connected_at) }
+}
+
+export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
+  const insert = db.prepare<[string, string, string, number], void>('INSERT INTO accounts (id, user_id, name, created_at) VALUES (?, ?, ?, ?)')
+  const byId = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?')
+  const page = db.prepare<[string, string, number], AccountRow>('SELECT * FROM accounts WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?')
+  const pageOnPlatform = db.prepare<[string, string, string, number], AccountRow>(
+    `SELECT a.* FROM accounts a JOIN connections c ON c.account_id = a.id AND c.platform = ?
+      WHERE a.user_id = ? AND a.id > ? ORDER BY a.id LIMIT ?`,
+  )
+  const connectionsOf = db.prepare<[string], ConnectionRow>('SELECT * FROM connections WHERE account_id = ? ORDER BY platform')
+  const connection = db.prepare<[string, string], ConnectionRow & { user_id: string }>(
+    'SELECT c.*, a.user_id FROM connections c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ? AND c.platform = ?',
+  )
+  const upsert = db.prepare<[string, string, string, string, Buffer, string, number], void>(
+    `INSERT INTO connections (account_id, platform, handle, display_name, status, credentials, settings, connected_at)
+     VALUES (?, ?, ?, ?, 'active', ?, ?, ?)
+     ON CONFLICT (account_id, platform) DO UPDATE SET
+       handle = excluded.handle, display_name = excluded.display_name, status = 'active',
+       credentials = excluded.credentials, settings = excluded.settings, connected_at = excluded.connected_at`,
+  )
+  const remove = db.prepare<[string, string], void>('DELETE FROM connections WHERE account_id = ? AND platform = ?')
+  const markReauth = db.prepare<[string, string], void>(
+    "UPDATE connections SET status = 'reauth_required' WHERE account_id = ? AND platform = ? AND status = 'active'",
+  )
+
+  function accountFromRow(row: AccountRow): Account {
+    return { id: row.id, name: row.name, connections: connectionsOf.all(row.id).map(connectionFromRow), created_at: toIso(row.created_at) }
+  }
+
+  function owned(userId: string, id: string): AccountRow | undefined {
+    const row = byId.get(id)
+    return row && row.user_id === userId ? row : undefined
+  }
+
+  const connect = db.transaction((userId: string, accountId: string, input: NewConnection, now: number) => {
+    const row = owned(userId, accountId)
+    if (!row) return undefined
+    upsert.run(accountId, input.platform, input.handle, input.displayName, input.sealedCredentials, JSON.stringify(input.settings), now)
+    const account = accountFromRow(row)
+    events.appendSync(userId, 'account.connected', { ...account, platform: input.platform }, now)
+    return account.connections.find((c) => c.platform === input.platform)!
+  })
+
+  const disconnect = db.transaction((userId: string, accountId: string, platform: PlatformName, now: number) => {
+    const row = owned(userId, accountId)
+    if (!row || !connection.get(accountId, platform)) return false
+    remove.run(accountId, platform)
+    events.appendSync(userId, 'account.disconnected', { ...accountFromRow(row), platform }, now)
+    return true
+  })
+
+  return {
+    async create(userId: string, name: string, now: number): Promise<Account> {
+      const id = newId('acc', now)
+      insert.run(id, userId, name, now)
+      return accountFromRow(byId.get(id)!)
+    },
+
+    /** The user's account, or undefined if there is none or it is someone else's. */
+    async get(userId: string, id: string): Promise<Account | undefined> {
+      const row = owned(userId, id)
+      return row && accountFromRow(row)
+    },
+
+    /** The account with this id whoever owns it: the public feeds have no user. */
+    async getPublic(id: string): Promise<Account | undefined> {
+      const row = byId.get(id)
+      return row && accountFromRow(row)
+    },
+
+    async listPage(userId: string, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]> {
+      const rows = platform ? pageOnPlatform.all(platform, userId, after, limit) : page.all(userId, after, limit)
+      return rows.map(accountFromRow)
+    },
+
+    /** Connects (or reconnects) a platform and records `account.connected`, together. */
+    async connect(userId: string, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined> {
+      return connect.immediate(userId, accountId, input, now)
+    },
+
+    /** Removes a connection and records `account.disconnected`; false if there was none. */
+    async disconnect(userId: string, accountId: string, platform: PlatformName, now: number): Promise<boolean> {
+      return disconnect.immediate(userId, accountId, platform, now)
+    },
+
+    /** Every connection of one account, for checking a post against its targets. */
+    connectionsSync(accountId: string): StoredConnection[] {
+      return connectionsOf.all(accountId).map((row) => storedConnection(row, byId.get(accountId)!.user_id))
+    },
+
+    connectionSync(accountId: string, platform: PlatformName): StoredConnection | undefined {
+      const row = connection.get(accountId, platform)
+      return row && storedConnection(row, row.user_id)
+    },
+
+    /**
+     * The platform refused the credentials: the connection needs the user. Call inside the
+     * transaction that records the failure; `account.reauth_required` is emitted once, on the
+     * change from active.
+     */
+    markReauthRequiredSync(accountId: string, platform: PlatformName, now: number): void {
+      if (markReauth.run(accountId, platform).changes === 0) return
+      const row = byId.get(accountId)!
+      events.appendSync(row.user_id, 'account.reauth_required', { ...accountFromRow(row), platform }, now)
+    },
+  }
+}
+
+function storedConnection(row: ConnectionRow, userId: string): StoredConnection {
+  return {
+    accountId: row.account_id,
+    userId,
+    platform: row.platform,
+    handle: row.handle,
+    status: row.status,
+    sealedCredentials: row.credentials,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+  }
+}

@@ -1,0 +1,267 @@
+import type { Post, PostStatus, Target, TargetStatus } from '../../src/api/posts.js'
+import { newId } from '../../src/ids.js'
+import { toIso, toIsoOrNull } from '../../src/time.js'
+import type { PlatformName } from '../platforms/types.js'
+import type { Db } from './db.js'
+import type { eventsStore } from './events.js'
+
+export interface PostRow {
+  id: string
+  user_id: string
+  account_id: string
+  content: string
+  media_urls: string
+  platforms: string
+  scheduled_at: number
+  status: PostStatus
+  version: number
+  created_at: number
+  updated_at: number
+  published_at: number | null
+  cancelled_at: number | null
+}
+
+export interface TargetRow {
+  post_id: string
+  platform: PlatformName
+  status: TargetStatus
+  attempts: number
+  next_attempt_at: number | null
+  lease_expires_at: number | null
+  platform_post_id: string | null
+  url: string | null
+  published_at: number | null
+  error_code: string | null
+  error_detail: string | null
+}
+
+/** A post as the API shows it, with what the store keeps beside it. */
+export interface PostRecord {
+  post: Post
+  /** Bumped on every change: the ETag. */
+  version: number
+  userId: string
+}
+
+export interface NewPost {
+  accountId: string
+  content: string
+  mediaUrls: string[]
+  platforms: PlatformName[]
+  scheduledAt: number
+}
+
+export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
+
+export interface PostFilters {
+  status?: PostStatus
+  accountId?: string
+  platform?: PlatformName
+  from?: number
+  to?: number
+  order: 'asc' | 'desc'
+  /** Resume after this (scheduled_at, id). */
+  after?: { scheduledAt: number; id: string }
+}
+
+export type Change =
+  | { kind: 'ok'; record: PostRecord }
+  | { kind: 'not_found' }
+  /** The post is no longer in a state that allows this change. */
+  | { kind: 'wrong_state'; record: PostRecord }
+  /** The post changed since the version the caller read. */
+  | { kind: 'version_mismatch'; record: PostRecord }
+
+function targetFromRow(row: TargetRow): Target {
+  return {
+    platform: row.platform,
+    status: row.status,
+    attempts: row.attempts,
+    platform_post_id: row.platform_post_id,
+    url: row.url,
+    published_at: toIsoOrNull(row.published_at),
+    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
+  }
+}
+
+/** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
+export function postReader(db: Db) {
+  const byId = db.prepare<[string], PostRow>('SELECT * FROM posts WHERE id = ?')
+  const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id = ?')
+
+  function recordFromRow(row: PostRow): PostRecord {
+    const platforms = JSON.parse(row.platforms) as PlatformName[]
+    const targets = targetsOf.all(row.id).sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
+    return {
+      version: row.version,
+      userId: row.user_id,
+      post: {
+        id: row.id,
+        account_id: row.account_id,
+        content: row.content,
+        media_urls: JSON.parse(row.media_urls) as string[],
+        platforms,
+        scheduled_at: toIso(row.scheduled_at),
+        status: row.status,
+        targets: targets.map(targetFromRow),
+        created_at: toIso(row.created_at),
+        updated_at: toIso(row.updated_at),
+        published_at: toIsoOrNull(row.published_at),
+        cancelled_at: toIsoOrNull(row.cancelled_at),
+      },
+    }
+  }
+
+  return {
+    recordFromRow,
+    rowSync: (id: string) => byId.get(id),
+    recordSync(id: string): PostRecord | undefined {
+      const row = byId.get(id)
+      return row && recordFromRow(row)
+    },
+  }
+}
+
+export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
+  const reader = postReader(db)
+  const insert = db.prepare<[string, string, string, string, string, string, number, number, number], void>(
+    `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', 1, ?, ?)`,
+  )
+  const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
+  const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
+  // The compare-and-swap on status and version is what makes an edit racing the scheduler's
+  // claim (or another edit) lose cleanly instead of overwriting.
+  const update = db.prepare<[string, string, string, number, number, string, number], void>(
+    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, version = version + 1
+      WHERE id = ? AND status = 'scheduled' AND version = ?`,
+  )
+  const cancel = db.prepare<[number, number, string], void>(
+    "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'scheduled'",
+  )
+  const requeue = db.prepare<[number, number, string], void>(
+    `UPDATE posts SET status = 'scheduled', scheduled_at = ?, updated_at = ?, version = version + 1
+      WHERE id = ? AND status IN ('failed', 'partially_published')`,
+  )
+  const requeueTargets = db.prepare<[string], void>(
+    `UPDATE post_targets SET status = 'pending', attempts = 0, next_attempt_at = NULL, lease_expires_at = NULL,
+            error_code = NULL, error_detail = NULL
+      WHERE post_id = ? AND status IN ('failed', 'unconfirmed')`,
+  )
+  const listCache = new Map<string, ReturnType<Db['prepare']>>()
+
+  function owned(userId: string, id: string): PostRecord | undefined {
+    const row = reader.rowSync(id)
+    return row && row.user_id === userId ? reader.recordFromRow(row) : undefined
+  }
+
+  const create = db.transaction((userId: string, input: NewPost, now: number): PostRecord => {
+    const id = newId('pst', now)
+    insert.run(id, userId, input.accountId, input.content, JSON.stringify(input.mediaUrls), JSON.stringify(input.platforms), input.scheduledAt, now, now)
+    for (const platform of input.platforms) insertTarget.run(id, platform)
+    const record = reader.recordSync(id)!
+    events.appendSync(userId, 'post.scheduled', record.post, now)
+    return record
+  })
+
+  const change = db.transaction((userId: string, id: string, changes: PostChanges, version: number, now: number): Change => {
+    const current = owned(userId, id)
+    if (!current) return { kind: 'not_found' }
+    if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
+    if (current.version !== version) return { kind: 'version_mismatch', record: current }
+    const p = current.post
+    const platforms = changes.platforms ?? p.platforms
+    update.run(
+      changes.content ?? p.content,
+      JSON.stringify(changes.mediaUrls ?? p.media_urls),
+      JSON.stringify(platforms),
+      changes.scheduledAt ?? Date.parse(p.scheduled_at),
+      now,
+      id,
+      version,
+    )
+    if (changes.platforms) {
+      // Targets of a scheduled post hold no results yet, so they can simply be redrawn.
+      deleteTargets.run(id)
+      for (const platform of platforms) insertTarget.run(id, platform)
+    }
+    const record = reader.recordSync(id)!
+    events.appendSync(userId, 'post.updated', record.post, now)
+    return { kind: 'ok', record }
+  })
+
+  const cancelTx = db.transaction((userId: string, id: string, now: number): Change => {
+    const current = owned(userId, id)
+    if (!current) return { kind: 'not_found' }
+    if (current.post.status === 'cancelled') return { kind: 'ok', record: current }
+    if (cancel.run(now, now, id).changes === 0) return { kind: 'wrong_state', record: current }
+    const record = reader.recordSync(id)!
+    events.appendSync(userId, 'post.cancelled', record.post, now)
+    return { kind: 'ok', record }
+  })
+
+  const retryTx = db.transaction((userId: string, id: string, now: number): Change => {
+    const current = owned(userId, id)
+    if (!current) return { kind: 'not_found' }
+    if (requeue.run(now, now, id).changes === 0) return { kind: 'wrong_state', record: current }
+    requeueTargets.run(id)
+    const record = reader.recordSync(id)!
+    events.appendSync(userId, 'post.scheduled', record.post, now)
+    return { kind: 'ok', record }
+  })
+
+  function listStatement(filters: PostFilters) {
+    const where = ['p.user_id = ?']
+    if (filters.status) where.push('p.status = ?')
+    if (filters.accountId) where.push('p.account_id = ?')
+    if (filters.platform) where.push('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)')
+    if (filters.from !== undefined) where.push('p.scheduled_at >= ?')
+    if (filters.to !== undefined) where.push('p.scheduled_at < ?')
+    if (filters.after) where.push(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`)
+    const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
+    const sql = `SELECT p.* FROM posts p WHERE ${where.join(' AND ')} ORDER BY p.scheduled_at ${dir}, p.id ${dir} LIMIT ?`
+    // One prepared statement per combination of filters, prepared on first use and kept.
+    let statement = listCache.get(sql)
+    if (!statement) listCache.set(sql, (statement = db.prepare(sql)))
+    return statement as unknown as { all(...args: unknown[]): PostRow[] }
+  }
+
+  return {
+    /** Creates a scheduled post and its pending targets, and records `post.scheduled`, together. */
+    async create(userId: string, input: NewPost, now: number): Promise<PostRecord> {
+      return create.immediate(userId, input, now)
+    },
+
+    /** The user's post; undefined if there is none or it is someone else's. */
+    async get(userId: string, id: string): Promise<PostRecord | undefined> {
+      return owned(userId, id)
+    },
+
+    async list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]> {
+      const args: unknown[] = [userId]
+      if (filters.status) args.push(filters.status)
+      if (filters.accountId) args.push(filters.accountId)
+      if (filters.platform) args.push(filters.platform)
+      if (filters.from !== undefined) args.push(filters.from)
+      if (filters.to !== undefined) args.push(filters.to)
+      if (filters.after) args.push(filters.after.scheduledAt, filters.after.id)
+      args.push(limit)
+      return listStatement(filters).all(...args).map(reader.recordFromRow)
+    },
+
+    /** Applies changes to a scheduled post if it is still at `version`; records `post.updated`. */
+    async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
+      return change.immediate(userId, id, changes, version, now)
+    },
+
+    /** Cancels a scheduled post (a cancelled one is answered as is); records `post.cancelled`. */
+    async cancel(userId: string, id: string, now: number): Promise<Change> {
+      return cancelTx.immediate(userId, id, now)
+    },
+
+    /** Re-queues the failed and unconfirmed targets of a failed or partly published post, due now. */
+    async retry(userId: string, id: string, now: number): Promise<Change> {
+      return retryTx.immediate(userId, id, now)
+    },
+  }
+}

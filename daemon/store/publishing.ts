@@ -1,0 +1,213 @@
+import type { PostStatus } from '../../src/api/posts.js'
+import type { PlatformName } from '../platforms/types.js'
+import type { accountsStore } from './accounts.js'
+import type { Db } from './db.js'
+import type { eventsStore } from './events.js'
+import { postReader, type TargetRow } from './posts.js'
+
+/** One platform of one post, as the work queue addresses it. */
+export interface TargetRef {
+  postId: string
+  platform: PlatformName
+  accountId: string
+  /** When this attempt fell due (the post's time, or the time a retry was set for). */
+  dueAt: number
+}
+
+/** A target the scheduler now owns (status `publishing`, under a lease). */
+export interface ClaimedTarget extends TargetRef {
+  userId: string
+  attempts: number
+  content: string
+  mediaUrls: string[]
+}
+
+/** How an attempt ended. */
+export type Outcome =
+  | { kind: 'published'; platformPostId: string | null; url: string | null }
+  | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean }
+  | { kind: 'unconfirmed'; detail: string }
+  | { kind: 'retry'; at: number; code: string; detail: string }
+
+/** How a post ends once every target is settled. */
+type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
+
+export interface ClaimResult {
+  claimed: number
+  /** Posts too late to publish (beyond the catch-up window), failed with `missed_schedule`. */
+  missed: number
+}
+
+export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
+  const reader = postReader(db)
+  // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
+  // it (which also requires `scheduled`) either happened before it or fails after it.
+  const claimPosts = db.prepare<[number, number, number], { id: string; scheduled_at: number }>(
+    `UPDATE posts SET status = 'publishing', updated_at = ?, version = version + 1
+      WHERE id IN (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ? ORDER BY scheduled_at LIMIT ?)
+      RETURNING id, scheduled_at`,
+  )
+  const makeDue = db.prepare<[number, string], void>("UPDATE post_targets SET next_attempt_at = ? WHERE post_id = ? AND status = 'pending'")
+  const pendingOf = db.prepare<[string], { platform: PlatformName }>("SELECT platform FROM post_targets WHERE post_id = ? AND status = 'pending'")
+  const dueTargets = db.prepare<[number, number, string, string, number], TargetRef>(
+    `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, t.next_attempt_at AS dueAt
+       FROM post_targets t JOIN posts p ON p.id = t.post_id
+      WHERE t.status = 'pending' AND t.next_attempt_at <= ? AND (t.next_attempt_at, t.post_id, t.platform) > (?, ?, ?)
+      ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ?`,
+  )
+  const claimTarget = db.prepare<[number, string, string, number], { attempts: number; next_attempt_at: number }>(
+    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
+      WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
+      RETURNING attempts, next_attempt_at`,
+  )
+  const setPublished = db.prepare<[string | null, string | null, number, string, string], void>(
+    `UPDATE post_targets SET status = 'published', platform_post_id = ?, url = ?, published_at = ?, lease_expires_at = NULL,
+            next_attempt_at = NULL, error_code = NULL, error_detail = NULL
+      WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
+  )
+  const setFailed = db.prepare<[string, string, string, string, string], void>(
+    `UPDATE post_targets SET status = ?, error_code = ?, error_detail = ?, lease_expires_at = NULL, next_attempt_at = NULL
+      WHERE post_id = ? AND platform = ? AND status IN ('publishing', 'pending')`,
+  )
+  const setRetry = db.prepare<[number, string, string, string, string], void>(
+    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, error_code = ?, error_detail = ?, lease_expires_at = NULL
+      WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
+  )
+  const resend = db.prepare<[number, string, string], void>(
+    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, lease_expires_at = NULL
+      WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
+  )
+  const abandoned = db.prepare<[number, number], { postId: string; platform: PlatformName; accountId: string; dueAt: number }>(
+    `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.next_attempt_at, p.scheduled_at) AS dueAt
+       FROM post_targets t JOIN posts p ON p.id = t.post_id
+      WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
+  )
+  const targetsOf = db.prepare<[string], Pick<TargetRow, 'status' | 'published_at'>>('SELECT status, published_at FROM post_targets WHERE post_id = ?')
+  const finish = db.prepare<[PostStatus, number | null, number, string], void>(
+    "UPDATE posts SET status = ?, published_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'publishing'",
+  )
+  const touch = db.prepare<[number, string], void>('UPDATE posts SET updated_at = ?, version = version + 1 WHERE id = ?')
+  const firstPost = db.prepare<[number], { at: number | null }>("SELECT min(scheduled_at) AS at FROM posts WHERE status = 'scheduled' AND scheduled_at > ?")
+  const firstTarget = db.prepare<[number], { at: number | null }>(
+    "SELECT min(next_attempt_at) AS at FROM post_targets WHERE status = 'pending' AND next_attempt_at > ?",
+  )
+
+  /** Writes the post's final state once no target is still in play; returns it, or undefined. */
+  function finishIfDone(postId: string, now: number): FinalStatus | undefined {
+    const targets = targetsOf.all(postId)
+    if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
+      touch.run(now, postId)
+      return undefined
+    }
+    const published = targets.filter((t) => t.status === 'published')
+    const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
+    const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
+    finish.run(status, publishedAt, now, postId)
+    return status
+  }
+
+  const settle = db.transaction((postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean => {
+    let changed: number
+    if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, postId, platform).changes
+    else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, postId, platform).changes
+    else {
+      const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
+      changed = setFailed.run(status, code, outcome.detail, postId, platform).changes
+    }
+    // Settled already (by a lease recovery, say): the first outcome stands.
+    if (changed === 0) return false
+    if (outcome.kind === 'retry') {
+      touch.run(now, postId)
+      return true
+    }
+    const final = finishIfDone(postId, now)
+    // Both events carry the post as this transaction leaves it.
+    const record = reader.recordSync(postId)!
+    if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, now)
+    events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
+    if (final) events.appendSync(record.userId, `post.${final}`, record.post, now)
+    return true
+  })
+
+  const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
+    const result: ClaimResult = { claimed: 0, missed: 0 }
+    for (const post of claimPosts.all(now, now, limit)) {
+      result.claimed++
+      if (now - post.scheduled_at <= catchUpMs) {
+        makeDue.run(post.scheduled_at, post.id)
+        continue
+      }
+      result.missed++
+      for (const { platform } of pendingOf.all(post.id)) {
+        settle(post.id, platform, { kind: 'failed', code: 'missed_schedule', detail: `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.` }, now)
+      }
+    }
+    return result
+  })
+
+  const claimOne = db.transaction((ref: TargetRef, now: number, leaseMs: number): ClaimedTarget | undefined => {
+    const row = claimTarget.get(now + leaseMs, ref.postId, ref.platform, now)
+    if (!row) return undefined
+    const post = reader.rowSync(ref.postId)!
+    return {
+      ...ref,
+      dueAt: row.next_attempt_at,
+      userId: post.user_id,
+      attempts: row.attempts,
+      content: post.content,
+      mediaUrls: JSON.parse(post.media_urls) as string[],
+    }
+  })
+
+  return {
+    /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
+    async claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult> {
+      return claim.immediate(now, limit, catchUpMs)
+    },
+
+    /** Due targets in due order, after a (dueAt, postId, platform) key: pages through one tick's work. */
+    async dueTargets(now: number, after: TargetRef | undefined, limit: number): Promise<TargetRef[]> {
+      return dueTargets.all(now, after?.dueAt ?? -1, after?.postId ?? '', after?.platform ?? '', limit)
+    },
+
+    /** Takes one target for an attempt, under a lease; undefined if another worker has it. */
+    async claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined> {
+      return claimOne.immediate(ref, now, leaseMs)
+    },
+
+    /**
+     * Records an attempt's outcome, its events and, once every target is settled, the post's
+     * final state and event: all in one transaction. False if the target was settled already.
+     */
+    async settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
+      return settle.immediate(postId, platform, outcome, now)
+    },
+
+    /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
+    async resend(postId: string, platform: PlatformName, now: number): Promise<void> {
+      resend.run(now, postId, platform)
+    },
+
+    /** Attempts whose lease ran out (or, with `all`, every attempt: at start, none is alive). */
+    async abandoned(now: number, all: boolean): Promise<TargetRef[]> {
+      return abandoned.all(all ? 1 : 0, now)
+    },
+
+    /**
+     * What is due: whether posts wait to be claimed (at `now` or before), whether targets wait
+     * for an attempt, and the earliest time after `now` when either comes due.
+     */
+    async due(now: number): Promise<{ posts: boolean; targets: boolean; next: number | undefined }> {
+      const horizon = Number.MIN_SAFE_INTEGER
+      const post = firstPost.get(horizon)!.at
+      const target = firstTarget.get(horizon)!.at
+      const later = [post !== null && post > now ? post : firstPost.get(now)!.at, target !== null && target > now ? target : firstTarget.get(now)!.at]
+      const times = later.filter((t): t is number => t !== null)
+      return {
+        posts: post !== null && post <= now,
+        targets: target !== null && target <= now,
+        next: times.length ? Math.min(...times) : undefined,
+      }
+    },
+  }
+}

@@ -1,0 +1,99 @@
+import * as v from 'valibot'
+// The list of platform names is declared once, beside the platform interface; it has no runtime
+// dependencies, so the schemas here can share it.
+import { PLATFORM_NAMES } from '../../daemon/platforms/types.js'
+import { IdParams, listOf, PageQueryEntries, Timestamp } from './common.js'
+import { route } from './route.js'
+
+export const PlatformName = v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`)
+
+export const CONNECTION_STATUSES = ['active', 'reauth_required'] as const
+
+/** An account's link to one platform. Its credentials are never shown. */
+export const Connection = v.pipe(
+  v.object({
+    platform: v.picklist(PLATFORM_NAMES),
+    handle: v.string(),
+    display_name: v.string(),
+    status: v.pipe(v.picklist(CONNECTION_STATUSES), v.description('reauth_required: the platform refused the credentials; connect again')),
+    connected_at: Timestamp,
+  }),
+  v.title('Connection'),
+)
+export type Connection = v.InferOutput<typeof Connection>
+
+/** A brand or person, with at most one connection per platform. */
+export const Account = v.pipe(
+  v.object({
+    id: v.string(),
+    name: v.string(),
+    connections: v.array(Connection),
+    created_at: Timestamp,
+  }),
+  v.title('Account'),
+)
+export type Account = v.InferOutput<typeof Account>
+
+export const AccountCreate = v.strictObject({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+})
+
+export const ConnectionCreate = v.strictObject({
+  platform: PlatformName,
+  credentials: v.optional(
+    v.pipe(v.record(v.string(), v.unknown()), v.description("The platform's credentials (see the platform table); feed needs none")),
+  ),
+})
+
+export const accountRoutes = {
+  listAccounts: route({
+    method: 'GET',
+    path: '/v1/accounts',
+    summary: 'List the accounts, optionally those connected to one platform',
+    tag: 'accounts',
+    scope: 'accounts:read',
+    query: v.strictObject({ ...PageQueryEntries, platform: v.optional(PlatformName) }),
+    status: 200,
+    response: listOf(Account),
+  }),
+  createAccount: route({
+    method: 'POST',
+    path: '/v1/accounts',
+    summary: 'Create an account (a brand or person) to connect platforms to',
+    tag: 'accounts',
+    scope: 'accounts:write',
+    body: AccountCreate,
+    status: 201,
+    response: Account,
+  }),
+  getAccount: route({
+    method: 'GET',
+    path: '/v1/accounts/{id}',
+    summary: 'Get an account and its connections',
+    tag: 'accounts',
+    scope: 'accounts:read',
+    params: IdParams,
+    status: 200,
+    response: Account,
+  }),
+  connectAccount: route({
+    method: 'POST',
+    path: '/v1/accounts/{id}/connections',
+    summary: 'Connect a platform (credentials are verified with it, then stored encrypted); replaces an existing connection',
+    tag: 'accounts',
+    scope: 'accounts:write',
+    params: IdParams,
+    body: ConnectionCreate,
+    status: 201,
+    response: Connection,
+  }),
+  disconnectAccount: route({
+    method: 'DELETE',
+    path: '/v1/accounts/{id}/connections/{platform}',
+    summary: 'Disconnect a platform and forget its credentials',
+    tag: 'accounts',
+    scope: 'accounts:write',
+    params: v.object({ id: v.string(), platform: PlatformName }),
+    status: 204,
+  }),
+}

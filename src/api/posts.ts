@@ -1,0 +1,171 @@
+import * as v from 'valibot'
+import { PLATFORM_NAMES } from '../../daemon/platforms/types.js'
+import { PlatformName } from './accounts.js'
+import { IdParams, listOf, NullableTimestamp, PageQueryEntries, Timestamp, TimestampInput } from './common.js'
+import { route } from './route.js'
+
+export const POST_STATUSES = ['scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
+export type PostStatus = (typeof POST_STATUSES)[number]
+export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed', 'unconfirmed'] as const
+export type TargetStatus = (typeof TARGET_STATUSES)[number]
+
+/** Caps that hold whatever the platforms: each platform's own, stricter rules are checked too. */
+export const MAX_CONTENT_CHARS = 100_000
+export const MAX_MEDIA = 20
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password
+  } catch {
+    // Not parseable as a URL at all: the message below says what is expected.
+    return false
+  }
+}
+
+const MediaUrls = v.pipe(
+  v.array(v.pipe(v.string(), v.check(isHttpsUrl, 'must be an absolute https:// URL (without user:password@)'))),
+  v.maxLength(MAX_MEDIA, `must hold at most ${MAX_MEDIA} URLs`),
+)
+const Content = v.pipe(v.string(), v.maxLength(MAX_CONTENT_CHARS, `must be at most ${MAX_CONTENT_CHARS} characters`))
+const Platforms = v.pipe(
+  v.array(PlatformName),
+  v.minLength(1, `must name at least one platform (${PLATFORM_NAMES.join(', ')})`),
+  v.check((list) => new Set(list).size === list.length, 'must not name a platform twice'),
+)
+
+/** POST /v1/posts. Rules that need the account, the clock or the platforms are checked after. */
+export const PostCreate = v.strictObject({
+  account_id: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+  content: v.optional(Content),
+  media_urls: v.optional(MediaUrls),
+  scheduled_at: v.optional(
+    v.pipe(TimestampInput, v.description('When to publish; omitted: now. At most 5 minutes in the past.')),
+  ),
+  platforms: Platforms,
+})
+export type PostCreate = v.InferOutput<typeof PostCreate>
+
+/** PUT /v1/posts/{id}: any subset, merged into the post, then checked as a whole. */
+export const PostUpdate = v.strictObject({
+  account_id: v.optional(v.pipe(v.string(), v.description('If present, must be the post’s own account: a post cannot move'))),
+  content: v.optional(Content),
+  media_urls: v.optional(MediaUrls),
+  scheduled_at: v.optional(TimestampInput),
+  platforms: v.optional(Platforms),
+})
+export type PostUpdate = v.InferOutput<typeof PostUpdate>
+
+export const TargetError = v.object({ code: v.string(), detail: v.string() })
+
+/** How a post fares on one platform. */
+export const Target = v.pipe(
+  v.object({
+    platform: v.picklist(PLATFORM_NAMES),
+    status: v.pipe(
+      v.picklist(TARGET_STATUSES),
+      v.description('unconfirmed: the platform was asked but no answer came; it is not re-sent automatically'),
+    ),
+    attempts: v.pipe(v.number(), v.integer()),
+    platform_post_id: v.nullable(v.string()),
+    url: v.nullable(v.string()),
+    published_at: NullableTimestamp,
+    error: v.nullable(TargetError),
+  }),
+  v.title('Target'),
+)
+export type Target = v.InferOutput<typeof Target>
+
+export const Post = v.pipe(
+  v.object({
+    id: v.string(),
+    account_id: v.string(),
+    content: v.string(),
+    media_urls: v.array(v.string()),
+    platforms: v.array(v.picklist(PLATFORM_NAMES)),
+    scheduled_at: Timestamp,
+    status: v.picklist(POST_STATUSES),
+    targets: v.array(Target),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    published_at: NullableTimestamp,
+    cancelled_at: NullableTimestamp,
+  }),
+  v.title('Post'),
+)
+export type Post = v.InferOutput<typeof Post>
+
+export const PostListQuery = v.strictObject({
+  ...PageQueryEntries,
+  status: v.optional(v.picklist(POST_STATUSES, `must be one of: ${POST_STATUSES.join(', ')}`)),
+  account_id: v.optional(v.string()),
+  platform: v.optional(PlatformName),
+  from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time'))),
+  to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time'))),
+  order: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at; default asc')), 'asc'),
+})
+export type PostListQuery = v.InferOutput<typeof PostListQuery>
+
+export const postRoutes = {
+  listPosts: route({
+    method: 'GET',
+    path: '/v1/posts',
+    summary: 'List posts by scheduled time, filtered by status, account, platform and time range',
+    tag: 'posts',
+    scope: 'posts:read',
+    query: PostListQuery,
+    status: 200,
+    response: listOf(Post),
+  }),
+  createPost: route({
+    method: 'POST',
+    path: '/v1/posts',
+    summary: 'Create and schedule a post (no scheduled_at: publish now)',
+    tag: 'posts',
+    scope: 'posts:write',
+    body: PostCreate,
+    status: 201,
+    response: Post,
+  }),
+  getPost: route({
+    method: 'GET',
+    path: '/v1/posts/{id}',
+    summary: 'Get a post, its status and each platform’s result (with an ETag)',
+    tag: 'posts',
+    scope: 'posts:read',
+    params: IdParams,
+    status: 200,
+    response: Post,
+  }),
+  updatePost: route({
+    method: 'PUT',
+    path: '/v1/posts/{id}',
+    summary: 'Update a scheduled post (If-Match honoured); 409 post_not_editable once it is no longer scheduled',
+    tag: 'posts',
+    scope: 'posts:write',
+    params: IdParams,
+    body: PostUpdate,
+    status: 200,
+    response: Post,
+  }),
+  cancelPost: route({
+    method: 'DELETE',
+    path: '/v1/posts/{id}',
+    summary: 'Cancel a scheduled post; cancelling again answers the cancelled post',
+    tag: 'posts',
+    scope: 'posts:write',
+    params: IdParams,
+    status: 200,
+    response: Post,
+  }),
+  retryPost: route({
+    method: 'POST',
+    path: '/v1/posts/{id}/retry',
+    summary: 'Re-queue the failed and unconfirmed targets of a failed or partially published post, now',
+    tag: 'posts',
+    scope: 'posts:write',
+    params: IdParams,
+    status: 200,
+    response: Post,
+  }),
+}

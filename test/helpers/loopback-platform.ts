@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import https from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as v from 'valibot'
+import { PlatformError, type Platform, type PlatformName } from '../../daemon/platforms/types.js'
+import { ensureSelfSigned } from '../../daemon/tls.js'
+
+/** What the loopback server answers: a status, headers and a JSON body, or no answer at all. */
+export type Reply = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | 'hang'
+
+export interface LoopbackServer {
+  url: string
+  ca: string
+  /** Every request received: its body parsed. */
+  received: { content: string; idempotency_key: string; media: string[] }[]
+  /** Sets how the next requests are answered (a queue; the last one repeats). */
+  reply(...replies: Reply[]): void
+  close(): Promise<void>
+}
+
+/**
+ * An HTTPS server on 127.0.0.1 speaking a webhook-style publishing protocol (POST JSON, answer
+ * `{id, url}`; 4xx/5xx/429 with Retry-After as errors), for driving the scheduler through every
+ * way a platform can answer.
+ */
+export async function startLoopbackServer(): Promise<LoopbackServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'smm-loopback-'))
+  const tls = await ensureSelfSigned(dir)
+  let queue: Reply[] = [{ status: 200 }]
+  const received: LoopbackServer['received'] = []
+  const hanging = new Set<import('node:http').ServerResponse>()
+  const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      received.push(body)
+      const reply = queue.length > 1 ? queue.shift()! : queue[0]!
+      if (reply === 'hang') {
+        hanging.add(res)
+        return
+      }
+      const payload = reply.body ?? (reply.status < 300 ? { id: `msg-${received.length}`, url: `https://loopback.example/m/${received.length}` } : { message: `error ${reply.status}` })
+      setTimeout(() => {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+        res.end(JSON.stringify(payload))
+      }, reply.delayMs ?? 0)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    ca: tls.cert,
+    received,
+    reply: (...replies) => {
+      queue = replies
+    },
+    async close() {
+      for (const res of hanging) res.destroy()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * A platform module for that protocol, registered under a real platform's name. `idempotent`
+ * says whether the server side dedupes by `idempotency_key` (it decides what a crash leaves).
+ */
+export function loopbackPlatform(name: PlatformName, options: { idempotent: boolean; maxChars?: number; timeoutMs?: number }): Platform {
+  return {
+    name,
+    credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
+    idempotentPublish: options.idempotent,
+    check(draft) {
+      const max = options.maxChars ?? 2000
+      return draft.content.length > max ? [{ pointer: '#/content', code: 'content_too_long', detail: `is ${draft.content.length} characters; ${name} allows at most ${max}` }] : []
+    },
+    async verify(credentials) {
+      return { handle: String(credentials.webhook_url), display_name: `${name} loopback`, settings: {} }
+    },
+    async publish(connection, request, ctx) {
+      const res = await ctx.http(String(connection.credentials.webhook_url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: request.content, idempotency_key: request.postId, media: request.mediaUrls }),
+        timeoutMs: options.timeoutMs ?? 2_000,
+      })
+      const body = res.json<{ id?: string; url?: string; message?: string }>()
+      if (res.status === 401 || res.status === 403) throw new PlatformError('auth', 'unauthorized', body.message ?? 'unauthorized')
+      if (res.status === 429) throw new PlatformError('transient', 'rate_limited', 'rate limited', Number(res.headers['retry-after'] ?? 1) * 1000)
+      if (res.status >= 500) throw new PlatformError('transient', 'platform_error', `${name} answered ${res.status}`)
+      if (res.status >= 400) throw new PlatformError('permanent', 'platform_rejected', body.message ?? `${name} answered ${res.status}`)
+      return { platform_post_id: body.id ?? null, url: body.url ?? null }
+    },
+  }
+}

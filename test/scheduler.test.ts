@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
+import { eventsOf, feedAccount, liftLimits } from './helpers/posts.js'
+
+let t: TestDaemon
+let loop: LoopbackServer
+const iso = (ms: number) => new Date(ms).toISOString()
+const MIN = 60_000
+
+beforeAll(async () => {
+  loop = await startLoopbackServer()
+  t = await startTestDaemon({
+    allowPrivateNetwork: true,
+    overrides: {
+      egress: { ca: loop.ca },
+      platforms: [loopbackPlatform('discord', { idempotent: false, timeoutMs: 300 }), loopbackPlatform('slack', { idempotent: true, timeoutMs: 300 })],
+    },
+  })
+  await liftLimits(t)
+})
+afterAll(async () => {
+  await t.stop()
+  await loop.close()
+})
+
+/** An account connected to feed and to the loopback discord and slack. */
+async function account(name: string): Promise<string> {
+  const id = await feedAccount(t, name)
+  for (const platform of ['discord', 'slack']) {
+    const res = await t.http.post(`/v1/accounts/${id}/connections`, { platform, credentials: { webhook_url: loop.url } }, { key: t.key })
+    expect(res.status).toBe(201)
+  }
+  return id
+}
+
+const get = async (id: string) => (await t.http.get(`/v1/posts/${id}`, { key: t.key })).body
+const tick = () => t.daemon.scheduler.tick(t.clock.now())
+async function schedule(accountId: string, platforms: string[], inMs: number, content = 'hello'): Promise<string> {
+  const res = await t.http.post('/v1/posts', { account_id: accountId, content, scheduled_at: iso(t.clock.now() + inMs), platforms }, { key: t.key })
+  expect(res.status).toBe(201)
+  return res.body.id
+}
+
+describe('the lifecycle', () => {
+  it('publishes a post at its time, not before, and shows it in the feed with its URL', async () => {
+    const acc = await feedAccount(t, 'Lifecycle')
+    const id = await schedule(acc, ['feed'], 2 * MIN, 'Launch day')
+    t.clock.advance(2 * MIN - 1)
+    await tick()
+    expect((await get(id)).status).toBe('scheduled')
+    t.clock.advance(1)
+    const result = await tick()
+    expect(result.claimed).toBeGreaterThanOrEqual(1)
+    const post = await get(id)
+    expect(post).toMatchObject({ status: 'published', published_at: iso(t.clock.now()) })
+    expect(post.targets[0]).toMatchObject({ platform: 'feed', status: 'published', attempts: 1, platform_post_id: id, url: `${t.url}/feeds/${acc}.json#${id}` })
+    const feed = await t.http.get(`/feeds/${acc}.json`)
+    expect(feed.body.items.map((i: any) => i.id)).toEqual([id])
+    const types = (await t.daemon.store.events.listAfter('', 1e6)).filter((e) => (e.data as any).id === id).map((e) => e.type)
+    expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.published'])
+  })
+
+  it('publishes on the other platforms when one rejects the post (partially_published), and retry re-queues only the failed one', async () => {
+    const acc = await account('Partial')
+    loop.reply({ status: 400, body: { message: 'embeds are not allowed' } })
+    const id = await schedule(acc, ['feed', 'discord'], MIN)
+    t.clock.advance(MIN)
+    await tick()
+    const post = await get(id)
+    expect(post.status).toBe('partially_published')
+    expect(post.targets).toEqual([
+      expect.objectContaining({ platform: 'feed', status: 'published' }),
+      expect.objectContaining({ platform: 'discord', status: 'failed', attempts: 1, error: { code: 'platform_rejected', detail: 'embeds are not allowed' } }),
+    ])
+    expect((await eventsOf(t, 'post.target.failed')).filter((e) => e.data.id === id).map((e) => e.data.platform)).toEqual(['discord'])
+    expect((await eventsOf(t, 'post.partially_published')).filter((e) => e.data.id === id)).toHaveLength(1)
+
+    loop.reply({ status: 200 })
+    const before = loop.received.length
+    const retried = await t.http.post(`/v1/posts/${id}/retry`, {}, { key: t.key })
+    expect(retried.status).toBe(200)
+    expect(retried.body.status).toBe('scheduled')
+    await tick()
+    const done = await get(id)
+    expect(done.status).toBe('published')
+    expect(done.targets[1]).toMatchObject({ status: 'published', platform_post_id: expect.stringMatching(/^msg-/), error: null })
+    expect(loop.received.length).toBe(before + 1)
+    expect((await t.daemon.store.feed.recent(acc, 10)).map((i) => i.postId)).toEqual([id])
+    expect((await t.http.post(`/v1/posts/${id}/retry`, {}, { key: t.key })).status).toBe(409)
+  })
+
+  it('retries transient errors with exponential backoff, honouring Retry-After, then publishes', async () => {
+    const acc = await account('Flaky')
+    loop.reply({ status: 503 }, { status: 429, headers: { 'retry-after': '600' } }, { status: 200 })
+    const id = await schedule(acc, ['discord'], MIN)
+    t.clock.advance(MIN)
+    await tick()
+    expect(await get(id)).toMatchObject({ status: 'publishing', targets: [{ status: 'pending', attempts: 1, error: { code: 'platform_error' } }] })
+    t.clock.advance(90_000 - 1)
+    await tick()
+    expect((await get(id)).targets[0].attempts).toBe(1)
+    t.clock.advance(1)
+    await tick()
+    // 429 asked for 10 minutes, longer than the 4.5 min backoff.
+    expect((await get(id)).targets[0]).toMatchObject({ attempts: 2, error: { code: 'rate_limited' } })
+    t.clock.advance(10 * MIN - 1)
+    await tick()
+    expect((await get(id)).targets[0].attempts).toBe(2)
+    t.clock.advance(1)
+    await tick()
+    expect(await get(id)).toMatchObject({ status: 'published', targets: [{ status: 'published', attempts: 3, error: null }] })
+  })
+
+  it('gives up after 5 attempts, about an hour in all', async () => {
+    const acc = await account('Down')
+    loop.reply({ status: 502 })
+    const id = await schedule(acc, ['discord'], MIN)
+    t.clock.advance(MIN)
+    const start = t.clock.now()
+    await tick()
+    for (let i = 0; i < 10 && (await get(id)).status === 'publishing'; i++) {
+      const next = (await t.daemon.store.db.prepare('SELECT next_attempt_at AS at FROM post_targets WHERE post_id = ?').get(id)) as { at: number }
+      t.clock.set(next.at)
+      await tick()
+    }
+    const post = await get(id)
+    expect(post).toMatchObject({ status: 'failed', targets: [{ status: 'failed', attempts: 5, error: { code: 'platform_error', detail: expect.stringContaining('gave up after 5 attempts') } }] })
+    expect(t.clock.now() - start).toBe((1.5 + 4.5 + 13.5 + 40.5) * MIN)
+    loop.reply({ status: 200 })
+  })
+
+  it('marks the connection reauth_required on an auth failure, once; later targets fail without a call; new posts are refused', async () => {
+    const acc = await account('Revoked')
+    loop.reply({ status: 401, body: { message: 'invalid webhook token' } })
+    const a = await schedule(acc, ['discord'], MIN)
+    const b = await schedule(acc, ['discord', 'feed'], 2 * MIN)
+    t.clock.advance(MIN)
+    await tick()
+    expect(await get(a)).toMatchObject({ status: 'failed', targets: [{ status: 'failed', error: { code: 'unauthorized', detail: expect.stringContaining('Reconnect') } }] })
+    const accountNow = (await t.http.get(`/v1/accounts/${acc}`, { key: t.key })).body
+    expect(accountNow.connections.find((c: any) => c.platform === 'discord').status).toBe('reauth_required')
+    const sent = loop.received.length
+    t.clock.advance(MIN)
+    await tick()
+    loop.reply({ status: 200 })
+    expect(loop.received.length).toBe(sent)
+    expect(await get(b)).toMatchObject({
+      status: 'partially_published',
+      targets: [{ platform: 'discord', status: 'failed', error: { code: 'reauth_required' } }, { platform: 'feed', status: 'published' }],
+    })
+    expect((await eventsOf(t, 'account.reauth_required')).filter((e) => e.data.id === acc).map((e) => e.data.platform)).toEqual(['discord'])
+    const refused = await t.http.post('/v1/posts', { account_id: acc, content: 'x', platforms: ['discord'] }, { key: t.key })
+    expect(refused.status).toBe(422)
+    expect(refused.body.errors[0]).toMatchObject({ pointer: '#/platforms/0', code: 'platform_not_connected' })
+    // Connecting again restores it.
+    await t.http.post(`/v1/accounts/${acc}/connections`, { platform: 'discord', credentials: { webhook_url: loop.url } }, { key: t.key })
+    expect((await t.http.post('/v1/posts', { account_id: acc, content: 'x', platforms: ['discord'], scheduled_at: iso(t.clock.now() + MIN) }, { key: t.key })).status).toBe(201)
+  })
+})
+
+describe('downtime and crashes', () => {
+  it('catches up posts up to 24 h late and fails older ones with missed_schedule', async () => {
+    const acc = await feedAccount(t, 'Catch-up')
+    const ok = await schedule(acc, ['feed'], MIN)
+    // The daemon was "down" (no tick) and comes back 23 h 59 min after the post's time.
+    t.clock.advance(MIN + 24 * 3_600_000 - MIN)
+    await tick()
+    expect(await get(ok)).toMatchObject({ status: 'published' })
+    const tooLate = await schedule(acc, ['feed'], MIN)
+    t.clock.advance(MIN + 24 * 3_600_000 + 1)
+    await tick()
+    expect(await get(tooLate)).toMatchObject({ status: 'failed', targets: [{ status: 'failed', attempts: 0, error: { code: 'missed_schedule' } }] })
+    expect((await eventsOf(t, 'post.failed')).filter((e) => e.data.id === tooLate)).toHaveLength(1)
+    expect((await t.daemon.store.feed.recent(acc, 10)).map((i) => i.postId)).toEqual([ok])
+  })
+
+  it('after a restart, re-sends interrupted idempotent publishes and marks the others unconfirmed, never re-sending them', async () => {
+    const acc = await account('Crash')
+    const id = await schedule(acc, ['feed', 'discord', 'slack'], MIN)
+    t.clock.advance(MIN)
+    // Claim the post and every target as a dying daemon would have, without calling any platform.
+    const { publishing } = t.daemon.store
+    await publishing.claimDue(t.clock.now(), 10, 86_400_000)
+    for (const ref of await publishing.dueTargets(t.clock.now(), undefined, 10)) {
+      if (ref.postId === id) expect(await publishing.claimTarget(ref, t.clock.now(), 300_000)).toBeDefined()
+    }
+    const before = loop.received.length
+    await t.restart()
+    await tick()
+    const post = await get(id)
+    expect(post.targets).toEqual([
+      expect.objectContaining({ platform: 'feed', status: 'published' }),
+      expect.objectContaining({ platform: 'discord', status: 'unconfirmed', error: expect.objectContaining({ code: 'unconfirmed' }) }),
+      expect.objectContaining({ platform: 'slack', status: 'published' }),
+    ])
+    expect(post.status).toBe('partially_published')
+    expect(loop.received.slice(before).map((r) => r.idempotency_key)).toEqual([id])
+  })
+
+  it('lets a publish in flight finish on shutdown instead of abandoning it', async () => {
+    const acc = await account('Shutdown')
+    loop.reply({ status: 200, delayMs: 150 })
+    const id = await schedule(acc, ['discord'], MIN)
+    t.clock.advance(MIN)
+    const sent = loop.received.length
+    const ticking = t.daemon.scheduler.tick(t.clock.now())
+    while (loop.received.length === sent) await new Promise((resolve) => setTimeout(resolve, 5))
+    await t.restart()
+    await ticking
+    loop.reply({ status: 200 })
+    expect(await get(id)).toMatchObject({ status: 'published', targets: [{ status: 'published', attempts: 1 }] })
+    expect(loop.received.length).toBe(sent + 1)
+  })
+
+  it('marks a publish that timed out unconfirmed on a platform without idempotency', async () => {
+    const acc = await account('Timeout')
+    loop.reply('hang')
+    const id = await schedule(acc, ['discord'], MIN)
+    t.clock.advance(MIN)
+    await tick()
+    loop.reply({ status: 200 })
+    expect(await get(id)).toMatchObject({ status: 'failed', targets: [{ status: 'unconfirmed', attempts: 1, error: { code: 'unconfirmed', detail: expect.stringContaining('may or may not have published') } }] })
+  })
+})
+
+describe('scale', () => {
+  it('publishes 10,000 posts due in the same second', async () => {
+    const acc = await feedAccount(t, 'Scale')
+    const me = (await t.http.get('/v1/me', { key: t.key })).body.id
+    const at = t.clock.now() + MIN
+    for (let i = 0; i < 10_000; i++) {
+      await t.daemon.store.posts.create(me, { accountId: acc, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at + (i % 1000) }, t.clock.now())
+    }
+    t.clock.set(at + 999)
+    const started = performance.now()
+    const result = await tick()
+    const ms = performance.now() - started
+    expect(result.claimed).toBe(10_000)
+    const counts = t.daemon.store.db.prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
+    expect(counts).toEqual([{ status: 'published', n: 10_000 }])
+    expect((await t.daemon.store.feed.recent(acc, 20_000)).length).toBe(10_000)
+    // The figure is the benchmark's to report (bench/scheduler.ts); here a bound that only a regression breaks.
+    expect(ms).toBeLessThan(45_000)
+  }, 120_000)
+})
