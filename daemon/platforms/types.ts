@@ -4,9 +4,9 @@ import type { FieldError } from '../../src/errors.js'
 import type { Clock } from '../../src/time.js'
 import type { HttpClient } from '../egress.js'
 
-/** Every platform smm can publish to. */
-export const PLATFORM_NAMES = ['feed', 'mastodon', 'bluesky', 'telegram', 'discord', 'slack'] as const
-export type PlatformName = (typeof PLATFORM_NAMES)[number]
+import type { PlatformName } from '../../src/api/common.js'
+
+export { PLATFORM_NAMES, type PlatformName } from '../../src/api/common.js'
 
 /** What a platform module is given to do its work. */
 export interface PlatformContext {

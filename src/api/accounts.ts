@@ -1,8 +1,7 @@
 import * as v from 'valibot'
 // The list of platform names is declared once, beside the platform interface; it has no runtime
 // dependencies, so the schemas here can share it.
-import { PLATFORM_NAMES } from '../../daemon/platforms/types.js'
-import { IdParams, listOf, PageQueryEntries, Timestamp } from './common.js'
+import { IdParams, listOf, PageQueryEntries, PLATFORM_NAMES, Timestamp } from './common.js'
 import { route } from './route.js'
 
 export const PlatformName = v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`)

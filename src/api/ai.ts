@@ -1,5 +1,5 @@
+import { PLATFORM_NAMES } from './common.js'
 import * as v from 'valibot'
-import { PLATFORM_NAMES } from '../../daemon/platforms/types.js'
 import { route } from './route.js'
 
 /** The voices a draft can be written in. */

@@ -17,6 +17,10 @@ export const SCOPES = [
 ] as const
 export type Scope = (typeof SCOPES)[number]
 
+/** Every platform smm can publish to (the API's names for them). */
+export const PLATFORM_NAMES = ['feed', 'mastodon', 'bluesky', 'telegram', 'discord', 'slack'] as const
+export type PlatformName = (typeof PLATFORM_NAMES)[number]
+
 export const PLANS = ['standard', 'business', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 

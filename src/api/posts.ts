@@ -1,7 +1,6 @@
 import * as v from 'valibot'
-import { PLATFORM_NAMES } from '../../daemon/platforms/types.js'
 import { PlatformName } from './accounts.js'
-import { IdParams, listOf, NullableTimestamp, PageQueryEntries, Timestamp, TimestampInput } from './common.js'
+import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput } from './common.js'
 import { route } from './route.js'
 
 export const POST_STATUSES = ['scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
