@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
@@ -22,6 +23,9 @@ describe('Idempotency-Key on POST', () => {
     expect(retry.headers.location).toBe(first.headers.location)
     expect(retry.body).toEqual(first.body)
     expect(await keyCount()).toBe(before + 1)
+    // The stored answer holds the new key's secret: it is kept sealed, never in clear.
+    const file = readFileSync(t.daemon.databaseFile).toString('latin1') + readFileSync(`${t.daemon.databaseFile}-wal`).toString('latin1')
+    expect(file).not.toContain(first.body.secret)
   })
 
   it("replays a handler's own error too", async () => {

@@ -24,6 +24,11 @@ function parseKey(header: string): string {
  */
 export function idempotency(deps: AppDeps): Koa.Middleware<State> {
   const store = deps.store.idempotency
+  // Bound to the user and key, so a sealed answer cannot be replayed to anyone else.
+  const seal = (userId: string, key: string, headers: Record<string, string>, body: string) =>
+    deps.secrets.seal({ headers, body }, `idempotency:${userId}:${key}`)
+  const open = (userId: string, key: string, sealed: Buffer) =>
+    deps.secrets.open(sealed, `idempotency:${userId}:${key}`) as { headers: Record<string, string>; body: string }
   return async (ctx, next) => {
     const header = ctx.get('Idempotency-Key')
     const principal = ctx.state.principal
@@ -39,10 +44,11 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
       throw conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.', { 'Retry-After': '1' })
     }
     if (claim.kind === 'replay') {
+      const stored = open(userId, key, claim.response.sealed)
       ctx.status = claim.response.status
-      ctx.set(claim.response.headers)
+      ctx.set(stored.headers)
       ctx.set('Idempotent-Replayed', 'true')
-      ctx.body = claim.response.body
+      ctx.body = stored.body
       return
     }
     try {
@@ -53,7 +59,7 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
         throw error
       }
       const headers: Record<string, string> = { 'content-type': 'application/problem+json', ...error.headers }
-      await store.complete(userId, key, { status: error.status, headers, body: JSON.stringify(error.toProblem(ctx.state.requestId)) })
+      await store.complete(userId, key, { status: error.status, sealed: seal(userId, key, headers, JSON.stringify(error.toProblem(ctx.state.requestId))) })
       throw error
     }
     const headers: Record<string, string> = {}
@@ -62,6 +68,6 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
       if (value) headers[name] = value
     }
     const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body)
-    await store.complete(userId, key, { status: ctx.status, headers, body })
+    await store.complete(userId, key, { status: ctx.status, sealed: seal(userId, key, headers, body) })
   }
 }

@@ -3,8 +3,8 @@ import type { Db } from './db.js'
 /** A stored response, replayed to a retry with the same Idempotency-Key. */
 export interface StoredResponse {
   status: number
-  headers: Record<string, string>
-  body: string
+  /** Headers and body, sealed by the caller: the store never sees them in clear. */
+  sealed: Buffer
 }
 
 export type IdempotencyClaim =
@@ -19,8 +19,7 @@ interface Row {
   body_hash: string
   state: 'running' | 'done'
   status: number | null
-  headers: string | null
-  body: string | null
+  response: Buffer | null
   created_at: number
   expires_at: number
 }
@@ -38,11 +37,11 @@ export function idempotencyStore(db: Db) {
      VALUES (?, ?, ?, ?, ?, 'running', ?, ?)
      ON CONFLICT (user_id, key) DO UPDATE SET
        method = excluded.method, path = excluded.path, body_hash = excluded.body_hash,
-       state = 'running', status = NULL, headers = NULL, body = NULL,
+       state = 'running', status = NULL, response = NULL,
        created_at = excluded.created_at, expires_at = excluded.expires_at`,
   )
-  const complete = db.prepare<[number, string, string, string, string], void>(
-    "UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ? WHERE user_id = ? AND key = ?",
+  const complete = db.prepare<[number, Buffer, string, string], void>(
+    "UPDATE idempotency_keys SET state = 'done', status = ?, response = ? WHERE user_id = ? AND key = ?",
   )
   const release = db.prepare<[string, string], void>("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND state = 'running'")
   const purge = db.prepare<[number], void>('DELETE FROM idempotency_keys WHERE expires_at <= ?')
@@ -55,7 +54,7 @@ export function idempotencyStore(db: Db) {
       if (live) {
         if (row.method !== method || row.path !== path || row.body_hash !== bodyHash) return { kind: 'mismatch' }
         if (row.state === 'running') return { kind: 'in_flight' }
-        return { kind: 'replay', response: { status: row.status!, headers: JSON.parse(row.headers!), body: row.body! } }
+        return { kind: 'replay', response: { status: row.status!, sealed: row.response! } }
       }
       claim.run(userId, key, method, path, bodyHash, now, now + IDEMPOTENCY_TTL_MS)
       return { kind: 'claimed' }
@@ -68,7 +67,7 @@ export function idempotencyStore(db: Db) {
       return begin.immediate(userId, key, method, path, bodyHash, now)
     },
     async complete(userId: string, key: string, response: StoredResponse): Promise<void> {
-      complete.run(response.status, JSON.stringify(response.headers), response.body, userId, key)
+      complete.run(response.status, response.sealed, userId, key)
     },
     /** Gives the key up without a stored answer (the request never reached a handler's answer). */
     async release(userId: string, key: string): Promise<void> {

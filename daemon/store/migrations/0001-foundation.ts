@@ -51,8 +51,9 @@ export const foundation: Migration = {
         body_hash TEXT NOT NULL,
         state TEXT NOT NULL CHECK (state IN ('running', 'done')),
         status INTEGER,
-        headers TEXT,
-        body TEXT,
+        -- The stored response (headers and body), sealed with the data dir's secret box: it
+        -- may hold a secret shown once (a new API key, a webhook secret).
+        response BLOB,
         created_at INTEGER NOT NULL,
         expires_at INTEGER NOT NULL,
         PRIMARY KEY (user_id, key)
