@@ -1,12 +1,16 @@
 // `npm run bench`: every benchmark of the project in one run, each next to its floor.
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
+import { benchScheduler } from './scheduler.js'
+import { benchWebhooks } from './webhooks.js'
 
 type Section = [title: string, run: () => Promise<Record<string, number | string>>]
 
 /** Each feature's benchmark adds one line. */
 const sections: Section[] = [
   ['HTTP API', benchHttp],
+  ['Scheduler', benchScheduler],
+  ['Webhook delivery', benchWebhooks],
   ['CLI start time', benchCliStart],
 ]
 

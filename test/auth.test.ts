@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openStore } from '../daemon/store/index.js'
 import { generateApiKey, hashApiKey } from '../src/api-key.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
@@ -100,6 +101,21 @@ describe('API keys', () => {
     expect(res.status).toBe(404)
     expect(res.body.code).toBe('not_found')
     expect((await t.http.get('/v1/me', { key: theirs.secret })).body.id).toBe(stranger.id)
+  })
+
+  it('sees a revocation or a plan change made by another process at once (smm admin)', async () => {
+    const made = await t.http.post('/v1/api-keys', { name: 'operator will revoke' }, { key: t.key })
+    expect((await t.http.get('/v1/me', { key: made.body.secret })).status).toBe(200)
+    const admin = openStore(t.daemon.databaseFile)
+    try {
+      await admin.apiKeys.revoke(null, made.body.id, t.clock.now())
+      expect((await t.http.get('/v1/me', { key: made.body.secret })).status).toBe(401)
+      await admin.users.setPlan((await admin.users.owner())!.id, 'business')
+      expect((await t.http.get('/v1/me', { key: t.key })).body.plan).toBe('business')
+      await admin.users.setPlan((await admin.users.owner())!.id, 'standard')
+    } finally {
+      admin.close()
+    }
   })
 
   it('never writes a key to the log', () => {

@@ -43,6 +43,9 @@ export interface Principal {
   lastUsedAt: number | null
 }
 
+/** An api_keys row joined to its owner's columns, named u_…. */
+type HashRow = KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }
+
 export interface NewApiKey {
   name: string
   scopes: readonly Scope[]
@@ -61,7 +64,7 @@ export function apiKeysStore(db: Db) {
   )
   const byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?')
   // One indexed lookup for the hot path: the key and its owner's columns under u_ names.
-  const byHash = db.prepare<[string], KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }>(
+  const byHash = db.prepare<[string], HashRow>(
     `SELECT k.*, u.id AS u_id, u.name AS u_name, u.email AS u_email, u.plan AS u_plan,
             u.custom_per_minute AS u_custom_per_minute, u.custom_per_hour AS u_custom_per_hour,
             u.custom_per_day AS u_custom_per_day, u.timezone AS u_timezone, u.is_owner AS u_is_owner,
@@ -82,6 +85,37 @@ export function apiKeysStore(db: Db) {
     return { ...keyFromRow(byId.get(id)!), secret }
   }
 
+  function principalOf(row: HashRow): Principal {
+    const key = keyFromRow(row)
+    const user = userFromRow({
+      id: row.u_id,
+      name: row.u_name,
+      email: row.u_email,
+      plan: row.u_plan,
+      custom_per_minute: row.u_custom_per_minute,
+      custom_per_hour: row.u_custom_per_hour,
+      custom_per_day: row.u_custom_per_day,
+      timezone: row.u_timezone,
+      is_owner: row.u_is_owner,
+      created_at: row.u_created_at,
+    })
+    return { key, scopes: new Set(key.scopes), user, lastUsedAt: row.last_used_at }
+  }
+
+  // Keys already authenticated, by hash, so the hot path does not re-read and re-map the same
+  // rows. Any change to the database drops them all: a commit by another connection (`smm
+  // admin` revoking a key, changing a plan) moves data_version; one by this connection moves
+  // total_changes(). Checking both is one tiny statement per request.
+  const known = new Map<string, { principal: Principal; revokedAt: number | null; expiresAt: number | null }>()
+  const version = db.prepare<[], { d: number; c: number }>('SELECT data_version AS d, total_changes() AS c FROM pragma_data_version')
+  let seen = { d: -1, c: -1 }
+  function changed(): boolean {
+    const v = version.get()!
+    if (v.d === seen.d && v.c === seen.c) return false
+    seen = v
+    return true
+  }
+
   return {
     /** The synchronous core of `create`, for units of work that span tables. */
     createSync,
@@ -92,26 +126,20 @@ export function apiKeysStore(db: Db) {
 
     /** Finds the key with this hash and its owner, or says why it is not usable. */
     async authenticate(hash: string, now: number): Promise<Principal | KeyRejection> {
-      const row = byHash.get(hash)
-      // The lookup is by the hash's index; comparing again in constant time keeps the final
-      // decision from depending on how many leading characters matched.
-      if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
-      if (row.revoked_at !== null && row.revoked_at <= now) return 'revoked'
-      if (row.expires_at !== null && row.expires_at <= now) return 'expired'
-      const userRow: UserRow = {
-        id: row.u_id,
-        name: row.u_name,
-        email: row.u_email,
-        plan: row.u_plan,
-        custom_per_minute: row.u_custom_per_minute,
-        custom_per_hour: row.u_custom_per_hour,
-        custom_per_day: row.u_custom_per_day,
-        timezone: row.u_timezone,
-        is_owner: row.u_is_owner,
-        created_at: row.u_created_at,
+      if (changed()) known.clear()
+      let entry = known.get(hash)
+      if (!entry) {
+        const row = byHash.get(hash)
+        // The lookup is by the hash's index; comparing again in constant time keeps the final
+        // decision from depending on how many leading characters matched.
+        if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
+        entry = { principal: principalOf(row), revokedAt: row.revoked_at, expiresAt: row.expires_at }
+        if (known.size >= 10_000) known.clear()
+        known.set(hash, entry)
       }
-      const key = keyFromRow(row)
-      return { key, scopes: new Set(key.scopes), user: userFromRow(userRow), lastUsedAt: row.last_used_at }
+      if (entry.revokedAt !== null && entry.revokedAt <= now) return 'revoked'
+      if (entry.expiresAt !== null && entry.expiresAt <= now) return 'expired'
+      return entry.principal
     },
 
     /** Records a use of the key, at most once a minute. */

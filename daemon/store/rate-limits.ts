@@ -55,50 +55,57 @@ export function rateLimitsStore(db: Db) {
        hour_start = excluded.hour_start, hour_count = excluded.hour_count,
        day_start = excluded.day_start, day_count = excluded.day_count`,
   )
-  const rows = new Map<string, Row>()
+  // Per key: the start and count of its minute, hour and day window, in WINDOWS order.
+  const counters = new Map<string, { starts: number[]; counts: number[] }>()
   const dirty = new Set<string>()
 
   const flush = db.transaction(() => {
     for (const keyId of dirty) {
-      const r = rows.get(keyId)!
-      put.run(keyId, r.minute_start, r.minute_count, r.hour_start, r.hour_count, r.day_start, r.day_count)
+      const { starts, counts } = counters.get(keyId)!
+      put.run(keyId, starts[0]!, counts[0]!, starts[1]!, counts[1]!, starts[2]!, counts[2]!)
     }
     dirty.clear()
   })
 
+  function counterOf(keyId: string) {
+    let counter = counters.get(keyId)
+    if (!counter) {
+      const row = get.get(keyId)
+      counter = row
+        ? { starts: [row.minute_start, row.hour_start, row.day_start], counts: [row.minute_count, row.hour_count, row.day_count] }
+        : { starts: [0, 0, 0], counts: [0, 0, 0] }
+      counters.set(keyId, counter)
+    }
+    return counter
+  }
+
   return {
     async consume(keyId: string, limits: Limits, now: number): Promise<RateDecision> {
-      let row = rows.get(keyId)
-      if (!row) {
-        row = get.get(keyId) ?? { minute_start: 0, minute_count: 0, hour_start: 0, hour_count: 0, day_start: 0, day_count: 0 }
-        rows.set(keyId, row)
-      }
-      const counts = WINDOWS.map((w) => {
+      const { starts, counts } = counterOf(keyId)
+      const windows: WindowState[] = []
+      const violated: WindowName[] = []
+      for (let i = 0; i < WINDOWS.length; i++) {
+        const w = WINDOWS[i]!
         const start = Math.floor(now / w.ms) * w.ms
-        const count = row[`${w.name}_start`] === start ? row[`${w.name}_count`] : 0
-        return { ...w, start, count, max: limits[w.limit] }
-      })
-      const violated = counts.filter((c) => c.count >= c.max).map((c) => c.name)
+        if (starts[i] !== start) {
+          starts[i] = start
+          counts[i] = 0
+        }
+        const limit = limits[w.limit]
+        if (counts[i]! >= limit) violated.push(w.name)
+        windows.push({ name: w.name, limit, seconds: w.ms / 1000, remaining: limit - counts[i]!, resetMs: start + w.ms - now })
+      }
       const admitted = violated.length === 0
       if (admitted) {
-        for (const c of counts) {
-          row[`${c.name}_start`] = c.start
-          row[`${c.name}_count`] = c.count + 1
-          c.count += 1
+        for (let i = 0; i < WINDOWS.length; i++) {
+          counts[i]! += 1
+          windows[i]!.remaining = Math.max(0, windows[i]!.remaining - 1)
         }
         dirty.add(keyId)
+      } else {
+        for (const w of windows) w.remaining = Math.max(0, w.remaining)
       }
-      return {
-        admitted,
-        violated,
-        windows: counts.map((c) => ({
-          name: c.name,
-          limit: c.max,
-          seconds: c.ms / 1000,
-          remaining: Math.max(0, c.max - c.count),
-          resetMs: c.start + c.ms - now,
-        })),
-      }
+      return { admitted, violated, windows }
     },
     /** Writes the counts changed since the last flush, in one transaction. */
     async flush(): Promise<void> {
