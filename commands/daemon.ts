@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../src/cli/base-command.js'
 import { dataDir } from '../src/cli/flags.js'
-import { startDaemon, type RunningDaemon } from '../daemon/main.js'
+import type { RunningDaemon } from '../daemon/main.js'
 
 function banner(daemon: RunningDaemon): string {
   const lines = [`smm daemon listening on ${daemon.url}/v1`, `Database: ${daemon.databaseFile}`]
@@ -83,6 +83,8 @@ On first start with an empty data dir it creates the owner user and prints an AP
       process.once('SIGTERM', () => resolve('SIGTERM'))
       process.once('SIGINT', () => resolve('SIGINT'))
     })
+    // Loaded here, not at the top: `smm --help` and every other command stay free of the server.
+    const { startDaemon } = await import('../daemon/main.js')
     const daemon = await startDaemon({
       dataDir: flags['data-dir'],
       host: flags.host,
