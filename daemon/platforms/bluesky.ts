@@ -1,7 +1,7 @@
 import { RichText, XRPCError, type AtpAgent } from '@atproto/api'
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
-import { graphemeLength, utf8Length } from './counting.js'
+import { graphemeLength, utf8Length } from './text.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
@@ -62,6 +62,9 @@ export const bluesky: Platform = {
   // The record key comes from our post id, and publish first looks for a record under that
   // key: a re-send finds the post it made instead of making another.
   idempotentPublish: true,
+
+  // The 3,000-byte limit binds only on text of long multi-byte graphemes; `check` enforces it.
+  measure: (draft) => ({ length: graphemeLength(draft.content), limit: MAX_GRAPHEMES }),
 
   check(draft) {
     const errors: FieldError[] = []

@@ -86,6 +86,12 @@ export class PlatformError extends Error {
   }
 }
 
+/** A text's length as a platform counts it, against its limit. */
+export interface TextMeasure {
+  length: number
+  limit: number
+}
+
 /** One platform: a module behind this interface, registered by name. The scheduler knows no more. */
 export interface Platform {
   name: PlatformName
@@ -97,6 +103,12 @@ export interface Platform {
    * the target becomes `unconfirmed` rather than risk a double post.
    */
   idempotentPublish: boolean
+  /**
+   * The text's length counted the platform's way and the most it allows for this draft (a
+   * caption under media may be shorter): the one rule `check` enforces on length, and what
+   * AI drafting aims under. `settings` as in `check` (an instance's own limit, say).
+   */
+  measure(draft: Draft, settings: Record<string, unknown>): TextMeasure
   /**
    * Checks a post against the platform's rules (length counted the platform's way, media count).
    * Pointers are into the post body (`#/content`, `#/media_urls`); details name the platform.
