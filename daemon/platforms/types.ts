@@ -80,6 +80,11 @@ export class PlatformError extends Error {
     detail: string,
     /** For transient errors: how long the platform asked us to wait. */
     readonly retryAfterMs?: number,
+    /**
+     * For transient errors: the request may have reached the platform before it failed (a
+     * timeout, a connection broken after sending), so the platform may have acted on it.
+     */
+    readonly outcomeUnknown = false,
   ) {
     super(detail)
     this.name = 'PlatformError'
