@@ -54,6 +54,8 @@ export interface Published {
   platform_post_id: string | null
   /** The public URL; null where the platform gives none. */
   url: string | null
+  /** Credentials to store from now on, when publishing changed them (a refreshed session). */
+  credentials?: Record<string, unknown>
 }
 
 /** Engagement counts; a count the platform does not report is null, never 0. */
