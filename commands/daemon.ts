@@ -65,6 +65,14 @@ On first start with an empty data dir it creates the owner user and prints an AP
       description: 'Let webhook, media and platform URLs that users supply reach private, loopback and link-local addresses (off: SSRF protection)',
       env: 'SMM_ALLOW_PRIVATE_NETWORK',
     }),
+    'public-url': Flags.string({
+      description: 'The URL users reach this daemon at (e.g. behind a proxy), for links it publishes such as feed item URLs; default: the listening URL',
+      env: 'SMM_PUBLIC_URL',
+      async parse(input) {
+        if (!/^https?:\/\/[^/\s]+/.test(input)) throw new Error(`--public-url must be an absolute http(s) URL, e.g. https://smm.example.com (got ${input})`)
+        return input
+      },
+    }),
     'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL' })(),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
     'ai-base-url': Flags.string({
@@ -95,6 +103,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       trustedProxies: flags['trusted-proxy'],
       logLevel: flags['log-level'],
       allowPrivateNetwork: flags['allow-private-network'],
+      publicUrl: flags['public-url'],
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
       aiBaseUrl: flags['ai-base-url'],
       aiApiKey: flags['ai-api-key'],

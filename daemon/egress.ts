@@ -11,6 +11,13 @@ export class EgressError extends Error {
   constructor(
     readonly code: EgressErrorCode,
     message: string,
+    /**
+     * Whether the connection to the server was up (TLS handshake done) when the request failed:
+     * the request may then have reached the server, which may have acted on it without us
+     * hearing back. False when no connection was made (refused, DNS failure, handshake failure,
+     * forbidden address), so the server cannot have seen the request.
+     */
+    readonly connected = false,
   ) {
     super(message)
     this.name = 'EgressError'
@@ -133,12 +140,14 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
     // Settles exactly once, whichever of request, response or timer fails first: a failure
     // after the response started (size cap, stalled body) must not leave the promise hanging.
     let settled = false
+    // Set once the connection is up, i.e. from when request bytes can reach the server.
+    let connected = false
     const fail = (error: unknown) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       req.destroy()
-      reject(error instanceof EgressError ? error : new EgressError('network', `${url.host}: ${(error as Error).message}`))
+      reject(error instanceof EgressError ? error : new EgressError('network', `${url.host}: ${(error as Error).message}`, connected))
     }
     const req = transport.request(url, {
       method: request.method ?? 'GET',
@@ -147,7 +156,8 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
       ...(options.ca ? { ca: options.ca } : {}),
       agent: false,
     })
-    const timer = setTimeout(() => fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`)), timeoutMs)
+    req.on('socket', (socket) => socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true)))
+    const timer = setTimeout(() => fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`, connected)), timeoutMs)
     const tooLarge = () => new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`)
     req.on('error', fail)
     req.on('response', (res) => {
@@ -160,7 +170,7 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
         chunks.push(chunk)
       })
       res.on('error', fail)
-      res.on('aborted', () => fail(new EgressError('network', `${url.host} closed the connection mid-answer`)))
+      res.on('aborted', () => fail(new EgressError('network', `${url.host} closed the connection mid-answer`, true)))
       res.on('end', () => {
         if (settled) return
         settled = true

@@ -11,9 +11,9 @@ import { httpsClient } from './helpers/http.js'
 const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 
 /** Starts `smm daemon` as a real process and resolves once its banner is complete. */
-function startProcess(dataDir: string): Promise<{ child: ChildProcess; banner: string; url: string }> {
+function startProcess(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; banner: string; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr!.on('data', (chunk) => {
       stderr += chunk
@@ -52,6 +52,31 @@ describe('smm daemon as a process', () => {
     expect(second.banner).toContain('SHA-256 fingerprint')
     second.child.kill('SIGINT')
     expect(await exited(second.child)).toBe(0)
+  })
+
+  it('links what it publishes under --public-url, and refuses one that is not a URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-public-'))
+    const bad = await runCli(['daemon', '--port', '0', '--data-dir', dir, '--public-url', 'smm.example.com'], { env: process.env })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain('--public-url must be an absolute http(s) URL')
+
+    const { child, banner, url } = await startProcess(dir, ['--public-url', 'https://smm.example.com/social/'])
+    const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)![1]!
+    const http = httpsClient(url, readFileSync(join(dir, 'tls-cert.pem'), 'utf8'))
+    const account = (await http.post('/v1/accounts', { name: 'Public' }, { key })).body.id
+    await http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key })
+    const post = (await http.post('/v1/posts', { account_id: account, content: 'Now', platforms: ['feed'] }, { key })).body.id
+    // Published by the scheduler on its own (real clock): wait for it, briefly.
+    let target: any
+    for (let i = 0; i < 100 && target?.status !== 'published'; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50))
+      target = (await http.get(`/v1/posts/${post}`, { key })).body.targets[0]
+    }
+    expect(target).toMatchObject({ status: 'published', url: `https://smm.example.com/social/feeds/${account}.json#${post}` })
+    http.close()
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('refuses a database written by a newer smm, with a message that says so', async () => {

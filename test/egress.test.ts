@@ -34,6 +34,9 @@ beforeAll(async () => {
       }
       case '/silent':
         return // never answers
+      case '/reset':
+        // Reads the request, then drops the connection: as a crashing server or a proxy would.
+        return void res.destroy()
       case '/stall-body':
         res.writeHead(200, { 'content-type': 'text/plain' })
         return void res.write('partial')
@@ -117,6 +120,8 @@ describe('with the private network allowed (tests, or an operator who chose it)'
     const silent = await refusal(http()(`${server.url}/silent`, { timeoutMs: 150 }))
     expect(silent.code).toBe('timeout')
     expect(silent.transient).toBe(true)
+    // The request was sent: whether the server acted on it is unknown.
+    expect(silent.connected).toBe(true)
     const stalled = await refusal(http()(`${server.url}/stall-body`, { timeoutMs: 150 }))
     expect(stalled.code).toBe('timeout')
     expect(Date.now() - started).toBeLessThan(2_000)
@@ -140,5 +145,15 @@ describe('with the private network allowed (tests, or an operator who chose it)'
     const error = await refusal(http()(`${closed.url}/ok`))
     expect(error.code).toBe('network')
     expect(error.transient).toBe(true)
+    // Nothing reached a server: a retry cannot duplicate anything.
+    expect(error.connected).toBe(false)
+  })
+
+  it('tells a connection dropped after the request was sent from one never made', async () => {
+    const error = await refusal(http()(`${server.url}/reset`, { method: 'POST', body: '{}' }))
+    expect(error.code).toBe('network')
+    expect(error.connected).toBe(true)
+    const forbidden = await refusal(createHttpClient({ ca: [server.ca] })(`${server.url}/ok`))
+    expect(forbidden.connected).toBe(false)
   })
 })

@@ -120,5 +120,8 @@ describe('how platforms count text', () => {
     expect(mastodonLength(`see https://example.com/${'x'.repeat(200)} now`)).toBe(4 + 23 + 4)
     expect(mastodonLength('hi @alice@example.social!')).toBe('hi @alice!'.length)
     expect(mastodonLength('(https://a.example/b).')).toBe(1 + 23 + 2)
+    // An instance may reserve another length per link (characters_reserved_per_url).
+    expect(mastodonLength('see https://a.example/b', 30)).toBe(4 + 30)
+    expect(mastodonLength('a=@alice@example.social')).toBe('a=@alice@example.social'.length)
   })
 })

@@ -1,3 +1,5 @@
+import type { PlatformRegistry } from '../platforms/index.js'
+import { graphemeLength } from '../platforms/text.js'
 import { PLATFORM_NAMES, type PlatformName } from '../platforms/types.js'
 
 /** How a text measures against one platform's rules: its length counted that platform's way. */
@@ -8,55 +10,26 @@ export interface Fit {
 }
 
 /**
- * Measures a text against a platform's text rules. The default below encodes SPEC §7; the
- * platform registry's own `check` can stand in for it without touching the providers.
+ * Measures a text against a platform's text rules (`platformFitCheck` below in the daemon;
+ * anything else in tests of the providers alone).
  */
 export type FitCheck = (platform: PlatformName, text: string) => Fit
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' })
-
-/** What a reader calls characters: "é" and "👍🏽" are one each. */
-export function graphemes(text: string): number {
-  let count = 0
-  for (const _ of segmenter.segment(text)) count++
-  return count
-}
-
-// Mastodon counts every http(s) URL as 23 characters, whatever its length, and a remote
-// mention `@user@domain` as `@user` (see its StatusLengthValidator).
-const MASTODON_URL = /https?:\/\/[^\s<>"]+/g
-const MASTODON_MENTION = /(@[\p{L}\p{N}_]+)@[\p{L}\p{N}.-]+[\p{L}\p{N}]/gu
-const MASTODON_URL_LENGTH = 23
-
-function mastodonLength(text: string): number {
-  return graphemes(text.replace(MASTODON_MENTION, '$1').replace(MASTODON_URL, 'x'.repeat(MASTODON_URL_LENGTH)))
-}
-
-function within(length: number, limit: number, extra = true): Fit {
-  return { fits: length <= limit && extra, length, limit }
-}
-
 /**
- * SPEC §7's limits, counted as each platform counts. Where a platform's own counting is not
- * documented (Discord, Slack, the feed), UTF-16 code units: never fewer than the characters a
- * platform could count, so a draft that fits here fits there.
+ * The FitCheck of the daemon's platform modules: the same counting and limits (and `check`)
+ * that validate posts, for a post with no media on a connection not made yet (an instance's
+ * own limit is unknown, so its default applies). Every platform name is registered in a
+ * daemon; a missing one is a build error, not a user's.
  */
-export const defaultFitCheck: FitCheck = (platform, text) => {
-  switch (platform) {
-    case 'feed':
-      return within(text.length, 10_000)
-    case 'mastodon':
-      // The instance's `max_characters` is only known for a connection; 500 is Mastodon's default.
-      return within(mastodonLength(text), 500)
-    case 'bluesky':
-      return within(graphemes(text), 300, Buffer.byteLength(text, 'utf8') <= 3_000)
-    case 'telegram':
-      // Telegram measures messages (and entity offsets) in UTF-16 code units.
-      return within(text.length, 4_096)
-    case 'discord':
-      return within(text.length, 2_000)
-    case 'slack':
-      return within(text.length, 40_000)
+export function platformFitCheck(registry: PlatformRegistry): FitCheck {
+  return (name, text) => {
+    const platform = registry.platformFor(name)
+    if (!platform) throw new Error(`no ${name} platform module is registered`)
+    const draft = { content: text, media_urls: [] }
+    const { length, limit } = platform.measure(draft, {})
+    // Blank text is not a length problem: only the content rules a rewrite can fix count here.
+    const fits = !platform.check(draft, {}).some((e) => e.pointer === '#/content' && e.code !== 'required')
+    return { fits, length, limit }
   }
 }
 
@@ -84,7 +57,7 @@ const LABELS: Record<PlatformName, string> = {
  * The targets of a request: each named platform, or, when none is named, one platform-neutral
  * target that a draft fits only if it fits every platform, so it can be posted anywhere.
  */
-export function targetsFor(platforms: readonly PlatformName[] | undefined, check: FitCheck = defaultFitCheck): Target[] {
+export function targetsFor(platforms: readonly PlatformName[] | undefined, check: FitCheck): Target[] {
   if (platforms && platforms.length > 0) {
     return platforms.map((platform) => ({
       platform,
@@ -101,7 +74,7 @@ export function targetsFor(platforms: readonly PlatformName[] | undefined, check
         // The failing rule if any, else the tightest one: what a rewrite must aim under.
         return fits.find((f) => !f.fits) ?? fits.reduce((a, b) => (b.limit < a.limit ? b : a))
       },
-      characters: graphemes,
+      characters: graphemeLength,
       label: 'every platform',
     },
   ]

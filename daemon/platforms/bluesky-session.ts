@@ -78,6 +78,18 @@ export function sessionToStore(agent: AtpAgent): v.InferOutput<typeof StoredSess
   return { did, handle, accessJwt, refreshJwt, active }
 }
 
+/**
+ * The credentials to store when the agent's session is no longer the stored one (the library
+ * refreshed its tokens, or we logged in again), so a restart resumes the live session: the
+ * refresh token rotates on every refresh and the stored one would be spent.
+ */
+export function refreshedCredentials(agent: AtpAgent, credentials: BlueskyCredentials, stored: unknown): Record<string, unknown> | undefined {
+  const session = sessionToStore(agent)
+  const before = v.safeParse(StoredSession, stored)
+  if (before.success && before.output.accessJwt === session.accessJwt && before.output.refreshJwt === session.refreshJwt) return undefined
+  return { ...credentials, session }
+}
+
 async function agentFor(accountId: string, credentials: BlueskyCredentials, stored: unknown, ctx: PlatformContext): Promise<{ agent: AtpAgent; fresh: boolean }> {
   const fingerprint = fingerprintOf(credentials)
   const cached = agents.get(accountId)

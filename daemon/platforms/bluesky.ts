@@ -1,12 +1,12 @@
 import { RichText, XRPCError, type AtpAgent } from '@atproto/api'
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
-import { graphemeLength, utf8Length } from './counting.js'
+import { graphemeLength, utf8Length } from './text.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
-import { blueskyError, LABEL, login, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
-import type { Metrics, Platform, PlatformContext, Published } from './types.js'
+import { blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
+import type { Metrics, Platform, PlatformContext, Published, PublishRequest } from './types.js'
 
 const Credentials = v.object({
   service_url: v.optional(HttpsUrl('your PDS or entryway, e.g. https://bsky.social'), 'https://bsky.social'),
@@ -56,12 +56,40 @@ async function displayName(agent: AtpAgent, did: string): Promise<string | undef
   }
 }
 
+/** The post under its record key: the one already there (a re-send), else a new record. */
+async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string, ctx: PlatformContext): Promise<Published> {
+  const did = agent.session!.did
+  const already = await existingRecord(agent, did, rkey)
+  if (already) return already
+  const images = []
+  for (const [index, url] of request.mediaUrls.entries()) {
+    const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })
+    const { data } = await agent.uploadBlob(file.bytes, { encoding: file.contentType })
+    images.push({ image: data.blob, alt: '' })
+  }
+  const text = new RichText({ text: request.content })
+  // Resolves @handles to DIDs (through our fetch); a handle that does not resolve stays text.
+  await text.detectFacets(agent)
+  const record = {
+    $type: POST,
+    text: text.text,
+    ...(text.facets?.length ? { facets: text.facets } : {}),
+    ...(images.length ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
+    createdAt: new Date(ctx.clock.now()).toISOString(),
+  }
+  const { data } = await agent.com.atproto.repo.createRecord({ repo: did, collection: POST, rkey, record })
+  return { platform_post_id: data.uri, url: webUrl(data.uri) }
+}
+
 export const bluesky: Platform = {
   name: 'bluesky',
   credentials: Credentials,
   // The record key comes from our post id, and publish first looks for a record under that
   // key: a re-send finds the post it made instead of making another.
   idempotentPublish: true,
+
+  // The 3,000-byte limit binds only on text of long multi-byte graphemes; `check` enforces it.
+  measure: (draft) => ({ length: graphemeLength(draft.content), limit: MAX_GRAPHEMES }),
 
   check(draft) {
     const errors: FieldError[] = []
@@ -95,28 +123,11 @@ export const bluesky: Platform = {
   async publish(connection, request, ctx) {
     const credentials = credentialsOf(connection.credentials)
     const rkey = recordKeyFor(request.postId)
-    return withAgent(connection.accountId, credentials, connection.credentials.session, ctx, async (agent) => {
-      const did = agent.session!.did
-      const already = await existingRecord(agent, did, rkey)
-      if (already) return already
-      const images = []
-      for (const [index, url] of request.mediaUrls.entries()) {
-        const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })
-        const { data } = await agent.uploadBlob(file.bytes, { encoding: file.contentType })
-        images.push({ image: data.blob, alt: '' })
-      }
-      const text = new RichText({ text: request.content })
-      // Resolves @handles to DIDs (through our fetch); a handle that does not resolve stays text.
-      await text.detectFacets(agent)
-      const record = {
-        $type: POST,
-        text: text.text,
-        ...(text.facets?.length ? { facets: text.facets } : {}),
-        ...(images.length ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
-        createdAt: new Date(ctx.clock.now()).toISOString(),
-      }
-      const { data } = await agent.com.atproto.repo.createRecord({ repo: did, collection: POST, rkey, record })
-      return { platform_post_id: data.uri, url: webUrl(data.uri) }
+    const stored = connection.credentials.session
+    return withAgent(connection.accountId, credentials, stored, ctx, async (agent): Promise<Published> => {
+      const published = await createPost(agent, request, rkey, ctx)
+      const refreshed = refreshedCredentials(agent, credentials, stored)
+      return refreshed ? { ...published, credentials: refreshed } : published
     })
   },
 

@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Platform, type PlatformContext } from './types.js'
+import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
 
 const Credentials = v.object({
   webhook_url: HttpsUrl('a channel webhook URL from Server Settings → Integrations → Webhooks'),
@@ -51,15 +51,21 @@ function codePoints(text: string): number {
   return [...text].length
 }
 
+function measure(draft: Draft): TextMeasure {
+  return { length: codePoints(draft.content), limit: MAX_CHARACTERS }
+}
+
 export const discord: Platform = {
   name: 'discord',
   credentials: Credentials,
   // Webhook executions take no idempotency key: a re-send would post twice.
   idempotentPublish: false,
 
+  measure,
+
   check(draft) {
     const errors: FieldError[] = []
-    const length = codePoints(draft.content)
+    const { length } = measure(draft)
     if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters; Discord allows ${MAX_CHARACTERS}` })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Discord unless the post has media' })
     if (draft.media_urls.length > MAX_FILES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Discord takes at most ${MAX_FILES} per message` })

@@ -16,6 +16,7 @@ export function feedPlatform(items: ReturnType<typeof feedStore>, publicUrl: () 
     name: 'feed',
     credentials: v.strictObject({}),
     idempotentPublish: true,
+    measure: (draft) => ({ length: graphemeLength(draft.content), limit: FEED_MAX_CHARS }),
     check(draft) {
       const errors: FieldError[] = []
       const length = graphemeLength(draft.content)

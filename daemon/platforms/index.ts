@@ -1,5 +1,10 @@
 import type { Store } from '../store/index.js'
+import { bluesky } from './bluesky.js'
+import { discord } from './discord.js'
 import { feedPlatform } from './feed.js'
+import { mastodon } from './mastodon.js'
+import { slack } from './slack.js'
+import { telegram } from './telegram.js'
 import { PLATFORM_NAMES, type Platform, type PlatformName } from './types.js'
 
 /** The platforms this daemon can publish to, by name. The scheduler knows no more than this. */
@@ -22,6 +27,11 @@ export interface RegistryDeps {
 export function createPlatformRegistry(deps: RegistryDeps): PlatformRegistry {
   const modules: Platform[] = [
     feedPlatform(deps.store.feed, deps.publicUrl),
+    mastodon,
+    bluesky,
+    telegram,
+    discord,
+    slack,
     ...(deps.extra ?? []),
   ]
   const byName = new Map<string, Platform>()

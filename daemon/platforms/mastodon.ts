@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { graphemeLength, mastodonLength } from './counting.js'
+import { graphemeLength, mastodonLength } from './text.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Connection, type Metrics, type Platform, type PlatformContext, type Verified } from './types.js'
+import { PlatformError, type Connection, type Draft, type Metrics, type Platform, type PlatformContext, type TextMeasure, type Verified } from './types.js'
 
 const Credentials = v.object({
   instance_url: HttpsUrl('the Mastodon instance, e.g. https://mastodon.social'),
@@ -132,6 +132,11 @@ async function uploadMedia(ctx: PlatformContext, credentials: Credentials, file:
   throw new PlatformError('transient', 'media_processing', `${LABEL}: the instance is still processing ${file.url}; trying again later`)
 }
 
+function measure(draft: Draft, settings: Record<string, unknown>): TextMeasure {
+  const limits = limitsOf(settings)
+  return { length: mastodonLength(draft.content, limits.characters_reserved_per_url), limit: limits.max_characters }
+}
+
 export const mastodon: Platform = {
   name: 'mastodon',
   credentials: Credentials,
@@ -139,10 +144,12 @@ export const mastodon: Platform = {
   // status already created instead of posting twice.
   idempotentPublish: true,
 
+  measure,
+
   check(draft, settings) {
     const limits = limitsOf(settings)
     const errors: FieldError[] = []
-    const length = mastodonLength(draft.content, limits.characters_reserved_per_url)
+    const { length } = measure(draft, settings)
     if (length > limits.max_characters) {
       errors.push({
         pointer: '#/content',

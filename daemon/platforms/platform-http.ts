@@ -18,7 +18,9 @@ export async function platformRequest(ctx: PlatformContext, label: string, url: 
 export function fromEgress(error: unknown, label: string): PlatformError {
   if (error instanceof PlatformError) return error
   if (error instanceof EgressError) {
-    if (error.transient) return new PlatformError('transient', error.code === 'timeout' ? 'platform_timeout' : 'platform_unreachable', `${label}: ${error.message}`)
+    if (error.transient) {
+      return new PlatformError('transient', error.code === 'timeout' ? 'platform_timeout' : 'platform_unreachable', `${label}: ${error.message}`, undefined, error.connected)
+    }
     return new PlatformError('permanent', error.code === 'too_large' ? 'response_too_large' : 'address_refused', `${label}: ${error.message}`)
   }
   throw error

@@ -3,7 +3,7 @@ import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Platform, type PlatformContext } from './types.js'
+import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
 
 const Credentials = v.object({
   webhook_url: HttpsUrl('an incoming webhook URL, https://hooks.slack.com/services/…'),
@@ -27,6 +27,11 @@ function textOf(content: string, mediaUrls: string[]): string {
   return [content, ...mediaUrls].filter((part) => part !== '').join('\n')
 }
 
+// Slack documents its limit in characters without saying which; UTF-16 units never count fewer.
+function measure(draft: Draft): TextMeasure {
+  return { length: textOf(draft.content, draft.media_urls).length, limit: MAX_CHARACTERS }
+}
+
 function post(ctx: PlatformContext, url: string, payload: unknown) {
   return platformRequest(ctx, LABEL, url, { method: 'POST', body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } })
 }
@@ -37,9 +42,11 @@ export const slack: Platform = {
   // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
   idempotentPublish: false,
 
+  measure,
+
   check(draft) {
     const errors: FieldError[] = []
-    const length = textOf(draft.content, draft.media_urls).length
+    const { length } = measure(draft)
     if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters with its media links; Slack allows ${MAX_CHARACTERS}` })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Slack' })
     return errors

@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Platform, type PlatformContext } from './types.js'
+import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
 
 const Credentials = v.object({
   bot_token: v.pipe(Secret('the token @BotFather gave, e.g. 123456:ABC-DEF…'), v.regex(/^\d+:[\w-]+$/, 'is not a bot token (digits, a colon, then letters, digits, - and _)')),
@@ -77,18 +77,24 @@ async function download(ctx: PlatformContext, url: string, index: number): Promi
   return file
 }
 
+/** The Bot API counts UTF-16 code units, as JavaScript strings do; under media the text is a caption. */
+function measure(draft: Draft): TextMeasure {
+  return { length: draft.content.length, limit: draft.media_urls.length > 0 ? MAX_CAPTION : MAX_TEXT }
+}
+
 export const telegram: Platform = {
   name: 'telegram',
   credentials: Credentials,
   // The Bot API has no idempotency key: a re-send would post twice.
   idempotentPublish: false,
 
+  measure,
+
   check(draft) {
     const errors: FieldError[] = []
-    // The Bot API counts UTF-16 code units, as JavaScript strings do.
-    const limit = draft.media_urls.length > 0 ? MAX_CAPTION : MAX_TEXT
-    if (draft.content.length > limit) {
-      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${draft.content.length} characters; Telegram allows ${limit}${draft.media_urls.length > 0 ? ' as a caption under media' : ''}` })
+    const { length, limit } = measure(draft)
+    if (length > limit) {
+      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters; Telegram allows ${limit}${draft.media_urls.length > 0 ? ' as a caption under media' : ''}` })
     }
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Telegram unless the post has media' })
     if (draft.media_urls.length > MAX_MEDIA) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Telegram takes at most ${MAX_MEDIA} in one album` })

@@ -25,14 +25,18 @@ export function findUrls(text: string): { url: string; start: number; end: numbe
   return [...text.matchAll(URL_PATTERN)].map((m) => ({ url: m[0], start: m.index!, end: m.index! + m[0].length }))
 }
 
-/** Mastodon counts every URL as 23 characters, whatever its length. */
+/** Mastodon counts every URL as 23 characters by default (an instance's `characters_reserved_per_url`). */
 export const MASTODON_URL_LENGTH = 23
 
 // A remote mention counts only its local part: "@alice@example.social" counts as "@alice".
-const REMOTE_MENTION = /(^|[^\w/])@(\w+)@[\w.-]+\w/gu
+// As in Mastodon's MENTION_RE, an "@" right after a word character, "/" or "=" is no mention.
+const REMOTE_MENTION = /(^|[^\w/=])@(\w+)@[\w.-]+\w/gu
 
-/** Length as Mastodon's server counts it: graphemes, URLs as 23, remote mentions by username. */
-export function mastodonLength(text: string): number {
+/**
+ * Length as Mastodon's StatusLengthValidator counts it: graphemes, every URL as the instance's
+ * reserved length, a remote mention by its username only.
+ */
+export function mastodonLength(text: string, charactersPerUrl = MASTODON_URL_LENGTH): number {
   let counted = ''
   let last = 0
   let urls = 0
@@ -43,7 +47,7 @@ export function mastodonLength(text: string): number {
   }
   counted += text.slice(last)
   counted = counted.replace(REMOTE_MENTION, '$1@$2')
-  return graphemeLength(counted) + urls * MASTODON_URL_LENGTH
+  return graphemeLength(counted) + urls * charactersPerUrl
 }
 
 /** "10000" as "10,000", for messages people read. */

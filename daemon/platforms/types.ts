@@ -54,6 +54,8 @@ export interface Published {
   platform_post_id: string | null
   /** The public URL; null where the platform gives none. */
   url: string | null
+  /** Credentials to store from now on, when publishing changed them (a refreshed session). */
+  credentials?: Record<string, unknown>
 }
 
 /** Engagement counts; a count the platform does not report is null, never 0. */
@@ -80,10 +82,21 @@ export class PlatformError extends Error {
     detail: string,
     /** For transient errors: how long the platform asked us to wait. */
     readonly retryAfterMs?: number,
+    /**
+     * For transient errors: the request may have reached the platform before it failed (a
+     * timeout, a connection broken after sending), so the platform may have acted on it.
+     */
+    readonly outcomeUnknown = false,
   ) {
     super(detail)
     this.name = 'PlatformError'
   }
+}
+
+/** A text's length as a platform counts it, against its limit. */
+export interface TextMeasure {
+  length: number
+  limit: number
 }
 
 /** One platform: a module behind this interface, registered by name. The scheduler knows no more. */
@@ -97,6 +110,12 @@ export interface Platform {
    * the target becomes `unconfirmed` rather than risk a double post.
    */
   idempotentPublish: boolean
+  /**
+   * The text's length counted the platform's way and the most it allows for this draft (a
+   * caption under media may be shorter): the one rule `check` enforces on length, and what
+   * AI drafting aims under. `settings` as in `check` (an instance's own limit, say).
+   */
+  measure(draft: Draft, settings: Record<string, unknown>): TextMeasure
   /**
    * Checks a post against the platform's rules (length counted the platform's way, media count).
    * Pointers are into the post body (`#/content`, `#/media_urls`); details name the platform.

@@ -12,9 +12,12 @@ export function backoffMs(attempt: number): number {
 }
 
 /**
- * What a failed platform call means for the target. A call whose outcome is unknown (a
- * timeout: the platform may have published) is never repeated on a platform where a repeat
- * could post twice: the target becomes `unconfirmed` for the user to check.
+ * What a failed platform call means for the target. A call whose outcome is unknown is never
+ * repeated on a platform where a repeat could post twice: the target becomes `unconfirmed`
+ * for the user to check. The outcome is unknown when the request may have reached the
+ * platform: a timeout or a connection broken once it was up (the platform may have published
+ * and the answer been lost). A network failure before any connection was made (refused, DNS,
+ * TLS handshake) cannot have published anything, so it is retried like any transient error.
  */
 export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: Platform, now: number, maxAttempts = MAX_ATTEMPTS): Outcome {
   const name = platform.name
@@ -23,12 +26,12 @@ export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: 
   let detail: string
   let retryAfterMs = 0
   if (error instanceof PlatformError) {
-    kind = error.kind === 'transient' && error.code === 'timeout' ? 'unknown' : error.kind
+    kind = error.kind === 'transient' && error.outcomeUnknown ? 'unknown' : error.kind
     code = error.code
     detail = error.message
     retryAfterMs = error.retryAfterMs ?? 0
   } else if (error instanceof EgressError) {
-    kind = error.code === 'timeout' ? 'unknown' : error.transient ? 'transient' : 'permanent'
+    kind = !error.transient ? 'permanent' : error.connected ? 'unknown' : 'transient'
     code = error.code === 'network' ? 'network_error' : error.code
     detail = error.message
   } else {

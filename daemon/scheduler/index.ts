@@ -256,7 +256,10 @@ export class Scheduler {
         { postId: target.postId, content: target.content, mediaUrls: target.mediaUrls },
         this.platformCtx,
       )
-      return { kind: 'published', platformPostId: result.platform_post_id, url: result.url }
+      // A platform that refreshed its session hands the new credentials back: kept sealed, so
+      // a restart resumes that session instead of logging in again.
+      const refreshed = result.credentials && { sealedCredentials: secrets.seal(result.credentials, `${target.accountId}:${name}`), connectedAt: connection.connectedAt }
+      return { kind: 'published', platformPostId: result.platform_post_id, url: result.url, ...(refreshed ? { refreshed } : {}) }
     } catch (error) {
       return outcomeOfError(error, target, platform, clock.now(), this.options.maxAttempts)
     }

@@ -32,6 +32,8 @@ export interface StoredConnection {
   status: 'active' | 'reauth_required'
   sealedCredentials: Buffer
   settings: Record<string, unknown>
+  /** When it was (re)connected: tells a later write whether the user reconnected meanwhile. */
+  connectedAt: number
 }
 
 export interface NewConnection {
@@ -64,6 +66,9 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
      ON CONFLICT (account_id, platform) DO UPDATE SET
        handle = excluded.handle, display_name = excluded.display_name, status = 'active',
        credentials = excluded.credentials, settings = excluded.settings, connected_at = excluded.connected_at`,
+  )
+  const replaceCredentials = db.prepare<[Buffer, string, string, number], void>(
+    'UPDATE connections SET credentials = ? WHERE account_id = ? AND platform = ? AND connected_at = ?',
   )
   const remove = db.prepare<[string, string], void>('DELETE FROM connections WHERE account_id = ? AND platform = ?')
   const markReauth = db.prepare<[string, string], void>(
@@ -141,6 +146,15 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     /**
+     * Stores credentials a platform refreshed while publishing (a new session), unless the
+     * user reconnected since `connectedAt`: their new credentials win. Call inside the
+     * transaction that records the publish.
+     */
+    replaceCredentialsSync(accountId: string, platform: PlatformName, sealed: Buffer, connectedAt: number): void {
+      replaceCredentials.run(sealed, accountId, platform, connectedAt)
+    },
+
+    /**
      * The platform refused the credentials: the connection needs the user. Call inside the
      * transaction that records the failure; `account.reauth_required` is emitted once, on the
      * change from active.
@@ -162,5 +176,6 @@ function storedConnection(row: ConnectionRow, userId: string): StoredConnection 
     status: row.status,
     sealedCredentials: row.credentials,
     settings: JSON.parse(row.settings) as Record<string, unknown>,
+    connectedAt: row.connected_at,
   }
 }

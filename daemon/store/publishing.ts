@@ -24,7 +24,13 @@ export interface ClaimedTarget extends TargetRef {
 
 /** How an attempt ended. */
 export type Outcome =
-  | { kind: 'published'; platformPostId: string | null; url: string | null }
+  | {
+      kind: 'published'
+      platformPostId: string | null
+      url: string | null
+      /** Credentials the platform refreshed, sealed, for the connection as it was at `connectedAt`. */
+      refreshed?: { sealedCredentials: Buffer; connectedAt: number }
+    }
   | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean }
   | { kind: 'unconfirmed'; detail: string }
   | { kind: 'retry'; at: number; code: string; detail: string }
@@ -124,6 +130,9 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     // Both events carry the post as this transaction leaves it.
     const record = reader.recordSync(postId)!
     if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, now)
+    if (outcome.kind === 'published' && outcome.refreshed) {
+      accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
+    }
     events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
     if (final) events.appendSync(record.userId, `post.${final}`, record.post, now)
     return true

@@ -66,8 +66,11 @@ export const Target = v.pipe(
       v.description('unconfirmed: the platform was asked but no answer came; it is not re-sent automatically'),
     ),
     attempts: v.pipe(v.number(), v.integer()),
-    platform_post_id: v.nullable(v.string()),
-    url: v.nullable(v.string()),
+    platform_post_id: v.pipe(
+      v.nullable(v.string()),
+      v.description("The platform's id of the published item; null while unpublished, and on platforms that return none (a Slack incoming webhook answers only \"ok\")"),
+    ),
+    url: v.pipe(v.nullable(v.string()), v.description('Where the published item can be seen; null while unpublished, and where the platform gives no link (Slack; a Telegram chat that is neither a channel nor a supergroup)')),
     published_at: NullableTimestamp,
     error: v.nullable(TargetError),
   }),

@@ -75,6 +75,7 @@ export function loopbackPlatform(name: PlatformName, options: { idempotent: bool
     name,
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
     idempotentPublish: options.idempotent,
+    measure: (draft) => ({ length: draft.content.length, limit: options.maxChars ?? 2000 }),
     check(draft) {
       const max = options.maxChars ?? 2000
       return draft.content.length > max ? [{ pointer: '#/content', code: 'content_too_long', detail: `is ${draft.content.length} characters; ${name} allows at most ${max}` }] : []

@@ -79,7 +79,12 @@ describe('bluesky, against the reference PDS', () => {
 
   it('keeps one session: publishing does not log in again, and an expired token is refreshed', async () => {
     const logins = pds.callCount('com.atproto.server.createSession')
-    await bluesky.publish(connection, { postId: 'pst_01JBSKYSESSION00000000000', content: 'No new login', mediaUrls: [] }, ctx)
+    const first = await bluesky.publish(connection, { postId: 'pst_01JBSKYSESSION00000000000', content: 'No new login', mediaUrls: [] }, ctx)
+    // Whenever the live session is not the stored one (resuming a stored session refreshes it,
+    // spending its refresh token), the new one comes back; the daemon stores it, as here.
+    if (first.credentials) connection = { ...connection, credentials: first.credentials }
+    const second = await bluesky.publish(connection, { postId: 'pst_01JBSKYSESSION00000000001', content: 'Still no new login', mediaUrls: [] }, ctx)
+    expect(second.credentials).toBeUndefined()
     // JWTs count time in whole seconds: a refresh in the same second as the last one yields the
     // very same token, which the library then (rightly) will not retry with. Real expiry is hours
     // after issue; cross into the next second so the fault plays that case.
@@ -90,6 +95,10 @@ describe('bluesky, against the reference PDS', () => {
     expect((await pds.getRecord(published.platform_post_id!)).value.text).toBe('After refresh')
     expect(pds.callCount('com.atproto.server.refreshSession')).toBe(refreshes + 1)
     expect(pds.callCount('com.atproto.server.createSession')).toBe(logins)
+    // The refresh rotated the tokens: the new session comes back for the daemon to store.
+    const stored = connection.credentials.session as { refreshJwt: string }
+    expect(published.credentials).toMatchObject({ identifier: 'alice.test', app_password: alice.appPassword, session: { did: alice.did } })
+    expect((published.credentials!.session as { refreshJwt: string }).refreshJwt).not.toBe(stored.refreshJwt)
   })
 
   it('a 502 and a 429 are transient (with the reset time), and the retry succeeds', async () => {
