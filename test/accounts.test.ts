@@ -61,6 +61,10 @@ describe('accounts', () => {
     const creds = await t.http.post(path, { platform: 'feed', credentials: { token: 'x' } }, { key: t.key })
     expect(creds.status).toBe(422)
     expect(creds.body.errors).toEqual([expect.objectContaining({ pointer: '#/credentials/token', code: 'unknown_field' })])
+    // A misspelt credential of a real platform is named too, before anything is sent to it.
+    const misspelt = await t.http.post(path, { platform: 'discord', credentials: { webhook_url: 'https://discord.com/api/webhooks/1/x', webhok_url: 'x' } }, { key: t.key })
+    expect(misspelt.status).toBe(422)
+    expect(misspelt.body.errors).toEqual([expect.objectContaining({ pointer: '#/credentials/webhok_url', code: 'unknown_field' })])
 
     const typo = await t.http.post('/v1/accounts', { name: 'x', nmae: 'y' }, { key: t.key })
     expect(typo.status).toBe(422)

@@ -8,7 +8,7 @@ import { recordKeyFor } from './record-key.js'
 import { blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
 import type { Metrics, Platform, PlatformContext, Published, PublishRequest } from './types.js'
 
-const Credentials = v.object({
+const Credentials = v.strictObject({
   service_url: v.optional(HttpsUrl('your PDS or entryway, e.g. https://bsky.social'), 'https://bsky.social'),
   identifier: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty (your handle, e.g. alice.bsky.social, or your DID)')),
   app_password: Secret('an app password from Settings → Privacy and security → App passwords, not your account password'),
@@ -25,7 +25,9 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif']
 const WEB_APP = 'https://bsky.app'
 
 function credentialsOf(raw: Record<string, unknown>): BlueskyCredentials {
-  const parsed = v.parse(Credentials, raw)
+  // Stored credentials also hold the session smm keeps; what the user gave is the rest.
+  const { session: _session, ...given } = raw
+  const parsed = v.parse(Credentials, given)
   return { ...parsed, service_url: baseUrl(parsed.service_url) }
 }
 

@@ -6,7 +6,7 @@ import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
 
-const Credentials = v.object({
+const Credentials = v.strictObject({
   webhook_url: HttpsUrl('a channel webhook URL from Server Settings → Integrations → Webhooks'),
 })
 

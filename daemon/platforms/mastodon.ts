@@ -7,7 +7,7 @@ import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } f
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type Platform, type PlatformContext, type TextMeasure, type Verified } from './types.js'
 
-const Credentials = v.object({
+const Credentials = v.strictObject({
   instance_url: HttpsUrl('the Mastodon instance, e.g. https://mastodon.social'),
   access_token: Secret('an access token from Preferences → Development, with read and write scopes'),
 })

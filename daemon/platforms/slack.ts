@@ -5,7 +5,7 @@ import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
 
-const Credentials = v.object({
+const Credentials = v.strictObject({
   webhook_url: HttpsUrl('an incoming webhook URL, https://hooks.slack.com/services/…'),
 })
 
