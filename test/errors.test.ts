@@ -60,9 +60,9 @@ describe('every error is RFC 9457 problem+json', () => {
 
   it('a 5xx shows no internals, and the daemon keeps serving', async () => {
     // Break the store underneath the app the way a real fault would.
-    t.daemon.store.db.exec('ALTER TABLE users RENAME TO users_gone')
-    const res = await t.http.get('/v1/me', { key: t.key })
-    t.daemon.store.db.exec('ALTER TABLE users_gone RENAME TO users')
+    t.daemon.store.db.exec('ALTER TABLE api_keys RENAME TO api_keys_gone')
+    const res = await t.http.get('/v1/api-keys', { key: t.key })
+    t.daemon.store.db.exec('ALTER TABLE api_keys_gone RENAME TO api_keys')
     expect(res.status).toBe(500)
     expect(res.body).toEqual({
       type: 'urn:smm:problem:internal_error',
@@ -72,7 +72,7 @@ describe('every error is RFC 9457 problem+json', () => {
       instance: res.headers['x-request-id'],
       code: 'internal_error',
     })
-    expect(t.logs.some((l) => l.includes('request failed') && l.includes('users'))).toBe(true)
+    expect(t.logs.some((l) => l.includes('request failed') && l.includes('api_keys'))).toBe(true)
     expect((await t.http.get('/v1/me', { key: t.key })).status).toBe(200)
   })
 })
