@@ -34,9 +34,9 @@ function getAnalytics(client: SmmClient, query: AnalyticsQuery): Promise<Analyti
 }
 
 export default class Analytics extends ApiCommand {
-  static override description = `Report how your posts did: posts scheduled, published and failed, publish delay, and the engagement the platforms report, in total, per platform and per day, week or month.
+  static override description = `Report how your posts did, in total, per platform and over time.
 
-The default range is the last 30 days, by day. --from and --to take a date (a day in your profile's time zone), RFC 3339, a local date-time or a phrase. A metric the platforms do not supply shows as "-", never 0. --chart draws each metric of the series: bars for up to 14 periods, sparklines for more (or as --chart-style says).`
+Posts scheduled, published and failed, the publish delay, and the engagement the platforms report, per day, week or month. The default range is the last 30 days, by day. --from and --to take a date (a day in your profile's time zone), RFC 3339, a local date-time or a phrase. A metric the platforms do not supply shows as "-", never 0. --chart draws each metric of the series: bars for up to 14 periods, sparklines for more (or as --chart-style says).`
 
   static override examples = [
     '<%= config.bin %> analytics',
