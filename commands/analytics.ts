@@ -53,7 +53,7 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
     post: Flags.string({ description: 'Only this post (pst_…)', helpValue: '<pst_…>' }),
     interval: Flags.option({ options: ['day', 'week', 'month'] as const, description: 'The length of each period of the series (default: day)' })(),
     chart: Flags.boolean({ description: 'Draw each metric of the series in the terminal' }),
-    'chart-style': Flags.option({ options: ['auto', 'bars', 'sparkline'] as const, description: 'How --chart draws', default: 'auto' as const, dependsOn: ['chart'] })(),
+    'chart-style': Flags.option({ options: ['auto', 'bars', 'sparkline'] as const, description: 'How --chart draws', default: 'auto' as const })(),
   }
 
   async run(): Promise<AnalyticsReport> {

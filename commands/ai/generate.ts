@@ -50,7 +50,7 @@ Drafts are only printed, never scheduled: pick one and pass it to \`smm posts cr
         const n = (counts.get(name) ?? 0) + 1
         counts.set(name, n)
         this.log(paint('bold', `${name} #${n}`) + paint('dim', ` (${variant.characters} characters)`))
-        this.log(`${variant.content.replace(/^/gm, '  ')}\n`)
+        this.log(`${variant.content.replace(/^(?=.)/gm, '  ')}\n`)
       }
       for (const note of generation.notes) this.log(paint('yellow', `Note: ${note}`))
       this.log(paint('dim', `Drafted by ${generation.provider} (${generation.model}).`))

@@ -64,7 +64,7 @@ export function postDetails(post: Post): string {
     { header: 'PUBLISHED', value: (t) => localTime(t.published_at) },
     { header: 'URL OR ERROR', value: targetOutcome },
   ])
-  const content = post.content ? post.content.replace(/^/gm, '  ') : paint('dim', '  (no text)')
+  const content = post.content ? post.content.replace(/^(?=.)/gm, '  ') : paint('dim', '  (no text)')
   return `${details(pairs)}\n\n${content}\n\n${targets}`
 }
 
