@@ -2,7 +2,7 @@
 // the shared schema's (src/api/analytics.ts) until that route is merged; then they should go.
 
 import { barChart, sparkline } from './chart.js'
-import { paint, table } from './output.js'
+import { colorEnabled, paint, table } from './output.js'
 
 /** Every metric of a report, in the order people read them. */
 export const METRICS = [
@@ -67,23 +67,23 @@ function bucketLabel(start: string, interval: AnalyticsReport['interval']): stri
 }
 
 /** The metrics table: one row per metric, the total and then each platform. */
-export function metricsTable(report: AnalyticsReport): string {
+export function metricsTable(report: AnalyticsReport, color = colorEnabled()): string {
   const columns = [
     { header: 'METRIC', value: (m: Metric) => label(m) },
     { header: 'TOTAL', value: (m: Metric) => formatMetric(m, report.totals[m]) },
     ...report.by_platform.map((p) => ({ header: p.platform.toUpperCase(), value: (m: Metric) => formatMetric(m, p[m]) })),
   ]
-  return table(METRICS, columns)
+  return table(METRICS, columns, color)
 }
 
 /** The posts with the most engagements. */
-export function topPostsTable(report: AnalyticsReport): string {
+export function topPostsTable(report: AnalyticsReport, color = colorEnabled()): string {
   return table(report.top_posts, [
     { header: 'POST', value: (p) => p.post_id },
     { header: 'PLATFORM', value: (p) => p.platform },
     { header: 'ENGAGEMENTS', value: (p) => formatMetric('engagements', p.engagements) },
     { header: 'URL', value: (p) => p.url ?? '' },
-  ])
+  ], color)
 }
 
 /** How --chart draws: bars for a short series, sparklines for a long one, or as asked. */
