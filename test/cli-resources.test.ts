@@ -85,10 +85,10 @@ describe('smm accounts', () => {
     expect(list).toEqual({
       code: 0,
       stderr: '',
+      // Both were created at once: the API's order (by id) decides which comes first.
       stdout: [
         'ID                              NAME         CREATED               PLATFORMS',
-        `${acme}  Acme Coffee  ${shown(account.created_at)}  ${account.connections.map((c: any) => c.platform).join(', ')}`,
-        `${blog.id}  Blog         ${shown(blog.created_at)}  discord`,
+        ...(await get('/v1/accounts')).data.map((a: any) => `${a.id}  ${a.name.padEnd(11)}  ${shown(a.created_at)}  ${a.connections.map((c: any) => c.platform).join(', ')}`),
         '',
       ].join('\n'),
     })
