@@ -1,25 +1,13 @@
-import { Errors, Flags } from '@oclif/core'
-import { BaseCommand } from '../src/cli/base-command.js'
+import { Flags } from '@oclif/core'
+import { ApiCommand } from '../src/cli/api-command.js'
 import { EXIT } from '../src/cli/exit-codes.js'
-import type { CalendarSource } from '../src/tui/calendar-source.js'
+import { openApiCalendarSource } from '../src/tui/api-source.js'
 import { isTimeZone, localeWeekStart, systemLocale, zonedParts, type Weekday } from '../src/tui/calendar-time.js'
 import { NoTerminalError, isInteractive } from '../src/tui/no-terminal-error.js'
 
 const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 
-/**
- * The calendar's source for a profile and the time zone of that profile's user (GET /v1/me
- * `timezone`), or null when the user has none.
- * wired to SmmClient by the lead: this is the only stub in the calendar.
- */
-async function openCalendarSource(profile: string | undefined): Promise<{ source: CalendarSource; timeZone: string | null }> {
-  throw new Errors.CLIError(
-    `smm calendar is not connected to the API client yet (profile ${profile ?? 'default'}). Use smm posts list meanwhile.`,
-    { exit: EXIT.error },
-  )
-}
-
-export default class Calendar extends BaseCommand {
+export default class Calendar extends ApiCommand {
   static override description = `Plan posts in an interactive terminal calendar.
 
 A month grid (default), a week view and a day agenda of your posts, each with its local time, platforms and a status colour. Move with the arrow keys or hjkl, open a day with Enter, write a post with n, edit (e) or cancel (x) a scheduled one, and press ? for every key. The calendar refreshes itself every 30 seconds, so changes made elsewhere appear without a restart.
@@ -45,7 +33,6 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
       options: WEEK_STARTS,
       default: 'locale' as const,
     })(),
-    profile: Flags.string({ description: 'Which saved daemon login to use', helpValue: 'NAME' }),
   }
 
   async run(): Promise<void> {
@@ -58,7 +45,7 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
       const month = zonedParts(Date.now(), flags.tz ?? systemZone).date.slice(0, 7)
       this.error(new NoTerminalError(month).message, { exit: EXIT.usage })
     }
-    const { source, timeZone: profileZone } = await openCalendarSource(flags.profile)
+    const { source, timeZone: profileZone } = await this.waitFor('Connecting', openApiCalendarSource(await this.client()))
     const timeZone = flags.tz ?? (profileZone && isTimeZone(profileZone) ? profileZone : systemZone)
     const weekStart: Weekday =
       flags['week-start'] === 'locale'
@@ -68,4 +55,8 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
     const { renderCalendar } = await import('../src/tui/render-calendar.js')
     await renderCalendar(source, { timeZone, weekStart })
   }
+
+  // A line on stderr would tear the full-screen drawing; a request that still fails after the
+  // wait shows in the calendar's status line.
+  protected override retryNotice(): void {}
 }

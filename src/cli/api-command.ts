@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { ux } from '@oclif/core'
-import { SmmClient } from '../client/smm-client.js'
+import { SmmClient, type RetryEvent } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
 import { BaseCommand } from './base-command.js'
 import { CommandError, notLoggedIn } from './command-error.js'
@@ -111,9 +111,7 @@ export abstract class ApiCommand extends BaseCommand {
         url: connection.url,
         apiKey: connection.apiKey,
         ...connection.trust,
-        onRetry: ({ error, waitSeconds }) => {
-          process.stderr.write(`${error.message.replace(/\s*Retry after.*$/, '')} Waiting ${waitSeconds} s, then retrying once.\n`)
-        },
+        onRetry: (event) => this.retryNotice(event),
       })
     } catch (error) {
       throw new CommandError('invalid_url', `The daemon URL ${(error as Error).message.replace(/^url: /, '')}`, EXIT.usage)
@@ -121,6 +119,11 @@ export abstract class ApiCommand extends BaseCommand {
     this.#client?.close()
     this.#client = client
     return client
+  }
+
+  /** Says why nothing seems to happen while a short Retry-After is waited out. */
+  protected retryNotice({ error, waitSeconds }: RetryEvent): void {
+    process.stderr.write(`${error.message.replace(/\s*Retry after.*$/, '')} Waiting ${waitSeconds} s, then retrying once.\n`)
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core'
+import { PLATFORM_NAMES } from '../api/common.js'
 import { defaultDataDir } from '../config.js'
 import { toIso } from '../time.js'
 import { parseDurationInput, parseTimeInput } from './time-input.js'
@@ -45,3 +46,12 @@ export function timeFromFlags(at: string | undefined, inMs: number | undefined, 
   if (at !== undefined) return at
   return inMs === undefined ? undefined : toIso(now + inMs)
 }
+
+/**
+ * A platform flag (`--platform mastodon`): one of the API's platform names. Call it with the
+ * command's own description, and `multiple: true` where several may be named.
+ */
+export const platform = Flags.option({ options: PLATFORM_NAMES, helpValue: '<platform>' })
+
+/** `--yes`: do what a destructive command does without asking first on a terminal. */
+export const yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation on a terminal' })

@@ -54,3 +54,12 @@ export function askHidden(question: string): Promise<string> {
     stdin.on('data', onData)
   })
 }
+
+/**
+ * Asks before something that cannot be undone, when a person is at a terminal and did not say
+ * --yes; scripts (no terminal) are not asked. A "no" is an error, so nothing after it runs.
+ */
+export async function confirmOrStop(question: string, yes: boolean, kept: string): Promise<void> {
+  if (yes || !interactive()) return
+  if (!(await confirm(`${question} [y/N] `))) throw new CommandError('not_confirmed', kept)
+}

@@ -1,0 +1,35 @@
+import type { Account } from '../../src/api/accounts.js'
+import { ApiCommand } from '../../src/cli/api-command.js'
+import { accountTable } from '../../src/cli/account-output.js'
+import { cursor, limit, platform } from '../../src/cli/flags.js'
+import { nextPageCommand } from '../../src/cli/next-page.js'
+
+/** A page of accounts, as the API lists them. */
+export interface AccountPage {
+  data: Account[]
+  has_more: boolean
+  next_cursor: string | null
+}
+
+export default class AccountsList extends ApiCommand {
+  static override description = 'List your accounts (the brands or people you post as) and the platforms each is connected to.'
+
+  static override examples = ['<%= config.bin %> accounts list', '<%= config.bin %> accounts list --platform mastodon --json']
+
+  static override flags = {
+    platform: platform({ description: 'Only accounts connected to this platform' }),
+    limit,
+    cursor,
+  }
+
+  async run(): Promise<AccountPage> {
+    const { flags } = await this.parse(AccountsList)
+    const client = await this.client()
+    const page = await this.waitFor('Listing accounts', client.listAccounts({ query: { platform: flags.platform, limit: flags.limit, cursor: flags.cursor } }))
+    if (!this.jsonEnabled()) {
+      this.log(page.data.length === 0 ? `No accounts. Create one with: ${this.config.bin} accounts create NAME${this.profileFlag()}` : accountTable(page.data))
+      if (page.next_cursor) this.log(`\nMore: ${nextPageCommand(this.config.bin, this.id ?? 'accounts:list', this.argv, page.next_cursor)}`)
+    }
+    return page
+  }
+}

@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core'
+import type { Account } from '../../src/api/accounts.js'
+import { ApiCommand } from '../../src/cli/api-command.js'
+import { accountDetails } from '../../src/cli/account-output.js'
+
+export default class AccountsShow extends ApiCommand {
+  static override description = 'Show an account and each platform connection: its handle there, and whether it needs reconnecting.'
+
+  static override examples = ['<%= config.bin %> accounts show acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A']
+
+  static override args = {
+    id: Args.string({ description: 'The account id (acc_…)', required: true }),
+  }
+
+  async run(): Promise<Account> {
+    const { args } = await this.parse(AccountsShow)
+    const client = await this.client()
+    const account = await this.waitFor('Fetching the account', client.getAccount({ params: { id: args.id } }))
+    if (!this.jsonEnabled()) this.log(accountDetails(account))
+    return account
+  }
+}

@@ -1,0 +1,92 @@
+import { Flags } from '@oclif/core'
+import type { Account } from '../../src/api/accounts.js'
+import type { PlatformName } from '../../src/api/common.js'
+import type { Post } from '../../src/api/posts.js'
+import type { SmmClient } from '../../src/client/smm-client.js'
+import { ApiCommand } from '../../src/cli/api-command.js'
+import { usageError } from '../../src/cli/command-error.js'
+import { readContent } from '../../src/cli/content-input.js'
+import { duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { localTime } from '../../src/cli/output.js'
+import { listWords } from '../../src/cli/post-output.js'
+
+export default class PostsCreate extends ApiCommand {
+  static override description = `Schedule a post on one or more platforms of an account, or publish it now.
+
+The text comes from --text, from --file, or from standard input when it is piped in. --at takes RFC 3339, a local date-time ("2026-11-21 09:00") or a phrase ("tomorrow 9am"), in your local time zone unless the time names one; --in takes a delay (2h, 1h30m). With neither, the post is published now.
+
+Without --account, your only account is used; without --platform, that account's only connected platform. The daemon checks the text and media against each platform's rules and names every problem.`
+
+  static override examples = [
+    '<%= config.bin %> posts create --account acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A --platform mastodon --platform bluesky --text "We launch today" --at "tomorrow 9am"',
+    '<%= config.bin %> posts create --platform feed --text "Back in 2 hours" --in 2h',
+    '<%= config.bin %> posts create --platform telegram --file notes.md --media https://example.com/launch.png --at "2026-11-21 09:00"',
+    'echo "Shipped" | <%= config.bin %> posts create --platform feed --json',
+  ]
+
+  static override flags = {
+    account: Flags.string({ description: 'The account to post as (acc_…); default: your only account', helpValue: '<acc_…>' }),
+    platform: platform({ description: 'A platform to publish on (repeatable); default: the account’s only connected one', multiple: true }),
+    text: Flags.string({ description: 'The text of the post', exclusive: ['file'] }),
+    file: Flags.string({ description: 'Read the text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
+    media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', multiple: true }),
+    at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in'] }),
+    in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at'] }),
+  }
+
+  async run(): Promise<Post> {
+    const { flags } = await this.parse(PostsCreate)
+    const media = flags.media ?? []
+    const content = await readContent({
+      text: flags.text,
+      file: flags.file,
+      stdinWhenPiped: true,
+      missing: media.length
+        ? undefined
+        : `No text: give --text "…", --file FILE, or pipe it in (echo "…" | ${this.config.bin} posts create …).`,
+    })
+    const scheduledAt = timeFromFlags(flags.at, flags.in)
+    const client = await this.client()
+    const { accountId, platforms } = await this.target(client, flags.account, flags.platform)
+    const post = await this.waitFor(
+      'Scheduling the post',
+      client.createPost({
+        body: {
+          account_id: accountId,
+          platforms,
+          ...(content !== undefined ? { content } : {}),
+          ...(media.length ? { media_urls: media } : {}),
+          ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+        },
+      }),
+    )
+    if (!this.jsonEnabled()) {
+      const on = listWords(post.platforms)
+      this.log(scheduledAt ? `Scheduled post ${post.id} for ${localTime(post.scheduled_at)} on ${on}.` : `Post ${post.id} goes out now on ${on}.`)
+      this.log(`Follow it with: ${this.config.bin} posts show ${post.id}${this.profileFlag()}`)
+    }
+    return post
+  }
+
+  /** The account and platforms to post to: as given, or the only ones there are. */
+  private async target(client: SmmClient, accountId: string | undefined, platforms: PlatformName[] | undefined): Promise<{ accountId: string; platforms: PlatformName[] }> {
+    if (accountId && platforms?.length) return { accountId, platforms }
+    let account: Account
+    if (accountId) account = await this.waitFor('Reading the account', client.getAccount({ params: { id: accountId } }))
+    else {
+      const { data } = await this.waitFor('Reading your accounts', client.listAccounts({ query: { limit: 100 } }))
+      if (data.length === 0) throw usageError('no_account', `You have no account yet: create one with \`${this.config.bin} accounts create NAME\`, then connect a platform to it.`)
+      if (data.length > 1) {
+        throw usageError('account_required', `--account: you have several accounts; name one of: ${data.map((a) => `${a.id} (${a.name})`).join(', ')}.`)
+      }
+      account = data[0]!
+    }
+    if (platforms?.length) return { accountId: account.id, platforms }
+    const active = account.connections.filter((c) => c.status === 'active').map((c) => c.platform)
+    if (active.length === 1) return { accountId: account.id, platforms: active }
+    if (active.length === 0) {
+      throw usageError('platform_required', `Account ${account.id} (${account.name}) has no active platform: connect one with \`${this.config.bin} accounts connect ${account.id} --platform feed\`.`)
+    }
+    throw usageError('platform_required', `--platform: account ${account.id} is connected to ${listWords(active)}; name the ones to publish on.`)
+  }
+}

@@ -1,0 +1,55 @@
+import { Args, Flags } from '@oclif/core'
+import type { Post, PostUpdate } from '../../src/api/posts.js'
+import { ApiCommand } from '../../src/cli/api-command.js'
+import { usageError } from '../../src/cli/command-error.js'
+import { readContent } from '../../src/cli/content-input.js'
+import { duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { localTime } from '../../src/cli/output.js'
+
+export default class PostsUpdate extends ApiCommand {
+  static override description = `Change a scheduled post: its text, platforms, media or time.
+
+Only what you name is sent; everything else stays as it is, even if it changed elsewhere meanwhile. --platform and --media replace the whole list. Once the post has started publishing it can no longer change (exit code 5).`
+
+  static override examples = [
+    '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --at "friday 10:00"',
+    '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --text "Fixed the typo" --platform mastodon',
+    '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --file draft.md --no-media',
+  ]
+
+  static override args = {
+    id: Args.string({ description: 'The post id (pst_…)', required: true }),
+  }
+
+  static override flags = {
+    text: Flags.string({ description: 'The new text', exclusive: ['file'] }),
+    file: Flags.string({ description: 'Read the new text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
+    platform: platform({ description: 'Publish on these platforms instead (repeatable; replaces the list)', multiple: true }),
+    media: Flags.string({ description: 'Attach these https:// URLs instead (repeatable; replaces the list)', helpValue: '<url>', multiple: true, exclusive: ['no-media'] }),
+    'no-media': Flags.boolean({ description: 'Remove every attached media URL', exclusive: ['media'] }),
+    at: time({ description: 'The new time: RFC 3339, a local date-time or a phrase', exclusive: ['in'] }),
+    in: duration({ description: 'Publish this long from now instead: 2h, 45m, 3d', exclusive: ['at'] }),
+  }
+
+  async run(): Promise<Post> {
+    const { args, flags } = await this.parse(PostsUpdate)
+    const content = await readContent({ text: flags.text, file: flags.file, stdinWhenPiped: false })
+    const scheduledAt = timeFromFlags(flags.at, flags.in)
+    const changes: PostUpdate = {
+      ...(content !== undefined ? { content } : {}),
+      ...(flags.platform ? { platforms: flags.platform } : {}),
+      ...(flags.media ? { media_urls: flags.media } : flags['no-media'] ? { media_urls: [] } : {}),
+      ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+    }
+    if (Object.keys(changes).length === 0) {
+      throw usageError('nothing_to_change', 'Nothing to change: give --text, --file, --platform, --media, --no-media, --at or --in.')
+    }
+    const client = await this.client()
+    const post = await this.waitFor('Updating the post', client.updatePost({ params: { id: args.id }, body: changes }))
+    if (!this.jsonEnabled()) {
+      const fields = Object.keys(changes).map((f) => f.replace('_urls', '').replace('scheduled_at', 'time'))
+      this.log(`Updated the ${fields.join(', ')} of post ${post.id}; it is scheduled for ${localTime(post.scheduled_at)} on ${post.platforms.join(', ')}.`)
+    }
+    return post
+  }
+}

@@ -1,0 +1,35 @@
+import type { Account, Connection } from '../api/accounts.js'
+import { details, localTime, paint, table } from './output.js'
+
+function connectionWord(c: Connection): string {
+  return c.status === 'active' ? c.platform : `${c.platform} (reconnect)`
+}
+
+/** Accounts as an aligned table: what `accounts list` prints. */
+export function accountTable(accounts: readonly Account[]): string {
+  return table(accounts, [
+    { header: 'ID', value: (a) => a.id },
+    { header: 'NAME', value: (a) => a.name },
+    { header: 'CREATED', value: (a) => localTime(a.created_at) },
+    { header: 'PLATFORMS', value: (a) => a.connections.map(connectionWord).join(', ') || '-' },
+  ])
+}
+
+/** One account and its connections. */
+export function accountDetails(account: Account): string {
+  const head = details([
+    ['Account', `${account.name} (${account.id})`],
+    ['Created', localTime(account.created_at)],
+  ])
+  if (account.connections.length === 0) return `${head}\n\nNo platform connected yet.`
+  const connections = table(account.connections, [
+    { header: 'PLATFORM', value: (c) => c.platform },
+    { header: 'HANDLE', value: (c) => c.handle },
+    { header: 'NAME', value: (c) => c.display_name },
+    { header: 'STATUS', value: (c) => c.status, style: (c) => (c.status === 'active' ? 'green' : 'red') },
+    { header: 'CONNECTED', value: (c) => localTime(c.connected_at) },
+  ])
+  const stale = account.connections.filter((c) => c.status !== 'active')
+  const advice = stale.length ? `\n\n${paint('yellow', `Reconnect ${stale.map((c) => c.platform).join(', ')}: the platform refused the stored credentials.`)}` : ''
+  return `${head}\n\n${connections}${advice}`
+}

@@ -1,0 +1,120 @@
+// The analytics report as SPEC §9 describes it, and how the CLI shows it. The types stand in for
+// the shared schema's (src/api/analytics.ts) until that route is merged; then they should go.
+
+import { barChart, sparkline } from './chart.js'
+import { colorEnabled, paint, table } from './output.js'
+
+/** Every metric of a report, in the order people read them. */
+export const METRICS = [
+  'posts_scheduled',
+  'posts_published',
+  'posts_failed',
+  'publish_success_rate',
+  'median_publish_delay_ms',
+  'impressions',
+  'likes',
+  'reposts',
+  'replies',
+  'quotes',
+  'clicks',
+  'engagements',
+  'engagement_rate',
+] as const
+/** One metric's name. */
+export type Metric = (typeof METRICS)[number]
+
+/** The metrics of a period or platform; null where the platforms supplied nothing. */
+export type Metrics = Record<Metric, number | null>
+
+/** GET /v1/analytics (SPEC §9). */
+export interface AnalyticsReport {
+  from: string
+  to: string
+  interval: 'day' | 'week' | 'month'
+  totals: Metrics
+  by_platform: (Metrics & { platform: string })[]
+  series: (Metrics & { start: string })[]
+  top_posts: { post_id: string; platform: string; url: string | null; engagements: number | null }[]
+}
+
+const RATES: ReadonlySet<Metric> = new Set(['publish_success_rate', 'engagement_rate'])
+
+function label(metric: Metric): string {
+  return metric.replace(/_ms$/, '').replace(/_/g, ' ')
+}
+
+function duration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`
+  return `${(ms / 3_600_000).toFixed(1)} h`
+}
+
+/** A metric's value for people: rates as percentages, delays as durations, counts grouped. */
+export function formatMetric(metric: Metric, value: number | null | undefined): string {
+  if (value === null || value === undefined) return '-'
+  if (RATES.has(metric)) return `${(value * 100).toFixed(1)}%`
+  if (metric === 'median_publish_delay_ms') return duration(value)
+  return value.toLocaleString('en-US')
+}
+
+/** A bucket's start as a local date (a month as YYYY-MM). */
+function bucketLabel(start: string, interval: AnalyticsReport['interval']): string {
+  const date = new Date(start)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  const month = `${date.getFullYear()}-${pad(date.getMonth() + 1)}`
+  return interval === 'month' ? month : `${month}-${pad(date.getDate())}`
+}
+
+/** The metrics table: one row per metric, the total and then each platform. */
+export function metricsTable(report: AnalyticsReport, color = colorEnabled()): string {
+  const columns = [
+    { header: 'METRIC', value: (m: Metric) => label(m) },
+    { header: 'TOTAL', value: (m: Metric) => formatMetric(m, report.totals[m]) },
+    ...report.by_platform.map((p) => ({ header: p.platform.toUpperCase(), value: (m: Metric) => formatMetric(m, p[m]) })),
+  ]
+  return table(METRICS, columns, color)
+}
+
+/** The posts with the most engagements. */
+export function topPostsTable(report: AnalyticsReport, color = colorEnabled()): string {
+  return table(report.top_posts, [
+    { header: 'POST', value: (p) => p.post_id },
+    { header: 'PLATFORM', value: (p) => p.platform },
+    { header: 'ENGAGEMENTS', value: (p) => formatMetric('engagements', p.engagements) },
+    { header: 'URL', value: (p) => p.url ?? '' },
+  ], color)
+}
+
+/** How --chart draws: bars for a short series, sparklines for a long one, or as asked. */
+export type ChartStyle = 'auto' | 'bars' | 'sparkline'
+
+/** Each metric of the series drawn in the terminal; metrics nobody reported are named, not drawn. */
+export function seriesChart(report: AnalyticsReport, style: ChartStyle, color: boolean): string {
+  const drawn = METRICS.filter((m) => report.series.some((b) => b[m] !== null))
+  const missing = METRICS.filter((m) => !drawn.includes(m))
+  const labels = report.series.map((b) => bucketLabel(b.start, report.interval))
+  const useBars = style === 'bars' || (style === 'auto' && report.series.length <= 14)
+  const lines: string[] = []
+  if (report.series.length === 0) lines.push('No periods in this range.')
+  else if (useBars) {
+    for (const metric of drawn) {
+      lines.push(paint('bold', `${label(metric)} (total ${formatMetric(metric, report.totals[metric])})`, color))
+      const rows = report.series.map((b, i) => ({ label: labels[i]!, value: b[metric], text: formatMetric(metric, b[metric]) }))
+      lines.push(...barChart(rows).map((l) => `  ${paint('cyan', l, color)}`), '')
+    }
+  } else {
+    const width = Math.max(...drawn.map((m) => label(m).length))
+    lines.push(paint('dim', `${' '.repeat(width)}  ${labels[0]} … ${labels.at(-1)}`, color))
+    for (const metric of drawn) {
+      const values = report.series.map((b) => b[metric])
+      const peakAt = values.reduce<number>((best, v, i) => (v !== null && (values[best] === null || v > values[best]!) ? i : best), 0)
+      lines.push(
+        `${label(metric).padEnd(width)}  ${paint('cyan', sparkline(values), color)}  total ${formatMetric(metric, report.totals[metric])}, peak ${formatMetric(metric, values[peakAt])} on ${labels[peakAt]}`,
+      )
+    }
+    lines.push('')
+  }
+  if (missing.length) lines.push(paint('dim', `Not reported by these platforms: ${missing.map(label).join(', ')}.`, color))
+  return lines.join('\n').trimEnd()
+}

@@ -1,0 +1,74 @@
+import type { Post, PostStatus, Target, TargetStatus } from '../api/posts.js'
+import { details, localTime, paint, table, type Column, type Style } from './output.js'
+
+const POST_STYLES: Record<PostStatus, Style> = {
+  scheduled: 'cyan',
+  publishing: 'yellow',
+  published: 'green',
+  partially_published: 'yellow',
+  failed: 'red',
+  cancelled: 'dim',
+}
+
+const TARGET_STYLES: Record<TargetStatus, Style | undefined> = {
+  pending: undefined,
+  publishing: 'yellow',
+  published: 'green',
+  failed: 'red',
+  unconfirmed: 'yellow',
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/** Text on one line of at most `max` characters: newlines as ↵, the cut marked with …. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim()
+  const graphemes = [...segmenter.segment(flat)].map((s) => s.segment)
+  return graphemes.length <= max ? flat : `${graphemes.slice(0, max - 1).join('').trimEnd()}…`
+}
+
+/** Posts as an aligned table: what `posts list` prints. */
+export function postTable(posts: readonly Post[]): string {
+  const columns: Column<Post>[] = [
+    { header: 'ID', value: (p) => p.id },
+    { header: 'SCHEDULED', value: (p) => localTime(p.scheduled_at) },
+    { header: 'STATUS', value: (p) => p.status, style: (p) => POST_STYLES[p.status] },
+    { header: 'PLATFORMS', value: (p) => p.platforms.join(',') },
+    { header: 'CONTENT', value: (p) => oneLine(p.content || (p.media_urls.length ? `(${p.media_urls.length} media)` : ''), 50) },
+  ]
+  return table(posts, columns)
+}
+
+function targetOutcome(target: Target): string {
+  if (target.error) return `${target.error.code}: ${target.error.detail}`
+  return target.url ?? ''
+}
+
+/** One post in full: its fields, its text, and how each platform fared. */
+export function postDetails(post: Post): string {
+  const pairs: [string, string][] = [
+    ['Post', post.id],
+    ['Account', post.account_id],
+    ['Status', paint(POST_STYLES[post.status], post.status)],
+    ['Scheduled', localTime(post.scheduled_at)],
+    ['Platforms', post.platforms.join(', ')],
+  ]
+  if (post.media_urls.length) pairs.push(['Media', post.media_urls.join(' ')])
+  if (post.published_at) pairs.push(['Published', localTime(post.published_at)])
+  if (post.cancelled_at) pairs.push(['Cancelled', localTime(post.cancelled_at)])
+  pairs.push(['Updated', localTime(post.updated_at)])
+  const targets = table(post.targets, [
+    { header: 'PLATFORM', value: (t) => t.platform },
+    { header: 'STATUS', value: (t) => t.status, style: (t) => TARGET_STYLES[t.status] },
+    { header: 'ATTEMPTS', value: (t) => String(t.attempts) },
+    { header: 'PUBLISHED', value: (t) => localTime(t.published_at) },
+    { header: 'URL OR ERROR', value: targetOutcome },
+  ])
+  const content = post.content ? post.content.replace(/^(?=.)/gm, '  ') : paint('dim', '  (no text)')
+  return `${details(pairs)}\n\n${content}\n\n${targets}`
+}
+
+/** "feed, mastodon and bluesky" */
+export function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+}

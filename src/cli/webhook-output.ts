@@ -1,0 +1,56 @@
+import { Flags } from '@oclif/core'
+import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
+import { details, localTime, paint, table } from './output.js'
+
+/** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
+export const eventFlag = Flags.option({ options: WEBHOOK_EVENT_FILTERS, helpValue: '<event>', multiple: true, delimiter: ',' })
+
+function state(w: Webhook): string {
+  return w.enabled ? 'enabled' : `disabled${w.disabled_reason ? `: ${w.disabled_reason}` : ''}`
+}
+
+/** Webhook endpoints as an aligned table: what `webhooks list` prints. */
+export function webhookTable(webhooks: readonly Webhook[]): string {
+  return table(webhooks, [
+    { header: 'ID', value: (w) => w.id },
+    { header: 'URL', value: (w) => w.url },
+    { header: 'EVENTS', value: (w) => w.events.join(',') },
+    { header: 'STATE', value: state, style: (w) => (w.enabled ? 'green' : 'red') },
+    { header: 'DESCRIPTION', value: (w) => w.description ?? '' },
+  ])
+}
+
+/** One endpoint in full. */
+export function webhookDetails(w: Webhook): string {
+  const pairs: [string, string][] = [
+    ['Webhook', w.id],
+    ['URL', w.url],
+    ['Events', w.events.join(', ')],
+    ['State', paint(w.enabled ? 'green' : 'red', state(w))],
+  ]
+  if (w.description) pairs.push(['Description', w.description])
+  if (w.disabled_at) pairs.push(['Disabled', localTime(w.disabled_at)])
+  if (w.previous_secret_expires_at) pairs.push(['Old secret', `also signs until ${localTime(w.previous_secret_expires_at)}`])
+  pairs.push(['Created', localTime(w.created_at)], ['Updated', localTime(w.updated_at)])
+  return details(pairs)
+}
+
+/** Delivery attempts, newest first: what `webhooks deliveries` prints. */
+export function deliveryTable(attempts: readonly WebhookDeliveryAttempt[]): string {
+  return table(attempts, [
+    { header: 'TIME', value: (a) => localTime(a.created_at) },
+    { header: 'EVENT', value: (a) => a.event_type },
+    { header: 'MESSAGE', value: (a) => a.event_id },
+    { header: 'TRY', value: (a) => String(a.attempt) },
+    { header: 'RESULT', value: (a) => (a.succeeded ? 'ok' : 'failed'), style: (a) => (a.succeeded ? 'green' : 'red') },
+    { header: 'HTTP', value: (a) => (a.status_code === null ? '-' : String(a.status_code)) },
+    { header: 'MS', value: (a) => String(Math.round(a.duration_ms)) },
+    { header: 'NEXT TRY', value: (a) => localTime(a.next_attempt_at, '') },
+    { header: 'ERROR', value: (a) => a.error ?? '' },
+  ])
+}
+
+/** The secret block printed once, after creation or rotation. */
+export function secretNotice(secret: string): string {
+  return `Its signing secret is shown only this once; store it now (receivers verify with it):\n\n  ${paint('bold', secret)}\n`
+}

@@ -1,0 +1,248 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ManualClock } from '../src/time.js'
+import { cliHome, runCli, runInTerminal, type CliResult } from './helpers/cli.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
+import { feedAccount, liftLimits } from './helpers/posts.js'
+
+let t: TestDaemon
+let loop: LoopbackServer
+let home: ReturnType<typeof cliHome>
+let env: NodeJS.ProcessEnv
+let brand: string
+
+beforeAll(async () => {
+  loop = await startLoopbackServer()
+  // The daemon's clock starts at the machine's time: the CLI reads "in 2h" from the machine's.
+  t = await startTestDaemon({
+    clock: new ManualClock(Date.now()),
+    allowPrivateNetwork: true,
+    backgroundWorkers: false,
+    overrides: { egress: { ca: loop.ca }, platforms: [loopbackPlatform('discord', { idempotent: false, timeoutMs: 2_000 })] },
+  })
+  await liftLimits(t)
+  home = cliHome()
+  const ca = join(home.dir, 'daemon-ca.pem')
+  writeFileSync(ca, t.ca)
+  env = { ...home.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: ca }
+})
+afterAll(async () => {
+  home.remove()
+  await t.stop()
+  await loop.close()
+})
+
+const smm = (args: string[], input?: string) => runCli(args, { env, input })
+const json = (res: CliResult) => JSON.parse(res.stdout)
+const get = async (path: string) => (await t.http.get(path, { key: t.key })).body
+/** An API time as `localTime` prints it in the tests' TZ=UTC. */
+const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+const tick = () => t.daemon.scheduler.tick(t.clock.now())
+
+describe('smm posts create', () => {
+  it('takes the text from --text, --file or a pipe, for the only account and its only platform', async () => {
+    brand = await feedAccount(t, 'Brand')
+    const file = join(home.dir, 'post.txt')
+    writeFileSync(file, 'From a file\n')
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+    const [human, fromFile, piped] = await Promise.all([
+      smm(['posts', 'create', '--text', 'Hello world', '--in', '2h']),
+      smm(['posts', 'create', '--file', file, '--at', `${tomorrow} 18:30`, '--json']),
+      smm(['posts', 'create', '--media', 'https://example.com/a.png', '--at', 'tomorrow 9am', '--json'], 'From a pipe\n'),
+    ])
+
+    expect(human).toMatchObject({ code: 0, stderr: '' })
+    const [, id, when] = /^Scheduled post (pst_\w{26}) for (.+) on feed\.\nFollow it with: smm posts show \1\n$/.exec(human.stdout) ?? []
+    const post = await get(`/v1/posts/${id}`)
+    expect(post).toMatchObject({ account_id: brand, content: 'Hello world', platforms: ['feed'], status: 'scheduled' })
+    expect(Math.abs(Date.parse(post.scheduled_at) - (Date.now() + 7_200_000))).toBeLessThan(60_000)
+    expect(when).toBe(shown(post.scheduled_at))
+
+    expect(fromFile).toMatchObject({ code: 0, stderr: '' })
+    expect(json(fromFile)).toEqual(await get(`/v1/posts/${json(fromFile).id}`))
+    expect(json(fromFile)).toMatchObject({ content: 'From a file', scheduled_at: `${tomorrow}T18:30:00.000Z` })
+
+    expect(piped).toMatchObject({ code: 0, stderr: '' })
+    expect(json(piped)).toMatchObject({ content: 'From a pipe', media_urls: ['https://example.com/a.png'], scheduled_at: `${tomorrow}T09:00:00.000Z` })
+  })
+
+  it('refuses bad input with exit 2 and each field error on its own line, and asks a person at a terminal for the text', async () => {
+    const second = await feedAccount(t, 'Second')
+    const [invalid, whichAccount, badTime, strangerAccount, atTerminal] = await Promise.all([
+      smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--platform', 'feed', '--text', 'x', '--at', '2020-01-01T00:00:00Z', '--media', 'http://example.com/a.png']),
+      smm(['posts', 'create', '--text', 'x']),
+      smm(['posts', 'create', '--account', brand, '--text', 'x', '--at', 'whenever']),
+      smm(['posts', 'create', '--account', 'acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--platform', 'feed', '--text', 'x']),
+      runInTerminal(['posts', 'create', '--account', brand], { env, dialogue: [] }),
+    ])
+    expect(invalid).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: [
+        'Error: The request has 3 invalid fields: media_urls/0, platforms, scheduled_at.',
+        '  media_urls/0: must be an absolute https:// URL (without user:password@)',
+        '  platforms: must not name a platform twice',
+        '  scheduled_at: is more than 5 minutes in the past; leave it out to publish now',
+        '',
+      ].join('\n'),
+    })
+    expect(whichAccount).toEqual({ code: 2, stdout: '', stderr: `Error: --account: you have several accounts; name one of: ${brand} (Brand), ${second} (Second).\n` })
+    expect(badTime.code).toBe(2)
+    expect(badTime.stderr).toMatch(/^Error: --at: "whenever" is not a time I understand: use RFC 3339 .*\n$/)
+    expect(strangerAccount).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: The request has 1 invalid field: account_id.\n  account_id: acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A is not one of your accounts\n',
+    })
+    expect(atTerminal.code).toBe(2)
+    expect(atTerminal.stdout).toContain('Error: No text: give --text "…", --file FILE, or pipe it in (echo "…" | smm posts create …).')
+  })
+})
+
+describe('smm posts list', () => {
+  it('shows a table, pages with a --cursor line that keeps the filters, and --json is the API page', async () => {
+    const cancelled = await t.http.post('/v1/posts', { account_id: brand, content: 'Never mind', platforms: ['feed'], scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }, { key: t.key })
+    await t.http.delete(`/v1/posts/${cancelled.body.id}`, { key: t.key })
+    const today = new Date().toISOString().slice(0, 10)
+    const nextWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10)
+    const [list, firstPage, all, filtered, badStatus] = await Promise.all([
+      smm(['posts', 'list']),
+      smm(['posts', 'list', '--status', 'scheduled', '--limit', '2']),
+      smm(['posts', 'list', '--all', '--json']),
+      smm(['posts', 'list', '--status', 'cancelled', '--from', today, '--to', nextWeek, '--order', 'desc', '--json']),
+      smm(['posts', 'list', '--status', 'late']),
+    ])
+    const every = (await get('/v1/posts?limit=100')).data
+    expect(every).toHaveLength(4)
+
+    expect(list).toMatchObject({ code: 0, stderr: '' })
+    const lines = list.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^ID {30}SCHEDULED {13}STATUS {5}PLATFORMS  CONTENT$/)
+    expect(lines.slice(1)).toEqual(every.map((p: any) => `${p.id}  ${shown(p.scheduled_at)}  ${p.status.padEnd(9)}  feed       ${p.content}`))
+
+    expect(firstPage.code).toBe(0)
+    const more = /\nMore: smm (posts list --status scheduled --limit 2 --cursor \S+)\n$/.exec(firstPage.stdout)
+    expect(more).not.toBeNull()
+    const secondPage = await smm([...more![1]!.split(' '), '--json'])
+    const scheduled = every.filter((p: any) => p.status === 'scheduled')
+    expect(firstPage.stdout.split('\n').slice(1, 3).map((l) => l.split(' ')[0])).toEqual(scheduled.slice(0, 2).map((p: any) => p.id))
+    expect(json(secondPage)).toEqual({ data: scheduled.slice(2), has_more: false, next_cursor: null })
+
+    expect(json(all)).toEqual({ data: every, has_more: false, next_cursor: null })
+    expect(json(filtered)).toEqual(await get(`/v1/posts?status=cancelled&from=${today}T00:00:00Z&to=${nextWeek}T00:00:00Z&order=desc`))
+    expect(json(filtered).data.map((p: any) => p.id)).toEqual([cancelled.body.id])
+    expect(badStatus.code).toBe(2)
+    expect(badStatus.stderr).toMatch(/^Error: Expected --status=late to be one of: scheduled, publishing, published, partially_published, failed, cancelled/)
+  })
+})
+
+describe('smm posts show, update and cancel', () => {
+  it('shows a published post with its link, and answers 5 for cancelling it and 4 for an unknown id', async () => {
+    const now = await smm(['posts', 'create', '--account', brand, '--text', 'Right now'])
+    const id = /^Post (pst_\w{26}) goes out now on feed\.\n/.exec(now.stdout)?.[1]
+    expect(id, now.stdout + now.stderr).toBeDefined()
+    await tick()
+    const post = await get(`/v1/posts/${id}`)
+    expect(post.status).toBe('published')
+
+    const [show, cancel, retry, unknown, unknownJson] = await Promise.all([
+      smm(['posts', 'show', id!]),
+      smm(['posts', 'cancel', id!]),
+      smm(['posts', 'retry', id!]),
+      smm(['posts', 'show', 'pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
+      smm(['posts', 'cancel', 'pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--json']),
+    ])
+    expect(show).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        `Post:      ${id}`,
+        `Account:   ${brand}`,
+        'Status:    published',
+        `Scheduled: ${shown(post.scheduled_at)}`,
+        'Platforms: feed',
+        `Published: ${shown(post.published_at)}`,
+        `Updated:   ${shown(post.updated_at)}`,
+        '',
+        '  Right now',
+        '',
+        'PLATFORM  STATUS     ATTEMPTS  PUBLISHED             URL OR ERROR',
+        `feed      published  1         ${shown(post.targets[0].published_at)}  ${post.targets[0].url}`,
+        '',
+      ].join('\n'),
+    })
+    expect(cancel).toEqual({ code: 5, stdout: '', stderr: `Error: Post ${id} is published; only a scheduled post can be cancelled.\n` })
+    expect(retry).toEqual({ code: 5, stdout: '', stderr: `Error: Post ${id} is published; only a failed or partially published post can be retried.\n` })
+    expect(unknown).toEqual({ code: 4, stdout: '', stderr: 'Error: No post with id pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
+    expect(unknownJson.code).toBe(4)
+    expect(json(unknownJson)).toMatchObject({ status: 404, code: 'not_found', instance: expect.stringMatching(/^req_/) })
+  })
+
+  it('update sends only the fields named, and cancel ends a scheduled post (again is fine)', async () => {
+    const withMedia = (await get('/v1/posts?limit=100')).data.find((p: any) => p.content === 'From a pipe')
+    const [updated, nothing] = await Promise.all([
+      smm(['posts', 'update', withMedia.id, '--text', 'Changed', '--in', '3h', '--json']),
+      smm(['posts', 'update', withMedia.id]),
+    ])
+    expect(updated).toMatchObject({ code: 0, stderr: '' })
+    const after = await get(`/v1/posts/${withMedia.id}`)
+    expect(json(updated)).toEqual(after)
+    // What was not named stays: the media and platforms.
+    expect(after).toMatchObject({ content: 'Changed', media_urls: ['https://example.com/a.png'], platforms: ['feed'] })
+    expect(Math.abs(Date.parse(after.scheduled_at) - (Date.now() + 3 * 3_600_000))).toBeLessThan(60_000)
+    expect(nothing).toEqual({ code: 2, stdout: '', stderr: 'Error: Nothing to change: give --text, --file, --platform, --media, --no-media, --at or --in.\n' })
+
+    const noMedia = await smm(['posts', 'update', withMedia.id, '--no-media'])
+    expect(noMedia).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `Updated the media of post ${withMedia.id}; it is scheduled for ${shown(after.scheduled_at)} on feed.\n`,
+    })
+    expect((await get(`/v1/posts/${withMedia.id}`)).media_urls).toEqual([])
+
+    const cancel = await smm(['posts', 'cancel', withMedia.id])
+    expect(cancel).toEqual({ code: 0, stderr: '', stdout: `Cancelled post ${withMedia.id} (it was scheduled for ${shown(after.scheduled_at)}).\n` })
+    const again = await smm(['posts', 'cancel', withMedia.id, '--json'])
+    expect(again.code).toBe(0)
+    expect(json(again)).toEqual(await get(`/v1/posts/${withMedia.id}`))
+    expect(json(again).status).toBe('cancelled')
+  })
+
+  it('asks before cancelling at a terminal, and keeps the post on no', async () => {
+    const post = (await get('/v1/posts?status=scheduled&limit=1')).data[0]
+    const question = `Cancel the scheduled post for ${shown(post.scheduled_at)} on feed: “${post.content}”? [y/N] `
+    const kept = await runInTerminal(['posts', 'cancel', post.id], { env, dialogue: [['[y/N] ', 'n\r']] })
+    expect(kept.code).toBe(1)
+    expect(kept.stdout).toContain(`${question}n\nError: Kept post ${post.id}: nothing was cancelled.\n`)
+    expect((await get(`/v1/posts/${post.id}`)).status).toBe('scheduled')
+    const cancelled = await runInTerminal(['posts', 'cancel', post.id], { env, dialogue: [['[y/N] ', 'y\r']] })
+    expect(cancelled.code).toBe(0)
+    expect(cancelled.stdout).toContain(`Cancelled post ${post.id}`)
+    expect((await get(`/v1/posts/${post.id}`)).status).toBe('cancelled')
+  })
+})
+
+describe('smm posts retry', () => {
+  it('sends a partially published post again on the platform that failed, and only there', async () => {
+    const res = await t.http.post(`/v1/accounts/${brand}/connections`, { platform: 'discord', credentials: { webhook_url: loop.url } }, { key: t.key })
+    expect(res.status).toBe(201)
+    loop.reply({ status: 400, body: { message: 'embeds are not allowed' } })
+    const created = await smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--platform', 'discord', '--text', 'Two places', '--json'])
+    const id = json(created).id
+    await tick()
+    const failed = await smm(['posts', 'show', id])
+    expect(failed.stdout).toContain('Status:    partially_published')
+    expect(failed.stdout).toMatch(/\ndiscord   failed     1         -                     platform_rejected: embeds are not allowed\n/)
+
+    loop.reply({ status: 200 })
+    const sent = loop.received.length
+    const retry = await smm(['posts', 'retry', id])
+    expect(retry).toEqual({ code: 0, stderr: '', stdout: `Post ${id} goes out again now on discord. Follow it with: smm posts show ${id}\n` })
+    await tick()
+    const post = await get(`/v1/posts/${id}`)
+    expect(post.status).toBe('published')
+    expect(loop.received.slice(sent).map((r) => r.content)).toEqual(['Two places'])
+  })
+})

@@ -1,0 +1,224 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ManualClock } from '../src/time.js'
+import { cliHome, runCli, type CliResult } from './helpers/cli.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
+import { liftLimits } from './helpers/posts.js'
+import { startReceiver, type Receiver } from './helpers/webhook-receiver.js'
+
+let t: TestDaemon
+let loop: LoopbackServer
+let receiver: Receiver
+let home: ReturnType<typeof cliHome>
+let env: NodeJS.ProcessEnv
+
+beforeAll(async () => {
+  loop = await startLoopbackServer()
+  receiver = await startReceiver()
+  // The receiver checks webhook-timestamp against the machine's clock: the daemon's starts there.
+  t = await startTestDaemon({
+    clock: new ManualClock(Date.now()),
+    allowPrivateNetwork: true,
+    backgroundWorkers: false,
+    egress: { ca: [loop.ca, receiver.ca] },
+    overrides: { platforms: [loopbackPlatform('discord', { idempotent: false })] },
+  })
+  await liftLimits(t)
+  home = cliHome()
+  const ca = join(home.dir, 'daemon-ca.pem')
+  writeFileSync(ca, t.ca)
+  env = { ...home.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: ca }
+})
+afterAll(async () => {
+  home.remove()
+  await t.stop()
+  await Promise.all([loop.close(), receiver.close()])
+})
+
+const smm = (args: string[], input?: string) => runCli(args, { env, input })
+const json = (res: CliResult) => JSON.parse(res.stdout)
+const get = async (path: string) => (await t.http.get(path, { key: t.key })).body
+const shown = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+
+describe('smm accounts', () => {
+  it('creates, connects (credentials from flags, a file or stdin, never echoed), shows, lists and disconnects', async () => {
+    const [created, createdJson] = await Promise.all([smm(['accounts', 'create', 'Acme Coffee']), smm(['accounts', 'create', 'Blog', '--json'])])
+    const acme = /^Created account (acc_\w{26}) "Acme Coffee"\.\n/.exec(created.stdout)?.[1]
+    expect(created).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `Created account ${acme} "Acme Coffee".\nConnect a platform to it: smm accounts connect ${acme} --platform feed\n`,
+    })
+    const blog = json(createdJson)
+    expect(blog).toEqual(await get(`/v1/accounts/${blog.id}`))
+
+    const file = join(home.dir, 'discord.json')
+    writeFileSync(file, JSON.stringify({ webhook_url: loop.url }))
+    const secretish = 'hunter2-not-for-the-screen'
+    const badFile = join(home.dir, 'bad.json')
+    writeFileSync(badFile, `{"webhook_url": "${secretish}`)
+    const [feed, fromFile, fromStdin, badPair, badJson, unknown] = await Promise.all([
+      smm(['accounts', 'connect', acme!, '--platform', 'feed']),
+      smm(['accounts', 'connect', acme!, '--platform', 'discord', '--credentials-file', file, '--json']),
+      smm(['accounts', 'connect', blog.id, '--platform', 'discord', '--credentials-file', '-'], JSON.stringify({ webhook_url: loop.url })),
+      smm(['accounts', 'connect', blog.id, '--platform', 'discord', '--credential', secretish]),
+      smm(['accounts', 'connect', blog.id, '--platform', 'discord', '--credentials-file', badFile]),
+      smm(['accounts', 'connect', 'acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--platform', 'feed']),
+    ])
+    expect(feed).toEqual({ code: 0, stderr: '', stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\n` })
+    expect(fromFile.code).toBe(0)
+    expect(json(fromFile)).toEqual((await get(`/v1/accounts/${acme}`)).connections.find((c: any) => c.platform === 'discord'))
+    expect(fromStdin).toEqual({ code: 0, stderr: '', stdout: `Connected discord to account ${blog.id} as ${loop.url} (discord loopback).\n` })
+    expect(badPair).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: --credential: expected NAME=VALUE (e.g. --credential instance_url=https://mastodon.social); the value is not shown here in case it is a secret.\n',
+    })
+    expect(badJson.code).toBe(2)
+    expect(badJson.stderr).toBe(`Error: --credentials-file ${badFile} is not valid JSON; expected an object such as {"instance_url": "https://…", "access_token": "…"}.\n`)
+    expect(unknown).toEqual({ code: 4, stdout: '', stderr: 'Error: No account with id acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
+
+    const [list, listJson, show] = await Promise.all([smm(['accounts', 'list']), smm(['accounts', 'list', '--platform', 'feed', '--json']), smm(['accounts', 'show', acme!])])
+    const account = await get(`/v1/accounts/${acme}`)
+    expect(list).toEqual({
+      code: 0,
+      stderr: '',
+      // Both were created at once: the API's order (by id) decides which comes first.
+      stdout: [
+        'ID                              NAME         CREATED               PLATFORMS',
+        ...(await get('/v1/accounts')).data.map((a: any) => `${a.id}  ${a.name.padEnd(11)}  ${shown(a.created_at)}  ${a.connections.map((c: any) => c.platform).join(', ')}`),
+        '',
+      ].join('\n'),
+    })
+    expect(json(listJson)).toEqual(await get('/v1/accounts?platform=feed'))
+    expect(json(listJson).data.map((a: any) => a.id)).toEqual([acme])
+    const row = (c: any) =>
+      c.platform === 'feed'
+        ? `feed      feed${' '.repeat(loop.url.length - 4)}  RSS, Atom and JSON Feed  active  ${shown(c.connected_at)}`
+        : `discord   ${loop.url}  discord loopback         active  ${shown(c.connected_at)}`
+    expect(show.stdout).toBe(
+      [
+        `Account: Acme Coffee (${acme})`,
+        `Created: ${shown(account.created_at)}`,
+        '',
+        `PLATFORM  HANDLE${' '.repeat(loop.url.length - 6)}  NAME                     STATUS  CONNECTED`,
+        ...account.connections.map(row),
+        '',
+      ].join('\n'),
+    )
+
+    const [disconnected, again] = await Promise.all([
+      smm(['accounts', 'disconnect', acme!, '--platform', 'discord', '--json']),
+      smm(['accounts', 'disconnect', blog.id, '--platform', 'feed']),
+    ])
+    expect(json(disconnected)).toEqual({ account_id: acme, platform: 'discord', disconnected: true })
+    expect((await get(`/v1/accounts/${acme}`)).connections.map((c: any) => c.platform)).toEqual(['feed'])
+    expect(again.code).toBe(4)
+    expect(again.stderr).toMatch(/^Error: .*feed.*\n$/)
+  })
+})
+
+describe('smm webhooks', () => {
+  it('creates an endpoint with its secret printed once, tests it, and shows the delivery', async () => {
+    const [created, human, invalid] = await Promise.all([
+      smm(['webhooks', 'create', receiver.url, '--event', 'webhook.test,post.published', '--description', 'CI', '--json']),
+      smm(['webhooks', 'create', 'https://93.184.215.14/hooks']),
+      smm(['webhooks', 'create', 'http://example.com/hooks', '--event', 'post.published', '--event', 'post.published']),
+    ])
+    const webhook = json(created)
+    expect(webhook.secret).toMatch(/^whsec_/)
+    const { secret, ...stored } = webhook
+    expect(stored).toEqual(await get(`/v1/webhooks/${webhook.id}`))
+    receiver.secrets.push(secret)
+    const other = /^Created webhook (whk_\w{26}): every event to https:\/\/93\.184\.215\.14\/hooks\.\n/.exec(human.stdout)?.[1]
+    expect(human.stdout).toMatch(/Its signing secret is shown only this once; store it now \(receivers verify with it\):\n\n {2}whsec_[\w+/]{43}=\n\n$/)
+    expect(invalid).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: [
+        'Error: The request has 2 invalid fields: url, events.',
+        '  url: must be an https:// URL: deliveries are never sent in clear',
+        '  events: must not repeat an event type',
+        '',
+      ].join('\n'),
+    })
+
+    const [list, show] = await Promise.all([smm(['webhooks', 'list']), smm(['webhooks', 'show', webhook.id])])
+    const row = (w: any) =>
+      w.id === other
+        ? `${other}  https://93.184.215.14/hooks${' '.repeat(receiver.url.length - 27)}  *                            enabled`
+        : `${webhook.id}  ${receiver.url}  webhook.test,post.published  enabled  CI`
+    expect(list.stdout.split('\n')).toEqual([
+      `ID                              URL${' '.repeat(receiver.url.length - 3)}  EVENTS                       STATE    DESCRIPTION`,
+      ...(await get('/v1/webhooks')).data.map(row),
+      '',
+    ])
+    expect(show.stdout).toContain(`Webhook:     ${webhook.id}\nURL:         ${receiver.url}\nEvents:      webhook.test, post.published\nState:       enabled\nDescription: CI\n`)
+    const disabled = await smm(['webhooks', 'update', other!, '--disable', '--json'])
+    expect(json(disabled)).toEqual(await get(`/v1/webhooks/${other}`))
+    expect(json(disabled).enabled).toBe(false)
+
+    const [test, testDisabled] = await Promise.all([smm(['webhooks', 'test', webhook.id]), smm(['webhooks', 'test', other!])])
+    const eventId = /^Queued webhook\.test (msg_\w{26}) for /.exec(test.stdout)?.[1]
+    expect(test.stdout).toBe(`Queued webhook.test ${eventId} for ${webhook.id}. See how it went: smm webhooks deliveries ${webhook.id}\n`)
+    expect(testDisabled.code).toBe(5)
+    await t.daemon.workers.find((w) => w.name === 'webhook-delivery')!.tick!(t.clock.now())
+    const [delivered] = await receiver.waitFor(1)
+    expect(delivered!.verifiedWith).toEqual([0])
+    expect(delivered!.headers['webhook-id']).toBe(eventId)
+
+    const [deliveries, deliveriesJson] = await Promise.all([smm(['webhooks', 'deliveries', webhook.id]), smm(['webhooks', 'deliveries', webhook.id, '--json'])])
+    const attempts = await get(`/v1/webhooks/${webhook.id}/deliveries`)
+    expect(json(deliveriesJson)).toEqual(attempts)
+    const lines = deliveries.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe('TIME                  EVENT         MESSAGE                         TRY  RESULT  HTTP  MS  NEXT TRY  ERROR')
+    expect(lines[1]).toMatch(new RegExp(`^${shown(attempts.data[0].created_at)}  webhook\\.test  ${eventId}  1    ok      204   \\d+`))
+
+    const [rotated, deleted, deletedAgain] = await Promise.all([
+      smm(['webhooks', 'rotate-secret', webhook.id]),
+      smm(['webhooks', 'delete', other!]),
+      smm(['webhooks', 'delete', 'whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
+    ])
+    expect(rotated.stdout).toMatch(new RegExp(`^Rotated the secret of ${webhook.id}; the old one also signs until .+ UTC\\.\\nIts signing secret is shown only this once`))
+    expect(rotated.stdout).not.toContain(secret)
+    expect(deleted).toEqual({ code: 0, stderr: '', stdout: `Deleted webhook ${other}.\n` })
+    expect(deletedAgain).toEqual({ code: 4, stdout: '', stderr: 'Error: No webhook with id whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
+  })
+})
+
+describe('smm ai generate', () => {
+  it('prints each draft with its platform and length, and --json is the generation', async () => {
+    const [human, asJson, tooMany] = await Promise.all([
+      smm(['ai', 'generate', 'We open a second shop in Leith on Saturday', '--platform', 'bluesky', '--variants', '2', '--tone', 'witty']),
+      smm(['ai', 'generate', 'We open a second shop in Leith on Saturday', '--platform', 'discord', '--hashtags', '--json']),
+      smm(['ai', 'generate', 'x', '--variants', '9']),
+    ])
+    expect(human).toMatchObject({ code: 0, stderr: '' })
+    expect(human.stdout).toMatch(/^bluesky #1 \(\d+ characters\)\n {2}.*Leith.*\n[\s\S]*\nbluesky #2 \(\d+ characters\)\n {2}/)
+    expect(human.stdout).toMatch(/\nDrafted by builtin \(.+\)\.\n$/)
+    const generation = json(asJson)
+    expect(generation).toMatchObject({ provider: 'builtin', variants: [{ platform: 'discord', content: expect.stringContaining('#') }] })
+    expect(generation.id).toMatch(/^gen_/)
+    expect(tooMany).toEqual({ code: 2, stdout: '', stderr: 'Error: --variants: Expected an integer less than or equal to 5 but received: 9\n' })
+  })
+})
+
+describe('help', () => {
+  it('gives every command a description and an example, and groups them in topics', async () => {
+    const root = resolve(import.meta.dirname, '..')
+    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
+    const commands = Object.values(manifest.commands) as { id: string; description?: string; examples?: string[] }[]
+    for (const id of ['accounts:connect', 'posts:create', 'posts:update', 'webhooks:deliveries', 'ai:generate', 'analytics', 'calendar']) {
+      expect(commands.map((c) => c.id)).toContain(id)
+    }
+    for (const command of commands) {
+      expect(command.description, command.id).toBeTruthy()
+      expect(command.examples?.length ?? 0, command.id).toBeGreaterThan(0)
+    }
+    const help = await smm(['--help'])
+    for (const topic of ['accounts', 'ai', 'keys', 'posts', 'webhooks']) expect(help.stdout).toMatch(new RegExp(`^ {2}${topic} +\\S`, 'm'))
+    expect(help.stdout).toMatch(/^ {2}analytics +Report how your posts did/m)
+  })
+})
