@@ -33,7 +33,7 @@ describe('smm login, without an OS keychain', () => {
 
   it('refuses a mistyped key offline, and an unknown one with the daemon\'s 401', async () => {
     const [typo, unknown] = await Promise.all([
-      smm(['login', '--url', t.url, '--key-stdin', '--fingerprint', fingerprint], t.key.slice(0, -1) + 'x'),
+      smm(['login', '--url', t.url, '--key-stdin', '--fingerprint', fingerprint], t.key.slice(0, -1) + (t.key.endsWith('x') ? 'y' : 'x')),
       smm(['login', '--url', t.url, '--key-stdin', '--fingerprint', fingerprint], generateApiKey()),
     ])
     expect(typo.code).toBe(3)
