@@ -37,6 +37,22 @@ describe('SmmClient', () => {
     await expect(smm.revokeApiKey({})).rejects.toThrow('revokeApiKey: params.id is required')
   })
 
+  it('sends extra headers and reports response headers: a safe update with If-Match', async () => {
+    const account = await smm.createAccount({ body: { name: 'Etag Co' } })
+    await smm.connectAccount({ params: { id: account.id }, body: { platform: 'feed' } })
+    const at = new Date(t.clock.now() + 3_600_000).toISOString()
+    const post = await smm.createPost({ body: { account_id: account.id, content: 'v1', platforms: ['feed'], scheduled_at: at } })
+    let etag = ''
+    await smm.getPost({ params: { id: post.id } }, { onHeaders: (h) => (etag = h.etag!) })
+    expect(etag).toMatch(/^"v\d+"$/)
+    const updated = await smm.updatePost({ params: { id: post.id }, body: { content: 'v2' } }, { headers: { 'if-match': etag } })
+    expect(updated.content).toBe('v2')
+    // The same ETag again is stale now: the daemon refuses rather than overwrite.
+    const stale = await smm.updatePost({ params: { id: post.id }, body: { content: 'v3' } }, { headers: { 'if-match': etag } }).catch((e: unknown) => e)
+    expect(stale).toBeInstanceOf(ApiError)
+    expect((stale as ApiError).status).toBe(412)
+  })
+
   it('throws the problem document as an ApiError with every field error', async () => {
     const error = await smm
       .createApiKey({ body: { name: ' ', scopes: ['posts:read', 'posts:read'] } })

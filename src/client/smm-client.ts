@@ -115,6 +115,7 @@ export class SmmClient {
       for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) url.searchParams.append(name, String(item))
     }
     const headers: Record<string, string> = {
+      ...options?.headers,
       accept: 'application/json, application/problem+json',
       'user-agent': this.#options.userAgent ?? `smm-client/${VERSION} node/${process.versions.node}`,
     }
@@ -127,7 +128,10 @@ export class SmmClient {
     const maxWait = this.#options.maxRetryWaitSeconds ?? 10
     for (let attempt = 0; ; attempt++) {
       const res = await this.#send(def.method, url, headers, payload, options?.signal)
-      if (res.status < 400) return this.#success(res) as never
+      if (res.status < 400) {
+        options?.onHeaders?.(res.headers)
+        return this.#success(res) as never
+      }
       const error = this.#failure(res)
       const wait = retryAfterSeconds(res.headers['retry-after'])
       const retryable = error.status === 429 || error.status === 503 || error.code === 'idempotency_key_in_use'

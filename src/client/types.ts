@@ -24,6 +24,10 @@ export interface CallOptions {
   idempotencyKey?: string
   /** Aborts the request (and any wait before its retry). */
   signal?: AbortSignal
+  /** Extra request headers, e.g. `{ 'if-match': etag }` for a safe update. */
+  headers?: Record<string, string>
+  /** Told the headers of the successful response (its `etag`, say); names are lower-case. */
+  onHeaders?: (headers: Record<string, string>) => void
 }
 
 /** The arguments of one route's method: its input (optional when nothing in it is required), then options. */
