@@ -46,6 +46,23 @@ function daysLater(ms: number, days: number, timeZone: string): number {
   return zonedToInstant(addDays(p.date, days), p.hour, p.minute, timeZone) + p.second * 1000 + (((ms % 1000) + 1000) % 1000)
 }
 
+function wallOf(date: CivilDate): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  return Date.UTC(y, m - 1, d)
+}
+
+/**
+ * When `next` starts, given that `day` started at `start`. Nearly always at the same offset
+ * from UTC, which one look at the zone confirms; only across a DST change does it take the
+ * full conversion (a 366-day report would otherwise spend ~15 ms in Intl alone).
+ */
+function nextDayStart(day: CivilDate, start: number, next: CivilDate, timeZone: string): number {
+  const guess = wallOf(next) - (wallOf(day) - start)
+  const p = zonedParts(guess, timeZone)
+  if (p.date === next && p.hour === 0 && p.minute === 0 && p.second === 0) return guess
+  return startOfDayInstant(next, timeZone)
+}
+
 function periodStart(date: CivilDate, interval: Interval): CivilDate {
   if (interval === 'week') return startOfWeek(date, 1)
   if (interval === 'month') return firstOfMonth(date)
@@ -86,7 +103,7 @@ export function resolveRange(
   let start = startOfDayInstant(day, timeZone)
   while (start < to) {
     const nextDay = nextPeriod(day, query.interval)
-    const next = startOfDayInstant(nextDay, timeZone)
+    const next = nextDayStart(day, start, nextDay, timeZone)
     buckets.push({ start, countFrom: Math.max(start, from), countTo: Math.min(next, to) })
     day = nextDay
     start = next

@@ -46,6 +46,11 @@ export const metrics: Migration = {
     ALTER TABLE post_targets ADD COLUMN metrics_failures INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX post_targets_metrics_due ON post_targets(metrics_due_at) WHERE metrics_due_at IS NOT NULL;
 
+    -- Covering indexes for GET /v1/analytics: a report walks the user's posts by scheduled time
+    -- and each post's targets without touching the (wide) rows themselves, about twice as fast.
+    CREATE INDEX posts_report ON posts(user_id, scheduled_at, status, account_id, id);
+    CREATE INDEX post_targets_report ON post_targets(post_id, platform, status, published_at);
+
     -- Targets published before this version: due at once; the collector drops those past 30 days.
     UPDATE post_targets SET metrics_due_at = published_at WHERE status = 'published' AND published_at IS NOT NULL;
   `,
