@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark of the project in one run, each next to its floor.
+import { benchAnalytics } from './analytics.js'
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
 import { benchScheduler } from './scheduler.js'
@@ -12,6 +13,7 @@ const sections: Section[] = [
   ['Scheduler', benchScheduler],
   ['Webhook delivery', benchWebhooks],
   ['CLI start time', benchCliStart],
+  ['Analytics (100,000 posts, 1,000,000 snapshots)', benchAnalytics],
 ]
 
 const only = process.argv[2]

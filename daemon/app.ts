@@ -10,6 +10,7 @@ import { rateLimit } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
 import { transportCheck } from './middleware/transport.js'
 import { aiRoutes } from './routes/ai.js'
+import { analyticsRoutes } from './routes/analytics.js'
 import { accountRoutes } from './routes/accounts.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { feedRoutes } from './routes/feeds.js'
@@ -19,7 +20,7 @@ import { postRoutes } from './routes/posts.js'
 import { webhookRoutes } from './routes/webhooks.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, accountRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, accountRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

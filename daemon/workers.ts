@@ -1,4 +1,5 @@
 import { Cron } from 'croner'
+import { metricsCollector } from './analytics/collector.js'
 import type { AppDeps } from './context.js'
 import { webhookDeliveryWorker } from './webhooks/delivery.js'
 
@@ -46,5 +47,7 @@ export function createWorkers(deps: AppDeps): Worker[] {
     cronWorker('webhook-history-purge', '17 * * * *', deps, async () => {
       await deps.store.webhookDeliveries.purgeFinished(deps.clock.now() - 30 * 86_400_000)
     }),
+    // Engagement counts of published posts, on the schedule of SPEC §9.
+    metricsCollector(deps),
   ]
 }

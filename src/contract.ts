@@ -1,4 +1,5 @@
 import { aiRoutes } from './api/ai.js'
+import { analyticsRoutes } from './api/analytics.js'
 import { accountRoutes } from './api/accounts.js'
 import { apiKeyRoutes } from './api/api-keys.js'
 import { feedRoutes } from './api/feeds.js'
@@ -20,6 +21,7 @@ export const routes = {
   ...accountRoutes,
   ...postRoutes,
   ...feedRoutes,
+  ...analyticsRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

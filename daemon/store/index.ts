@@ -9,6 +9,8 @@ import { openDatabase, type Db } from './db.js'
 import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
+import { metricsStore } from './metrics.js'
+import { analyticsStore } from './analytics.js'
 import { postsStore } from './posts.js'
 import { publishingStore } from './publishing.js'
 import { rateLimitsStore } from './rate-limits.js'
@@ -31,6 +33,10 @@ export interface Store {
   /** The scheduler's side of posts: claims, leases, outcomes. */
   publishing: ReturnType<typeof publishingStore>
   feed: ReturnType<typeof feedStore>
+  /** Engagement snapshots and the collector's schedule. */
+  metrics: ReturnType<typeof metricsStore>
+  /** The aggregations behind GET /v1/analytics. */
+  analytics: ReturnType<typeof analyticsStore>
   /**
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.
@@ -83,6 +89,8 @@ export function openStore(file: string): Store {
     posts: postsStore(db, events),
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),
+    metrics: metricsStore(db, accounts),
+    analytics: analyticsStore(db),
     async backup(target: string) {
       await db.backup(target)
     },

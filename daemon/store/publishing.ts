@@ -1,4 +1,5 @@
 import type { PostStatus } from '../../src/api/posts.js'
+import { FIRST_COLLECTION_AFTER_MS } from '../analytics/schedule.js'
 import type { PlatformName } from '../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
@@ -66,8 +67,9 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
       RETURNING attempts, next_attempt_at`,
   )
-  const setPublished = db.prepare<[string | null, string | null, number, string, string], void>(
-    `UPDATE post_targets SET status = 'published', platform_post_id = ?, url = ?, published_at = ?, lease_expires_at = NULL,
+  // Publishing also starts the target's metrics schedule (daemon/analytics), in the same write.
+  const setPublished = db.prepare<[string | null, string | null, number, number, string, string], void>(
+    `UPDATE post_targets SET status = 'published', platform_post_id = ?, url = ?, published_at = ?, metrics_due_at = ?, lease_expires_at = NULL,
             next_attempt_at = NULL, error_code = NULL, error_detail = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
@@ -114,7 +116,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
   const settle = db.transaction((postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean => {
     let changed: number
-    if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, postId, platform).changes
+    if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, now + FIRST_COLLECTION_AFTER_MS, postId, platform).changes
     else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, postId, platform).changes
     else {
       const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']

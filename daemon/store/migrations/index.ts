@@ -2,6 +2,7 @@ import { foundation } from './0001-foundation.js'
 import { outbox } from './0002-outbox.js'
 import { webhooks } from './0004-webhooks.js'
 import { posts } from './0003-posts.js'
+import { metrics } from './0005-metrics.js'
 
 /**
  * One step of the schema. A landed step is never edited: a change is a new numbered file here.
@@ -13,4 +14,4 @@ export interface Migration {
   sql: string
 }
 
-export const migrations: Migration[] = [foundation, outbox, posts, webhooks]
+export const migrations: Migration[] = [foundation, outbox, posts, webhooks, metrics]
