@@ -1,22 +1,12 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../src/cli/api-command.js'
-import { CommandError } from '../src/cli/command-error.js'
 import { metricsTable, seriesChart, topPostsTable, type AnalyticsReport, type ChartStyle } from '../src/cli/analytics-output.js'
 import { platform } from '../src/cli/flags.js'
 import { colorEnabled, localTime } from '../src/cli/output.js'
 import { parseTimeInput } from '../src/cli/time-input.js'
-import type { SmmClient } from '../src/client/smm-client.js'
+import type { RouteInput } from '../src/client/types.js'
+import type { Routes } from '../src/contract.js'
 import { toIso } from '../src/time.js'
-
-/** The query of GET /v1/analytics (SPEC §9). */
-interface AnalyticsQuery {
-  from?: string
-  to?: string
-  account_id?: string
-  platform?: string
-  post_id?: string
-  interval?: 'day' | 'week' | 'month'
-}
 
 // A bare date goes to the daemon as typed: it reads it as a day in the user's own time zone.
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -24,14 +14,6 @@ const dayOrTime = Flags.custom<string>({
   helpValue: '<date|time>',
   parse: async (input) => (DATE.test(input.trim()) ? input.trim() : toIso(await parseTimeInput(input))),
 })
-
-// The analytics route is declared by its own change (src/api/analytics.ts); until the client
-// has its typed method, call it by name so this command works as soon as the route is there.
-function getAnalytics(client: SmmClient, query: AnalyticsQuery): Promise<AnalyticsReport> {
-  const method = (client as unknown as { getAnalytics?: (input: { query: AnalyticsQuery }) => Promise<AnalyticsReport> }).getAnalytics
-  if (typeof method !== 'function') throw new CommandError('unsupported', 'This build of smm has no analytics API (GET /v1/analytics) yet.')
-  return method.call(client, { query })
-}
 
 export default class Analytics extends ApiCommand {
   static override description = `Report how your posts did, in total, per platform and over time.
@@ -59,7 +41,7 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
   async run(): Promise<AnalyticsReport> {
     const { flags } = await this.parse(Analytics)
     const client = await this.client()
-    const query: AnalyticsQuery = {
+    const query: NonNullable<RouteInput<Routes['getAnalytics']>['query']> = {
       ...(flags.from ? { from: flags.from } : {}),
       ...(flags.to ? { to: flags.to } : {}),
       ...(flags.account ? { account_id: flags.account } : {}),
@@ -67,7 +49,7 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
       ...(flags.post ? { post_id: flags.post } : {}),
       ...(flags.interval ? { interval: flags.interval } : {}),
     }
-    const report = await this.waitFor('Computing analytics', getAnalytics(client, query))
+    const report = await this.waitFor('Computing analytics', client.getAnalytics({ query }))
     if (!this.jsonEnabled()) {
       const per = { day: 'daily', week: 'weekly', month: 'monthly' }[report.interval]
       this.log(`Analytics from ${localTime(report.from)} to ${localTime(report.to)}, ${per}.\n`)

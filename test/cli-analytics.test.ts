@@ -3,13 +3,12 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { METRICS, metricsTable, seriesChart, type AnalyticsReport, type Metrics } from '../src/cli/analytics-output.js'
 import { bar, barChart, sparkline } from '../src/cli/chart.js'
-import { routes } from '../src/contract.js'
 import { ManualClock } from '../src/time.js'
 import { cliHome, runCli, type CliResult } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
 
-const none = Object.fromEntries(METRICS.map((m) => [m, null])) as Metrics
+const none = Object.fromEntries(METRICS.map((m) => [m, null])) as unknown as Metrics
 
 function report(counts: (number | null)[], interval: AnalyticsReport['interval'] = 'day'): AnalyticsReport {
   // Noon UTC: the same calendar day in every time zone the tests may run in.
@@ -26,7 +25,8 @@ function report(counts: (number | null)[], interval: AnalyticsReport['interval']
     interval,
     totals: { ...none, posts_scheduled: 2 * counts.length, posts_published: total, publish_success_rate: 0.875, median_publish_delay_ms: 420 },
     by_platform: [{ ...none, platform: 'mastodon', posts_published: total, likes: 12, engagement_rate: 0.031 }],
-    series,
+    // A null count draws as a gap; the chart must cope even where the API never sends one.
+    series: series as AnalyticsReport['series'],
     top_posts: [],
   }
 }
@@ -69,7 +69,7 @@ describe('terminal charts', () => {
 })
 
 // GET /v1/analytics is built on its own branch; this runs once it is merged into the contract.
-describe.runIf('getAnalytics' in routes)('smm analytics against the daemon', () => {
+describe('smm analytics against the daemon', () => {
   let t: TestDaemon
   let home: ReturnType<typeof cliHome>
   let env: NodeJS.ProcessEnv

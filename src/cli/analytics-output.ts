@@ -1,11 +1,16 @@
-// The analytics report as SPEC §9 describes it, and how the CLI shows it. The types stand in for
-// the shared schema's (src/api/analytics.ts) until that route is merged; then they should go.
+// How the CLI shows an analytics report (GET /v1/analytics).
 
+import type { AnalyticsMetrics, AnalyticsReport } from '../api/analytics.js'
 import { barChart, sparkline } from './chart.js'
 import { colorEnabled, paint, table } from './output.js'
 
+export type { AnalyticsReport } from '../api/analytics.js'
+
+/** One metric's name. */
+export type Metric = keyof AnalyticsMetrics
+
 /** Every metric of a report, in the order people read them. */
-export const METRICS = [
+export const METRICS: readonly Metric[] = [
   'posts_scheduled',
   'posts_published',
   'posts_failed',
@@ -19,23 +24,10 @@ export const METRICS = [
   'clicks',
   'engagements',
   'engagement_rate',
-] as const
-/** One metric's name. */
-export type Metric = (typeof METRICS)[number]
+]
 
 /** The metrics of a period or platform; null where the platforms supplied nothing. */
-export type Metrics = Record<Metric, number | null>
-
-/** GET /v1/analytics (SPEC §9). */
-export interface AnalyticsReport {
-  from: string
-  to: string
-  interval: 'day' | 'week' | 'month'
-  totals: Metrics
-  by_platform: (Metrics & { platform: string })[]
-  series: (Metrics & { start: string })[]
-  top_posts: { post_id: string; platform: string; url: string | null; engagements: number | null }[]
-}
+export type Metrics = AnalyticsMetrics
 
 const RATES: ReadonlySet<Metric> = new Set(['publish_success_rate', 'engagement_rate'])
 
