@@ -92,9 +92,13 @@ function displayHost(host: string): string {
 
 function listen(server: Listener['server'], host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new Error(`${host}:${port} is already in use (another smm daemon?): stop it, or choose another --port. (EADDRINUSE)`))
+      else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on ${host}:${port}: ports below 1024 need privileges; choose another --port. (EACCES)`))
+      else reject(error)
+    })
     server.listen(port, host, () => {
-      server.off('error', reject)
+      server.removeAllListeners('error')
       resolve((server.address() as AddressInfo).port)
     })
   })
@@ -138,11 +142,9 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       if (!!options.tlsCert !== !!options.tlsKey) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate')
       tls = options.tlsCert ? loadTls(options.tlsCert, options.tlsKey!) : await ensureSelfSigned(options.dataDir, new Date(clock.now()))
     }
-    // Every check that can refuse to start comes before the first-start key is made, so a
-    // configuration mistake cannot swallow the only printing of that key.
+    // Every check that can refuse to start comes before the first-start key is made (below,
+    // after listening), so a configuration mistake cannot swallow the only printing of that key.
     const secrets = createSecretBox(loadSecretKey(options.dataDir, options.secretKey ?? process.env.SMM_SECRET_KEY))
-    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-    const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
 
     let listeningUrl = ''
     const platforms = createPlatformRegistry({ store, publicUrl: () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, ''), extra: overrides.platforms })
@@ -171,6 +173,10 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const port = await listen(listener.server, options.host, options.port)
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
     listeningUrl = tls ? url : `https://${displayHost(options.host)}:${port}`
+    // Only once the port is ours (a port in use is the commonest failure to start): a key made
+    // before that would never be printed, and a first start happens once.
+    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+    const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
 
     const workers = createWorkers(deps)
     if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()

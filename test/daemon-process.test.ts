@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -74,6 +75,22 @@ describe('smm daemon as a process', () => {
     }
     expect(target).toMatchObject({ status: 'published', url: `https://smm.example.com/social/feeds/${account}.json#${post}` })
     http.close()
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('keeps the first-start key for a start that succeeds when the port was taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-busy-'))
+    const blocker = net.createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()))
+    const port = (blocker.address() as net.AddressInfo).port
+    const busy = await runCli(['daemon', '--port', String(port), '--data-dir', dir], { env: process.env })
+    expect(busy.code).toBe(1)
+    expect(busy.stderr).toMatch(/EADDRINUSE|address already in use/i)
+    await new Promise<void>((resolve) => blocker.close(() => resolve()))
+    const { child, banner } = await startProcess(dir)
+    expect(banner).toMatch(/\n {2}smm_[0-9A-Za-z]{36}\n/)
     child.kill('SIGTERM')
     expect(await exited(child)).toBe(0)
     rmSync(dir, { recursive: true, force: true })
