@@ -41,6 +41,14 @@ interface CredentialsFile {
   keys: Record<string, string>
 }
 
+/** Why the keychain could not take the key, in words for the person at the terminal. */
+function keychainUnavailable(error: unknown): string {
+  const line = firstLine(error)
+  // The library's D-Bus errors are about autolaunch and X11; what matters is that no Secret
+  // Service (gnome-keyring, KeePassXC…) is reachable, as on a headless server.
+  return /d-?bus/i.test(line) ? 'no Secret Service is running on this session bus' : line
+}
+
 function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split('\n')[0]!.trim()
 }
@@ -91,7 +99,7 @@ export class Credentials {
       const credentials = this.#readFile()
       credentials.keys[profile] = key
       this.#writeFile(credentials)
-      return { store: 'file', file: this.file, reason: firstLine(error) }
+      return { store: 'file', file: this.file, reason: keychainUnavailable(error) }
     }
     this.#removeFromFile(profile)
     return { store: 'keychain' }
