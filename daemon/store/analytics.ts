@@ -1,5 +1,6 @@
 import type { PlatformName } from '../platforms/types.js'
 import type { Db } from './db.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 
 /** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
 export interface ReportQuery {
@@ -50,6 +51,10 @@ export interface ReportRows {
 
 type Row = Aggregate & { grp: 'total' | 'platform' | 'bucket'; key: string | number | null }
 
+/** One (bucket, platform)'s sums, as the rollups keep them: each metric's count of reports beside its sum. */
+type Sums = Record<(typeof ROLLUP_COLUMNS)[number], number>
+type SumRow = Sums & { bucket: number; platform: PlatformName }
+
 // SUM over no reported value is NULL, which is exactly "no platform supplied this". median()
 // (SQLite's percentile extension) skips NULLs: only published targets have a delay.
 const AGGREGATES = `
@@ -62,7 +67,65 @@ const AGGREGATES = `
   sum(CASE WHEN impressions IS NOT NULL THEN engagements END) AS ratedEngagements,
   sum(CASE WHEN engagements IS NOT NULL THEN impressions END) AS ratedImpressions`
 
-/** A group with no targets: nothing counted, nothing reported. */
+const METRIC_NAMES = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks', 'engagements'] as const
+
+/** The rollup columns computed from raw rows (t: target, m: its latest metrics), for the partial hours. */
+const RAW_SUMS = [
+  'count(*) AS scheduled',
+  "coalesce(sum(t.status = 'published'), 0) AS published",
+  "coalesce(sum(t.status = 'failed'), 0) AS failed",
+  ...METRIC_NAMES.flatMap((k) => [`coalesce(sum(m.${k}), 0) AS ${k}`, `count(m.${k}) AS ${k}_n`]),
+  'coalesce(sum(CASE WHEN m.impressions IS NOT NULL THEN m.engagements END), 0) AS rated_engagements',
+  'coalesce(sum(CASE WHEN m.engagements IS NOT NULL THEN m.impressions END), 0) AS rated_impressions',
+  'count(CASE WHEN m.impressions IS NOT NULL THEN m.engagements END) AS rated_n',
+].join(', ')
+
+const ZERO_SUMS = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Sums
+
+function addSums(into: Sums, row: Sums): void {
+  for (const c of ROLLUP_COLUMNS) into[c] += row[c]
+}
+
+function aggregateOf(s: Sums, medianDelayMs: number | null): Aggregate {
+  const reported = (k: (typeof METRIC_NAMES)[number]) => (s[`${k}_n`] > 0 ? s[k] : null)
+  return {
+    scheduled: s.scheduled,
+    published: s.published,
+    failed: s.failed,
+    medianDelayMs,
+    impressions: reported('impressions'),
+    likes: reported('likes'),
+    reposts: reported('reposts'),
+    replies: reported('replies'),
+    quotes: reported('quotes'),
+    clicks: reported('clicks'),
+    engagements: reported('engagements'),
+    ratedEngagements: s.rated_n > 0 ? s.rated_engagements : null,
+    ratedImpressions: s.rated_n > 0 ? s.rated_impressions : null,
+  }
+}
+
+/**
+ * Splits each bucket into the whole UTC hours the rollups answer for and the partial hours at
+ * its edges (zones on a half or quarter hour, a `from` or `to` inside an hour) read raw.
+ */
+export function splitHours(buckets: { start: number; end: number }[]): { hours: [number, number, number][]; edges: [number, number, number][] } {
+  const hours: [number, number, number][] = []
+  const edges: [number, number, number][] = []
+  buckets.forEach((b, i) => {
+    const first = Math.ceil(b.start / HOUR_MS)
+    const last = Math.floor(b.end / HOUR_MS)
+    if (first >= last) {
+      edges.push([i, b.start, b.end])
+      return
+    }
+    hours.push([i, first, last])
+    if (b.start < first * HOUR_MS) edges.push([i, b.start, first * HOUR_MS])
+    if (last * HOUR_MS < b.end) edges.push([i, last * HOUR_MS, b.end])
+  })
+  return { hours, edges }
+}
+
 export const EMPTY_AGGREGATE: Aggregate = {
   scheduled: 0,
   published: 0,
@@ -86,33 +149,56 @@ function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): {
   }
 }
 
+type Statement = ReturnType<Db['prepare']>
+
 export function analyticsStore(db: Db) {
-  // One pair of statements per combination of filters, prepared on first use and kept.
-  const cache = new Map<string, { groups: ReturnType<Db['prepare']>; top: ReturnType<Db['prepare']> }>()
+  // One set of statements per combination of filters, prepared on first use and kept.
+  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; edges: Statement; medians: Statement }>()
 
   function statements(q: ReportQuery) {
     const f = filterSql(q)
     const key = `${f.posts}|${f.targets}`
     let s = cache.get(key)
     if (s) return s
-    // Targets are reached bucket by bucket through the (user_id, scheduled_at) index, so a
-    // report reads only the posts in its range; the latest counts are one primary-key lookup.
+    // Raw targets are reached range by range through the (user_id, scheduled_at) index, so a
+    // read touches only the posts in its ranges; the latest counts are one primary-key lookup.
     // CROSS JOIN pins that order: left to itself, SQLite's planner scans all of the user's
-    // posts and probes the bucket list for each (seconds instead of milliseconds at 100k posts).
+    // posts and probes the range list for each (seconds instead of milliseconds at 100k posts).
+    const rawTargets = `
+      CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status <> 'cancelled'${f.posts}
+      JOIN post_targets t ON t.post_id = p.id${f.targets}
+      LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform`
+    const ranges = `b(i, s, e) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(@ranges))`
+    // A single post's report (post_id) is a handful of raw rows: no rollup is kept per post.
     const groups = db.prepare(`
-      WITH b(i, s, e) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(@buckets)),
+      WITH ${ranges},
       rows AS MATERIALIZED (
         SELECT b.i AS bucket, t.platform, t.status,
                CASE WHEN t.status = 'published' THEN t.published_at - p.scheduled_at END AS delay,
                m.impressions, m.likes, m.reposts, m.replies, m.quotes, m.clicks, m.engagements
-          FROM b
-          CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status <> 'cancelled'${f.posts}
-          JOIN post_targets t ON t.post_id = p.id${f.targets}
-          LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
+          FROM b ${rawTargets}
       )
       SELECT 'total' AS grp, NULL AS key, ${AGGREGATES} FROM rows
       UNION ALL SELECT 'platform', platform, ${AGGREGATES} FROM rows GROUP BY platform
       UNION ALL SELECT 'bucket', bucket, ${AGGREGATES} FROM rows GROUP BY bucket`)
+    // Whole hours from the rollups: the all-accounts rows ('*') or one account's.
+    const hours = db.prepare(`
+      WITH ${ranges}
+      SELECT b.i AS bucket, r.platform, ${ROLLUP_COLUMNS.map((c) => `sum(r.${c}) AS ${c}`).join(', ')}
+        FROM b CROSS JOIN analytics_hours r ON r.user_id = @userId AND r.account_scope = @scope AND r.hour >= b.s AND r.hour < b.e${f.targets.replace('t.', 'r.')}
+       GROUP BY b.i, r.platform`)
+    const edges = db.prepare(`WITH ${ranges} SELECT b.i AS bucket, t.platform, ${RAW_SUMS} FROM b ${rawTargets} GROUP BY b.i, t.platform`)
+    // Exact medians from the published targets' delays alone, a narrow table in time order.
+    const medians = db.prepare(`
+      WITH ${ranges},
+      d AS MATERIALIZED (
+        SELECT b.i AS bucket, d.platform, d.delay
+          FROM b CROSS JOIN publish_delays d ON d.user_id = @userId AND d.scheduled_at >= b.s AND d.scheduled_at < b.e
+               ${q.accountId ? 'AND d.account_id = @accountId' : ''}${f.targets.replace('t.', 'd.')}
+      )
+      SELECT 'total' AS grp, NULL AS key, median(delay) AS m FROM d
+      UNION ALL SELECT 'platform', platform, median(delay) FROM d GROUP BY platform
+      UNION ALL SELECT 'bucket', bucket, median(delay) FROM d GROUP BY bucket`)
     const top = db.prepare(`
       SELECT p.id AS postId, t.platform, t.url, m.engagements
         FROM posts p
@@ -122,33 +208,75 @@ export function analyticsStore(db: Db) {
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
-    cache.set(key, (s = { groups, top }))
+    cache.set(key, (s = { groups, top, hours, edges, medians }))
     return s
   }
 
+  // Rollup rows whose targets all moved away stay, all zeros: they count nothing.
+  const kept = `SELECT user_id, account_scope, hour, platform, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
+  const drift = db.prepare<[], { hours: number; delays: number }>(`
+    SELECT (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_HOURS}) EXCEPT ${kept}))
+         + (SELECT count(*) FROM (${kept} EXCEPT SELECT * FROM (${EXPECTED_HOURS}))) AS hours,
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
+         + (SELECT count(*) FROM (SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays`)
+
   return {
+    /**
+     * How many rollup rows and publish delays differ from what the raw rows say (0 and 0 when
+     * they agree): a full recount, for tests and for checking a database by hand.
+     */
+    async drift(): Promise<{ hours: number; delays: number }> {
+      return drift.get()!
+    },
+
     /** Sums over the targets in range: in all, per platform, per bucket; and the most engaging targets. */
     async report(q: ReportQuery): Promise<ReportRows> {
       const s = statements(q)
-      // Named parameters a statement does not use are ignored, so both take the same object.
+      // Named parameters a statement does not use are ignored, so all take the same object.
       const params = {
         userId: q.userId,
-        buckets: JSON.stringify(q.buckets.map((b) => [b.start, b.end])),
         from: q.from,
         to: q.to,
         top: q.top,
         accountId: q.accountId ?? null,
+        scope: q.accountId ?? '*',
         platform: q.platform ?? null,
         postId: q.postId ?? null,
       }
+      const bucketRanges = JSON.stringify(q.buckets.map((b, i) => [i, b.start, b.end]))
       const result: ReportRows = { totals: { ...EMPTY_AGGREGATE }, byPlatform: [], byBucket: new Map(), top: [] }
-      // Both reads see one state of the database.
+      // Every read sees one state of the database.
       db.transaction(() => {
-        for (const row of s.groups.all(params) as Row[]) {
-          const { grp, key, ...aggregate } = row
-          if (grp === 'total') result.totals = aggregate
-          else if (grp === 'platform') result.byPlatform.push({ ...aggregate, platform: key as PlatformName })
-          else result.byBucket.set(Number(key), aggregate)
+        if (q.postId) {
+          for (const row of s.groups.all({ ...params, ranges: bucketRanges }) as Row[]) {
+            const { grp, key, ...aggregate } = row
+            if (grp === 'total') result.totals = aggregate
+            else if (grp === 'platform') result.byPlatform.push({ ...aggregate, platform: key as PlatformName })
+            else result.byBucket.set(Number(key), aggregate)
+          }
+        } else {
+          const split = splitHours(q.buckets)
+          const rows = s.hours.all({ ...params, ranges: JSON.stringify(split.hours) }) as SumRow[]
+          if (split.edges.length) rows.push(...(s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]))
+          const total = { ...ZERO_SUMS }
+          const byPlatform = new Map<PlatformName, Sums>()
+          const byBucket = new Map<number, Sums>()
+          for (const row of rows) {
+            // A rollup row whose targets all moved away is all zeros: it counts nothing.
+            if (row.scheduled === 0) continue
+            addSums(total, row)
+            addSums(byPlatform.get(row.platform) ?? byPlatform.set(row.platform, { ...ZERO_SUMS }).get(row.platform)!, row)
+            addSums(byBucket.get(row.bucket) ?? byBucket.set(row.bucket, { ...ZERO_SUMS }).get(row.bucket)!, row)
+          }
+          const medians = { total: null as number | null, platform: new Map<string, number | null>(), bucket: new Map<number, number | null>() }
+          for (const m of s.medians.all({ ...params, ranges: bucketRanges }) as { grp: string; key: string | number | null; m: number | null }[]) {
+            if (m.grp === 'total') medians.total = m.m
+            else if (m.grp === 'platform') medians.platform.set(String(m.key), m.m)
+            else medians.bucket.set(Number(m.key), m.m)
+          }
+          if (total.scheduled) result.totals = aggregateOf(total, medians.total)
+          for (const [platform, sums] of byPlatform) result.byPlatform.push({ ...aggregateOf(sums, medians.platform.get(platform) ?? null), platform })
+          for (const [bucket, sums] of byBucket) result.byBucket.set(bucket, aggregateOf(sums, medians.bucket.get(bucket) ?? null))
         }
         result.top = s.top.all(params) as TopTarget[]
       })()
@@ -156,4 +284,3 @@ export function analyticsStore(db: Db) {
     },
   }
 }
-
