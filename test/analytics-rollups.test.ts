@@ -18,6 +18,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 // The rollups behind GET /v1/analytics are kept by triggers; after every kind of write the
 // store's full recount (drift) must find nothing to correct, and the report must show the change.
 
+const CONSISTENT = { hours: 0, delays: 0, top: 0 }
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 const T0 = Date.parse('2026-06-01T00:00:00Z')
@@ -65,7 +66,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
     ] as const) {
       ids[name] = (await store().posts.create(userId, { accountId: account, content: name, mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0 - DAY)).post.id
     }
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(3)
     expect((await report(day('2026-06-02'))).totals.posts_scheduled).toBe(1)
   })
@@ -73,7 +74,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
   it('through an update that moves a post to another day and redraws its platforms', async () => {
     const change = await store().posts.update(userId, ids.b!, { scheduledAt: T0 + DAY + 15 * HOUR, platforms: ['mastodon', 'discord'] }, 1, T0 - DAY)
     expect(change.kind).toBe('ok')
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(2)
     const next = await report(day('2026-06-02'))
     expect(next.totals.posts_scheduled).toBe(3)
@@ -82,14 +83,14 @@ describe('analytics rollups stay equal to the raw rows', () => {
 
   it('through a cancel', async () => {
     expect((await store().posts.cancel(userId, ids.b!, T0 - DAY)).kind).toBe('ok')
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-02'))).totals.posts_scheduled).toBe(1)
   })
 
   it('through publishing outcomes, with exact medians', async () => {
     await publish(ids.a!, { feed: 'published', mastodon: 'failed' }, T0 + 10 * HOUR)
     await publish(ids.c!, { mastodon: 'published' }, T0 + DAY + 9 * HOUR + 4_000)
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     const both = await report('?from=2026-06-01&to=2026-06-02')
     expect(both.totals).toMatchObject({ posts_scheduled: 3, posts_published: 2, posts_failed: 1, median_publish_delay_ms: 5_000 })
     expect(both.series.map((b: any) => b.median_publish_delay_ms)).toEqual([3_000, 7_000])
@@ -99,14 +100,14 @@ describe('analytics rollups stay equal to the raw rows', () => {
     const reading = (likes: number) => ({ impressions: 100, likes, reposts: 1, replies: null, quotes: 0, clicks: null })
     await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(3), nextAt: null, failures: 0 }], T0 + 2 * DAY)
     await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(8), nextAt: null, failures: 0 }], T0 + 3 * DAY)
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-02'))).totals).toMatchObject({ impressions: 100, likes: 8, replies: null, engagements: 9, engagement_rate: 0.09 })
   })
 
   it('through a retry that moves the failed target to now', async () => {
     t.clock.set(T0 + 5 * DAY + 12 * HOUR)
     expect((await store().posts.retry(userId, ids.a!, t.clock.now())).kind).toBe('ok')
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     // The post and both its targets now count on the day of the retry.
     expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(0)
     expect((await report(day('2026-06-06'))).totals).toMatchObject({ posts_scheduled: 2, posts_published: 1, posts_failed: 0 })
@@ -115,7 +116,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
   it('across a daemon restart', async () => {
     const before = await report('?from=2026-06-01&to=2026-06-30')
     await t.restart()
-    expect(await store().analytics.drift()).toEqual({ hours: 0, delays: 0 })
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect(await report('?from=2026-06-01&to=2026-06-30')).toEqual(before)
   })
 
@@ -165,7 +166,7 @@ describe('migration 6', () => {
       const upgraded = openStore(file)
       try {
         expect(upgraded.db.pragma('user_version', { simple: true })).toBe(6)
-        expect(await upgraded.analytics.drift()).toEqual({ hours: 0, delays: 0 })
+        expect(await upgraded.analytics.drift()).toEqual(CONSISTENT)
         const buckets = [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 2 * DAY }]
         const rows = await upgraded.analytics.report({ userId: user.id, from: T0, to: T0 + 2 * DAY, buckets, top: 10 })
         expect(rows.totals).toMatchObject({ scheduled: 3, published: 2, failed: 0, medianDelayMs: 1_500, likes: 4, engagements: 5, impressions: null })

@@ -1,6 +1,7 @@
+import { PLATFORM_NAMES } from '../../src/api/common.js'
 import type { PlatformName } from '../platforms/types.js'
 import type { Db } from './db.js'
-import { EXPECTED_DELAYS, EXPECTED_HOURS, HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 
 /** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
 export interface ReportQuery {
@@ -105,6 +106,17 @@ function aggregateOf(s: Sums, medianDelayMs: number | null): Aggregate {
   }
 }
 
+/** The hour ranges merged where they touch: the runs a platform's total is read in. */
+function spans(hours: [number, number, number][]): [number, number][] {
+  const runs: [number, number][] = []
+  for (const [, s, e] of hours) {
+    const last = runs.at(-1)
+    if (last && last[1] === s) last[1] = e
+    else runs.push([s, e])
+  }
+  return runs
+}
+
 /**
  * Splits each bucket into the whole UTC hours the rollups answer for and the partial hours at
  * its edges (zones on a half or quarter hour, a `from` or `to` inside an hour) read raw.
@@ -151,9 +163,86 @@ function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): {
 
 type Statement = ReturnType<Db['prepare']>
 
+/** The median of the values (the mean of the middle two for an even count), reordering them; null for none. */
+export function medianOf(values: Float64Array): number | null {
+  const n = values.length
+  if (n === 0) return null
+  const k = n >> 1
+  // Quickselect: afterwards values[k] is the k-th smallest and everything before it is no larger.
+  let lo = 0
+  let hi = n - 1
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (values[i]! < pivot) i++
+      while (values[j]! > pivot) j--
+      if (i <= j) {
+        const tmp = values[i]!
+        values[i++] = values[j]!
+        values[j--] = tmp
+      }
+    }
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else break
+  }
+  if (n % 2) return values[k]!
+  let below = -Infinity
+  for (let i = 0; i < k; i++) if (values[i]! > below) below = values[i]!
+  return (below + values[k]!) / 2
+}
+
+interface Medians {
+  total: number | null
+  platform: Map<string, number | null>
+  bucket: Map<number, number | null>
+}
+
+// Each delay travels with its platform as one number, delay * 16 + the platform's index: a
+// bucket's delays are then one JSON array from one range seek, with no grouping to sort.
+const PLATFORM_CODE = `CASE platform ${PLATFORM_NAMES.map((p, i) => `WHEN '${p}' THEN ${i}`).join(' ')} END`
+const CODES = 16
+
+/** Exact median delays in all, per platform and per bucket, reading each bucket's delays once. */
+function mediansOf(delays: Statement, params: Record<string, unknown>, buckets: { start: number; end: number }[]): Medians {
+  const coded = buckets.map((b) => JSON.parse(delays.pluck().get({ ...params, s: b.start, e: b.end }) as string) as number[])
+  const all = new Float64Array(coded.reduce((n, list) => n + list.length, 0))
+  const perPlatform = new Array<number>(CODES).fill(0)
+  const result: Medians = { total: null, platform: new Map(), bucket: new Map() }
+  let at = 0
+  coded.forEach((list, i) => {
+    const first = at
+    for (const v of list) {
+      const code = ((v % CODES) + CODES) % CODES
+      all[at++] = (v - code) / CODES
+      perPlatform[code]!++
+    }
+    if (at > first) result.bucket.set(i, medianOf(all.slice(first, at)))
+  })
+  const byCode = perPlatform.map((n) => new Float64Array(n))
+  const filled = new Array<number>(CODES).fill(0)
+  for (const list of coded) {
+    for (const v of list) {
+      const code = ((v % CODES) + CODES) % CODES
+      byCode[code]![filled[code]!++] = (v - code) / CODES
+    }
+  }
+  byCode.forEach((values, code) => {
+    if (values.length) result.platform.set(PLATFORM_NAMES[code]!, medianOf(values))
+  })
+  result.total = medianOf(all)
+  return result
+}
+
+/** Targets with engagements in range above which top_posts walks the ranking rather than the range. */
+const RANK_WALK_ABOVE = 2_000
+
+
 export function analyticsStore(db: Db) {
   // One set of statements per combination of filters, prepared on first use and kept.
-  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; edges: Statement; medians: Statement }>()
+  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; edges: Statement; delays: Statement; ranked: Statement; recent: Statement }>()
 
   function statements(q: ReportQuery) {
     const f = filterSql(q)
@@ -181,24 +270,31 @@ export function analyticsStore(db: Db) {
       SELECT 'total' AS grp, NULL AS key, ${AGGREGATES} FROM rows
       UNION ALL SELECT 'platform', platform, ${AGGREGATES} FROM rows GROUP BY platform
       UNION ALL SELECT 'bucket', bucket, ${AGGREGATES} FROM rows GROUP BY bucket`)
-    // Whole hours from the rollups: the all-accounts rows ('*') or one account's.
+    // Whole hours from the rollups, one run of rows per range: the all-accounts rows ('*') or
+    // one account's; for the series the all-platforms rows ('*') or the one platform's.
     const hours = db.prepare(`
-      WITH ${ranges}
-      SELECT b.i AS bucket, r.platform, ${ROLLUP_COLUMNS.map((c) => `sum(r.${c}) AS ${c}`).join(', ')}
-        FROM b CROSS JOIN analytics_hours r ON r.user_id = @userId AND r.account_scope = @scope AND r.hour >= b.s AND r.hour < b.e${f.targets.replace('t.', 'r.')}
-       GROUP BY b.i, r.platform`)
+      SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+        FROM analytics_hours
+       WHERE user_id = @userId AND account_scope = @scope AND platform = @rollupPlatform AND hour >= @s AND hour < @e`)
     const edges = db.prepare(`WITH ${ranges} SELECT b.i AS bucket, t.platform, ${RAW_SUMS} FROM b ${rawTargets} GROUP BY b.i, t.platform`)
-    // Exact medians from the published targets' delays alone, a narrow table in time order.
-    const medians = db.prepare(`
-      WITH ${ranges},
-      d AS MATERIALIZED (
-        SELECT b.i AS bucket, d.platform, d.delay
-          FROM b CROSS JOIN publish_delays d ON d.user_id = @userId AND d.scheduled_at >= b.s AND d.scheduled_at < b.e
-               ${q.accountId ? 'AND d.account_id = @accountId' : ''}${f.targets.replace('t.', 'd.')}
-      )
-      SELECT 'total' AS grp, NULL AS key, median(delay) AS m FROM d
-      UNION ALL SELECT 'platform', platform, median(delay) FROM d GROUP BY platform
-      UNION ALL SELECT 'bucket', bucket, median(delay) FROM d GROUP BY bucket`)
+    // Exact medians from the published targets' delays alone, a narrow table in time order:
+    // one bucket at a time (a range seek each), its delays handed over as one JSON array.
+    const delays = db.prepare(`
+      SELECT json_group_array(delay * ${CODES} + ${PLATFORM_CODE})
+        FROM publish_delays
+       WHERE user_id = @userId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`)
+    // The most engaging targets in range: walked down the user's ranking when the range holds
+    // many (the first few found are the answer), or read from the range and sorted when few.
+    const topOf = (index: string) =>
+      db.prepare(`
+        SELECT e.post_id AS postId, e.platform, t.url, e.engagements
+          FROM top_targets e INDEXED BY ${index}
+          CROSS JOIN post_targets t ON t.post_id = e.post_id AND t.platform = e.platform
+         WHERE e.user_id = @userId AND e.scheduled_at >= @from AND e.scheduled_at < @to${q.accountId ? ' AND e.account_id = @accountId' : ''}${q.platform ? ' AND e.platform = @platform' : ''}
+         ORDER BY e.engagements DESC, e.post_id, e.platform
+         LIMIT @top`)
+    const ranked = topOf('top_targets_rank')
+    const recent = topOf('top_targets_time')
     const top = db.prepare(`
       SELECT p.id AS postId, t.platform, t.url, m.engagements
         FROM posts p
@@ -208,24 +304,26 @@ export function analyticsStore(db: Db) {
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
-    cache.set(key, (s = { groups, top, hours, edges, medians }))
+    cache.set(key, (s = { groups, top, hours, edges, delays, ranked, recent }))
     return s
   }
 
   // Rollup rows whose targets all moved away stay, all zeros: they count nothing.
-  const kept = `SELECT user_id, account_scope, hour, platform, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
-  const drift = db.prepare<[], { hours: number; delays: number }>(`
+  const kept = `SELECT user_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
+  const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
     SELECT (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_HOURS}) EXCEPT ${kept}))
          + (SELECT count(*) FROM (${kept} EXCEPT SELECT * FROM (${EXPECTED_HOURS}))) AS hours,
            (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
-         + (SELECT count(*) FROM (SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays`)
+         + (SELECT count(*) FROM (SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT user_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
+         + (SELECT count(*) FROM (SELECT user_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets EXCEPT SELECT * FROM (${EXPECTED_TOP}))) AS top`)
 
   return {
     /**
-     * How many rollup rows and publish delays differ from what the raw rows say (0 and 0 when
+     * How many rollup rows, publish delays and ranked targets differ from what the raw rows say (all 0 when
      * they agree): a full recount, for tests and for checking a database by hand.
      */
-    async drift(): Promise<{ hours: number; delays: number }> {
+    async drift(): Promise<{ hours: number; delays: number; top: number }> {
       return drift.get()!
     },
 
@@ -256,27 +354,33 @@ export function analyticsStore(db: Db) {
           }
         } else {
           const split = splitHours(q.buckets)
-          const rows = s.hours.all({ ...params, ranges: JSON.stringify(split.hours) }) as SumRow[]
-          if (split.edges.length) rows.push(...(s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]))
           const total = { ...ZERO_SUMS }
           const byPlatform = new Map<PlatformName, Sums>()
           const byBucket = new Map<number, Sums>()
-          for (const row of rows) {
-            // A rollup row whose targets all moved away is all zeros: it counts nothing.
-            if (row.scheduled === 0) continue
-            addSums(total, row)
-            addSums(byPlatform.get(row.platform) ?? byPlatform.set(row.platform, { ...ZERO_SUMS }).get(row.platform)!, row)
-            addSums(byBucket.get(row.bucket) ?? byBucket.set(row.bucket, { ...ZERO_SUMS }).get(row.bucket)!, row)
+          const add = (into: Map<number, Sums> | Map<PlatformName, Sums>, key: number | PlatformName, row: Sums) => {
+            // Rows whose targets all moved away stay, all zeros: they count nothing.
+            if (!row.scheduled) return
+            const map = into as Map<number | PlatformName, Sums>
+            addSums(map.get(key) ?? map.set(key, { ...ZERO_SUMS }).get(key)!, row)
           }
-          const medians = { total: null as number | null, platform: new Map<string, number | null>(), bucket: new Map<number, number | null>() }
-          for (const m of s.medians.all({ ...params, ranges: bucketRanges }) as { grp: string; key: string | number | null; m: number | null }[]) {
-            if (m.grp === 'total') medians.total = m.m
-            else if (m.grp === 'platform') medians.platform.set(String(m.key), m.m)
-            else medians.bucket.set(Number(m.key), m.m)
+          const series = q.platform ?? '*'
+          for (const [bucket, s0, e0] of split.hours) add(byBucket, bucket, s.hours.get({ ...params, rollupPlatform: series, s: s0, e: e0 }) as Sums)
+          for (const platform of q.platform ? [q.platform] : PLATFORM_NAMES) {
+            for (const [s0, e0] of spans(split.hours)) add(byPlatform, platform, s.hours.get({ ...params, rollupPlatform: platform, s: s0, e: e0 }) as Sums)
           }
+          if (split.edges.length) {
+            for (const row of s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]) {
+              add(byBucket, row.bucket, row)
+              add(byPlatform, row.platform, row)
+            }
+          }
+          for (const sums of byPlatform.values()) addSums(total, sums)
+          const medians = mediansOf(s.delays, params, q.buckets)
           if (total.scheduled) result.totals = aggregateOf(total, medians.total)
           for (const [platform, sums] of byPlatform) result.byPlatform.push({ ...aggregateOf(sums, medians.platform.get(platform) ?? null), platform })
           for (const [bucket, sums] of byBucket) result.byBucket.set(bucket, aggregateOf(sums, medians.bucket.get(bucket) ?? null))
+          result.top = (total.engagements_n > RANK_WALK_ABOVE ? s.ranked : s.recent).all(params) as TopTarget[]
+          return
         }
         result.top = s.top.all(params) as TopTarget[]
       })()
