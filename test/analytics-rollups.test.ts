@@ -137,6 +137,47 @@ describe('analytics rollups stay equal to the raw rows', () => {
   })
 })
 
+describe('top_posts, walked down the ranking or read from the range', () => {
+  it('gives the same most engaging targets either way', async () => {
+    const owner = await store().users.create({ name: 'ranked', plan: 'enterprise', timezone: 'UTC' }, t.clock.now())
+    const acc = (await store().accounts.create(owner.id, 'R', t.clock.now())).id
+    const start = Date.parse('2026-08-01T00:00:00Z')
+    const created: Promise<{ postId: string; at: number; engagements: number }>[] = []
+    // More engaged targets in range than the walk threshold (2,000), one an hour, in one transaction.
+    store().db.transaction(() => {
+      for (let i = 0; i < 2_200; i++) {
+        const at = start + i * HOUR
+        const engagements = (i * 7_919) % 1_000
+        created.push(store().posts.create(owner.id, { accountId: acc, content: `r${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, start - DAY).then((r) => ({ postId: r.post.id, at, engagements })))
+      }
+    })()
+    // The store's functions write synchronously and resolve after: the ids are collected once committed.
+    const seeded = await Promise.all(created)
+    const last = start + 2_200 * HOUR
+    await store().publishing.claimDue(last, 10_000, Number.MAX_SAFE_INTEGER)
+    store().db.transaction(() => {
+      for (const s of seeded) {
+        void store().publishing.claimTarget({ postId: s.postId, platform: 'mastodon', accountId: acc, dueAt: s.at }, s.at, 60_000)
+        void store().publishing.settle(s.postId, 'mastodon', { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
+        store().metrics.snapshotSync(s.postId, 'mastodon', s.at + HOUR, { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null })
+      }
+    })()
+    expect(seeded).toHaveLength(2_200)
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const expected = (from: number, to: number) =>
+      seeded
+        .filter((s) => s.at >= from && s.at < to)
+        .sort((a, b) => b.engagements - a.engagements || (a.postId < b.postId ? -1 : 1))
+        .slice(0, 10)
+        .map((s) => ({ postId: s.postId, platform: 'mastodon', url: null, engagements: s.engagements }))
+    const topOf = async (from: number, to: number) =>
+      (await store().analytics.report({ userId: owner.id, from, to, buckets: [{ start: from, end: to }], top: 10 })).top
+    // All 2,200 in range: the ranking is walked. A week (168): the range is read and sorted.
+    expect(await topOf(start, last)).toEqual(expected(start, last))
+    expect(await topOf(start + 100 * HOUR, start + 268 * HOUR)).toEqual(expected(start + 100 * HOUR, start + 268 * HOUR))
+  })
+})
+
 describe('migration 6', () => {
   it('backfills the rollups of a database written before it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'smm-rollups-'))
