@@ -11,6 +11,7 @@ import { postsStore } from '../daemon/store/posts.js'
 import { publishingStore } from '../daemon/store/publishing.js'
 import { metricsStore } from '../daemon/store/metrics.js'
 import { openStore } from '../daemon/store/index.js'
+import { medianOf } from '../daemon/store/analytics-rollups.js'
 import { migrations } from '../daemon/store/migrations/index.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -110,7 +111,8 @@ describe('analytics rollups stay equal to the raw rows', () => {
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     // The post and both its targets now count on the day of the retry.
     expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(0)
-    expect((await report(day('2026-06-06'))).totals).toMatchObject({ posts_scheduled: 2, posts_published: 1, posts_failed: 0 })
+    // The feed target, published on 1 June, now counts against the new time: a negative delay, as before rollups.
+    expect((await report(day('2026-06-06'))).totals).toMatchObject({ posts_scheduled: 2, posts_published: 1, posts_failed: 0, median_publish_delay_ms: 3_000 - (5 * DAY + 2 * HOUR) })
   })
 
   it('across a daemon restart', async () => {
@@ -175,6 +177,20 @@ describe('top_posts, walked down the ranking or read from the range', () => {
     // All 2,200 in range: the ranking is walked. A week (168): the range is read and sorted.
     expect(await topOf(start, last)).toEqual(expected(start, last))
     expect(await topOf(start + 100 * HOUR, start + 268 * HOUR)).toEqual(expected(start + 100 * HOUR, start + 268 * HOUR))
+  })
+})
+
+describe('medianOf', () => {
+  it('is the middle value, or the mean of the middle two, of any order of values', () => {
+    let seed = 7
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31)
+    for (let n = 1; n < 60; n++) {
+      const values = Array.from({ length: n }, () => (next() % 20_001) - 10_000)
+      const sorted = [...values].sort((a, b) => a - b)
+      const expected = n % 2 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2
+      expect(medianOf(Float64Array.from(values))).toBe(expected)
+    }
+    expect(medianOf(new Float64Array())).toBeNull()
   })
 })
 

@@ -1,7 +1,8 @@
 import { PLATFORM_NAMES } from '../../src/api/common.js'
 import type { PlatformName } from '../platforms/types.js'
+import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, spans, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
-import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 
 /** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
 export interface ReportQuery {
@@ -52,10 +53,6 @@ export interface ReportRows {
 
 type Row = Aggregate & { grp: 'total' | 'platform' | 'bucket'; key: string | number | null }
 
-/** One (bucket, platform)'s sums, as the rollups keep them: each metric's count of reports beside its sum. */
-type Sums = Record<(typeof ROLLUP_COLUMNS)[number], number>
-type SumRow = Sums & { bucket: number; platform: PlatformName }
-
 // SUM over no reported value is NULL, which is exactly "no platform supplied this". median()
 // (SQLite's percentile extension) skips NULLs: only published targets have a delay.
 const AGGREGATES = `
@@ -67,76 +64,6 @@ const AGGREGATES = `
   sum(quotes) AS quotes, sum(clicks) AS clicks, sum(engagements) AS engagements,
   sum(CASE WHEN impressions IS NOT NULL THEN engagements END) AS ratedEngagements,
   sum(CASE WHEN engagements IS NOT NULL THEN impressions END) AS ratedImpressions`
-
-const METRIC_NAMES = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks', 'engagements'] as const
-
-/** The rollup columns computed from raw rows (t: target, m: its latest metrics), for the partial hours. */
-const RAW_SUMS = [
-  'count(*) AS scheduled',
-  "coalesce(sum(t.status = 'published'), 0) AS published",
-  "coalesce(sum(t.status = 'failed'), 0) AS failed",
-  ...METRIC_NAMES.flatMap((k) => [`coalesce(sum(m.${k}), 0) AS ${k}`, `count(m.${k}) AS ${k}_n`]),
-  'coalesce(sum(CASE WHEN m.impressions IS NOT NULL THEN m.engagements END), 0) AS rated_engagements',
-  'coalesce(sum(CASE WHEN m.engagements IS NOT NULL THEN m.impressions END), 0) AS rated_impressions',
-  'count(CASE WHEN m.impressions IS NOT NULL THEN m.engagements END) AS rated_n',
-].join(', ')
-
-const ZERO_SUMS = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Sums
-
-function addSums(into: Sums, row: Sums): void {
-  for (const c of ROLLUP_COLUMNS) into[c] += row[c]
-}
-
-function aggregateOf(s: Sums, medianDelayMs: number | null): Aggregate {
-  const reported = (k: (typeof METRIC_NAMES)[number]) => (s[`${k}_n`] > 0 ? s[k] : null)
-  return {
-    scheduled: s.scheduled,
-    published: s.published,
-    failed: s.failed,
-    medianDelayMs,
-    impressions: reported('impressions'),
-    likes: reported('likes'),
-    reposts: reported('reposts'),
-    replies: reported('replies'),
-    quotes: reported('quotes'),
-    clicks: reported('clicks'),
-    engagements: reported('engagements'),
-    ratedEngagements: s.rated_n > 0 ? s.rated_engagements : null,
-    ratedImpressions: s.rated_n > 0 ? s.rated_impressions : null,
-  }
-}
-
-/** The hour ranges merged where they touch: the runs a platform's total is read in. */
-function spans(hours: [number, number, number][]): [number, number][] {
-  const runs: [number, number][] = []
-  for (const [, s, e] of hours) {
-    const last = runs.at(-1)
-    if (last && last[1] === s) last[1] = e
-    else runs.push([s, e])
-  }
-  return runs
-}
-
-/**
- * Splits each bucket into the whole UTC hours the rollups answer for and the partial hours at
- * its edges (zones on a half or quarter hour, a `from` or `to` inside an hour) read raw.
- */
-export function splitHours(buckets: { start: number; end: number }[]): { hours: [number, number, number][]; edges: [number, number, number][] } {
-  const hours: [number, number, number][] = []
-  const edges: [number, number, number][] = []
-  buckets.forEach((b, i) => {
-    const first = Math.ceil(b.start / HOUR_MS)
-    const last = Math.floor(b.end / HOUR_MS)
-    if (first >= last) {
-      edges.push([i, b.start, b.end])
-      return
-    }
-    hours.push([i, first, last])
-    if (b.start < first * HOUR_MS) edges.push([i, b.start, first * HOUR_MS])
-    if (last * HOUR_MS < b.end) edges.push([i, last * HOUR_MS, b.end])
-  })
-  return { hours, edges }
-}
 
 export const EMPTY_AGGREGATE: Aggregate = {
   scheduled: 0,
@@ -159,81 +86,6 @@ function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): {
     posts: `${q.accountId ? ' AND p.account_id = @accountId' : ''}${q.postId ? ' AND p.id = @postId' : ''}`,
     targets: q.platform ? ' AND t.platform = @platform' : '',
   }
-}
-
-type Statement = ReturnType<Db['prepare']>
-
-/** The median of the values (the mean of the middle two for an even count), reordering them; null for none. */
-export function medianOf(values: Float64Array): number | null {
-  const n = values.length
-  if (n === 0) return null
-  const k = n >> 1
-  // Quickselect: afterwards values[k] is the k-th smallest and everything before it is no larger.
-  let lo = 0
-  let hi = n - 1
-  while (lo < hi) {
-    const pivot = values[(lo + hi) >> 1]!
-    let i = lo
-    let j = hi
-    while (i <= j) {
-      while (values[i]! < pivot) i++
-      while (values[j]! > pivot) j--
-      if (i <= j) {
-        const tmp = values[i]!
-        values[i++] = values[j]!
-        values[j--] = tmp
-      }
-    }
-    if (k <= j) hi = j
-    else if (k >= i) lo = i
-    else break
-  }
-  if (n % 2) return values[k]!
-  let below = -Infinity
-  for (let i = 0; i < k; i++) if (values[i]! > below) below = values[i]!
-  return (below + values[k]!) / 2
-}
-
-interface Medians {
-  total: number | null
-  platform: Map<string, number | null>
-  bucket: Map<number, number | null>
-}
-
-// Each delay travels with its platform as one number, delay * 16 + the platform's index: a
-// bucket's delays are then one JSON array from one range seek, with no grouping to sort.
-const PLATFORM_CODE = `CASE platform ${PLATFORM_NAMES.map((p, i) => `WHEN '${p}' THEN ${i}`).join(' ')} END`
-const CODES = 16
-
-/** Exact median delays in all, per platform and per bucket, reading each bucket's delays once. */
-function mediansOf(delays: Statement, params: Record<string, unknown>, buckets: { start: number; end: number }[]): Medians {
-  const coded = buckets.map((b) => JSON.parse(delays.pluck().get({ ...params, s: b.start, e: b.end }) as string) as number[])
-  const all = new Float64Array(coded.reduce((n, list) => n + list.length, 0))
-  const perPlatform = new Array<number>(CODES).fill(0)
-  const result: Medians = { total: null, platform: new Map(), bucket: new Map() }
-  let at = 0
-  coded.forEach((list, i) => {
-    const first = at
-    for (const v of list) {
-      const code = ((v % CODES) + CODES) % CODES
-      all[at++] = (v - code) / CODES
-      perPlatform[code]!++
-    }
-    if (at > first) result.bucket.set(i, medianOf(all.slice(first, at)))
-  })
-  const byCode = perPlatform.map((n) => new Float64Array(n))
-  const filled = new Array<number>(CODES).fill(0)
-  for (const list of coded) {
-    for (const v of list) {
-      const code = ((v % CODES) + CODES) % CODES
-      byCode[code]![filled[code]!++] = (v - code) / CODES
-    }
-  }
-  byCode.forEach((values, code) => {
-    if (values.length) result.platform.set(PLATFORM_NAMES[code]!, medianOf(values))
-  })
-  result.total = medianOf(all)
-  return result
 }
 
 /** Targets with engagements in range above which top_posts walks the ranking rather than the range. */
@@ -282,7 +134,7 @@ export function analyticsStore(db: Db) {
     const delays = db.prepare(`
       SELECT json_group_array(delay * ${CODES} + ${PLATFORM_CODE})
         FROM publish_delays
-       WHERE user_id = @userId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`)
+       WHERE user_id = @userId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`).pluck()
     // The most engaging targets in range: walked down the user's ranking when the range holds
     // many (the first few found are the answer), or read from the range and sorted when few.
     const topOf = (index: string) =>
