@@ -136,6 +136,9 @@ describe('analytics rollups stay equal to the raw rows', () => {
       ['2026-06-30T18:30:00.000Z', 1],
       ['2026-07-01T18:30:00.000Z', 2],
     ])
+    // Totals add up the range's whole hours and its two partial ones, not the buckets.
+    expect(res.totals.posts_scheduled).toBe(3)
+    expect((await t.http.get('/v1/analytics?from=2026-07-02&to=2026-07-02', { key: k })).body.by_platform).toEqual([expect.objectContaining({ platform: 'feed', posts_scheduled: 2 })])
   })
 })
 

@@ -49,17 +49,6 @@ export function aggregateOf(s: Sums, medianDelayMs: number | null): Aggregate {
   }
 }
 
-/** The hour ranges merged where they touch: the runs a platform's total is read in. */
-export function spans(hours: [number, number, number][]): [number, number][] {
-  const runs: [number, number][] = []
-  for (const [, s, e] of hours) {
-    const last = runs.at(-1)
-    if (last && last[1] === s) last[1] = e
-    else runs.push([s, e])
-  }
-  return runs
-}
-
 /**
  * Splits each bucket into the whole UTC hours the rollups answer for and the partial hours at
  * its edges (zones on a half or quarter hour, a `from` or `to` inside an hour) read raw.

@@ -1,6 +1,6 @@
 import { PLATFORM_NAMES } from '../../src/api/common.js'
 import type { PlatformName } from '../platforms/types.js'
-import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, spans, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
+import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 
@@ -217,14 +217,16 @@ export function analyticsStore(db: Db) {
           }
           const series = q.platform ?? '*'
           for (const [bucket, s0, e0] of split.hours) add(byBucket, bucket, s.hours.get({ ...params, rollupPlatform: series, s: s0, e: e0 }) as Sums)
-          for (const platform of q.platform ? [q.platform] : PLATFORM_NAMES) {
-            for (const [s0, e0] of spans(split.hours)) add(byPlatform, platform, s.hours.get({ ...params, rollupPlatform: platform, s: s0, e: e0 }) as Sums)
-          }
           if (split.edges.length) {
-            for (const row of s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]) {
-              add(byBucket, row.bucket, row)
-              add(byPlatform, row.platform, row)
-            }
+            for (const row of s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]) add(byBucket, row.bucket, row)
+          }
+          // A platform's total needs no buckets: the whole hours of [from, to), and its two edges raw.
+          const whole = splitHours([{ start: q.from, end: q.to }])
+          for (const platform of q.platform ? [q.platform] : PLATFORM_NAMES) {
+            for (const [, s0, e0] of whole.hours) add(byPlatform, platform, s.hours.get({ ...params, rollupPlatform: platform, s: s0, e: e0 }) as Sums)
+          }
+          if (whole.edges.length) {
+            for (const row of s.edges.all({ ...params, ranges: JSON.stringify(whole.edges) }) as SumRow[]) add(byPlatform, row.platform, row)
           }
           for (const sums of byPlatform.values()) addSums(total, sums)
           const medians = mediansOf(s.delays, params, q.buckets)
