@@ -1,5 +1,8 @@
+import { PLATFORM_NAMES } from '../../src/api/common.js'
 import type { PlatformName } from '../platforms/types.js'
+import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 
 /** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
 export interface ReportQuery {
@@ -62,7 +65,6 @@ const AGGREGATES = `
   sum(CASE WHEN impressions IS NOT NULL THEN engagements END) AS ratedEngagements,
   sum(CASE WHEN engagements IS NOT NULL THEN impressions END) AS ratedImpressions`
 
-/** A group with no targets: nothing counted, nothing reported. */
 export const EMPTY_AGGREGATE: Aggregate = {
   scheduled: 0,
   published: 0,
@@ -86,33 +88,65 @@ function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): {
   }
 }
 
+/** Targets with engagements in range above which top_posts walks the ranking rather than the range. */
+const RANK_WALK_ABOVE = 2_000
+
+
 export function analyticsStore(db: Db) {
-  // One pair of statements per combination of filters, prepared on first use and kept.
-  const cache = new Map<string, { groups: ReturnType<Db['prepare']>; top: ReturnType<Db['prepare']> }>()
+  // One set of statements per combination of filters, prepared on first use and kept.
+  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; edges: Statement; delays: Statement; ranked: Statement; recent: Statement }>()
 
   function statements(q: ReportQuery) {
     const f = filterSql(q)
     const key = `${f.posts}|${f.targets}`
     let s = cache.get(key)
     if (s) return s
-    // Targets are reached bucket by bucket through the (user_id, scheduled_at) index, so a
-    // report reads only the posts in its range; the latest counts are one primary-key lookup.
+    // Raw targets are reached range by range through the (user_id, scheduled_at) index, so a
+    // read touches only the posts in its ranges; the latest counts are one primary-key lookup.
     // CROSS JOIN pins that order: left to itself, SQLite's planner scans all of the user's
-    // posts and probes the bucket list for each (seconds instead of milliseconds at 100k posts).
+    // posts and probes the range list for each (seconds instead of milliseconds at 100k posts).
+    const rawTargets = `
+      CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status <> 'cancelled'${f.posts}
+      JOIN post_targets t ON t.post_id = p.id${f.targets}
+      LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform`
+    const ranges = `b(i, s, e) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(@ranges))`
+    // A single post's report (post_id) is a handful of raw rows: no rollup is kept per post.
     const groups = db.prepare(`
-      WITH b(i, s, e) AS (SELECT key, value ->> 0, value ->> 1 FROM json_each(@buckets)),
+      WITH ${ranges},
       rows AS MATERIALIZED (
         SELECT b.i AS bucket, t.platform, t.status,
                CASE WHEN t.status = 'published' THEN t.published_at - p.scheduled_at END AS delay,
                m.impressions, m.likes, m.reposts, m.replies, m.quotes, m.clicks, m.engagements
-          FROM b
-          CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status <> 'cancelled'${f.posts}
-          JOIN post_targets t ON t.post_id = p.id${f.targets}
-          LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
+          FROM b ${rawTargets}
       )
       SELECT 'total' AS grp, NULL AS key, ${AGGREGATES} FROM rows
       UNION ALL SELECT 'platform', platform, ${AGGREGATES} FROM rows GROUP BY platform
       UNION ALL SELECT 'bucket', bucket, ${AGGREGATES} FROM rows GROUP BY bucket`)
+    // Whole hours from the rollups, one run of rows per range: the all-accounts rows ('*') or
+    // one account's; for the series the all-platforms rows ('*') or the one platform's.
+    const hours = db.prepare(`
+      SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+        FROM analytics_hours
+       WHERE user_id = @userId AND account_scope = @scope AND platform = @rollupPlatform AND hour >= @s AND hour < @e`)
+    const edges = db.prepare(`WITH ${ranges} SELECT b.i AS bucket, t.platform, ${RAW_SUMS} FROM b ${rawTargets} GROUP BY b.i, t.platform`)
+    // Exact medians from the published targets' delays alone, a narrow table in time order:
+    // one bucket at a time (a range seek each), its delays handed over as one JSON array.
+    const delays = db.prepare(`
+      SELECT json_group_array(delay * ${CODES} + ${PLATFORM_CODE})
+        FROM publish_delays
+       WHERE user_id = @userId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`).pluck()
+    // The most engaging targets in range: walked down the user's ranking when the range holds
+    // many (the first few found are the answer), or read from the range and sorted when few.
+    const topOf = (index: string) =>
+      db.prepare(`
+        SELECT e.post_id AS postId, e.platform, t.url, e.engagements
+          FROM top_targets e INDEXED BY ${index}
+          CROSS JOIN post_targets t ON t.post_id = e.post_id AND t.platform = e.platform
+         WHERE e.user_id = @userId AND e.scheduled_at >= @from AND e.scheduled_at < @to${q.accountId ? ' AND e.account_id = @accountId' : ''}${q.platform ? ' AND e.platform = @platform' : ''}
+         ORDER BY e.engagements DESC, e.post_id, e.platform
+         LIMIT @top`)
+    const ranked = topOf('top_targets_rank')
+    const recent = topOf('top_targets_time')
     const top = db.prepare(`
       SELECT p.id AS postId, t.platform, t.url, m.engagements
         FROM posts p
@@ -122,33 +156,85 @@ export function analyticsStore(db: Db) {
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
-    cache.set(key, (s = { groups, top }))
+    cache.set(key, (s = { groups, top, hours, edges, delays, ranked, recent }))
     return s
   }
 
+  // Rollup rows whose targets all moved away stay, all zeros: they count nothing.
+  const kept = `SELECT user_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
+  const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
+    SELECT (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_HOURS}) EXCEPT ${kept}))
+         + (SELECT count(*) FROM (${kept} EXCEPT SELECT * FROM (${EXPECTED_HOURS}))) AS hours,
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
+         + (SELECT count(*) FROM (SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT user_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
+         + (SELECT count(*) FROM (SELECT user_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets EXCEPT SELECT * FROM (${EXPECTED_TOP}))) AS top`)
+
   return {
+    /**
+     * How many rollup rows, publish delays and ranked targets differ from what the raw rows say (all 0 when
+     * they agree): a full recount, for tests and for checking a database by hand.
+     */
+    async drift(): Promise<{ hours: number; delays: number; top: number }> {
+      return drift.get()!
+    },
+
     /** Sums over the targets in range: in all, per platform, per bucket; and the most engaging targets. */
     async report(q: ReportQuery): Promise<ReportRows> {
       const s = statements(q)
-      // Named parameters a statement does not use are ignored, so both take the same object.
+      // Named parameters a statement does not use are ignored, so all take the same object.
       const params = {
         userId: q.userId,
-        buckets: JSON.stringify(q.buckets.map((b) => [b.start, b.end])),
         from: q.from,
         to: q.to,
         top: q.top,
         accountId: q.accountId ?? null,
+        scope: q.accountId ?? '*',
         platform: q.platform ?? null,
         postId: q.postId ?? null,
       }
+      const bucketRanges = JSON.stringify(q.buckets.map((b, i) => [i, b.start, b.end]))
       const result: ReportRows = { totals: { ...EMPTY_AGGREGATE }, byPlatform: [], byBucket: new Map(), top: [] }
-      // Both reads see one state of the database.
+      // Every read sees one state of the database.
       db.transaction(() => {
-        for (const row of s.groups.all(params) as Row[]) {
-          const { grp, key, ...aggregate } = row
-          if (grp === 'total') result.totals = aggregate
-          else if (grp === 'platform') result.byPlatform.push({ ...aggregate, platform: key as PlatformName })
-          else result.byBucket.set(Number(key), aggregate)
+        if (q.postId) {
+          for (const row of s.groups.all({ ...params, ranges: bucketRanges }) as Row[]) {
+            const { grp, key, ...aggregate } = row
+            if (grp === 'total') result.totals = aggregate
+            else if (grp === 'platform') result.byPlatform.push({ ...aggregate, platform: key as PlatformName })
+            else result.byBucket.set(Number(key), aggregate)
+          }
+        } else {
+          const split = splitHours(q.buckets)
+          const total = { ...ZERO_SUMS }
+          const byPlatform = new Map<PlatformName, Sums>()
+          const byBucket = new Map<number, Sums>()
+          const add = (into: Map<number, Sums> | Map<PlatformName, Sums>, key: number | PlatformName, row: Sums) => {
+            // Rows whose targets all moved away stay, all zeros: they count nothing.
+            if (!row.scheduled) return
+            const map = into as Map<number | PlatformName, Sums>
+            addSums(map.get(key) ?? map.set(key, { ...ZERO_SUMS }).get(key)!, row)
+          }
+          const series = q.platform ?? '*'
+          for (const [bucket, s0, e0] of split.hours) add(byBucket, bucket, s.hours.get({ ...params, rollupPlatform: series, s: s0, e: e0 }) as Sums)
+          if (split.edges.length) {
+            for (const row of s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]) add(byBucket, row.bucket, row)
+          }
+          // A platform's total needs no buckets: the whole hours of [from, to), and its two edges raw.
+          const whole = splitHours([{ start: q.from, end: q.to }])
+          for (const platform of q.platform ? [q.platform] : PLATFORM_NAMES) {
+            for (const [, s0, e0] of whole.hours) add(byPlatform, platform, s.hours.get({ ...params, rollupPlatform: platform, s: s0, e: e0 }) as Sums)
+          }
+          if (whole.edges.length) {
+            for (const row of s.edges.all({ ...params, ranges: JSON.stringify(whole.edges) }) as SumRow[]) add(byPlatform, row.platform, row)
+          }
+          for (const sums of byPlatform.values()) addSums(total, sums)
+          const medians = mediansOf(s.delays, params, q.buckets)
+          if (total.scheduled) result.totals = aggregateOf(total, medians.total)
+          for (const [platform, sums] of byPlatform) result.byPlatform.push({ ...aggregateOf(sums, medians.platform.get(platform) ?? null), platform })
+          for (const [bucket, sums] of byBucket) result.byBucket.set(bucket, aggregateOf(sums, medians.bucket.get(bucket) ?? null))
+          result.top = (total.engagements_n > RANK_WALK_ABOVE ? s.ranked : s.recent).all(params) as TopTarget[]
+          return
         }
         result.top = s.top.all(params) as TopTarget[]
       })()
@@ -156,4 +242,3 @@ export function analyticsStore(db: Db) {
     },
   }
 }
-

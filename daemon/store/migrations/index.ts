@@ -3,6 +3,7 @@ import { outbox } from './0002-outbox.js'
 import { webhooks } from './0004-webhooks.js'
 import { posts } from './0003-posts.js'
 import { metrics } from './0005-metrics.js'
+import { analyticsRollups } from './0006-analytics-rollups.js'
 
 /**
  * One step of the schema. A landed step is never edited: a change is a new numbered file here.
@@ -14,4 +15,4 @@ export interface Migration {
   sql: string
 }
 
-export const migrations: Migration[] = [foundation, outbox, posts, webhooks, metrics]
+export const migrations: Migration[] = [foundation, outbox, posts, webhooks, metrics, analyticsRollups]

@@ -1,0 +1,241 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SCOPES } from '../src/api/common.js'
+import { openDatabase } from '../daemon/store/db.js'
+import { eventsStore } from '../daemon/store/events.js'
+import { accountsStore } from '../daemon/store/accounts.js'
+import { usersStore } from '../daemon/store/users.js'
+import { postsStore } from '../daemon/store/posts.js'
+import { publishingStore } from '../daemon/store/publishing.js'
+import { metricsStore } from '../daemon/store/metrics.js'
+import { openStore } from '../daemon/store/index.js'
+import { medianOf } from '../daemon/store/analytics-rollups.js'
+import { migrations } from '../daemon/store/migrations/index.js'
+import type { PlatformName } from '../daemon/platforms/types.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+// The rollups behind GET /v1/analytics are kept by triggers; after every kind of write the
+// store's full recount (drift) must find nothing to correct, and the report must show the change.
+
+const CONSISTENT = { hours: 0, delays: 0, top: 0 }
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const T0 = Date.parse('2026-06-01T00:00:00Z')
+
+let t: TestDaemon
+let key: string
+let userId: string
+let account: string
+
+const store = () => t.daemon.store
+const report = async (query: string) => (await t.http.get(`/v1/analytics${query}`, { key })).body
+const day = (iso: string) => `?from=${iso}&to=${iso}`
+
+async function publish(postId: string, outcomes: Partial<Record<PlatformName, 'published' | 'failed'>>, at: number) {
+  await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
+  for (const [platform, kind] of Object.entries(outcomes) as [PlatformName, 'published' | 'failed'][]) {
+    expect(await store().publishing.claimTarget({ postId, platform, accountId: account, dueAt: at }, at, 60_000)).toBeDefined()
+    const outcome = kind === 'published' ? { kind, platformPostId: `${postId}-${platform}`, url: null } : { kind, code: 'platform_rejected', detail: 'no' }
+    expect(await store().publishing.settle(postId, platform, outcome, at + 3_000)).toBe(true)
+  }
+}
+
+beforeAll(async () => {
+  const { ManualClock } = await import('../src/time.js')
+  t = await startTestDaemon({ clock: new ManualClock(T0 - DAY), backgroundWorkers: false })
+  const user = await store().users.create({ name: 'rollups', plan: 'enterprise', timezone: 'UTC' }, t.clock.now())
+  userId = user.id
+  await store().users.setPlan(userId, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
+  key = (await store().apiKeys.create(userId, { name: 'all', scopes: SCOPES }, t.clock.now())).secret
+  account = (await store().accounts.create(userId, 'A', t.clock.now())).id
+})
+
+afterAll(async () => {
+  await t.stop()
+})
+
+describe('analytics rollups stay equal to the raw rows', () => {
+  const ids: Record<string, string> = {}
+
+  it('through create', async () => {
+    for (const [name, at, platforms] of [
+      ['a', T0 + 10 * HOUR, ['feed', 'mastodon']],
+      ['b', T0 + 11 * HOUR + 30 * 60_000, ['feed']],
+      ['c', T0 + DAY + 9 * HOUR, ['mastodon']],
+    ] as const) {
+      ids[name] = (await store().posts.create(userId, { accountId: account, content: name, mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0 - DAY)).post.id
+    }
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(3)
+    expect((await report(day('2026-06-02'))).totals.posts_scheduled).toBe(1)
+  })
+
+  it('through an update that moves a post to another day and redraws its platforms', async () => {
+    const change = await store().posts.update(userId, ids.b!, { scheduledAt: T0 + DAY + 15 * HOUR, platforms: ['mastodon', 'discord'] }, 1, T0 - DAY)
+    expect(change.kind).toBe('ok')
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(2)
+    const next = await report(day('2026-06-02'))
+    expect(next.totals.posts_scheduled).toBe(3)
+    expect(next.by_platform.map((p: any) => [p.platform, p.posts_scheduled])).toEqual([['mastodon', 2], ['discord', 1]])
+  })
+
+  it('through a cancel', async () => {
+    expect((await store().posts.cancel(userId, ids.b!, T0 - DAY)).kind).toBe('ok')
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-02'))).totals.posts_scheduled).toBe(1)
+  })
+
+  it('through publishing outcomes, with exact medians', async () => {
+    await publish(ids.a!, { feed: 'published', mastodon: 'failed' }, T0 + 10 * HOUR)
+    await publish(ids.c!, { mastodon: 'published' }, T0 + DAY + 9 * HOUR + 4_000)
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const both = await report('?from=2026-06-01&to=2026-06-02')
+    expect(both.totals).toMatchObject({ posts_scheduled: 3, posts_published: 2, posts_failed: 1, median_publish_delay_ms: 5_000 })
+    expect(both.series.map((b: any) => b.median_publish_delay_ms)).toEqual([3_000, 7_000])
+  })
+
+  it('through snapshots, newer ones replacing the latest counts', async () => {
+    const reading = (likes: number) => ({ impressions: 100, likes, reposts: 1, replies: null, quotes: 0, clicks: null })
+    await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(3), nextAt: null, failures: 0 }], T0 + 2 * DAY)
+    await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(8), nextAt: null, failures: 0 }], T0 + 3 * DAY)
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-02'))).totals).toMatchObject({ impressions: 100, likes: 8, replies: null, engagements: 9, engagement_rate: 0.09 })
+  })
+
+  it('through a retry that moves the failed target to now', async () => {
+    t.clock.set(T0 + 5 * DAY + 12 * HOUR)
+    expect((await store().posts.retry(userId, ids.a!, t.clock.now())).kind).toBe('ok')
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    // The post and both its targets now count on the day of the retry.
+    expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(0)
+    // The feed target, published on 1 June, now counts against the new time: a negative delay, as before rollups.
+    expect((await report(day('2026-06-06'))).totals).toMatchObject({ posts_scheduled: 2, posts_published: 1, posts_failed: 0, median_publish_delay_ms: 3_000 - (5 * DAY + 2 * HOUR) })
+  })
+
+  it('across a daemon restart', async () => {
+    const before = await report('?from=2026-06-01&to=2026-06-30')
+    await t.restart()
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect(await report('?from=2026-06-01&to=2026-06-30')).toEqual(before)
+  })
+
+  it('reads the partial hours of a half-hour zone from the raw rows', async () => {
+    const kolkata = await store().users.create({ name: 'kolkata', plan: 'enterprise', timezone: 'Asia/Kolkata' }, t.clock.now())
+    await store().users.setPlan(kolkata.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
+    const k = (await store().apiKeys.create(kolkata.id, { name: 'all', scopes: SCOPES }, t.clock.now())).secret
+    const acc = (await store().accounts.create(kolkata.id, 'K', t.clock.now())).id
+    // 18:15Z is 23:45 on the 1st in Kolkata (UTC+5:30); 18:45Z is 00:15 on the 2nd: one UTC hour, two local days.
+    for (const at of ['2026-07-01T18:15:00Z', '2026-07-01T18:45:00Z', '2026-07-01T18:50:00Z']) {
+      await store().posts.create(kolkata.id, { accountId: acc, content: at, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.parse(at) }, t.clock.now())
+    }
+    const res = (await t.http.get('/v1/analytics?from=2026-07-01&to=2026-07-02', { key: k })).body
+    expect(res.series.map((b: any) => [b.start, b.posts_scheduled])).toEqual([
+      ['2026-06-30T18:30:00.000Z', 1],
+      ['2026-07-01T18:30:00.000Z', 2],
+    ])
+    // Totals add up the range's whole hours and its two partial ones, not the buckets.
+    expect(res.totals.posts_scheduled).toBe(3)
+    expect((await t.http.get('/v1/analytics?from=2026-07-02&to=2026-07-02', { key: k })).body.by_platform).toEqual([expect.objectContaining({ platform: 'feed', posts_scheduled: 2 })])
+  })
+})
+
+describe('top_posts, walked down the ranking or read from the range', () => {
+  it('gives the same most engaging targets either way', async () => {
+    const owner = await store().users.create({ name: 'ranked', plan: 'enterprise', timezone: 'UTC' }, t.clock.now())
+    const acc = (await store().accounts.create(owner.id, 'R', t.clock.now())).id
+    const start = Date.parse('2026-08-01T00:00:00Z')
+    const created: Promise<{ postId: string; at: number; engagements: number }>[] = []
+    // More engaged targets in range than the walk threshold (2,000), one an hour, in one transaction.
+    store().db.transaction(() => {
+      for (let i = 0; i < 2_200; i++) {
+        const at = start + i * HOUR
+        const engagements = (i * 7_919) % 1_000
+        created.push(store().posts.create(owner.id, { accountId: acc, content: `r${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, start - DAY).then((r) => ({ postId: r.post.id, at, engagements })))
+      }
+    })()
+    // The store's functions write synchronously and resolve after: the ids are collected once committed.
+    const seeded = await Promise.all(created)
+    const last = start + 2_200 * HOUR
+    await store().publishing.claimDue(last, 10_000, Number.MAX_SAFE_INTEGER)
+    store().db.transaction(() => {
+      for (const s of seeded) {
+        void store().publishing.claimTarget({ postId: s.postId, platform: 'mastodon', accountId: acc, dueAt: s.at }, s.at, 60_000)
+        void store().publishing.settle(s.postId, 'mastodon', { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
+        store().metrics.snapshotSync(s.postId, 'mastodon', s.at + HOUR, { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null })
+      }
+    })()
+    expect(seeded).toHaveLength(2_200)
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const expected = (from: number, to: number) =>
+      seeded
+        .filter((s) => s.at >= from && s.at < to)
+        .sort((a, b) => b.engagements - a.engagements || (a.postId < b.postId ? -1 : 1))
+        .slice(0, 10)
+        .map((s) => ({ postId: s.postId, platform: 'mastodon', url: null, engagements: s.engagements }))
+    const topOf = async (from: number, to: number) =>
+      (await store().analytics.report({ userId: owner.id, from, to, buckets: [{ start: from, end: to }], top: 10 })).top
+    // All 2,200 in range: the ranking is walked. A week (168): the range is read and sorted.
+    expect(await topOf(start, last)).toEqual(expected(start, last))
+    expect(await topOf(start + 100 * HOUR, start + 268 * HOUR)).toEqual(expected(start + 100 * HOUR, start + 268 * HOUR))
+  })
+})
+
+describe('medianOf', () => {
+  it('is the middle value, or the mean of the middle two, of any order of values', () => {
+    let seed = 7
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31)
+    for (let n = 1; n < 60; n++) {
+      const values = Array.from({ length: n }, () => (next() % 20_001) - 10_000)
+      const sorted = [...values].sort((a, b) => a - b)
+      const expected = n % 2 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2
+      expect(medianOf(Float64Array.from(values))).toBe(expected)
+    }
+    expect(medianOf(new Float64Array())).toBeNull()
+  })
+})
+
+describe('migration 6', () => {
+  it('backfills the rollups of a database written before it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-rollups-'))
+    try {
+      const file = join(dir, 'smm.db')
+      const db = openDatabase(file, migrations.filter((m) => m.version < 6))
+      const events = eventsStore(db)
+      const accounts = accountsStore(db, events)
+      const users = usersStore(db)
+      const posts = postsStore(db, events)
+      const publishing = publishingStore(db, events, accounts)
+      const metrics = metricsStore(db, accounts)
+      const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
+      const acc = (await accounts.create(user.id, 'old', T0)).id
+      const a = (await posts.create(user.id, { accountId: acc, content: 'a', mediaUrls: [], platforms: ['feed', 'mastodon'], scheduledAt: T0 + HOUR }, T0)).post.id
+      await posts.create(user.id, { accountId: acc, content: 'b', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + DAY }, T0)
+      const cancelled = (await posts.create(user.id, { accountId: acc, content: 'c', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + DAY }, T0)).post.id
+      await posts.cancel(user.id, cancelled, T0)
+      await publishing.claimDue(T0 + HOUR, 10, Number.MAX_SAFE_INTEGER)
+      for (const platform of ['feed', 'mastodon'] as const) {
+        await publishing.claimTarget({ postId: a, platform, accountId: acc, dueAt: T0 + HOUR }, T0 + HOUR, 60_000)
+        await publishing.settle(a, platform, { kind: 'published', platformPostId: platform, url: null }, T0 + HOUR + (platform === 'feed' ? 1_000 : 2_000))
+      }
+      await metrics.record([{ postId: a, platform: 'mastodon', metrics: { impressions: null, likes: 4, reposts: 1, replies: 0, quotes: null, clicks: null }, nextAt: null, failures: 0 }], T0 + 2 * HOUR)
+      db.close()
+
+      const upgraded = openStore(file)
+      try {
+        expect(upgraded.db.pragma('user_version', { simple: true })).toBe(6)
+        expect(await upgraded.analytics.drift()).toEqual(CONSISTENT)
+        const buckets = [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 2 * DAY }]
+        const rows = await upgraded.analytics.report({ userId: user.id, from: T0, to: T0 + 2 * DAY, buckets, top: 10 })
+        expect(rows.totals).toMatchObject({ scheduled: 3, published: 2, failed: 0, medianDelayMs: 1_500, likes: 4, engagements: 5, impressions: null })
+        expect(rows.byBucket.get(1)).toMatchObject({ scheduled: 1, published: 0, medianDelayMs: null })
+      } finally {
+        upgraded.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
