@@ -1,10 +1,8 @@
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { METRICS, metricsTable, seriesChart, type AnalyticsReport, type Metrics } from '../src/cli/analytics-output.js'
 import { bar, barChart, sparkline } from '../src/cli/chart.js'
 import { ManualClock } from '../src/time.js'
-import { cliHome, runCli, type CliResult } from './helpers/cli.js'
+import { cliHome, cliHomeFor, runCli, type CliResult } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
 
@@ -76,9 +74,8 @@ describe('smm analytics against the daemon', () => {
   beforeAll(async () => {
     t = await startTestDaemon({ clock: new ManualClock(Date.now()), backgroundWorkers: false })
     await liftLimits(t)
-    home = cliHome()
-    writeFileSync(join(home.dir, 'ca.pem'), t.ca)
-    env = { ...home.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: join(home.dir, 'ca.pem') }
+    home = cliHomeFor(t)
+    env = home.env
   })
   afterAll(async () => {
     home?.remove()

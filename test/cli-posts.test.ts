@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../src/time.js'
-import { cliHome, runCli, runInTerminal, type CliResult } from './helpers/cli.js'
+import { cliHome, cliHomeFor, runCli, runInTerminal, type CliResult } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
@@ -23,10 +23,8 @@ beforeAll(async () => {
     overrides: { egress: { ca: loop.ca }, platforms: [loopbackPlatform('discord', { idempotent: false, timeoutMs: 2_000 })] },
   })
   await liftLimits(t)
-  home = cliHome()
-  const ca = join(home.dir, 'daemon-ca.pem')
-  writeFileSync(ca, t.ca)
-  env = { ...home.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: ca }
+  home = cliHomeFor(t)
+  env = home.env
 })
 afterAll(async () => {
   home.remove()

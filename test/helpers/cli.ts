@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -29,6 +29,18 @@ export function cliHome(): { dir: string; env: NodeJS.ProcessEnv; remove(): void
     LANG: 'C.UTF-8',
   }
   return { dir, env, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * A CLI home whose environment points at a test daemon the way a script would: `SMM_URL`,
+ * `SMM_API_KEY`, and the daemon's certificate written out for `SMM_CA_FILE`.
+ */
+export function cliHomeFor(daemon: { url: string; key: string; ca: string }): ReturnType<typeof cliHome> {
+  const home = cliHome()
+  const ca = join(home.dir, 'daemon-ca.pem')
+  writeFileSync(ca, daemon.ca)
+  home.env = { ...home.env, SMM_URL: daemon.url, SMM_API_KEY: daemon.key, SMM_CA_FILE: ca }
+  return home
 }
 
 /**
