@@ -104,7 +104,7 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
       recordedAt,
     )
     const fields = { webhook_id: job.webhookId, event_id: job.eventId, attempt: job.attempt, status: response?.status, duration_ms: Math.round(durationMs) }
-    if (verdict === 'success') log.debug(fields, 'webhook delivered')
+    if (verdict === 'success') log.info(fields, 'webhook delivered')
     else log.warn({ ...fields, error, next_attempt_at: next === null ? null : toIso(next) }, 'webhook attempt failed')
     if (disabledReason) log.warn({ webhook_id: job.webhookId, reason: disabledReason }, 'webhook endpoint disabled')
   }
