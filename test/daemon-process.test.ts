@@ -116,6 +116,11 @@ describe('smm admin', () => {
     const id = JSON.parse(user.stdout).id
     const plan = await runCli(['admin', 'users', 'set-plan', id, '--plan', 'enterprise', '--per-minute', '500', '--json'], env)
     expect(JSON.parse(plan.stdout).limits).toEqual({ per_minute: 500, per_hour: 10000, per_day: 100000 })
+    const zone = await runCli(['admin', 'users', 'set-timezone', id, '--timezone', 'Europe/Berlin', '--json'], env)
+    expect(JSON.parse(zone.stdout).timezone).toBe('Europe/Berlin')
+    const badZone = await runCli(['admin', 'users', 'set-timezone', id, '--timezone', 'Mars/Olympus'], env)
+    expect(badZone.code).toBe(2)
+    expect(badZone.stderr).toMatch(/not an IANA time zone/)
     const wrong = await runCli(['admin', 'users', 'set-plan', id, '--plan', 'standard', '--per-minute', '5'], env)
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/only the enterprise plan/)

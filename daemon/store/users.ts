@@ -51,6 +51,7 @@ export function usersStore(db: Db) {
   const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id')
   const owner = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_owner = 1 ORDER BY id LIMIT 1')
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users')
+  const setTimezone = db.prepare<[string, string], void>('UPDATE users SET timezone = ? WHERE id = ?')
   const setPlan = db.prepare<[Plan, number | null, number | null, number | null, string], void>(
     'UPDATE users SET plan = ?, custom_per_minute = ?, custom_per_hour = ?, custom_per_day = ? WHERE id = ?',
   )
@@ -83,6 +84,12 @@ export function usersStore(db: Db) {
       return count.get()!.n
     },
     /** Sets a user's plan; custom limits are kept only for enterprise. */
+    /** Sets the IANA time zone that dates are shown and analytics bucketed in. */
+    async setTimezone(id: string, timezone: string): Promise<User | undefined> {
+      setTimezone.run(timezone, id)
+      const row = byId.get(id)
+      return row && userFromRow(row)
+    },
     async setPlan(id: string, plan: Plan, custom: Partial<Limits> = {}): Promise<User | undefined> {
       const keep = plan === 'enterprise'
       setPlan.run(
