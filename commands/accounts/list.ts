@@ -3,13 +3,7 @@ import { ApiCommand } from '../../src/cli/api-command.js'
 import { accountTable } from '../../src/cli/account-output.js'
 import { cursor, limit, platform } from '../../src/cli/flags.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
-
-/** A page of accounts, as the API lists them. */
-export interface AccountPage {
-  data: Account[]
-  has_more: boolean
-  next_cursor: string | null
-}
+import type { Page } from '../../src/pagination.js'
 
 export default class AccountsList extends ApiCommand {
   static override description = 'List your accounts (the brands or people you post as) and the platforms each is connected to.'
@@ -22,7 +16,7 @@ export default class AccountsList extends ApiCommand {
     cursor,
   }
 
-  async run(): Promise<AccountPage> {
+  async run(): Promise<Page<Account>> {
     const { flags } = await this.parse(AccountsList)
     const client = await this.client()
     const page = await this.waitFor('Listing accounts', client.listAccounts({ query: { platform: flags.platform, limit: flags.limit, cursor: flags.cursor } }))

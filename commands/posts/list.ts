@@ -4,13 +4,7 @@ import { ApiCommand } from '../../src/cli/api-command.js'
 import { cursor, limit, platform, time } from '../../src/cli/flags.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
 import { postTable } from '../../src/cli/post-output.js'
-
-/** A page of posts: the API's list, or every page at once with --all. */
-export interface PostPage {
-  data: Post[]
-  has_more: boolean
-  next_cursor: string | null
-}
+import type { Page } from '../../src/pagination.js'
 
 export default class PostsList extends ApiCommand {
   static override description = `List posts by scheduled time, with their status and platforms.
@@ -36,7 +30,7 @@ Filters combine: a status, an account, a platform, and a time range (--from incl
     all: Flags.boolean({ description: 'Every matching post, fetching page after page' }),
   }
 
-  async run(): Promise<PostPage> {
+  async run(): Promise<Page<Post>> {
     const { flags } = await this.parse(PostsList)
     const client = await this.client()
     const query = {
@@ -48,7 +42,7 @@ Filters combine: a status, an account, a platform, and a time range (--from incl
       order: flags.order,
       cursor: flags.cursor,
     }
-    const page: PostPage = flags.all
+    const page: Page<Post> = flags.all
       ? { data: await this.waitFor('Listing posts', this.everyPost(client.paginate('listPosts', { query: { ...query, limit: 100 } }))), has_more: false, next_cursor: null }
       : await this.waitFor('Listing posts', client.listPosts({ query: { ...query, limit: flags.limit } }))
     if (!this.jsonEnabled()) {

@@ -4,13 +4,7 @@ import { ApiCommand } from '../../src/cli/api-command.js'
 import { cursor, limit } from '../../src/cli/flags.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
 import { deliveryTable } from '../../src/cli/webhook-output.js'
-
-/** A page of delivery attempts, newest first. */
-export interface DeliveryPage {
-  data: WebhookDeliveryAttempt[]
-  has_more: boolean
-  next_cursor: string | null
-}
+import type { Page } from '../../src/pagination.js'
 
 export default class WebhooksDeliveries extends ApiCommand {
   static override description = 'List the delivery attempts to a webhook endpoint, newest first: the event, the HTTP status it answered, how long it took, the error, and when the next retry is due.'
@@ -23,7 +17,7 @@ export default class WebhooksDeliveries extends ApiCommand {
 
   static override flags = { limit, cursor }
 
-  async run(): Promise<DeliveryPage> {
+  async run(): Promise<Page<WebhookDeliveryAttempt>> {
     const { args, flags } = await this.parse(WebhooksDeliveries)
     const client = await this.client()
     const page = await this.waitFor('Listing deliveries', client.listWebhookDeliveries({ params: { id: args.id }, query: { limit: flags.limit, cursor: flags.cursor } }))

@@ -3,13 +3,7 @@ import { ApiCommand } from '../../src/cli/api-command.js'
 import { cursor, limit } from '../../src/cli/flags.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
 import { webhookTable } from '../../src/cli/webhook-output.js'
-
-/** A page of webhook endpoints, as the API lists them. */
-export interface WebhookPage {
-  data: Webhook[]
-  has_more: boolean
-  next_cursor: string | null
-}
+import type { Page } from '../../src/pagination.js'
 
 export default class WebhooksList extends ApiCommand {
   static override description = 'List your webhook endpoints: where events are sent, which events, and whether delivery is enabled. Secrets are never shown again after creation.'
@@ -18,7 +12,7 @@ export default class WebhooksList extends ApiCommand {
 
   static override flags = { limit, cursor }
 
-  async run(): Promise<WebhookPage> {
+  async run(): Promise<Page<Webhook>> {
     const { flags } = await this.parse(WebhooksList)
     const client = await this.client()
     const page = await this.waitFor('Listing webhooks', client.listWebhooks({ query: { limit: flags.limit, cursor: flags.cursor } }))

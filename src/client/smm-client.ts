@@ -3,6 +3,7 @@ import https from 'node:https'
 import { VERSION } from '../config.js'
 import { routes, type OperationId, type RouteDef, type Routes } from '../contract.js'
 import { ApiError, type Problem } from '../errors.js'
+import type { Page } from '../pagination.js'
 import { ConnectionError } from './errors.js'
 import { createAgent, isCertificateError, type TlsTrust } from './tls.js'
 import type { CallArgs, CallOptions, ListItem, ListOperationId, RouteMethods } from './types.js'
@@ -144,11 +145,10 @@ export class SmmClient {
   /** Every item of a list operation, fetching page after page as the loop asks for more. */
   async *paginate<K extends ListOperationId>(operationId: K, ...[input, options]: CallArgs<Routes[K]>): AsyncGenerator<ListItem<K>> {
     const base = (input ?? {}) as LooseInput
-    type Page = { data: ListItem<K>[]; has_more: boolean; next_cursor: string | null }
-    const call = this.request as (id: OperationId, input: LooseInput, options?: CallOptions) => Promise<Page>
+    const call = this.request as (id: OperationId, input: LooseInput, options?: CallOptions) => Promise<Page<ListItem<K>>>
     let cursor: string | null = null
     do {
-      const page: Page = await call.call(this, operationId, { ...base, query: { ...base.query, ...(cursor ? { cursor } : {}) } }, options)
+      const page: Page<ListItem<K>> = await call.call(this, operationId, { ...base, query: { ...base.query, ...(cursor ? { cursor } : {}) } }, options)
       yield* page.data
       cursor = page.has_more ? page.next_cursor : null
     } while (cursor)
