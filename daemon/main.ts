@@ -15,6 +15,7 @@ import { createPlatformRegistry } from './platforms/index.js'
 import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, loadSecretKey } from './secret-box.js'
+import { lockDataDir } from './store/data-dir-lock.js'
 import { openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import { createWorkers, type Worker } from './workers.js'
@@ -130,7 +131,14 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   )
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const databaseFile = join(options.dataDir, 'smm.db')
-  const store = openStore(databaseFile)
+  const lock = lockDataDir(options.dataDir, `${options.host}:${options.port}`)
+  let store: Store
+  try {
+    store = openStore(databaseFile)
+  } catch (error) {
+    lock.release()
+    throw error
+  }
   try {
     await store.idempotency.abandonRunning()
     await store.webhookDeliveries.releaseLeases(clock.now())
@@ -198,6 +206,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
           await drain(listener, options.shutdownGraceMs ?? 10_000)
           await Promise.all(workers.map((w) => w.stop()))
           store.close()
+          lock.release()
           log.info({ msg: 'stopped' })
         })()
         return closing
@@ -205,6 +214,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     }
   } catch (error) {
     store.close()
+    lock.release()
     throw error
   }
 }

@@ -55,6 +55,24 @@ describe('smm daemon as a process', () => {
     expect(await exited(second.child)).toBe(0)
   })
 
+  it('refuses a second daemon on a data dir a running one holds, naming it; admin works beside it; a killed holder leaves no stale lock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-lock-'))
+    const first = await startProcess(dir)
+    const second = await runCli(['daemon', '--port', '0', '--data-dir', dir], { env: process.env })
+    expect(second.code).toBe(1)
+    expect(second.stderr).toContain(`The data dir ${dir} is in use by smm daemon pid ${first.child.pid}`)
+    expect(second.stderr).toContain('--data-dir')
+    const admin = await runCli(['admin', 'users', 'list', '--json'], { env: { ...process.env, SMM_DATA_DIR: dir } })
+    expect(admin.code).toBe(0)
+
+    first.child.kill('SIGKILL')
+    await exited(first.child)
+    const again = await startProcess(dir)
+    again.child.kill('SIGTERM')
+    expect(await exited(again.child)).toBe(0)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
   it('links what it publishes under --public-url, and refuses one that is not a URL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'smm-public-'))
     const bad = await runCli(['daemon', '--port', '0', '--data-dir', dir, '--public-url', 'smm.example.com'], { env: process.env })
