@@ -98,10 +98,12 @@ export const invalidToken = (detail: string) =>
     headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${detail.replace(/"/g, "'")}"` },
   })
 
-export const insufficientScope = (scope: string) =>
-  new ApiError(403, 'insufficient_scope', `This API key lacks the "${scope}" scope.`, {
+/** A 403 for a scope the key lacks (`scope` may list several, space-separated, as RFC 6750 writes them). */
+export const insufficientScope = (scope: string, detail = `This API key lacks the "${scope}" scope.`, errors: FieldError[] = []) =>
+  new ApiError(403, 'insufficient_scope', detail, {
     headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
     extensions: { required_scope: scope },
+    errors,
   })
 
 export const notFound = (what: string, id?: string) =>

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../daemon/store/index.js'
 import { generateApiKey, hashApiKey } from '../src/api-key.js'
+import { SCOPES, type Scope } from '../src/api/common.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
@@ -121,6 +122,53 @@ describe('API keys', () => {
   it('never writes a key to the log', () => {
     expect(t.logs.length).toBeGreaterThan(10)
     expect(t.logs.join('\n')).not.toMatch(/smm_[0-9A-Za-z]{36}/)
+  })
+})
+
+describe('a key cannot mint a stronger key', () => {
+  it('grants only scopes the calling key holds, for every combination of scopes with keys:write', async () => {
+    const owner = (await t.daemon.store.users.owner())!
+    // 1,024 combinations, two requests each: lift the owner's limits for the length of this test.
+    await t.daemon.store.users.setPlan(owner.id, 'enterprise', { per_minute: 100_000, per_hour: 100_000, per_day: 100_000 })
+    const others = SCOPES.filter((s) => s !== 'keys:write')
+    try {
+      for (let mask = 0; mask < 1 << others.length; mask++) {
+        const held = ['keys:write', ...others.filter((_, i) => mask & (1 << i))] as Scope[]
+        const caller = await t.daemon.store.apiKeys.create(owner.id, { name: `mask-${mask}`, scopes: held }, t.clock.now())
+        const missing = SCOPES.filter((s) => !held.includes(s))
+        const all = await t.http.post('/v1/api-keys', { name: 'wants all', scopes: SCOPES }, { key: caller.secret })
+        if (missing.length === 0) {
+          expect(all.status).toBe(201)
+        } else {
+          expect(all.status, `held ${held.join(' ')}`).toBe(403)
+          expect(all.body.code).toBe('insufficient_scope')
+          expect(all.body.required_scope).toBe(missing.join(' '))
+          expect(all.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(missing.map((s) => `#/scopes/${SCOPES.indexOf(s)}`))
+        }
+        // With no scopes named, a key gets what the key making it holds, never more.
+        const plain = await t.http.post('/v1/api-keys', { name: 'default' }, { key: caller.secret })
+        expect(plain.status).toBe(201)
+        expect([...plain.body.scopes].sort()).toEqual([...held].sort())
+      }
+    } finally {
+      await t.daemon.store.users.setPlan(owner.id, 'standard')
+    }
+  }, 120_000)
+
+  it('never outlives the key that makes it', async () => {
+    const owner = (await t.daemon.store.users.owner())!
+    const ends = t.clock.now() + 3_600_000
+    const caller = await t.daemon.store.apiKeys.create(owner.id, { name: 'hour', scopes: ['keys:write'], expiresAt: ends }, t.clock.now())
+    const at = (ms: number) => new Date(ms).toISOString()
+    const inherited = await t.http.post('/v1/api-keys', { name: 'inherits' }, { key: caller.secret })
+    expect(inherited.status).toBe(201)
+    expect(inherited.body.expires_at).toBe(at(ends))
+    expect((await t.http.post('/v1/api-keys', { name: 'sooner', expires_at: at(ends - 60_000) }, { key: caller.secret })).body.expires_at).toBe(at(ends - 60_000))
+    for (const expires_at of [null, at(ends + 1000)]) {
+      const res = await t.http.post('/v1/api-keys', { name: 'longer', expires_at }, { key: caller.secret })
+      expect(res.status).toBe(422)
+      expect(res.body.errors).toEqual([{ pointer: '#/expires_at', code: 'outlives_key', detail: `must be no later than ${at(ends)}, when the key making it expires` }])
+    }
   })
 })
 

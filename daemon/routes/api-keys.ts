@@ -1,5 +1,5 @@
 import { routes } from '../../src/contract.js'
-import { invalidField, notFound } from '../../src/errors.js'
+import { insufficientScope, invalidField, notFound } from '../../src/errors.js'
 import { afterId, toPage } from '../../src/pagination.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { AppDeps } from '../context.js'
@@ -12,9 +12,24 @@ export function apiKeyRoutes(router: ApiRouter, { store, clock }: AppDeps): void
   })
 
   bind(router, routes.createApiKey, async (ctx, { body, principal }) => {
-    const expiresAt = body.expires_at ? Date.parse(body.expires_at) : null
+    // A key grants at most what it holds, for at most as long as it lives: keys:write alone
+    // must not be a way to mint a key with every scope, or one that outlives the key making it.
+    const scopes = body.scopes ?? SCOPES.filter((s) => principal.scopes.has(s))
+    const extra = scopes.filter((s) => !principal.scopes.has(s))
+    if (extra.length) {
+      throw insufficientScope(
+        extra.join(' '),
+        `This API key cannot grant scopes it does not hold: ${extra.join(', ')}. Create the key with one that holds them.`,
+        extra.map((scope) => ({ pointer: `#/scopes/${scopes.indexOf(scope)}`, code: 'scope_not_held', detail: `"${scope}" is not held by the key making this one` })),
+      )
+    }
+    const ownExpiry = principal.key.expires_at === null ? null : Date.parse(principal.key.expires_at)
+    const expiresAt = body.expires_at ? Date.parse(body.expires_at) : body.expires_at === null ? null : ownExpiry
     if (expiresAt !== null && expiresAt <= clock.now()) throw invalidField('#/expires_at', 'must be in the future')
-    const key = await store.apiKeys.create(principal.user.id, { name: body.name, scopes: body.scopes ?? SCOPES, expiresAt }, clock.now())
+    if (ownExpiry !== null && (expiresAt === null || expiresAt > ownExpiry)) {
+      throw invalidField('#/expires_at', `must be no later than ${principal.key.expires_at}, when the key making it expires`, 'outlives_key')
+    }
+    const key = await store.apiKeys.create(principal.user.id, { name: body.name, scopes, expiresAt }, clock.now())
     ctx.status = 201
     ctx.set('Location', `/v1/api-keys/${key.id}`)
     ctx.body = key
