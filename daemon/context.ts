@@ -40,6 +40,8 @@ export interface State {
   startedAt: number
   clientIp: string
   principal?: Principal
+  /** The matched route's fields that an idempotent replay must not carry (RouteDef.shownOnce). */
+  shownOnce?: readonly string[]
 }
 
 export type Ctx = Koa.ParameterizedContext<State>

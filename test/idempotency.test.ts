@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { createSecretBox, loadSecretKey } from '../daemon/secret-box.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
@@ -21,11 +22,41 @@ describe('Idempotency-Key on POST', () => {
     expect(retry.status).toBe(201)
     expect(retry.headers['idempotent-replayed']).toBe('true')
     expect(retry.headers.location).toBe(first.headers.location)
-    expect(retry.body).toEqual(first.body)
+    const { secret, ...resource } = first.body
+    expect(secret).toMatch(/^smm_/)
+    expect(retry.body).toEqual(resource)
     expect(await keyCount()).toBe(before + 1)
-    // The stored answer holds the new key's secret: it is kept sealed, never in clear.
-    const file = readFileSync(t.daemon.databaseFile).toString('latin1') + readFileSync(`${t.daemon.databaseFile}-wal`).toString('latin1')
-    expect(file).not.toContain(first.body.secret)
+  })
+
+  it('shows a secret once: a replay of a key, webhook or rotation answers the resource without it, and none is stored', async () => {
+    const key = await t.http.post('/v1/api-keys', { name: 'once' }, { key: t.key, headers: { 'idempotency-key': 'once-key' } })
+    const hook = await t.http.post('/v1/webhooks', { url: 'https://93.184.215.14/in', events: ['*'] }, { key: t.key, headers: { 'idempotency-key': 'once-hook' } })
+    expect(hook.status).toBe(201)
+    const rotated = await t.http.post(`/v1/webhooks/${hook.body.id}/rotate-secret`, undefined, { key: t.key, headers: { 'idempotency-key': 'once-rotate' } })
+    expect(rotated.status).toBe(200)
+    const replays = [
+      await t.http.post('/v1/api-keys', { name: 'once' }, { key: t.key, headers: { 'idempotency-key': 'once-key' } }),
+      await t.http.post('/v1/webhooks', { url: 'https://93.184.215.14/in', events: ['*'] }, { key: t.key, headers: { 'idempotency-key': 'once-hook' } }),
+      await t.http.post(`/v1/webhooks/${hook.body.id}/rotate-secret`, undefined, { key: t.key, headers: { 'idempotency-key': 'once-rotate' } }),
+    ]
+    for (const [original, replay] of [key, hook, rotated].map((r, i) => [r, replays[i]!] as const)) {
+      expect(replay.headers['idempotent-replayed']).toBe('true')
+      expect(original.body.secret).toEqual(expect.any(String))
+      expect(replay.body.secret).toBeUndefined()
+      expect(replay.body.id).toBe(original.body.id)
+    }
+    // What the idempotency store keeps, opened with the data dir's own key: no secret in it.
+    const box = createSecretBox(loadSecretKey(t.dataDir))
+    const owner = (await t.daemon.store.users.owner())!
+    const db = new Database(t.daemon.databaseFile, { readonly: true })
+    const rows = db.prepare("SELECT key, response FROM idempotency_keys WHERE key LIKE 'once-%'").all() as { key: string; response: Buffer }[]
+    db.close()
+    expect(rows).toHaveLength(3)
+    for (const row of rows) {
+      const stored = box.open(row.response, `idempotency:${owner.id}:${row.key}`) as { body: string }
+      expect(stored.body).toContain('"id"')
+      expect(stored.body).not.toContain('"secret"')
+    }
   })
 
   it("replays a handler's own error too", async () => {

@@ -3,7 +3,7 @@ import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { duration, time, timeFromFlags } from '../../src/cli/flags.js'
-import { localTime, paint } from '../../src/cli/output.js'
+import { localTime, paint, shownOnceGone } from '../../src/cli/output.js'
 
 export default class KeysCreate extends ApiCommand {
   static override description = `Create an API key for yourself, for a script or another machine.
@@ -38,7 +38,7 @@ Its secret is printed once, now, and never again: store it (or pipe --json into 
     if (!this.jsonEnabled()) {
       const scopes = key.scopes.length === SCOPES.length ? 'every scope' : `scopes ${key.scopes.join(', ')}`
       this.log(`Created API key ${key.id} "${key.name}" with ${scopes}, expiring ${localTime(key.expires_at, 'never')}.`)
-      this.log(`Its secret is shown only this once; store it now:\n\n  ${paint('bold', key.secret)}\n`)
+      this.log(key.secret === undefined ? shownOnceGone('secret') : `Its secret is shown only this once; store it now:\n\n  ${paint('bold', key.secret)}\n`)
     }
     return key
   }

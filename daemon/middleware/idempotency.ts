@@ -16,9 +16,15 @@ function parseKey(header: string): string {
   return match[1]!
 }
 
+/** The response as it may be kept: a secret shown once is not stored beside its hash for 24 h. */
+function withoutShownOnce(body: unknown, fields: readonly string[] | undefined): unknown {
+  if (!fields?.length || typeof body !== 'object' || body === null) return body
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !fields.includes(name)))
+}
+
 /**
  * Makes a POST safe to retry. The first response to a key (a success, or a handler's own error)
- * is stored for 24 h; the same request again replays it, the key with another request is 422,
+ * is stored for 24 h (less its shown-once fields); the same request again replays it, the key with another request is 422,
  * and a retry while the first is running is 409. An unexpected failure (a bug, a crash) stores
  * nothing, so the retry runs afresh.
  */
@@ -67,7 +73,7 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
       const value = ctx.response.get(name)
       if (value) headers[name] = value
     }
-    const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body)
+    const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : JSON.stringify(withoutShownOnce(ctx.body, ctx.state.shownOnce))
     await store.complete(userId, key, { status: ctx.status, sealed: seal(userId, key, headers, body) })
   }
 }

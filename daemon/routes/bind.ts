@@ -34,6 +34,7 @@ export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Han
   router.register(koaPath(def.path), [def.method], async (ctx) => {
     const principal = ctx.state.principal
     if (def.scope && !principal?.scopes.has(def.scope)) throw insufficientScope(def.scope)
+    ctx.state.shownOnce = def.shownOnce
     const input = {
       params: def.params ? parseInput(def.params, ctx.params) : undefined,
       query: def.query ? parseInput(def.query, { ...ctx.query }) : undefined,

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../src/api-key.js'
 import { newId } from '../../src/ids.js'
-import type { ApiKey, ApiKeyWithSecret } from '../../src/api/api-keys.js'
+import type { ApiKey, NewKeySecret } from '../../src/api/api-keys.js'
 import type { Scope } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
@@ -78,7 +78,7 @@ export function apiKeysStore(db: Db) {
   const revoke = db.prepare<[number, string], void>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?')
   const touch = db.prepare<[number, string], void>('UPDATE api_keys SET last_used_at = ? WHERE id = ?')
 
-  function createSync(userId: string, input: NewApiKey, now: number): ApiKeyWithSecret {
+  function createSync(userId: string, input: NewApiKey, now: number): NewKeySecret {
     const secret = generateApiKey()
     const id = newId('key', now)
     insert.run(id, userId, input.name, apiKeyDisplayPrefix(secret), hashApiKey(secret), input.scopes.join(' '), now, input.expiresAt ?? null)
@@ -123,7 +123,7 @@ export function apiKeysStore(db: Db) {
     /** The synchronous core of `create`, for units of work that span tables. */
     createSync,
     /** Creates a key and returns it with its secret, the only time the secret exists in clear. */
-    async create(userId: string, input: NewApiKey, now: number): Promise<ApiKeyWithSecret> {
+    async create(userId: string, input: NewApiKey, now: number): Promise<NewKeySecret> {
       return createSync(userId, input, now)
     },
 

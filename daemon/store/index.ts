@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
+import type { NewKeySecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
 import { accountsStore } from './accounts.js'
@@ -41,7 +41,7 @@ export interface Store {
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.
    */
-  bootstrapOwner(owner: NewUser, now: number): Promise<{ user: User; key: ApiKeyWithSecret } | undefined>
+  bootstrapOwner(owner: NewUser, now: number): Promise<{ user: User; key: NewKeySecret } | undefined>
   /** An online, consistent copy of the database to another file. */
   backup(file: string): Promise<void>
   close(): void

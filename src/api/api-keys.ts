@@ -19,10 +19,17 @@ export type ApiKey = v.InferOutput<typeof ApiKey>
 
 /** The answer to a key's creation: the only response that ever carries its secret. */
 export const ApiKeyWithSecret = v.pipe(
-  v.object({ ...ApiKey.entries, secret: v.pipe(v.string(), v.description('The key itself. Shown once; store it now.')) }),
+  v.object({
+    ...ApiKey.entries,
+    secret: v.optional(
+      v.pipe(v.string(), v.description('The key itself, in this response only: store it now. Absent when an Idempotency-Key replays the response (it is never stored).')),
+    ),
+  }),
   v.title('ApiKeyWithSecret'),
 )
 export type ApiKeyWithSecret = v.InferOutput<typeof ApiKeyWithSecret>
+/** A key as it is made: the secret is always there, for the one response that shows it. */
+export type NewKeySecret = ApiKey & { secret: string }
 
 export const ApiKeyCreate = v.strictObject({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
@@ -57,6 +64,7 @@ export const apiKeyRoutes = {
     body: ApiKeyCreate,
     status: 201,
     response: ApiKeyWithSecret,
+    shownOnce: ['secret'],
   }),
   revokeApiKey: route({
     method: 'DELETE',

@@ -25,6 +25,11 @@ export interface RouteDef {
   produces?: string[]
   /** Error statuses particular to this route, beyond the ones every route shares, and when. */
   problems?: Record<number, string>
+  /**
+   * Response fields shown in this one response only (a key's or a webhook's secret): never
+   * stored for an idempotent replay, which answers the same resource without them.
+   */
+  shownOnce?: readonly string[]
 }
 
 /** Declares a route, keeping its literal types for the handler and the client. */

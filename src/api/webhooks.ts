@@ -24,7 +24,12 @@ export const Webhook = v.pipe(
 )
 export type Webhook = v.InferOutput<typeof Webhook>
 
-const Secret = v.pipe(v.string(), v.description('`whsec_` + base64 of 32 random bytes, for the Standard Webhooks `verify`. Shown once; store it now.'))
+const Secret = v.optional(
+  v.pipe(
+    v.string(),
+    v.description('`whsec_` + base64 of 32 random bytes, for the Standard Webhooks `verify`. In this response only: store it now. Absent when an Idempotency-Key replays the response (it is never stored).'),
+  ),
+)
 
 /** The answer to a creation or a rotation: the only responses that carry the secret. */
 export const WebhookWithSecret = v.pipe(v.object({ ...Webhook.entries, secret: Secret }), v.title('WebhookWithSecret'))
@@ -107,6 +112,7 @@ export const webhookRoutes = {
     body: WebhookCreate,
     status: 201,
     response: WebhookWithSecret,
+    shownOnce: ['secret'],
   }),
   getWebhook: route({
     method: 'GET',
@@ -157,6 +163,7 @@ export const webhookRoutes = {
     params: IdParams,
     status: 200,
     response: WebhookWithSecret,
+    shownOnce: ['secret'],
   }),
   listWebhookDeliveries: route({
     method: 'GET',

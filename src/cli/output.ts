@@ -72,3 +72,8 @@ export function localTime(iso: string | null | undefined, empty = '-'): string {
   )
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`
 }
+
+/** What to say when a retried create was answered from the idempotency store, which keeps no secret. */
+export function shownOnceGone(what: string): string {
+  return `Its ${what} was in the first response to this request only and is not kept, so this retry cannot show it. If you did not store it, revoke this one and create another.`
+}

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
-import { details, localTime, paint, table } from './output.js'
+import { details, localTime, paint, shownOnceGone, table } from './output.js'
 
 /** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
 export const eventFlag = Flags.option({ options: WEBHOOK_EVENT_FILTERS, helpValue: '<event>', multiple: true, delimiter: ',' })
@@ -51,6 +51,7 @@ export function deliveryTable(attempts: readonly WebhookDeliveryAttempt[]): stri
 }
 
 /** The secret block printed once, after creation or rotation. */
-export function secretNotice(secret: string): string {
+export function secretNotice(secret: string | undefined): string {
+  if (secret === undefined) return shownOnceGone('signing secret')
   return `Its signing secret is shown only this once; store it now (receivers verify with it):\n\n  ${paint('bold', secret)}\n`
 }
