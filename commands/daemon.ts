@@ -74,6 +74,12 @@ On first start with an empty data dir it creates the owner user and prints an AP
       },
     }),
     'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL' })(),
+    'max-connections-per-address': Flags.integer({
+      description: 'Connections one client address may hold open at once; more are closed at once (with --behind-proxy, limit them at the proxy)',
+      env: 'SMM_MAX_CONNECTIONS_PER_ADDRESS',
+      default: 64,
+      min: 1,
+    }),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
     'ai-base-url': Flags.string({
       description: 'OpenAI-compatible chat-completions server for POST /v1/ai/generate, up to /v1 (OpenAI, Ollama, llama.cpp, vLLM); unset: the offline builtin drafting helper',
@@ -105,6 +111,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       allowPrivateNetwork: flags['allow-private-network'],
       publicUrl: flags['public-url'],
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
+      connectionLimits: { perAddress: flags['max-connections-per-address'] },
       aiBaseUrl: flags['ai-base-url'],
       aiApiKey: flags['ai-api-key'],
       aiModel: flags['ai-model'],

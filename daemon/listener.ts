@@ -1,6 +1,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import type tls from 'node:tls'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import { ApiError, httpsRequired } from '../src/errors.js'
@@ -9,11 +10,47 @@ import type { TlsMaterial } from './tls.js'
 
 type RequestListener = (req: http.IncomingMessage, res: http.ServerResponse) => void
 
-// Limits on what a client may hold open before it has said anything useful.
-const FIRST_BYTE_TIMEOUT_MS = 10_000
-const HANDSHAKE_TIMEOUT_MS = 10_000
-const HEADERS_TIMEOUT_MS = 20_000
-const REQUEST_TIMEOUT_MS = 60_000
+/**
+ * What a client may hold open. A connection that says nothing, never finishes its TLS
+ * handshake, dribbles its headers or body, or idles between requests is cut off, so a few
+ * clients cannot hold the daemon's descriptors (slowloris and friends).
+ */
+export interface ConnectionLimits {
+  /** From accept to the connection's first byte. */
+  firstByteMs: number
+  /** From the first byte to a completed TLS handshake. */
+  handshakeMs: number
+  /** For a request's headers to arrive in full. */
+  headersMs: number
+  /** For a whole request, body included, to arrive. */
+  requestMs: number
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveMs: number
+  /** Connections one client address may hold at once; the rest are closed at once. */
+  perAddress: number
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  firstByteMs: 10_000,
+  handshakeMs: 10_000,
+  headersMs: 20_000,
+  requestMs: 60_000,
+  keepAliveMs: 5_000,
+  perAddress: 64,
+}
+
+/** Logs a cut-off connection once per address, kind and minute: a flood must not flood the log. */
+function throttledLog(log: Logger) {
+  const last = new Map<string, number>()
+  return (kind: string, address: string | undefined, fields: Record<string, unknown> = {}) => {
+    const now = Date.now()
+    const key = `${kind} ${address}`
+    if ((last.get(key) ?? 0) > now - 60_000) return
+    if (last.size > 10_000) for (const [k, at] of last) if (at <= now - 60_000) last.delete(k)
+    last.set(key, now)
+    log.warn({ msg: `connection cut off: ${kind}`, ip: address, ...fields })
+  }
+}
 
 function problemBytes(error: ApiError, requestId: string): string {
   return JSON.stringify(error.toProblem(requestId))
@@ -23,6 +60,9 @@ function problemBytes(error: ApiError, requestId: string): string {
 function writeRawProblem(socket: Duplex, error: ApiError): void {
   const requestId = newId('req')
   const body = problemBytes(error, requestId)
+  // Closed for good once the answer is out: a client that never closes its side (and keeps
+  // sending) must not keep the descriptor. The second's grace lets the answer be read.
+  socket.once('finish', () => setTimeout(() => socket.destroy(), 1_000).unref())
   socket.end(
     `HTTP/1.1 ${error.status} ${error.toProblem().title}\r\n` +
       'Content-Type: application/problem+json\r\n' +
@@ -34,7 +74,7 @@ function writeRawProblem(socket: Duplex, error: ApiError): void {
 }
 
 /** Malformed requests Node's parser rejects (oversized headers, garbage) still get a problem body. */
-function onClientError(log: Logger) {
+function onClientError(report: ReturnType<typeof throttledLog>) {
   return (error: NodeJS.ErrnoException, socket: Duplex) => {
     // The parser reports every further chunk of a bad request too; once the answer is on its
     // way (the socket no longer writable) there is nothing to add, and destroying would cut it.
@@ -49,14 +89,15 @@ function onClientError(log: Logger) {
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new ApiError(408, 'request_timeout', 'The request took too long to arrive.')
           : new ApiError(400, 'bad_request', 'The request is not valid HTTP/1.1.')
-    log.warn({ msg: 'client error', code: error.code, status: apiError.status })
+    report(apiError.code, (socket as net.Socket).remoteAddress, { code: error.code, status: apiError.status })
     writeRawProblem(socket, apiError)
   }
 }
 
-function tune(server: http.Server): void {
-  server.headersTimeout = HEADERS_TIMEOUT_MS
-  server.requestTimeout = REQUEST_TIMEOUT_MS
+function tune(server: http.Server, limits: ConnectionLimits): void {
+  server.headersTimeout = limits.headersMs
+  server.requestTimeout = limits.requestMs
+  server.keepAliveTimeout = limits.keepAliveMs
 }
 
 /** A plain-HTTP request on the TLS port: 403, nothing read, nothing redirected, nothing processed. */
@@ -82,37 +123,116 @@ export interface Listener {
   httpServers: http.Server[]
 }
 
+/** Counts the connections each client address holds, refusing those over the cap. */
+function perAddressCap(limit: number, report: ReturnType<typeof throttledLog>) {
+  const open = new Map<string, number>()
+  return (socket: net.Socket): boolean => {
+    const address = socket.remoteAddress ?? ''
+    const count = open.get(address) ?? 0
+    if (count >= limit) {
+      report('too many connections', address, { limit })
+      socket.destroy()
+      return false
+    }
+    open.set(address, count + 1)
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1
+      if (left > 0) open.set(address, left)
+      else open.delete(address)
+    })
+    return true
+  }
+}
+
+/** How often Node's servers look for connections past their deadlines. */
+const checkEvery = (limits: ConnectionLimits) => Math.max(10, Math.min(1_000, Math.floor(Math.min(limits.headersMs, limits.requestMs) / 4)))
+
 /**
  * One port that speaks TLS and refuses plain HTTP. The first byte of each connection decides:
  * 0x16 opens a TLS handshake and goes to the HTTPS server; anything else goes to a server that
  * only ever answers 403 `https_required`.
  */
-export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Logger): Listener {
-  const secure = https.createServer({ cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, handler)
-  const plain = http.createServer(rejectPlainHttp(log))
+export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Logger, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Listener {
+  const report = throttledLog(log)
+  const connectionsCheckingInterval = checkEvery(limits)
+  const secure = https.createServer({ cert: tls.cert, key: tls.key, connectionsCheckingInterval }, handler)
+  const plain = http.createServer({ connectionsCheckingInterval }, rejectPlainHttp(log))
   for (const s of [secure, plain]) {
-    tune(s)
-    s.on('clientError', onClientError(log))
+    tune(s, limits)
+    s.on('clientError', onClientError(report))
   }
-  secure.on('tlsClientError', (error) => log.debug({ msg: 'tls handshake failed', err: error.message }))
+  // The https server's handshakeTimeout does not fire on handed-over sockets: the sniffer times
+  // handshakes itself, from the first byte to 'secureConnection', keeping each raw connection by peer.
+  const raw = new Map<string, { socket: net.Socket; handshake: NodeJS.Timeout }>()
+  const peer = (socket: net.Socket) => `${socket.remoteAddress}|${socket.remotePort}`
+  secure.on('tlsClientError', (error: Error, socket: net.Socket) => {
+    report('tls handshake failed', socket.remoteAddress, { err: error.message })
+    raw.get(peer(socket))?.socket.destroy()
+  })
+  // Node's headersTimeout starts with a request's first byte; until a connection sends one, it
+  // may idle no longer than a request's headers may take (plus two checks of Node's, so that a
+  // half-sent request gets Node's 408 rather than this silent close).
+  const awaitingRequest = new WeakMap<net.Socket, () => void>()
+  secure.on('secureConnection', (socket: tls.TLSSocket) => {
+    const connection = raw.get(peer(socket))
+    if (connection) clearTimeout(connection.handshake)
+    const idle = () => {
+      report('no request', socket.remoteAddress, { ms: limits.headersMs })
+      socket.destroy()
+    }
+    awaitingRequest.set(socket, idle)
+    socket.setTimeout(limits.headersMs + 2 * connectionsCheckingInterval)
+    socket.once('timeout', idle)
+  })
+  secure.prependListener('request', (req: http.IncomingMessage) => {
+    const idle = awaitingRequest.get(req.socket)
+    if (!idle) return
+    awaitingRequest.delete(req.socket)
+    req.socket.removeListener('timeout', idle)
+    req.socket.setTimeout(0)
+  })
+  const admit = perAddressCap(limits.perAddress, report)
   const server = net.createServer((socket) => {
     socket.on('error', (error) => log.debug({ msg: 'socket error', err: error.message }))
-    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy())
+    if (!admit(socket)) return
+    socket.setTimeout(limits.firstByteMs, () => {
+      report('no first byte', socket.remoteAddress, { ms: limits.firstByteMs })
+      socket.destroy()
+    })
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0)
       socket.pause()
       socket.unshift(chunk)
+      if (chunk[0] === 0x16) {
+        const key = peer(socket)
+        const handshake = setTimeout(() => {
+          report('tls handshake too slow', socket.remoteAddress, { ms: limits.handshakeMs })
+          socket.destroy()
+        }, limits.handshakeMs)
+        raw.set(key, { socket, handshake })
+        socket.once('close', () => {
+          clearTimeout(handshake)
+          raw.delete(key)
+        })
+      }
       ;(chunk[0] === 0x16 ? secure : plain).emit('connection', socket)
       process.nextTick(() => socket.resume())
     })
+  })
+  // Node checks headersTimeout and requestTimeout only on connections its server tracks, and it
+  // starts tracking on 'listening'. These servers never listen themselves (the sniffer hands
+  // them sockets), so they are told when the real one does: without it, a half-sent request
+  // held its connection forever.
+  server.on('listening', () => {
+    for (const s of [secure, plain]) s.emit('listening')
   })
   return { server, httpServers: [secure, plain] }
 }
 
 /** Plain HTTP for use behind a TLS-terminating proxy; the app admits only trusted proxies. */
-export function proxyListener(handler: RequestListener, log: Logger): Listener {
-  const server = http.createServer(handler)
-  tune(server)
-  server.on('clientError', onClientError(log))
+export function proxyListener(handler: RequestListener, log: Logger, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Listener {
+  const server = http.createServer({ connectionsCheckingInterval: checkEvery(limits) }, handler)
+  tune(server, limits)
+  server.on('clientError', onClientError(throttledLog(log)))
   return { server, httpServers: [server] }
 }

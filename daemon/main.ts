@@ -10,7 +10,7 @@ import { createAiProvider } from './ai/index.js'
 import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, type EgressOptions } from './egress.js'
-import { proxyListener, tlsListener, type Listener } from './listener.js'
+import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
 import { createPlatformRegistry } from './platforms/index.js'
 import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
@@ -44,6 +44,8 @@ export interface DaemonOptions {
   secretKey?: string
   /** The URL the daemon is reached at from outside (behind a proxy, say), for links in feeds. Default: the listening URL. */
   publicUrl?: string
+  /** Timeouts and the per-address cap on connections (`--max-connections-per-address`). */
+  connectionLimits?: Partial<ConnectionLimits>
 }
 
 /** What tests and benchmarks may replace. */
@@ -112,7 +114,8 @@ async function drain(listener: Listener, graceMs: number): Promise<void> {
   for (const s of servers) s.closeIdleConnections()
   const ticker = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 100)
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())
-  const allClosed = Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))))
+  // Every server is closed, listening or not: closing also stops its timeout checks.
+  const allClosed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
   await Promise.race([allClosed, deadline])
   clearInterval(ticker)
   for (const s of servers) s.closeAllConnections()
@@ -177,7 +180,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     }
     const app = createApp(deps)
     const handler = app.callback()
-    const listener = tls ? tlsListener(tls, handler, log) : proxyListener(handler, log)
+    const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits }
+    const listener = tls ? tlsListener(tls, handler, log, limits) : proxyListener(handler, log, limits)
     const port = await listen(listener.server, options.host, options.port)
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
     listeningUrl = tls ? url : `https://${displayHost(options.host)}:${port}`
