@@ -121,7 +121,8 @@ describe('smm accounts', () => {
 describe('smm webhooks', () => {
   it('creates an endpoint with its secret printed once, tests it, and shows the delivery', async () => {
     const [created, human, invalid] = await Promise.all([
-      smm(['webhooks', 'create', receiver.url, '--event', 'webhook.test,post.published', '--description', 'CI', '--json']),
+      // A repeatable flag takes one value, so the URL after it stays the argument.
+      smm(['webhooks', 'create', '--event', 'webhook.test,post.published', receiver.url, '--description', 'CI', '--json']),
       smm(['webhooks', 'create', 'https://93.184.215.14/hooks']),
       smm(['webhooks', 'create', 'http://example.com/hooks', '--event', 'post.published', '--event', 'post.published']),
     ])
@@ -189,7 +190,7 @@ describe('smm webhooks', () => {
 describe('smm ai generate', () => {
   it('prints each draft with its platform and length, and --json is the generation', async () => {
     const [human, asJson, tooMany] = await Promise.all([
-      smm(['ai', 'generate', 'We open a second shop in Leith on Saturday', '--platform', 'bluesky', '--variants', '2', '--tone', 'witty']),
+      smm(['ai', 'generate', '--platform', 'bluesky', 'We open a second shop in Leith on Saturday', '--variants', '2', '--tone', 'witty']),
       smm(['ai', 'generate', 'We open a second shop in Leith on Saturday', '--platform', 'discord', '--hashtags', '--json']),
       smm(['ai', 'generate', 'x', '--variants', '9']),
     ])

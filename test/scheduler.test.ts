@@ -130,6 +130,31 @@ describe('the lifecycle', () => {
     loop.reply({ status: 200 })
   })
 
+  it('retries a post days later without rewriting its time: the attempts keep counting, with a fresh allowance', async () => {
+    const acc = await account('Retried')
+    loop.reply({ status: 400, body: { message: 'embeds are not allowed' } })
+    const id = await schedule(acc, ['discord'], MIN)
+    const scheduledAt = iso(t.clock.now() + MIN)
+    t.clock.advance(MIN)
+    await tick()
+    expect(await get(id)).toMatchObject({ status: 'failed', scheduled_at: scheduledAt, targets: [{ attempts: 1 }] })
+
+    // Two days on, beyond the 24 h catch-up window: the retry is still published, not missed.
+    t.clock.advance(2 * 24 * 60 * MIN)
+    loop.reply({ status: 503 })
+    const retried = await t.http.post(`/v1/posts/${id}/retry`, {}, { key: t.key })
+    expect(retried.body).toMatchObject({ status: 'scheduled', scheduled_at: scheduledAt, targets: [{ status: 'pending', attempts: 1, error: null }] })
+    await tick()
+    expect(await get(id)).toMatchObject({ status: 'publishing', scheduled_at: scheduledAt, targets: [{ status: 'pending', attempts: 2, error: { code: 'platform_error' } }] })
+    // The backoff starts again from its first step: this retry has had one attempt, not two.
+    t.clock.advance(90_000)
+    loop.reply({ status: 200 })
+    await tick()
+    const done = await get(id)
+    expect(done).toMatchObject({ status: 'published', scheduled_at: scheduledAt, targets: [{ status: 'published', attempts: 3, error: null }] })
+    expect(Date.parse(done.published_at) - Date.parse(scheduledAt)).toBe(2 * 24 * 60 * MIN + 90_000)
+  })
+
   it('marks the connection reauth_required on an auth failure, once; later targets fail without a call; new posts are refused', async () => {
     const acc = await account('Revoked')
     loop.reply({ status: 401, body: { message: 'invalid webhook token' } })

@@ -3,7 +3,7 @@ import { Args, Flags } from '@oclif/core'
 import type { Connection } from '../../src/api/accounts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
-import { platform } from '../../src/cli/flags.js'
+import { repeatable, platform } from '../../src/cli/flags.js'
 import { readStdin } from '../../src/cli/prompt.js'
 
 const EXAMPLE = 'e.g. --credential instance_url=https://mastodon.social'
@@ -58,7 +58,7 @@ Give credentials as --credential NAME=VALUE (repeatable), or as a JSON object in
 
   static override flags = {
     platform: platform({ description: 'The platform to connect', required: true }),
-    credential: Flags.string({ description: 'One credential as NAME=VALUE (repeatable)', helpValue: 'NAME=VALUE', multiple: true, exclusive: ['credentials-file'] }),
+    credential: Flags.string({ description: 'One credential as NAME=VALUE (repeatable)', helpValue: 'NAME=VALUE', ...repeatable, exclusive: ['credentials-file'] }),
     'credentials-file': Flags.string({ description: 'A JSON object of credentials in this file (- for standard input)', helpValue: '<file>', exclusive: ['credential'] }),
   }
 

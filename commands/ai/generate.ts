@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { MAX_VARIANTS, TONES, type AiGeneration } from '../../src/api/ai.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
-import { platform } from '../../src/cli/flags.js'
+import { repeatable, platform } from '../../src/cli/flags.js'
 import { paint } from '../../src/cli/output.js'
 
 export default class AiGenerate extends ApiCommand {
@@ -20,7 +20,7 @@ Drafts are only printed, never scheduled: pick one and pass it to \`smm posts cr
   }
 
   static override flags = {
-    platform: platform({ description: 'Draft for this platform, fitting its rules (repeatable)', multiple: true }),
+    platform: platform({ description: 'Draft for this platform, fitting its rules (repeatable)', ...repeatable }),
     variants: Flags.integer({ description: `Drafts per platform (1 to ${MAX_VARIANTS})`, min: 1, max: MAX_VARIANTS, default: 1 }),
     tone: Flags.option({ options: TONES, description: 'The voice to write in', default: 'neutral' as const })(),
     hashtags: Flags.boolean({ description: 'Add fitting hashtags' }),

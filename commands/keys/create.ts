@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
-import { duration, time, timeFromFlags } from '../../src/cli/flags.js'
+import { repeatable, duration, time, timeFromFlags } from '../../src/cli/flags.js'
 import { localTime, paint, shownOnceGone } from '../../src/cli/output.js'
 
 export default class KeysCreate extends ApiCommand {
@@ -22,7 +22,7 @@ Its secret is printed once, now, and never again: store it (or pipe --json into 
   }
 
   static override flags = {
-    scope: Flags.option({ options: SCOPES, description: 'A scope the key holds (repeatable or comma-separated; default: all)', multiple: true, delimiter: ',' })(),
+    scope: Flags.option({ options: SCOPES, description: 'A scope the key holds (repeatable or comma-separated; default: all)', ...repeatable, delimiter: ',' })(),
     expires: time({ description: 'When the key stops working: RFC 3339, a local date-time or a phrase ("in 30 days")', exclusive: ['expires-in'] }),
     'expires-in': duration({ description: 'How long the key works from now: 30d, 12h…', exclusive: ['expires'] }),
   }

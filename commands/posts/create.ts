@@ -6,7 +6,7 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { repeatable, duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords } from '../../src/cli/post-output.js'
 
@@ -26,10 +26,10 @@ Without --account, your only account is used; without --platform, that account's
 
   static override flags = {
     account: Flags.string({ description: 'The account to post as (acc_…); default: your only account', helpValue: '<acc_…>' }),
-    platform: platform({ description: 'A platform to publish on (repeatable); default: the account’s only connected one', multiple: true }),
+    platform: platform({ description: 'A platform to publish on (repeatable); default: the account’s only connected one', ...repeatable }),
     text: Flags.string({ description: 'The text of the post', exclusive: ['file'] }),
     file: Flags.string({ description: 'Read the text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
-    media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', multiple: true }),
+    media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', ...repeatable }),
     at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in'] }),
     in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at'] }),
   }

@@ -3,7 +3,7 @@ import type { Post, PostUpdate } from '../../src/api/posts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { repeatable, duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 
 export default class PostsUpdate extends ApiCommand {
@@ -24,8 +24,8 @@ Only what you name is sent; everything else stays as it is, even if it changed e
   static override flags = {
     text: Flags.string({ description: 'The new text', exclusive: ['file'] }),
     file: Flags.string({ description: 'Read the new text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
-    platform: platform({ description: 'Publish on these platforms instead (repeatable; replaces the list)', multiple: true }),
-    media: Flags.string({ description: 'Attach these https:// URLs instead (repeatable; replaces the list)', helpValue: '<url>', multiple: true, exclusive: ['no-media'] }),
+    platform: platform({ description: 'Publish on these platforms instead (repeatable; replaces the list)', ...repeatable }),
+    media: Flags.string({ description: 'Attach these https:// URLs instead (repeatable; replaces the list)', helpValue: '<url>', ...repeatable, exclusive: ['no-media'] }),
     'no-media': Flags.boolean({ description: 'Remove every attached media URL', exclusive: ['media'] }),
     at: time({ description: 'The new time: RFC 3339, a local date-time or a phrase', exclusive: ['in'] }),
     in: duration({ description: 'Publish this long from now instead: 2h, 45m, 3d', exclusive: ['at'] }),

@@ -48,6 +48,7 @@ export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: 
   }
   if (kind === 'auth') return { kind: 'failed', code, detail: `${name} refused the credentials: ${detail}. Reconnect the account, then retry.`, reauthRequired: true }
   if (kind === 'permanent') return { kind: 'failed', code, detail }
-  if (target.attempts >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${target.attempts} attempts)` }
-  return { kind: 'retry', at: now + Math.max(backoffMs(target.attempts), retryAfterMs), code, detail }
+  const tried = target.attemptsSinceRetry
+  if (tried >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${tried} attempts)` }
+  return { kind: 'retry', at: now + Math.max(backoffMs(tried), retryAfterMs), code, detail }
 }

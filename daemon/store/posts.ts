@@ -26,6 +26,7 @@ export interface TargetRow {
   platform: PlatformName
   status: TargetStatus
   attempts: number
+  attempts_before_retry: number
   next_attempt_at: number | null
   lease_expires_at: number | null
   platform_post_id: string | null
@@ -139,15 +140,19 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   const cancel = db.prepare<[number, number, string], void>(
     "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'scheduled'",
   )
-  const requeue = db.prepare<[number, number, string], void>(
-    `UPDATE posts SET status = 'scheduled', scheduled_at = ?, updated_at = ?, version = version + 1
+  // A retry leaves `scheduled_at` as the user set it (analytics measures delays from it): the
+  // retry time goes on the targets, which the claim keeps as their due time.
+  const requeue = db.prepare<[number, string], void>(
+    `UPDATE posts SET status = 'scheduled', updated_at = ?, version = version + 1
       WHERE id = ? AND status IN ('failed', 'partially_published')`,
   )
-  const requeueTargets = db.prepare<[string], void>(
-    `UPDATE post_targets SET status = 'pending', attempts = 0, next_attempt_at = NULL, lease_expires_at = NULL,
+  const requeueTargets = db.prepare<[number, string], void>(
+    `UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, next_attempt_at = ?, lease_expires_at = NULL,
             error_code = NULL, error_detail = NULL
       WHERE post_id = ? AND status IN ('failed', 'unconfirmed')`,
   )
+  // A new time replaces a retry's: the post is due when the user now says.
+  const forgetRetryTime = db.prepare<[string], void>("UPDATE post_targets SET next_attempt_at = NULL WHERE post_id = ? AND status = 'pending'")
   const listCache = new Map<string, ReturnType<Db['prepare']>>()
 
   function owned(userId: string, id: string): PostRecord | undefined {
@@ -180,6 +185,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
       id,
       version,
     )
+    if (changes.scheduledAt !== undefined) forgetRetryTime.run(id)
     if (changes.platforms) {
       // Targets of a scheduled post hold no results yet, so they can simply be redrawn.
       deleteTargets.run(id)
@@ -203,8 +209,8 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   const retryTx = db.transaction((userId: string, id: string, now: number): Change => {
     const current = owned(userId, id)
     if (!current) return { kind: 'not_found' }
-    if (requeue.run(now, now, id).changes === 0) return { kind: 'wrong_state', record: current }
-    requeueTargets.run(id)
+    if (requeue.run(now, id).changes === 0) return { kind: 'wrong_state', record: current }
+    requeueTargets.run(now, id)
     const record = reader.recordSync(id)!
     events.appendSync(userId, 'post.scheduled', record.post, now)
     return { kind: 'ok', record }
@@ -259,7 +265,10 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
       return cancelTx.immediate(userId, id, now)
     },
 
-    /** Re-queues the failed and unconfirmed targets of a failed or partly published post, due now. */
+    /**
+     * Re-queues the failed and unconfirmed targets of a failed or partly published post, due
+     * now; the post keeps its `scheduled_at` and each target its attempt count.
+     */
     async retry(userId: string, id: string, now: number): Promise<Change> {
       return retryTx.immediate(userId, id, now)
     },

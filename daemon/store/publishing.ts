@@ -18,7 +18,10 @@ export interface TargetRef {
 /** A target the scheduler now owns (status `publishing`, under a lease). */
 export interface ClaimedTarget extends TargetRef {
   userId: string
+  /** Attempts in all, this one included: the count the API shows. */
   attempts: number
+  /** Attempts since the user last retried the post, this one included: what the attempt limit counts. */
+  attemptsSinceRetry: number
   content: string
   mediaUrls: string[]
 }
@@ -54,7 +57,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       WHERE id IN (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ? ORDER BY scheduled_at LIMIT ?)
       RETURNING id, scheduled_at`,
   )
-  const makeDue = db.prepare<[number, string], void>("UPDATE post_targets SET next_attempt_at = ? WHERE post_id = ? AND status = 'pending'")
+  // A retried post's targets already carry their retry time; the others fall due at the post's.
+  const makeDue = db.prepare<[number, string], { due_at: number }>(
+    "UPDATE post_targets SET next_attempt_at = coalesce(next_attempt_at, ?) WHERE post_id = ? AND status = 'pending' RETURNING next_attempt_at AS due_at",
+  )
   const pendingOf = db.prepare<[string], { platform: PlatformName }>("SELECT platform FROM post_targets WHERE post_id = ? AND status = 'pending'")
   const dueTargets = db.prepare<[number, number, string, string, number], TargetRef>(
     `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, t.next_attempt_at AS dueAt
@@ -62,10 +68,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       WHERE t.status = 'pending' AND t.next_attempt_at <= ? AND (t.next_attempt_at, t.post_id, t.platform) > (?, ?, ?)
       ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ?`,
   )
-  const claimTarget = db.prepare<[number, string, string, number], { attempts: number; next_attempt_at: number }>(
+  const claimTarget = db.prepare<[number, string, string, number], { attempts: number; attempts_before_retry: number; next_attempt_at: number }>(
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
       WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
-      RETURNING attempts, next_attempt_at`,
+      RETURNING attempts, attempts_before_retry, next_attempt_at`,
   )
   // Publishing also starts the target's metrics schedule (daemon/analytics), in the same write.
   const setPublished = db.prepare<[string | null, string | null, number, number, string, string], void>(
@@ -144,10 +150,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const result: ClaimResult = { claimed: 0, missed: 0 }
     for (const post of claimPosts.all(now, now, limit)) {
       result.claimed++
-      if (now - post.scheduled_at <= catchUpMs) {
-        makeDue.run(post.scheduled_at, post.id)
-        continue
-      }
+      const dueAt = Math.min(...makeDue.all(post.scheduled_at, post.id).map((t) => t.due_at))
+      if (now - dueAt <= catchUpMs) continue
       result.missed++
       for (const { platform } of pendingOf.all(post.id)) {
         settle(post.id, platform, { kind: 'failed', code: 'missed_schedule', detail: `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.` }, now)
@@ -165,6 +169,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       dueAt: row.next_attempt_at,
       userId: post.user_id,
       attempts: row.attempts,
+      attemptsSinceRetry: row.attempts - row.attempts_before_retry,
       content: post.content,
       mediaUrls: JSON.parse(post.media_urls) as string[],
     }

@@ -48,8 +48,15 @@ export function timeFromFlags(at: string | undefined, inMs: number | undefined, 
 }
 
 /**
+ * Spread into a flag that may be given several times. Each use takes exactly one value, so a
+ * flag never swallows the arguments after it: `smm ai generate --platform feed "text"` and
+ * `smm webhooks create --event post.published https://…` read as typed.
+ */
+export const repeatable = { multiple: true, multipleNonGreedy: true } as const
+
+/**
  * A platform flag (`--platform mastodon`): one of the API's platform names. Call it with the
- * command's own description, and `multiple: true` where several may be named.
+ * command's own description, and `...repeatable` where several may be named.
  */
 export const platform = Flags.option({ options: PLATFORM_NAMES, helpValue: '<platform>' })
 

@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core'
 import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
+import { repeatable } from './flags.js'
 import { details, localTime, paint, shownOnceGone, table } from './output.js'
 
 /** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
-export const eventFlag = Flags.option({ options: WEBHOOK_EVENT_FILTERS, helpValue: '<event>', multiple: true, delimiter: ',' })
+export const eventFlag = Flags.option({ options: WEBHOOK_EVENT_FILTERS, helpValue: '<event>', ...repeatable, delimiter: ',' })
 
 function state(w: Webhook): string {
   return w.enabled ? 'enabled' : `disabled${w.disabled_reason ? `: ${w.disabled_reason}` : ''}`

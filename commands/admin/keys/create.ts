@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import type { ApiKeyWithSecret } from '../../../src/api/api-keys.js'
 import { SCOPES } from '../../../src/api/common.js'
 import { AdminCommand } from '../../../src/cli/admin-command.js'
+import { repeatable } from '../../../src/cli/flags.js'
 import { invalidField, notFound } from '../../../src/errors.js'
 import { parseRfc3339 } from '../../../src/time.js'
 
@@ -16,7 +17,7 @@ export default class AdminKeysCreate extends AdminCommand {
   static override flags = {
     user: Flags.string({ description: 'Owner of the key (usr_…); default: the owner created at first start' }),
     name: Flags.string({ description: 'A name to recognise the key by', required: true }),
-    scope: Flags.option({ options: SCOPES, multiple: true, description: 'A scope to grant (repeatable); default: all' })(),
+    scope: Flags.option({ options: SCOPES, ...repeatable, description: 'A scope to grant (repeatable); default: all' })(),
     expires: Flags.string({ description: 'Expiry, RFC 3339 (e.g. 2027-01-01T00:00:00Z); default: never' }),
   }
 

@@ -4,6 +4,7 @@ import { webhooks } from './0004-webhooks.js'
 import { posts } from './0003-posts.js'
 import { metrics } from './0005-metrics.js'
 import { analyticsRollups } from './0006-analytics-rollups.js'
+import { retryHistory } from './0007-retry-history.js'
 
 /**
  * One step of the schema. A landed step is never edited: a change is a new numbered file here.
@@ -15,4 +16,4 @@ export interface Migration {
   sql: string
 }
 
-export const migrations: Migration[] = [foundation, outbox, posts, webhooks, metrics, analyticsRollups]
+export const migrations: Migration[] = [foundation, outbox, posts, webhooks, metrics, analyticsRollups, retryHistory]
