@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs'
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { userInfo } from 'node:os'
-import { join } from 'node:path'
 import pino, { type Logger } from 'pino'
 import { VERSION } from '../src/config.js'
 import { systemClock, type Clock } from '../src/time.js'
@@ -15,8 +14,7 @@ import { createPlatformRegistry } from './platforms/index.js'
 import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, loadSecretKey } from './secret-box.js'
-import { lockDataDir } from './store/data-dir-lock.js'
-import { openStore, type Store } from './store/index.js'
+import { databaseFileOf, lockDataDir, openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import { createWorkers, type Worker } from './workers.js'
 
@@ -133,11 +131,11 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
   )
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
-  const databaseFile = join(options.dataDir, 'smm.db')
+  const databaseFile = databaseFileOf(options.dataDir)
   const lock = lockDataDir(options.dataDir, `${options.host}:${options.port}`)
   let store: Store
   try {
-    store = openStore(databaseFile)
+    store = openStore(options.dataDir)
   } catch (error) {
     lock.release()
     throw error
@@ -209,7 +207,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
           // Requests first (they may hand work to the workers), then the workers, then the file.
           await drain(listener, options.shutdownGraceMs ?? 10_000)
           await Promise.all(workers.map((w) => w.stop()))
-          store.close()
+          await store.close()
           lock.release()
           log.info({ msg: 'stopped' })
         })()
@@ -217,7 +215,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       },
     }
   } catch (error) {
-    store.close()
+    await store.close()
     lock.release()
     throw error
   }

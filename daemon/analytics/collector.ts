@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js'
 import { EgressError } from '../egress.js'
 import { PlatformError, type Connection, type Metrics, type Platform, type PlatformContext } from '../platforms/types.js'
 import { KeyedLimiter } from '../scheduler/limiter.js'
-import type { Collected, DueTarget } from '../store/metrics.js'
+import type { Collected, DueTarget } from '../store/index.js'
 import type { Worker } from '../workers.js'
 import { collectionBackoffMs, nextCollectionAt } from './schedule.js'
 
@@ -62,9 +62,9 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
   const later = (t: DueTarget, at: number, failures = t.failures): Collected => ({ postId: t.postId, platform: t.platform, nextAt: nextCollectionAt(t.publishedAt, at) ?? null, failures })
   const never = (t: DueTarget): Collected => ({ postId: t.postId, platform: t.platform, nextAt: null, failures: t.failures })
 
-  function openConnection(targets: DueTarget[]): Connection | string {
+  async function openConnection(targets: DueTarget[]): Promise<Connection | string> {
     const { accountId, platform } = targets[0]!
-    const stored = store.accounts.connectionSync(accountId, platform)
+    const stored = await store.accounts.connection(accountId, platform)
     if (!stored) return 'not connected'
     if (stored.status !== 'active') return 'waiting for the account to be reconnected'
     try {
@@ -83,7 +83,7 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
     if (unreadable.length) await store.metrics.record(unreadable.map(never), clock.now())
     const readable = targets.filter((t) => platform?.metrics && t.platformPostId !== null)
     if (!readable.length || !platform?.metrics) return
-    const connection = openConnection(readable)
+    const connection = await openConnection(readable)
     if (typeof connection === 'string') {
       // Not readable now; try again at the next step of the schedule (a reconnect resumes it).
       log.info({ worker: 'metrics', account_id: accountId, platform: name, targets: readable.length, reason: connection }, 'metrics read skipped')

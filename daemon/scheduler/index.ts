@@ -6,7 +6,7 @@ import type { PlatformRegistry } from '../platforms/index.js'
 import type { PlatformContext } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Outcome, TargetRef } from '../store/publishing.js'
+import type { ClaimedTarget, Outcome, TargetRef } from '../store/index.js'
 import { MAX_ATTEMPTS, outcomeOfError } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 
@@ -241,7 +241,7 @@ export class Scheduler {
     if (now - target.dueAt > this.options.catchUpMs) {
       return failed('missed_schedule', `The attempt is over ${Math.round(this.options.catchUpMs / 3_600_000)} h late (the daemon was down); it was not published. Retry it to publish now.`)
     }
-    const connection = store.accounts.connectionSync(target.accountId, name)
+    const connection = await store.accounts.connection(target.accountId, name)
     if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`)
     if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`)
     let credentials: Record<string, unknown>

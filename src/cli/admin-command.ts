@@ -21,7 +21,7 @@ export abstract class AdminCommand extends BaseCommand {
     try {
       return await work(store)
     } finally {
-      store.close()
+      await store.close()
     }
   }
 }

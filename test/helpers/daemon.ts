@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import Database from 'better-sqlite3'
 import pino from 'pino'
 import { ManualClock } from '../../src/time.js'
 import { startDaemon, type DaemonOptions, type DaemonOverrides, type RunningDaemon } from '../../daemon/main.js'
@@ -70,10 +71,26 @@ export async function startTestDaemon(
       t.http = httpsClient(state.daemon.url, state.ca)
     },
     async stop() {
+      rawConnections.get(t)?.close()
       t.http.close()
       await state.daemon.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
   return t
+}
+
+const rawConnections = new WeakMap<TestDaemon, Database.Database>()
+
+/**
+ * A second connection to the test daemon's SQLite file, for a test that looks at (or breaks)
+ * the database underneath the daemon; the daemon itself sees only the store port.
+ */
+export function sql(t: TestDaemon): Database.Database {
+  let db = rawConnections.get(t)
+  if (!db?.open) {
+    db = new Database(t.daemon.databaseFile)
+    rawConnections.set(t, db)
+  }
+  return db
 }

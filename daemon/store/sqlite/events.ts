@@ -1,18 +1,10 @@
-import type { EventType } from '../../src/events.js'
-import { newId } from '../../src/ids.js'
+import type { EventType } from '../../../src/events.js'
+import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
+import type { StoredEvent } from '../port.js'
 
 // The list lives in src/ so the API's schemas (webhook subscriptions) can name the types too.
-export { EVENT_TYPES, type EventType } from '../../src/events.js'
-
-/** An event as stored in the outbox; `id` is the `msg_…` id its deliveries carry. */
-export interface StoredEvent {
-  id: string
-  userId: string
-  type: EventType
-  data: unknown
-  createdAt: number
-}
+export { EVENT_TYPES, type EventType } from '../../../src/events.js'
 
 interface Row {
   id: string
@@ -37,6 +29,9 @@ export function eventsStore(db: Db) {
       const id = newId('msg', now)
       insert.run(id, userId, type, JSON.stringify(data), now)
       return { id, userId, type, data, createdAt: now }
+    },
+    async append(userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
+      return this.appendSync(userId, type, data, now)
     },
     /** Events in order after a given id (`''` for the first), for the delivery loop. */
     async listAfter(afterId: string, limit: number): Promise<StoredEvent[]> {

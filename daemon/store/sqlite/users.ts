@@ -1,9 +1,10 @@
-import type { Plan } from '../../src/api/common.js'
-import type { Limits, User } from '../../src/api/users.js'
-import { newId } from '../../src/ids.js'
-import { toIso } from '../../src/time.js'
-import { limitsFor } from '../plans.js'
+import type { Plan } from '../../../src/api/common.js'
+import type { Limits, User } from '../../../src/api/users.js'
+import { newId } from '../../../src/ids.js'
+import { toIso } from '../../../src/time.js'
+import { limitsFor } from '../../plans.js'
 import type { Db } from './db.js'
+import type { NewUser } from '../port.js'
 
 export interface UserRow {
   id: string
@@ -33,14 +34,6 @@ export function userFromRow(row: UserRow): User {
     timezone: row.timezone,
     created_at: toIso(row.created_at),
   }
-}
-
-export interface NewUser {
-  name: string
-  email?: string | null
-  plan?: Plan
-  timezone?: string
-  isOwner?: boolean
 }
 
 export function usersStore(db: Db) {

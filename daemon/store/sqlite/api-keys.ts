@@ -1,12 +1,13 @@
 import { timingSafeEqual } from 'node:crypto'
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../src/api-key.js'
-import { newId } from '../../src/ids.js'
-import type { ApiKey, NewKeySecret } from '../../src/api/api-keys.js'
-import type { Scope } from '../../src/api/common.js'
-import type { User } from '../../src/api/users.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../src/api-key.js'
+import { newId } from '../../../src/ids.js'
+import type { ApiKey, NewKeySecret } from '../../../src/api/api-keys.js'
+import type { Scope } from '../../../src/api/common.js'
+import type { User } from '../../../src/api/users.js'
+import { toIso, toIsoOrNull } from '../../../src/time.js'
 import type { Db } from './db.js'
 import { userFromRow, type UserRow } from './users.js'
+import type { Principal, NewApiKey, KeyRejection } from '../port.js'
 
 interface KeyRow {
   id: string
@@ -34,25 +35,8 @@ function keyFromRow(row: KeyRow): ApiKey {
   }
 }
 
-/** Who a request is made by: the key (without its secret), its scopes and its owner. */
-export interface Principal {
-  key: ApiKey
-  scopes: ReadonlySet<Scope>
-  user: User
-  /** `key.last_used_at` in ms, to decide whether to record this use. */
-  lastUsedAt: number | null
-}
-
 /** An api_keys row joined to its owner's columns, named u_…. */
 type HashRow = KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }
-
-export interface NewApiKey {
-  name: string
-  scopes: readonly Scope[]
-  expiresAt?: number | null
-}
-
-export type KeyRejection = 'unknown' | 'expired' | 'revoked'
 
 // last_used_at is written at most once a minute per key: exact enough to spot an unused key,
 // and it keeps a write off nearly every authenticated request.

@@ -1,25 +1,6 @@
-import type { Limits } from '../../src/api/users.js'
+import type { Limits } from '../../../src/api/users.js'
 import type { Db } from './db.js'
-
-export type WindowName = 'minute' | 'hour' | 'day'
-
-/** One window's state after a request was weighed against it. */
-export interface WindowState {
-  name: WindowName
-  limit: number
-  /** Seconds in the window. */
-  seconds: number
-  remaining: number
-  /** Milliseconds until the window resets. */
-  resetMs: number
-}
-
-export interface RateDecision {
-  admitted: boolean
-  windows: WindowState[]
-  /** The windows that refused the request (empty when admitted). */
-  violated: WindowName[]
-}
+import type { WindowName, WindowState, RateDecision } from '../port.js'
 
 const WINDOWS: { name: WindowName; ms: number; limit: keyof Limits }[] = [
   { name: 'minute', ms: 60_000, limit: 'per_minute' },

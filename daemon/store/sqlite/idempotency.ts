@@ -1,17 +1,5 @@
 import type { Db } from './db.js'
-
-/** A stored response, replayed to a retry with the same Idempotency-Key. */
-export interface StoredResponse {
-  status: number
-  /** Headers and body, sealed by the caller: the store never sees them in clear. */
-  sealed: Buffer
-}
-
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'mismatch' }
-  | { kind: 'in_flight' }
+import type { StoredResponse, IdempotencyClaim } from '../port.js'
 
 interface Row {
   method: string

@@ -1,50 +1,9 @@
-import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
-import type { EventType } from '../../src/events.js'
-import { newId } from '../../src/ids.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
+import type { WebhookDeliveryAttempt } from '../../../src/api/webhooks.js'
+import type { EventType } from '../../../src/events.js'
+import { newId } from '../../../src/ids.js'
+import { toIso, toIsoOrNull } from '../../../src/time.js'
 import type { Db } from './db.js'
-
-/** One attempt to make: a delivery row claimed under a lease, with what sending it needs. */
-export interface DeliveryJob {
-  webhookId: string
-  eventId: string
-  /** 1 for the first try. */
-  attempt: number
-  url: string
-  sealedSecret: string
-  sealedPreviousSecret: string | null
-  previousSecretExpiresAt: number | null
-  eventType: EventType
-  /** The event's data exactly as stored (JSON text), so every retry sends the same bytes. */
-  eventData: string
-  eventCreatedAt: number
-}
-
-export interface ClaimLimits {
-  /** Attempts in flight at once, over all endpoints. */
-  total: number
-  /** Attempts in flight at once to one endpoint, so a slow one cannot take every slot. */
-  perEndpoint: number
-  /** How long a claim holds before another worker may take the delivery over. */
-  leaseMs: number
-}
-
-export interface AttemptRecord {
-  webhookId: string
-  eventId: string
-  attempt: number
-  succeeded: boolean
-  statusCode: number | null
-  durationMs: number
-  responseBody: string | null
-  error: string | null
-  /** When to try again; null when this attempt was the last (success, gone, or out of retries). */
-  nextAttemptAt: number | null
-  /** Disable the endpoint now, for this reason (410 Gone). */
-  disableReason?: string
-  /** Disable the endpoint when it has failed without a success for this long. */
-  disableAfterFailingMs: number
-}
+import type { DeliveryJob, ClaimLimits, AttemptRecord } from '../port.js'
 
 interface AttemptRow {
   id: string

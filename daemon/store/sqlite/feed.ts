@@ -1,12 +1,5 @@
 import type { Db } from './db.js'
-
-/** One item of an account's feed, as the feed platform published it. */
-export interface FeedItem {
-  postId: string
-  content: string
-  mediaUrls: string[]
-  publishedAt: number
-}
+import type { FeedItem } from '../port.js'
 
 interface Row {
   post_id: string

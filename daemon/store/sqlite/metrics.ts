@@ -1,35 +1,7 @@
-import type { Metrics, PlatformName } from '../platforms/types.js'
+import type { Metrics, PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
-
-/** A published target whose counts are due to be read. */
-export interface DueTarget {
-  postId: string
-  platform: PlatformName
-  accountId: string
-  /** Null where the platform gave no id (nothing to ask about). */
-  platformPostId: string | null
-  publishedAt: number
-  dueAt: number
-  /** Reads in a row that failed. */
-  failures: number
-}
-
-/** What one read of one target came to. */
-export interface Collected {
-  postId: string
-  platform: PlatformName
-  /** The counts read, kept as a snapshot; absent when nothing was read (an error, a skip). */
-  metrics?: Metrics
-  /** When to read again; null: never again. */
-  nextAt: number | null
-  failures: number
-}
-
-/** A snapshot as kept. */
-export interface Snapshot extends Metrics {
-  takenAt: number
-}
+import type { DueTarget, Collected, Snapshot } from '../port.js'
 
 const COUNTS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks'] as const
 

@@ -1,9 +1,10 @@
-import type { Account, Connection } from '../../src/api/accounts.js'
-import { newId } from '../../src/ids.js'
-import { toIso } from '../../src/time.js'
-import type { PlatformName } from '../platforms/types.js'
+import type { Account, Connection } from '../../../src/api/accounts.js'
+import { newId } from '../../../src/ids.js'
+import { toIso } from '../../../src/time.js'
+import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
+import type { StoredConnection, NewConnection } from '../port.js'
 
 interface AccountRow {
   id: string
@@ -21,27 +22,6 @@ interface ConnectionRow {
   credentials: Buffer
   settings: string
   connected_at: number
-}
-
-/** A connection as the scheduler and validation need it: credentials still sealed. */
-export interface StoredConnection {
-  accountId: string
-  userId: string
-  platform: PlatformName
-  handle: string
-  status: 'active' | 'reauth_required'
-  sealedCredentials: Buffer
-  settings: Record<string, unknown>
-  /** When it was (re)connected: tells a later write whether the user reconnected meanwhile. */
-  connectedAt: number
-}
-
-export interface NewConnection {
-  platform: PlatformName
-  handle: string
-  displayName: string
-  sealedCredentials: Buffer
-  settings: Record<string, unknown>
 }
 
 function connectionFromRow(row: ConnectionRow): Connection {
@@ -136,11 +116,11 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     /** Every connection of one account, for checking a post against its targets. */
-    connectionsSync(accountId: string): StoredConnection[] {
+    async connections(accountId: string): Promise<StoredConnection[]> {
       return connectionsOf.all(accountId).map((row) => storedConnection(row, byId.get(accountId)!.user_id))
     },
 
-    connectionSync(accountId: string, platform: PlatformName): StoredConnection | undefined {
+    async connection(accountId: string, platform: PlatformName): Promise<StoredConnection | undefined> {
       const row = connection.get(accountId, platform)
       return row && storedConnection(row, row.user_id)
     },

@@ -1,9 +1,10 @@
-import type { Post, PostStatus, Target, TargetStatus } from '../../src/api/posts.js'
-import { newId } from '../../src/ids.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
-import type { PlatformName } from '../platforms/types.js'
+import type { Post, PostStatus, Target, TargetStatus } from '../../../src/api/posts.js'
+import { newId } from '../../../src/ids.js'
+import { toIso, toIsoOrNull } from '../../../src/time.js'
+import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
+import type { PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
 
 export interface PostRow {
   id: string
@@ -35,43 +36,6 @@ export interface TargetRow {
   error_code: string | null
   error_detail: string | null
 }
-
-/** A post as the API shows it, with what the store keeps beside it. */
-export interface PostRecord {
-  post: Post
-  /** Bumped on every change: the ETag. */
-  version: number
-  userId: string
-}
-
-export interface NewPost {
-  accountId: string
-  content: string
-  mediaUrls: string[]
-  platforms: PlatformName[]
-  scheduledAt: number
-}
-
-export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
-
-export interface PostFilters {
-  status?: PostStatus
-  accountId?: string
-  platform?: PlatformName
-  from?: number
-  to?: number
-  order: 'asc' | 'desc'
-  /** Resume after this (scheduled_at, id). */
-  after?: { scheduledAt: number; id: string }
-}
-
-export type Change =
-  | { kind: 'ok'; record: PostRecord }
-  | { kind: 'not_found' }
-  /** The post is no longer in a state that allows this change. */
-  | { kind: 'wrong_state'; record: PostRecord }
-  /** The post changed since the version the caller read. */
-  | { kind: 'version_mismatch'; record: PostRecord }
 
 function targetFromRow(row: TargetRow): Target {
   return {
