@@ -5,28 +5,10 @@ import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import type { StoredConnection, NewConnection } from '../port.js'
+import { connectionFromRow, storedConnection, type AccountRow, type ConnectionRow } from '../rows.js'
 
-interface AccountRow {
-  id: string
-  user_id: string
-  name: string
-  created_at: number
-}
 
-interface ConnectionRow {
-  account_id: string
-  platform: PlatformName
-  handle: string
-  display_name: string
-  status: 'active' | 'reauth_required'
-  credentials: Buffer
-  settings: string
-  connected_at: number
-}
 
-function connectionFromRow(row: ConnectionRow): Connection {
-  return { platform: row.platform, handle: row.handle, display_name: row.display_name, status: row.status, connected_at: toIso(row.connected_at) }
-}
 
 export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   const insert = db.prepare<[string, string, string, number], void>('INSERT INTO accounts (id, user_id, name, created_at) VALUES (?, ?, ?, ?)')
@@ -147,15 +129,3 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   }
 }
 
-function storedConnection(row: ConnectionRow, userId: string): StoredConnection {
-  return {
-    accountId: row.account_id,
-    userId,
-    platform: row.platform,
-    handle: row.handle,
-    status: row.status,
-    sealedCredentials: row.credentials,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    connectedAt: row.connected_at,
-  }
-}

@@ -1,39 +1,8 @@
-import { createHash } from 'node:crypto'
 import Database from 'better-sqlite3'
-import { migrations as defaultMigrations, type Migration } from './migrations/index.js'
+import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
+import { migrations as defaultMigrations } from './migrations/index.js'
 
 export type Db = Database.Database
-
-/** The newest schema version this code knows. */
-export function schemaVersion(list: Migration[] = defaultMigrations): number {
-  return list.reduce((max, m) => Math.max(max, m.version), 0)
-}
-
-export class SchemaTooNewError extends Error {
-  constructor(found: number, known: number, file: string) {
-    super(
-      `The database ${file} has schema version ${found}, but this smm knows versions up to ${known}. ` +
-        'It was written by a newer smm: upgrade smm, or restore a backup taken before the upgrade.',
-    )
-    this.name = 'SchemaTooNewError'
-  }
-}
-
-/** What a migration's text hashes to: recorded when it is applied, compared at every start. */
-export function migrationChecksum(migration: Migration): string {
-  return createHash('sha256').update(migration.sql).digest('hex')
-}
-
-export class MigrationChangedError extends Error {
-  constructor(migration: Migration, recorded: string, file: string) {
-    super(
-      `Migration ${String(migration.version).padStart(4, '0')} (${migration.name}) is not the one applied to ${file}: ` +
-        `its text hashed to ${recorded.slice(0, 12)}… then and to ${migrationChecksum(migration).slice(0, 12)}… now. ` +
-        'A landed migration must never change; this build of smm is broken: install a released version.',
-    )
-    this.name = 'MigrationChangedError'
-  }
-}
 
 /**
  * Opens (creating if need be) the SQLite file in WAL mode and brings its schema up to date,
@@ -57,11 +26,7 @@ export function openDatabase(file: string, list: Migration[] = defaultMigrations
 }
 
 function migrate(db: Db, list: Migration[], file: string): void {
-  const known = schemaVersion(list)
   const current = db.pragma('user_version', { simple: true }) as number
-  if (current > known) throw new SchemaTooNewError(current, known, file)
-  // As Flyway and sqlx do: each migration's checksum is recorded when it is applied (or, for a
-  // database from before checksums, when this code first sees it) and compared at every start.
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   )
@@ -74,18 +39,11 @@ function migrate(db: Db, list: Migration[], file: string): void {
   const record = db.prepare<[number, string, string, number], void>(
     'INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)',
   )
-  const sorted = [...list].sort((a, b) => a.version - b.version)
-  const landed = sorted.filter((m) => m.version <= current)
-  for (const migration of landed) {
-    const sum = recorded.get(migration.version)
-    if (sum !== undefined && sum !== migrationChecksum(migration)) throw new MigrationChangedError(migration, sum, file)
-  }
-  const baseline = landed.filter((m) => !recorded.has(m.version))
+  const { baseline, pending } = migrationPlan(list, current, recorded, file)
   if (baseline.length) {
     db.transaction(() => baseline.forEach((m) => record.run(m.version, m.name, migrationChecksum(m), Date.now())))()
   }
-  for (const migration of sorted) {
-    if (migration.version <= current) continue
+  for (const migration of pending) {
     db.transaction(() => {
       db.exec(migration.sql)
       record.run(migration.version, migration.name, migrationChecksum(migration), Date.now())

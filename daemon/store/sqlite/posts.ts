@@ -1,4 +1,4 @@
-import type { Post, PostStatus, Target, TargetStatus } from '../../../src/api/posts.js'
+import type { PostStatus, Target, TargetStatus } from '../../../src/api/posts.js'
 import { newId } from '../../../src/ids.js'
 import { toIso, toIsoOrNull } from '../../../src/time.js'
 import type { PlatformName } from '../../platforms/types.js'

@@ -1,0 +1,155 @@
+/**
+ * The rows both SQL stores keep (the same columns on SQLite and PostgreSQL) and how each
+ * becomes a domain value: one mapping, whichever database read it.
+ */
+import type { Connection } from '../../src/api/accounts.js'
+import type { ApiKey } from '../../src/api/api-keys.js'
+import type { Plan, Scope } from '../../src/api/common.js'
+import type { User } from '../../src/api/users.js'
+import type { EventType } from '../../src/events.js'
+import { toIso, toIsoOrNull } from '../../src/time.js'
+import { limitsFor } from '../plans.js'
+import type { PlatformName } from '../platforms/types.js'
+import type { FeedItem, Principal, StoredConnection, StoredEvent } from './port.js'
+
+export interface UserRow {
+  id: string
+  name: string
+  email: string | null
+  plan: Plan
+  custom_per_minute: number | null
+  custom_per_hour: number | null
+  custom_per_day: number | null
+  timezone: string
+  is_owner: number
+  created_at: number
+}
+
+/** A user row as the API shows it. */
+export function userFromRow(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    plan: row.plan,
+    limits: limitsFor(row.plan, {
+      per_minute: row.custom_per_minute ?? undefined,
+      per_hour: row.custom_per_hour ?? undefined,
+      per_day: row.custom_per_day ?? undefined,
+    }),
+    timezone: row.timezone,
+    created_at: toIso(row.created_at),
+  }
+}
+
+export interface KeyRow {
+  id: string
+  user_id: string
+  name: string
+  prefix: string
+  hash: string
+  scopes: string
+  created_at: number
+  expires_at: number | null
+  revoked_at: number | null
+  last_used_at: number | null
+}
+
+/** A key as the API shows it (never its hash). */
+export function keyFromRow(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
+    prefix: row.prefix,
+    created_at: toIso(row.created_at),
+    expires_at: toIsoOrNull(row.expires_at),
+    last_used_at: toIsoOrNull(row.last_used_at),
+    revoked_at: toIsoOrNull(row.revoked_at),
+  }
+}
+
+/** An api_keys row joined to its owner's columns, named u_…. */
+export type HashRow = KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }
+
+/** The authenticated key, its scopes and its owner, from one joined row. */
+export function principalOf(row: HashRow): Principal {
+  const key = keyFromRow(row)
+  const user = userFromRow({
+    id: row.u_id,
+    name: row.u_name,
+    email: row.u_email,
+    plan: row.u_plan,
+    custom_per_minute: row.u_custom_per_minute,
+    custom_per_hour: row.u_custom_per_hour,
+    custom_per_day: row.u_custom_per_day,
+    timezone: row.u_timezone,
+    is_owner: row.u_is_owner,
+    created_at: row.u_created_at,
+  })
+  return { key, scopes: new Set(key.scopes), user, lastUsedAt: row.last_used_at }
+}
+
+export interface AccountRow {
+  id: string
+  user_id: string
+  name: string
+  created_at: number
+}
+
+export interface ConnectionRow {
+  account_id: string
+  platform: PlatformName
+  handle: string
+  display_name: string
+  status: 'active' | 'reauth_required'
+  credentials: Buffer
+  settings: string
+  connected_at: number
+}
+
+export function connectionFromRow(row: ConnectionRow): Connection {
+  return { platform: row.platform, handle: row.handle, display_name: row.display_name, status: row.status, connected_at: toIso(row.connected_at) }
+}
+
+/** A connection as the daemon uses it: sealed credentials and all. */
+export function storedConnection(row: ConnectionRow, userId: string): StoredConnection {
+  return {
+    accountId: row.account_id,
+    userId,
+    platform: row.platform,
+    handle: row.handle,
+    status: row.status,
+    sealedCredentials: row.credentials,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    connectedAt: row.connected_at,
+  }
+}
+
+export interface FeedRow {
+  post_id: string
+  content: string
+  media_urls: string
+  published_at: number
+}
+
+export function feedItemFromRow(row: FeedRow): FeedItem {
+  return {
+      postId: row.post_id,
+      content: row.content,
+      mediaUrls: JSON.parse(row.media_urls) as string[],
+      publishedAt: row.published_at,
+  }
+}
+
+export interface EventRow {
+  id: string
+  user_id: string
+  type: EventType
+  data: string
+  created_at: number
+}
+
+export function eventFromRow(r: EventRow): StoredEvent {
+  return { id: r.id, userId: r.user_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }
+}
