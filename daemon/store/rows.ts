@@ -10,7 +10,7 @@ import type { EventType } from '../../src/events.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { PlatformName } from '../platforms/types.js'
-import type { FeedItem, Principal, StoredConnection, StoredEvent } from './port.js'
+import type { FeedItem, IdempotencyClaim, Principal, StoredConnection, StoredEvent } from './port.js'
 
 export interface UserRow {
   id: string
@@ -152,4 +152,34 @@ export interface EventRow {
 
 export function eventFromRow(r: EventRow): StoredEvent {
   return { id: r.id, userId: r.user_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }
+}
+
+export interface IdempotencyRow {
+  method: string
+  path: string
+  body_hash: string
+  state: 'running' | 'done'
+  status: number | null
+  response: Buffer | null
+  created_at: number
+  expires_at: number
+}
+
+/** How long a stored response is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+// A request still marked running after this long was cut off (a crash, a lost connection
+// mid-write); a retry may take its place rather than wait for an answer that never comes.
+const ABANDONED_AFTER_MS = 60_000
+
+/**
+ * What an earlier request with the same key left, if it still counts: a mismatch, one still in
+ * flight, or an answer to replay. Undefined: the key is free (never used, expired, or held by a
+ * request that was cut off) and this request may claim it.
+ */
+export function earlierClaim(row: IdempotencyRow | undefined, method: string, path: string, bodyHash: string, now: number): IdempotencyClaim | undefined {
+  const live = row && row.expires_at > now && !(row.state === 'running' && now - row.created_at > ABANDONED_AFTER_MS)
+  if (!live) return undefined
+  if (row.method !== method || row.path !== path || row.body_hash !== bodyHash) return { kind: 'mismatch' }
+  if (row.state === 'running') return { kind: 'in_flight' }
+  return { kind: 'replay', response: { status: row.status!, sealed: row.response! } }
 }
