@@ -1,24 +1,38 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Store } from './port.js'
+import { openPostgresStore } from './postgres/index.js'
 import { openSqliteStore } from './sqlite/index.js'
 
 export * from './port.js'
 export { DataDirInUseError, lockDataDir } from './sqlite/data-dir-lock.js'
+export { DatabaseUnreachableError, describeDatabase } from './postgres/index.js'
 
 /** The SQLite file of a data dir. */
 export const databaseFileOf = (dataDir: string) => join(dataDir, 'smm.db')
 
-/** Opens (creating and migrating if need be) the store of a data dir. */
-export function openStore(dataDir: string): Store {
-  return openSqliteStore(databaseFileOf(dataDir))
+/** Where a daemon keeps its state: its data dir's SQLite file, or a PostgreSQL database several daemons share. */
+export interface StoreLocation {
+  dataDir: string
+  /** `postgres://…`: the PostgreSQL database instead of the data dir's SQLite file. */
+  databaseUrl?: string
+  /** This daemon's id among those sharing a database: what its claims carry. */
+  nodeId?: string
+}
+
+/** Opens (creating and migrating if need be) the store at a location. */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl) return openPostgresStore(location.databaseUrl, { nodeId: location.nodeId })
+  return openSqliteStore(databaseFileOf(location.dataDir))
 }
 
 /**
  * Opens the store of a data dir that a daemon has already created, for `smm admin`: a missing
  * database is an error that says what to do, not a new empty one.
  */
-export function openExistingStore(dataDir: string): Store {
+export async function openExistingStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl) return openPostgresStore(location.databaseUrl)
+  const dataDir = location.dataDir
   const file = databaseFileOf(dataDir)
   if (!existsSync(file)) {
     throw new Error(`No smm database at ${file}. Start the daemon once with --data-dir ${dataDir}, or pass the --data-dir it uses.`)

@@ -534,6 +534,11 @@ export interface Store {
    * Undefined if there are users already.
    */
   bootstrapOwner(owner: NewUser, now: number): Promise<{ user: User; key: NewKeySecret } | undefined>
+  /**
+   * Whether the secret key with this fingerprint is the one the store's sealed data was written
+   * with (the first key to ask is recorded). Several daemons on one database must share one key.
+   */
+  acceptsSecretKey(fingerprint: string): Promise<boolean>
   /** An online, consistent copy of the database to another file. */
   backup(file: string): Promise<void>
   close(): Promise<void>

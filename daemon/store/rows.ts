@@ -3,14 +3,16 @@
  * becomes a domain value: one mapping, whichever database read it.
  */
 import type { Connection } from '../../src/api/accounts.js'
+import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
+import type { PostStatus, Target, TargetStatus } from '../../src/api/posts.js'
 import type { ApiKey } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
 import type { EventType } from '../../src/events.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
-import type { PlatformName } from '../platforms/types.js'
-import type { FeedItem, IdempotencyClaim, Principal, StoredConnection, StoredEvent } from './port.js'
+import type { Metrics, PlatformName } from '../platforms/types.js'
+import type { AttemptRecord, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, WebhookRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -183,3 +185,163 @@ export function earlierClaim(row: IdempotencyRow | undefined, method: string, pa
   if (row.state === 'running') return { kind: 'in_flight' }
   return { kind: 'replay', response: { status: row.status!, sealed: row.response! } }
 }
+
+export interface PostRow {
+  id: string
+  user_id: string
+  account_id: string
+  content: string
+  media_urls: string
+  platforms: string
+  scheduled_at: number
+  status: PostStatus
+  version: number
+  created_at: number
+  updated_at: number
+  published_at: number | null
+  cancelled_at: number | null
+}
+
+export interface TargetRow {
+  post_id: string
+  platform: PlatformName
+  status: TargetStatus
+  attempts: number
+  attempts_before_retry: number
+  next_attempt_at: number | null
+  lease_expires_at: number | null
+  platform_post_id: string | null
+  url: string | null
+  published_at: number | null
+  error_code: string | null
+  error_detail: string | null
+}
+
+function targetFromRow(row: TargetRow): Target {
+  return {
+    platform: row.platform,
+    status: row.status,
+    attempts: row.attempts,
+    platform_post_id: row.platform_post_id,
+    url: row.url,
+    published_at: toIsoOrNull(row.published_at),
+    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
+  }
+}
+
+/** A post and its targets as the API shows them, targets in the order of the post's platforms. */
+export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord {
+  const platforms = JSON.parse(row.platforms) as PlatformName[]
+  const targets = [...targetRows].sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
+  return {
+    version: row.version,
+    userId: row.user_id,
+    post: {
+      id: row.id,
+      account_id: row.account_id,
+      content: row.content,
+      media_urls: JSON.parse(row.media_urls) as string[],
+      platforms,
+      scheduled_at: toIso(row.scheduled_at),
+      status: row.status,
+      targets: targets.map(targetFromRow),
+      created_at: toIso(row.created_at),
+      updated_at: toIso(row.updated_at),
+      published_at: toIsoOrNull(row.published_at),
+      cancelled_at: toIsoOrNull(row.cancelled_at),
+    },
+  }
+}
+
+export interface AttemptRow {
+  id: string
+  webhook_id: string
+  event_id: string
+  event_type: EventType
+  attempt: number
+  succeeded: number
+  status_code: number | null
+  duration_ms: number
+  response_body: string | null
+  error: string | null
+  next_attempt_at: number | null
+  created_at: number
+}
+
+export function attemptFromRow(row: AttemptRow): WebhookDeliveryAttempt {
+  return {
+    id: row.id,
+    webhook_id: row.webhook_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    attempt: row.attempt,
+    succeeded: row.succeeded === 1,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    response_body: row.response_body,
+    error: row.error,
+    next_attempt_at: toIsoOrNull(row.next_attempt_at),
+    created_at: toIso(row.created_at),
+  }
+}
+
+/** The attempt recorded for a delivery whose lease ran out with no outcome: its node died or hung mid-request. */
+export const INTERRUPTED = 'interrupted: the daemon stopped before this attempt got an answer'
+
+/**
+ * Why a failed attempt disables its endpoint, if it does: the attempt says so (410 Gone), or the
+ * endpoint has failed without a success for as long as is allowed.
+ */
+export function disableReasonFor(r: AttemptRecord, failingSince: number, now: number): string | undefined {
+  if (r.disableReason) return r.disableReason
+  if (now - failingSince < r.disableAfterFailingMs) return undefined
+  const days = Math.round(r.disableAfterFailingMs / 86_400_000)
+  return `every delivery failed for ${days} days (since ${toIso(failingSince)}); the last error: ${r.error ?? `HTTP ${r.statusCode}`}`
+}
+
+export interface WebhookRow {
+  id: string
+  user_id: string
+  url: string
+  events: string
+  description: string | null
+  enabled: number
+  disabled_reason: string | null
+  disabled_at: number | null
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: number | null
+  failing_since: number | null
+  created_at: number
+  updated_at: number
+}
+
+/** An endpoint as the port shows it: never its secrets, sealed or not. */
+export function webhookFromRow(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    url: row.url,
+    events: JSON.parse(row.events) as WebhookRecord['events'],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+/** The counts a snapshot keeps, in column order. */
+export const COUNTS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks'] as const
+
+/**
+ * Engagements of one reading: likes, reposts, replies, quotes and clicks, over the counts the
+ * platform reported; null if it reported none of them (unknown is not zero).
+ */
+export function engagementsOf(m: Metrics): number | null {
+  const reported = [m.likes, m.reposts, m.replies, m.quotes, m.clicks].filter((n): n is number => n !== null)
+  return reported.length ? reported.reduce((a, b) => a + b, 0) : null
+}
+

@@ -7,6 +7,7 @@ import pino from 'pino'
 import { ManualClock } from '../../src/time.js'
 import { startDaemon, type DaemonOptions, type DaemonOverrides, type RunningDaemon } from '../../daemon/main.js'
 import { httpsClient, type HttpsClient } from './http.js'
+import { freshDatabase } from './postgres.js'
 
 export interface TestDaemon {
   daemon: RunningDaemon
@@ -35,6 +36,9 @@ export async function startTestDaemon(
 ): Promise<TestDaemon> {
   const { clock = new ManualClock(), authFailuresPerMinute, egress, backgroundWorkers, overrides, ...rest } = options
   const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'smm-test-'))
+  // SMM_TEST_STORE=postgres runs a suite's daemons on PostgreSQL, each on a database of its own.
+  const postgres = !rest.databaseUrl && process.env.SMM_TEST_STORE === 'postgres' ? await freshDatabase() : undefined
+  if (postgres) rest.databaseUrl = postgres.url
   const logs: string[] = []
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -74,6 +78,7 @@ export async function startTestDaemon(
       rawConnections.get(t)?.close()
       t.http.close()
       await state.daemon.close()
+      await postgres?.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }

@@ -88,3 +88,21 @@ export function accountsStore(sql: Sql): AccountsStore {
     },
   }
 }
+
+/**
+ * Stores credentials a platform refreshed while publishing, unless the user reconnected since
+ * `connectedAt` (their new credentials win). On `q`: the transaction that records the publish.
+ */
+export async function replaceCredentials(q: Queryable, accountId: string, platform: PlatformName, sealed: Buffer, connectedAt: number): Promise<void> {
+  await q`UPDATE connections SET credentials = ${sealed} WHERE account_id = ${accountId} AND platform = ${platform} AND connected_at = ${connectedAt}`
+}
+
+/** The platform refused the credentials: `reauth_required`, and its event once, on the change from active. */
+export async function markReauthRequired(q: Queryable, accountId: string, platform: PlatformName, now: number): Promise<void> {
+  const changed = await q`
+    UPDATE connections SET status = 'reauth_required' WHERE account_id = ${accountId} AND platform = ${platform} AND status = 'active' RETURNING 1`
+  if (changed.length === 0) return
+  const [row] = await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${accountId}`
+  const [account] = await accountsOf(q, [row!])
+  await appendEvent(q, row!.user_id, 'account.reauth_required', { ...account, platform }, now)
+}

@@ -6,20 +6,20 @@ import type { Sql } from './connect.js'
  * The same key sent to two nodes at once: the first insert wins, the other node finds its row
  * (locked until that insert commits) and answers 409 in flight, so one request runs.
  */
-export function idempotencyStore(sql: Sql): IdempotencyStore {
+export function idempotencyStore(sql: Sql, nodeId: string): IdempotencyStore {
   return {
     async begin(userId, key, method, path, bodyHash, now) {
       return sql.begin(async (tx) => {
         const [fresh] = await tx`
-          INSERT INTO idempotency_keys (user_id, key, method, path, body_hash, state, created_at, expires_at)
-          VALUES (${userId}, ${key}, ${method}, ${path}, ${bodyHash}, 'running', ${now}, ${now + IDEMPOTENCY_TTL_MS})
+          INSERT INTO idempotency_keys (user_id, key, method, path, body_hash, state, claimed_by, created_at, expires_at)
+          VALUES (${userId}, ${key}, ${method}, ${path}, ${bodyHash}, 'running', ${nodeId}, ${now}, ${now + IDEMPOTENCY_TTL_MS})
           ON CONFLICT (user_id, key) DO NOTHING RETURNING 1 AS claimed`
         if (fresh) return { kind: 'claimed' as const }
         const [row] = await tx<IdempotencyRow[]>`SELECT * FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key} FOR UPDATE`
         const earlier = earlierClaim(row, method, path, bodyHash, now)
         if (earlier) return earlier
         await tx`
-          UPDATE idempotency_keys SET method = ${method}, path = ${path}, body_hash = ${bodyHash}, state = 'running',
+          UPDATE idempotency_keys SET method = ${method}, path = ${path}, body_hash = ${bodyHash}, state = 'running', claimed_by = ${nodeId},
                  status = NULL, response = NULL, created_at = ${now}, expires_at = ${now + IDEMPOTENCY_TTL_MS}
            WHERE user_id = ${userId} AND key = ${key}`
         return { kind: 'claimed' as const }
@@ -36,9 +36,11 @@ export function idempotencyStore(sql: Sql): IdempotencyStore {
       await sql`DELETE FROM idempotency_keys WHERE expires_at <= ${now}`
     },
     /**
-     * Other nodes may have requests in flight, so nothing is voided at start: a claim left running
-     * by a node that died is free again after a minute (earlierClaim).
+     * At this node's start, its own claims still running are void (it was stopped mid-request);
+     * other nodes' are theirs, and free again a minute after a node dies (earlierClaim).
      */
-    async abandonRunning() {},
+    async abandonRunning() {
+      await sql`DELETE FROM idempotency_keys WHERE state = 'running' AND claimed_by = ${nodeId}`
+    },
   }
 }

@@ -53,6 +53,10 @@ export function openSqliteStore(file: string) {
     feed: feedStore(db),
     metrics: metricsStore(db, accounts),
     analytics: analyticsStore(db),
+    /** The data dir holds its database and its key file together: one daemon, one key. */
+    async acceptsSecretKey() {
+      return true
+    },
     async backup(target: string) {
       await db.backup(target)
     },

@@ -2,17 +2,7 @@ import type { Metrics, PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { DueTarget, Collected, Snapshot } from '../port.js'
-
-const COUNTS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks'] as const
-
-/**
- * Engagements of one reading: likes, reposts, replies, quotes and clicks, over the counts the
- * platform reported; null if it reported none of them (unknown is not zero).
- */
-export function engagementsOf(m: Metrics): number | null {
-  const reported = [m.likes, m.reposts, m.replies, m.quotes, m.clicks].filter((n): n is number => n !== null)
-  return reported.length ? reported.reduce((a, b) => a + b, 0) : null
-}
+import { COUNTS, engagementsOf } from '../rows.js'
 
 type SnapshotArgs = [string, string, number, number | null, number | null, number | null, number | null, number | null, number | null]
 

@@ -4,7 +4,8 @@ import type { PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-import { postReader, type TargetRow } from './posts.js'
+import { postReader } from './posts.js'
+import type { TargetRow } from '../rows.js'
 import type { TargetRef, ClaimedTarget, Outcome, ClaimResult } from '../port.js'
 
 /** How a post ends once every target is settled. */

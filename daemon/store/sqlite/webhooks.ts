@@ -1,40 +1,8 @@
 import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
 import type { NewWebhook, WebhookChanges, WebhookRecord, WebhooksStore } from '../port.js'
+import { webhookFromRow as recordFromRow, type WebhookRow } from '../rows.js'
 
-interface WebhookRow {
-  id: string
-  user_id: string
-  url: string
-  events: string
-  description: string | null
-  enabled: number
-  disabled_reason: string | null
-  disabled_at: number | null
-  secret: string
-  previous_secret: string | null
-  previous_secret_expires_at: number | null
-  failing_since: number | null
-  created_at: number
-  updated_at: number
-}
-
-/** An endpoint as the port shows it: never its secrets, sealed or not. */
-function recordFromRow(row: WebhookRow): WebhookRecord {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    url: row.url,
-    events: JSON.parse(row.events) as WebhookRecord['events'],
-    description: row.description,
-    enabled: row.enabled === 1,
-    disabledReason: row.disabled_reason,
-    disabledAt: row.disabled_at,
-    previousSecretExpiresAt: row.previous_secret_expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
 
 export function webhooksStore(db: Db): WebhooksStore {
   const insert = db.prepare<[string, string, string, string, string | null, string, number, number], void>(

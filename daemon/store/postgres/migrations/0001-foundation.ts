@@ -48,6 +48,8 @@ export const foundation: Migration = {
       path TEXT NOT NULL,
       body_hash TEXT NOT NULL,
       state TEXT NOT NULL CHECK (state IN ('running', 'done')),
+      -- The node running the request, while it runs.
+      claimed_by TEXT,
       status INTEGER,
       -- The stored response, sealed with the secret box shared by every node.
       response BYTEA,
@@ -97,5 +99,11 @@ export const foundation: Migration = {
       PRIMARY KEY (account_id, post_id)
     );
     CREATE INDEX feed_items_recent ON feed_items(account_id, published_at, post_id);
+    -- What every node must agree on, recorded by the first: the fingerprint of the secret key
+    -- that seals credentials, so a node started with another key refuses instead of failing later.
+    CREATE TABLE cluster_settings (
+      name TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    );
   `,
 }
