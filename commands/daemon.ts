@@ -79,7 +79,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
     'max-connections-per-address': Flags.integer({
       description: 'Connections one client address may hold open at once; more are closed at once (with --behind-proxy, limit them at the proxy)',
       env: 'SMM_MAX_CONNECTIONS_PER_ADDRESS',
-      default: 64,
+      default: 256,
       min: 1,
     }),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),

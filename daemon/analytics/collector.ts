@@ -7,6 +7,9 @@ import type { Collected, DueTarget } from '../store/index.js'
 import type { Worker } from '../workers.js'
 import { collectionBackoffMs, nextCollectionAt } from './schedule.js'
 
+/** How long a claimed batch of reads is this node's: past it (the node died), any node reads them. */
+const CLAIM_LEASE_MS = 5 * 60_000
+
 export interface CollectorOptions {
   /** Reads in flight at once per platform (one per connection: a connection's batches go in turn). */
   perPlatform?: number
@@ -134,7 +137,7 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
 
   async function collect(now: number): Promise<void> {
     for (let page = 0; page < o.maxPages && !stopping; page++) {
-      const due = await store.metrics.due(now, o.pageSize)
+      const due = await store.metrics.claimDue(now, o.pageSize, CLAIM_LEASE_MS)
       const byConnection = new Map<string, DueTarget[]>()
       for (const t of due) {
         const key = `${t.accountId} ${t.platform}`
@@ -143,7 +146,7 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
       await Promise.all(
         [...byConnection.values()].map((targets) =>
           collectConnection(deps.platforms.platformFor(targets[0]!.platform), targets).catch((error: unknown) => {
-            // Their schedule is untouched, so they are read again on the next run.
+            // Claimed but not recorded: they fall due again when the claim runs out.
             log.error({ err: error, worker: 'metrics', account_id: targets[0]!.accountId, platform: targets[0]!.platform }, 'metrics collection failed')
           }),
         ),

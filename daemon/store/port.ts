@@ -471,6 +471,8 @@ export interface PublishingStore {
    * final state and event: all in one transaction. False if the target was settled already.
    */
   settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean>
+  /** Extends the leases of attempts this node is still running: while it lives, no other node takes them over. */
+  renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void>
   /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
   resend(postId: string, platform: PlatformName, now: number): Promise<void>
   /** Attempts whose lease ran out (or, with `all`, every attempt: at start, none is alive). */
@@ -491,8 +493,12 @@ export interface FeedStore {
 
 /** Engagement snapshots and the collector's schedule. */
 export interface MetricsStore {
-  /** Targets due for a read at `now`, most overdue first. */
-  due(now: number, limit: number): Promise<DueTarget[]>
+  /**
+   * Claims the targets due for a read at `now`, most overdue first: their next read moves
+   * `leaseMs` ahead, so no other node reads them meanwhile, and if this node dies they fall due
+   * again then. `record` sets the real next read.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<DueTarget[]>
   /**
    * Records one batch of reads: each snapshot (and the target's latest counts), each target's
    * next read and, when the platform refused the credentials, the connection's

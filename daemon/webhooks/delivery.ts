@@ -13,7 +13,7 @@ export interface DeliveryOptions {
   concurrency?: number
   /** Attempts in flight at once to one endpoint. */
   perEndpoint?: number
-  /** How long a claimed delivery stays reserved; past it the attempt counts as interrupted. */
+  /** How long a claimed delivery stays reserved (an attempt times out at 15 s); past it the attempt counts as interrupted and any node may retry it. Default 30 s. */
   leaseMs?: number
   /** How often the outbox and due retries are looked at when nothing else wakes the loop. */
   pollMs?: number
@@ -53,7 +53,7 @@ function failureText(response: OutboundResponse): string {
  */
 export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'secrets'>, options: DeliveryOptions = {}): WebhookDeliveryWorker {
   const { store, log } = deps
-  const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 60_000 }
+  const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 30_000 }
   const random = options.random ?? Math.random
   const inFlight = new Set<Promise<void>>()
   let stopped = true

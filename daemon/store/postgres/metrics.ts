@@ -5,12 +5,20 @@ import type { Sql } from './connect.js'
 
 export function metricsStore(sql: Sql): MetricsStore {
   return {
-    async due(now, limit) {
+    async claimDue(now, limit, leaseMs) {
+      // Rows another node is claiming right now are skipped, not waited for.
       return sql<DueTarget[]>`
-        SELECT t.post_id AS "postId", t.platform, p.account_id AS "accountId", t.platform_post_id AS "platformPostId",
-               t.published_at AS "publishedAt", t.metrics_due_at AS "dueAt", t.metrics_failures AS failures
-          FROM post_targets t JOIN posts p ON p.id = t.post_id
-         WHERE t.metrics_due_at <= ${now} ORDER BY t.metrics_due_at LIMIT ${limit}`
+        WITH due AS (
+          SELECT post_id, platform, metrics_due_at FROM post_targets
+           WHERE metrics_due_at <= ${now} ORDER BY metrics_due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+        claimed AS (
+          UPDATE post_targets t SET metrics_due_at = ${now + leaseMs} FROM due
+           WHERE t.post_id = due.post_id AND t.platform = due.platform
+          RETURNING t.post_id, t.platform, t.platform_post_id, t.published_at, t.metrics_failures, due.metrics_due_at)
+        SELECT c.post_id AS "postId", c.platform, p.account_id AS "accountId", c.platform_post_id AS "platformPostId",
+               c.published_at AS "publishedAt", c.metrics_due_at AS "dueAt", c.metrics_failures AS failures
+          FROM claimed c JOIN posts p ON p.id = c.post_id
+         ORDER BY c.metrics_due_at`
     },
 
     async record(results: Collected[], takenAt, reauth) {

@@ -135,6 +135,14 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     settle: (postId, platform, outcome, now) => sql.begin((tx) => settleOn(tx, postId, platform, outcome, now)),
 
+    async renewLeases(targets, until) {
+      if (targets.length === 0) return
+      await sql`
+        UPDATE post_targets t SET lease_expires_at = ${until}
+          FROM unnest(${targets.map((x) => x.postId)}::text[], ${targets.map((x) => x.platform)}::text[]) AS r(post_id, platform)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing' AND t.claimed_by = ${nodeId}`
+    },
+
     async resend(postId, platform, now) {
       await sql`
         UPDATE post_targets SET status = 'pending', next_attempt_at = ${now}, lease_expires_at = NULL, claimed_by = NULL

@@ -29,6 +29,12 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>)
        clicks = excluded.clicks, engagements = excluded.engagements
      WHERE excluded.taken_at >= target_metrics.taken_at`,
   )
+  const lease = db.prepare<[number, string, string], void>('UPDATE post_targets SET metrics_due_at = ? WHERE post_id = ? AND platform = ?')
+  const claim = db.transaction((now: number, limit: number, leaseMs: number): DueTarget[] => {
+    const targets = due.all(now, limit)
+    for (const t of targets) lease.run(now + leaseMs, t.postId, t.platform)
+    return targets
+  })
   const reschedule = db.prepare<[number | null, number, string, string], void>(
     "UPDATE post_targets SET metrics_due_at = ?, metrics_failures = ? WHERE post_id = ? AND platform = ? AND status = 'published'",
   )
@@ -53,8 +59,8 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>)
 
   return {
     /** Targets due for a read at `now`, most overdue first. */
-    async due(now: number, limit: number): Promise<DueTarget[]> {
-      return due.all(now, limit)
+    async claimDue(now: number, limit: number, leaseMs: number): Promise<DueTarget[]> {
+      return claim.immediate(now, limit, leaseMs)
     },
 
     /**

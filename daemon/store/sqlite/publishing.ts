@@ -54,6 +54,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, lease_expires_at = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
+  const renewOne = db.prepare<[number, string, string], void>(
+    "UPDATE post_targets SET lease_expires_at = ? WHERE post_id = ? AND platform = ? AND status = 'publishing'",
+  )
+  const renew = db.transaction((targets: readonly { postId: string; platform: PlatformName }[], until: number) => {
+    for (const t of targets) renewOne.run(until, t.postId, t.platform)
+  })
   const abandoned = db.prepare<[number, number], { postId: string; platform: PlatformName; accountId: string; dueAt: number }>(
     `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.next_attempt_at, p.scheduled_at) AS dueAt
        FROM post_targets t JOIN posts p ON p.id = t.post_id
@@ -160,6 +166,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
      */
     async settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
       return settle.immediate(postId, platform, outcome, now)
+    },
+
+    async renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void> {
+      renew(targets, until)
     },
 
     /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
