@@ -39,7 +39,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const asRoot = process.getuid?.() === 0
   if (asRoot) chmodSync(dir, 0o755)
   const port = await freePort()
-  const password = 'smm-test'
+  const password = 'pg-pass-7f3a9c'
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     port,

@@ -6,10 +6,11 @@ import { join } from 'node:path'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgresStore } from '../daemon/store/postgres/index.js'
-import type { Store } from '../daemon/store/index.js'
+import { StoreUnavailableError, type Store } from '../daemon/store/index.js'
 import { exited, startProcess } from './helpers/daemon-process.js'
 import { httpsClient, type HttpsClient } from './helpers/http.js'
-import { freshDatabase } from './helpers/postgres.js'
+import { startTestDaemon } from './helpers/daemon.js'
+import { cuttableRelay, freshDatabase } from './helpers/postgres.js'
 
 interface Node {
   child: ChildProcess
@@ -137,4 +138,33 @@ describe('three daemons on one PostgreSQL database', () => {
       await sql.end()
     }
   }, 240_000)
+})
+
+describe('a daemon that loses its database', () => {
+  it('answers 503 store_unavailable while it is gone, keeps serving what needs no database, and carries on once it is back', async () => {
+    const target = await freshDatabase()
+    const relay = await cuttableRelay(target.url)
+    const t = await startTestDaemon({ databaseUrl: relay.url })
+    try {
+      const account = (await t.http.post('/v1/accounts', { name: 'Before' }, { key: t.key })).body.id
+      await relay.cut()
+      const lost = await t.http.get(`/v1/accounts/${account}`, { key: t.key })
+      expect(lost.status).toBe(503)
+      expect(lost.headers['retry-after']).toBe('5')
+      expect(lost.body).toMatchObject({ code: 'store_unavailable', status: 503 })
+      expect(t.logs.join('\n')).not.toContain(new URL(target.url).password)
+      expect((await t.http.get('/healthz')).status).toBe(200)
+      // The scheduler's run meets the same loss (its cron job logs it and runs again)...
+      await expect(t.daemon.scheduler.tick(t.clock.now())).rejects.toThrow(StoreUnavailableError)
+      await relay.restore()
+      // ...and the next run, once the database is back, works.
+      expect(await t.daemon.scheduler.tick(t.clock.now())).toMatchObject({ claimed: 0 })
+      expect((await t.http.get(`/v1/accounts/${account}`, { key: t.key })).body.name).toBe('Before')
+      expect((await t.http.post('/v1/accounts', { name: 'After' }, { key: t.key })).status).toBe(201)
+    } finally {
+      await t.stop()
+      await relay.close()
+      await target.drop()
+    }
+  })
 })

@@ -520,6 +520,17 @@ export interface AnalyticsStore {
   report(q: ReportQuery): Promise<ReportRows>
 }
 
+/**
+ * The database cannot be reached right now (a lost connection, a server restarting). Nothing of
+ * the unit of work was done; the same call may succeed a moment later.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: string) {
+    super(`The database is unreachable: ${cause}`)
+    this.name = 'StoreUnavailableError'
+  }
+}
+
 /** Everything that touches storage, one family of data per member. */
 export interface Store {
   users: UsersStore

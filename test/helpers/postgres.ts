@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import net from 'node:net'
 import postgres from 'postgres'
 import { inject } from 'vitest'
 
@@ -28,4 +29,34 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
       }
     },
   }
+}
+
+/**
+ * A TCP relay in front of the database that a test can cut (every connection dropped, new ones
+ * refused) and restore on the same port: a database lost and found, without stopping the server.
+ */
+export async function cuttableRelay(target: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+  const to = new URL(target)
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(to.port), to.hostname)
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => s.destroy())
+      s.on('close', () => sockets.delete(s))
+    }
+    client.pipe(upstream).pipe(client)
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
+  await listen(0)
+  const port = (server.address() as net.AddressInfo).port
+  const url = new URL(target)
+  url.port = String(port)
+  const stop = () => new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy()
+    server.close(() => resolve())
+  })
+  return { url: url.toString(), cut: stop, restore: () => listen(port), close: async () => (server.listening ? stop() : undefined) }
 }

@@ -1,4 +1,5 @@
 import postgres from 'postgres'
+import { StoreUnavailableError } from '../port.js'
 
 /**
  * How the PostgreSQL store talks to its database: integers as numbers (times are milliseconds,
@@ -46,6 +47,38 @@ function causeOf(error: unknown): string {
     default:
       return (e.message ?? String(error)).replace(/password[^\s,]*\s*\S*/gi, 'password …')
   }
+}
+
+// What a lost or refused connection looks like, from the driver (its own codes and Node's) and
+// from the server (class 08: connection exception; 57P01-57P03: the server shutting down or starting).
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03'])
+
+/** Whether an error says the database is out of reach (rather than that a statement failed). */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code
+  return typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08'))
+}
+
+/**
+ * The same family with every method's lost connection reported as StoreUnavailableError: the
+ * API answers 503 for it, and the pool reconnects on the next call by itself.
+ */
+export function reportingLoss<T extends object>(family: T): T {
+  return Object.fromEntries(
+    Object.entries(family).map(([name, member]) => [
+      name,
+      typeof member === 'function'
+        ? async (...args: unknown[]) => {
+            try {
+              return await member.apply(family, args)
+            } catch (error) {
+              if (isConnectionLoss(error)) throw new StoreUnavailableError(causeOf(error))
+              throw error
+            }
+          }
+        : member,
+    ]),
+  ) as T
 }
 
 export interface ConnectOptions {

@@ -4,7 +4,7 @@ import type { Store } from '../port.js'
 import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
 import { apiKeysStore, createApiKey } from './api-keys.js'
-import { connectPostgres, describeDatabase, type ConnectOptions } from './connect.js'
+import { connectPostgres, describeDatabase, reportingLoss, type ConnectOptions } from './connect.js'
 import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
@@ -40,19 +40,19 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
   const nodeId = options.nodeId ?? `node-${randomUUID()}`
   return {
     nodeId,
-    users: usersStore(sql),
-    apiKeys: apiKeysStore(sql),
-    rateLimits: rateLimitsStore(sql),
-    idempotency: idempotencyStore(sql, nodeId),
-    events: eventsStore(sql),
-    webhooks: webhooksStore(sql),
-    webhookDeliveries: webhookDeliveriesStore(sql, nodeId),
-    accounts: accountsStore(sql),
-    posts: postsStore(sql),
-    publishing: publishingStore(sql, nodeId),
-    feed: feedStore(sql),
-    metrics: metricsStore(sql),
-    analytics: analyticsStore(sql),
+    users: reportingLoss(usersStore(sql)),
+    apiKeys: reportingLoss(apiKeysStore(sql)),
+    rateLimits: reportingLoss(rateLimitsStore(sql)),
+    idempotency: reportingLoss(idempotencyStore(sql, nodeId)),
+    events: reportingLoss(eventsStore(sql)),
+    webhooks: reportingLoss(webhooksStore(sql)),
+    webhookDeliveries: reportingLoss(webhookDeliveriesStore(sql, nodeId)),
+    accounts: reportingLoss(accountsStore(sql)),
+    posts: reportingLoss(postsStore(sql)),
+    publishing: reportingLoss(publishingStore(sql, nodeId)),
+    feed: reportingLoss(feedStore(sql)),
+    metrics: reportingLoss(metricsStore(sql)),
+    analytics: reportingLoss(analyticsStore(sql)),
     async bootstrapOwner(owner, now) {
       return sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`
