@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Store } from './port.js'
 import { openPostgresStore } from './postgres/index.js'
+import { databaseFileOf } from './sqlite/db.js'
 import { openSqliteStore } from './sqlite/index.js'
 
 export * from './port.js'
+export { databaseFileOf } from './sqlite/db.js'
+export { CopyTargetNotEmptyError, copySqliteToPostgres } from './copy.js'
 export { DataDirInUseError, lockDataDir } from './sqlite/data-dir-lock.js'
 export { DatabaseUnreachableError, describeDatabase } from './postgres/index.js'
 
-/** The SQLite file of a data dir. */
-export const databaseFileOf = (dataDir: string) => join(dataDir, 'smm.db')
 
 /** Where a daemon keeps its state: its data dir's SQLite file, or a PostgreSQL database several daemons share. */
 export interface StoreLocation {

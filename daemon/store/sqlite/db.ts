@@ -1,8 +1,12 @@
+import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
 import { migrations as defaultMigrations } from './migrations/index.js'
 
 export type Db = Database.Database
+
+/** The SQLite file of a data dir. */
+export const databaseFileOf = (dataDir: string) => join(dataDir, 'smm.db')
 
 /**
  * Opens (creating if need be) the SQLite file in WAL mode and brings its schema up to date,
