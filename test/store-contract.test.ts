@@ -242,6 +242,201 @@ describe.each(backends)('the store on $name', (backend) => {
     })
   })
 
+  describe('posts and publishing', () => {
+    const newPost = (accountId: string, at: number, platforms: ('feed' | 'mastodon' | 'discord')[] = ['feed', 'mastodon']) => ({
+      accountId,
+      content: `post at ${at}`,
+      mediaUrls: ['https://example.com/a.png'],
+      platforms,
+      scheduledAt: at,
+    })
+    const setup = async (name: string) => {
+      const user = await store.users.create({ name }, T0)
+      const account = await store.accounts.create(user.id, name, T0)
+      return { user: user.id, account: account.id }
+    }
+
+    it('creates, reads, lists page by page, edits only at the version read, cancels and refuses what a post’s state does not allow', async () => {
+      const { user, account } = await setup('Poster')
+      const stranger = await store.users.create({ name: 'Stranger' }, T0)
+      const first = await store.posts.create(user, newPost(account, T0 + 3_000), T0)
+      expect(first.version).toBe(1)
+      expect(first.post).toMatchObject({ status: 'scheduled', platforms: ['feed', 'mastodon'], media_urls: ['https://example.com/a.png'], targets: [{ platform: 'feed', status: 'pending', attempts: 0 }, { platform: 'mastodon' }] })
+      const second = await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)
+      const third = await store.posts.create(user, newPost(account, T0 + 2_000, ['mastodon']), T0)
+      expect(await store.posts.get(stranger.id, first.post.id)).toBeUndefined()
+
+      const asc = { order: 'asc' as const, accountId: account }
+      const page1 = await store.posts.list(user, asc, 2)
+      const last = page1.at(-1)!.post
+      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at), id: last.id } }, 2)
+      expect([...page1, ...page2].map((r) => r.post.id)).toEqual([second.post.id, third.post.id, first.post.id])
+      expect((await store.posts.list(user, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
+      expect(await store.posts.list(user, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
+
+      const stale = await store.posts.update(user, first.post.id, { content: 'edited' }, 2, T0 + 1)
+      expect(stale.kind).toBe('version_mismatch')
+      const edited = await store.posts.update(user, first.post.id, { content: 'edited', platforms: ['discord'] }, 1, T0 + 1)
+      expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ content: 'edited', platforms: ['discord'], targets: [{ platform: 'discord' }] })
+      expect(edited.kind === 'ok' && edited.record.version).toBe(2)
+      expect((await store.posts.cancel(user, first.post.id, T0 + 2)).kind).toBe('ok')
+      expect((await store.posts.cancel(user, first.post.id, T0 + 3)).kind).toBe('ok')
+      expect((await store.posts.update(user, first.post.id, { content: 'too late' }, 3, T0 + 4)).kind).toBe('wrong_state')
+      expect((await store.posts.retry(user, second.post.id, T0 + 4)).kind).toBe('wrong_state')
+      expect((await store.posts.cancel(stranger.id, second.post.id, T0 + 4)).kind).toBe('not_found')
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect(types).toEqual(['post.scheduled', 'post.scheduled', 'post.scheduled', 'post.updated', 'post.cancelled'])
+    })
+
+    it('claims a due post, one attempt per target under a lease, and settles it once: the post’s final state and events commit with the last outcome', async () => {
+      const { user, account } = await setup('Publisher')
+      const created = await store.posts.create(user, newPost(account, T0 + 10_000), T0)
+      const id = created.post.id
+      const at = T0 + 10_000
+      expect((await store.publishing.due(T0)).next).toBeLessThanOrEqual(at)
+      const claimed = await store.publishing.claimDue(at, 100, 86_400_000)
+      expect(claimed.claimed).toBeGreaterThanOrEqual(1)
+      const refs = (await store.publishing.dueTargets(at, undefined, 1_000)).filter((r) => r.postId === id)
+      expect(refs.map((r) => r.platform)).toEqual(['feed', 'mastodon'])
+      const feed = (await store.publishing.claimTarget(refs[0]!, at, 30_000))!
+      expect(feed).toMatchObject({ postId: id, userId: user, attempts: 1, attemptsSinceRetry: 1, content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'] })
+      expect(await store.publishing.claimTarget(refs[0]!, at, 30_000)).toBeUndefined()
+      const mastodon = (await store.publishing.claimTarget(refs[1]!, at, 30_000))!
+      expect(await store.publishing.settle(id, 'feed', { kind: 'published', platformPostId: 'f1', url: 'https://example.com/f1' }, at + 500)).toBe(true)
+      expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
+      expect((await store.posts.get(user, id))!.post.status).toBe('publishing')
+      expect(await store.publishing.settle(mastodon.postId, 'mastodon', { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503' }, at + 700)).toBe(true)
+      const again = (await store.publishing.dueTargets(at + 90_000, undefined, 1_000)).filter((r) => r.postId === id)
+      expect(again).toEqual([{ postId: id, platform: 'mastodon', accountId: account, dueAt: at + 90_000 }])
+      expect((await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000))!.attempts).toBe(2)
+      expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
+      const done = (await store.posts.get(user, id))!
+      expect(done.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 500).toISOString() })
+      expect(done.post.targets).toEqual([
+        expect.objectContaining({ platform: 'feed', status: 'published', platform_post_id: 'f1', url: 'https://example.com/f1', attempts: 1 }),
+        expect.objectContaining({ platform: 'mastodon', status: 'failed', attempts: 2, error: { code: 'platform_rejected', detail: 'no' } }),
+      ])
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.target.failed', 'post.partially_published'])
+
+      // A retry re-queues what failed, due now, keeping the attempt count.
+      const retried = await store.posts.retry(user, id, at + 100_000)
+      expect(retried.kind === 'ok' && retried.record.post.status).toBe('scheduled')
+      await store.publishing.claimDue(at + 100_000, 100, 86_400_000)
+      const [ref] = (await store.publishing.dueTargets(at + 100_000, undefined, 1_000)).filter((r) => r.postId === id)
+      expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1 })
+    })
+
+    it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
+      const { user, account } = await setup('Late')
+      const late = (await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
+      expect((await store.publishing.claimDue(T0 + 1_000 + 3_600_000, 1_000, 60_000)).missed).toBeGreaterThanOrEqual(1)
+      expect((await store.posts.get(user, late))!.post).toMatchObject({ status: 'failed', targets: [{ status: 'failed', error: { code: 'missed_schedule' } }] })
+
+      const hung = (await store.posts.create(user, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
+      await store.publishing.claimDue(T0 + 5_000_000, 1_000, 86_400_000)
+      const [ref] = (await store.publishing.dueTargets(T0 + 5_000_000, undefined, 1_000)).filter((r) => r.postId === hung)
+      await store.publishing.claimTarget(ref!, T0 + 5_000_000, 30_000)
+      await store.publishing.renewLeases([{ postId: hung, platform: 'discord' }], T0 + 5_000_000 + 60_000)
+      expect((await store.publishing.abandoned(T0 + 5_000_000 + 45_000, false)).map((r) => r.postId)).not.toContain(hung)
+      const abandoned = await store.publishing.abandoned(T0 + 5_000_000 + 61_000, false)
+      expect(abandoned.filter((r) => r.postId === hung)).toEqual([{ postId: hung, platform: 'discord', accountId: account, dueAt: T0 + 5_000_000 }])
+      await store.publishing.resend(hung, 'discord', T0 + 5_000_000 + 61_000)
+      expect((await store.publishing.dueTargets(T0 + 5_000_000 + 61_000, undefined, 1_000)).filter((r) => r.postId === hung)).toHaveLength(1)
+    })
+  })
+
+  describe('webhooks and their deliveries', () => {
+    const limits = { total: 8, perEndpoint: 2, leaseMs: 30_000 }
+    const attempt = (job: { webhookId: string; eventId: string; attempt: number }, succeeded: boolean, nextAttemptAt: number | null, extra = {}) => ({
+      ...job,
+      succeeded,
+      statusCode: succeeded ? 204 : 500,
+      durationMs: 12,
+      responseBody: succeeded ? null : 'down',
+      error: null,
+      nextAttemptAt,
+      disableAfterFailingMs: 5 * 86_400_000,
+      ...extra,
+    })
+
+    it('fans each event out to the endpoints subscribed to it, leases deliveries within the limits, and records each attempt', async () => {
+      const user = await store.users.create({ name: 'Hooked' }, T0)
+      const all = await store.webhooks.create(user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, T0)
+      const some = await store.webhooks.create(user.id, { url: 'https://b.example/h', events: ['post.published'], description: 'b', sealedSecret: 's2' }, T0)
+      expect(all).toMatchObject({ userId: user.id, url: 'https://a.example/h', events: ['*'], enabled: true, disabledReason: null, createdAt: T0 })
+      const published = await store.events.append(user.id, 'post.published', { id: 'pst_1' }, T0 + 1)
+      await store.events.append(user.id, 'account.connected', { id: 'acc_1' }, T0 + 2)
+      while ((await store.webhookDeliveries.dispatch(T0 + 10)) > 0);
+      expect(await store.webhookDeliveries.hasWork(T0 + 10)).toBe(true)
+      const jobs = (await store.webhookDeliveries.claim(T0 + 10, limits)).filter((j) => j.webhookId === all.id || j.webhookId === some.id)
+      expect(jobs.map((j) => [j.webhookId, j.eventType]).sort()).toEqual([[all.id, 'account.connected'], [all.id, 'post.published'], [some.id, 'post.published']].sort())
+      const job = jobs.find((j) => j.webhookId === some.id)!
+      expect(job).toMatchObject({ eventId: published.id, attempt: 1, url: 'https://b.example/h', sealedSecret: 's2', eventCreatedAt: T0 + 1 })
+      expect(JSON.parse(job.eventData)).toEqual({ id: 'pst_1' })
+      // Leased: not claimed again until the lease runs out.
+      expect((await store.webhookDeliveries.claim(T0 + 20, limits)).filter((j) => j.webhookId === some.id)).toEqual([])
+      expect(await store.webhookDeliveries.record(attempt(job, false, T0 + 60_000), T0 + 30)).toEqual({ disabledReason: null })
+      const retry = (await store.webhookDeliveries.claim(T0 + 60_000, limits)).find((j) => j.webhookId === some.id)!
+      expect(retry.attempt).toBe(2)
+      await store.webhookDeliveries.record(attempt(retry, true, null), T0 + 60_010)
+      const listed = await store.webhookDeliveries.listAttempts(some.id, '', 10)
+      expect(listed.map((a) => [a.attempt, a.succeeded, a.status_code])).toEqual([[2, true, 204], [1, false, 500]])
+      expect(listed[1]).toMatchObject({ event_id: published.id, event_type: 'post.published', response_body: 'down', next_attempt_at: new Date(T0 + 60_000).toISOString() })
+    })
+
+    it('disables an endpoint that answers 410, edits and rotates an endpoint, and deletes it with its deliveries', async () => {
+      const user = await store.users.create({ name: 'Gone' }, T0)
+      const hook = await store.webhooks.create(user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
+      await store.events.append(user.id, 'webhook.test', { webhook_id: hook.id }, T0 + 1)
+      while ((await store.webhookDeliveries.dispatch(T0 + 5)) > 0);
+      const job = (await store.webhookDeliveries.claim(T0 + 5, limits)).find((j) => j.webhookId === hook.id)!
+      expect(await store.webhookDeliveries.record(attempt(job, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 6)).toEqual({ disabledReason: 'the endpoint answered 410 Gone' })
+      expect(await store.webhooks.get(user.id, hook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone', disabledAt: T0 + 6 })
+      const enabled = await store.webhooks.update(user.id, hook.id, { enabled: true, url: 'https://back.example/h' }, T0 + 7)
+      expect(enabled).toMatchObject({ enabled: true, disabledReason: null, url: 'https://back.example/h' })
+      expect(await store.webhooks.rotateSecret(user.id, hook.id, 's-new', T0 + 86_400_000, T0 + 8)).toMatchObject({ previousSecretExpiresAt: T0 + 86_400_000 })
+      expect((await store.webhooks.listPage(user.id, '', 10)).map((w) => w.id)).toEqual([hook.id])
+      expect(await store.webhooks.delete(user.id, hook.id)).toBe(true)
+      expect(await store.webhooks.delete(user.id, hook.id)).toBe(false)
+      expect(await store.webhookDeliveries.listAttempts(hook.id, '', 10)).toEqual([])
+    })
+  })
+
+  describe('metrics and analytics', () => {
+    it('claims due reads, keeps every snapshot and the latest counts, and reports sums, rates, the median delay and the top posts', async () => {
+      const user = await store.users.create({ name: 'Analyst' }, T0)
+      const account = await store.accounts.create(user.id, 'Numbers', T0)
+      const ids: string[] = []
+      // Three posts an hour apart, published 1, 2 and 4 seconds late.
+      for (const [i, late] of [1_000, 2_000, 4_000].entries()) {
+        const at = T0 + i * 3_600_000
+        const id = (await store.posts.create(user.id, { accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
+        ids.push(id)
+        await store.publishing.claimDue(at, 100, 86_400_000)
+        const [ref] = (await store.publishing.dueTargets(at, undefined, 1_000)).filter((r) => r.postId === id)
+        await store.publishing.claimTarget(ref!, at, 30_000)
+        await store.publishing.settle(id, 'mastodon', { kind: 'published', platformPostId: `m${i}`, url: `https://social.example/${i}` }, at + late)
+      }
+      const due = (await store.metrics.claimDue(T0 + 86_400_000, 100, 300_000)).filter((d) => ids.includes(d.postId))
+      expect(due.map((d) => d.platformPostId)).toEqual(['m0', 'm1', 'm2'])
+      expect((await store.metrics.claimDue(T0 + 86_400_000, 100, 300_000)).filter((d) => ids.includes(d.postId))).toEqual([])
+      const counts = (likes: number) => ({ impressions: null, likes, reposts: 1, replies: null, quotes: null, clicks: null })
+      await store.metrics.record(due.map((d, i) => ({ postId: d.postId, platform: d.platform, metrics: counts(i * 10), nextAt: null, failures: 0 })), T0 + 86_400_000)
+      await store.metrics.record([{ postId: ids[0]!, platform: 'mastodon', metrics: counts(3), nextAt: null, failures: 0 }], T0 + 86_400_001)
+      expect((await store.metrics.history(ids[0]!, 'mastodon')).map((s) => s.likes)).toEqual([0, 3])
+
+      const report = await store.analytics.report({ userId: user.id, from: T0, to: T0 + 3 * 3_600_000, buckets: [0, 1, 2].map((i) => ({ start: T0 + i * 3_600_000, end: T0 + (i + 1) * 3_600_000 })), top: 2 })
+      expect(report.totals).toEqual({ scheduled: 3, published: 3, failed: 0, medianDelayMs: 2_000, impressions: null, likes: 33, reposts: 3, replies: null, quotes: null, clicks: null, engagements: 36, ratedEngagements: null, ratedImpressions: null })
+      expect(report.byPlatform.map((p) => [p.platform, p.published])).toEqual([['mastodon', 3]])
+      expect([...report.byBucket.entries()].map(([b, a]) => [b, a.medianDelayMs, a.likes])).toEqual([[0, 1_000, 3], [1, 2_000, 10], [2, 4_000, 20]])
+      expect(report.top).toEqual([
+        { postId: ids[2], platform: 'mastodon', url: 'https://social.example/2', engagements: 21 },
+        { postId: ids[1], platform: 'mastodon', url: 'https://social.example/1', engagements: 11 },
+      ])
+    })
+  })
+
   describe('the feed', () => {
     it('publishes a post once, however often it is sent, newest first', async () => {
       const user = await store.users.create({ name: 'Feeder' }, T0)
@@ -288,6 +483,24 @@ describe('several daemons on one PostgreSQL database', () => {
     await nodes[2]!.users.setPlan(user.id, 'business')
     const principal = (await nodes[0]!.apiKeys.authenticate(hashApiKey((await nodes[0]!.apiKeys.create(user.id, { name: 'n', scopes: SCOPES }, T0)).secret), T0)) as Principal
     expect(principal.user.plan).toBe('business')
+  })
+
+  it('never lets two nodes claim the same post or target', async () => {
+    const user = await nodes[0]!.users.create({ name: 'Contended' }, T0)
+    const account = await nodes[0]!.accounts.create(user.id, 'C', T0)
+    for (let i = 0; i < 60; i++) {
+      await nodes[i % 3]!.posts.create(user.id, { accountId: account.id, content: `c${i}`, mediaUrls: [], platforms: ['feed', 'discord'], scheduledAt: T0 + i }, T0)
+    }
+    const claims = await Promise.all(nodes.flatMap((node) => [1, 2].map(() => node.publishing.claimDue(T0 + 100, 25, 86_400_000))))
+    expect(claims.reduce((sum, c) => sum + c.claimed, 0)).toBe(60)
+    const refs = await nodes[0]!.publishing.dueTargets(T0 + 100, undefined, 1_000)
+    expect(refs).toHaveLength(120)
+    const taken = await Promise.all(nodes.flatMap((node) => refs.map((ref) => node.publishing.claimTarget(ref, T0 + 100, 30_000))))
+    expect(taken.filter(Boolean)).toHaveLength(120)
+    // A lease that ran out is taken over by one node, not by every node that notices it.
+    const recovered = await Promise.all(nodes.map((node) => node.publishing.abandoned(T0 + 100 + 31_000, false)))
+    expect(recovered.flat()).toHaveLength(120)
+    expect(new Set(recovered.flat().map((r) => `${r.postId} ${r.platform}`)).size).toBe(120)
   })
 
   it('records each migration once, with its checksum', async () => {
