@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { missingToolchain, runSuite, startSdkFixture, type SdkFixture } from './helpers/sdk-harness.js'
 
-const missing = missingToolchain('Go', 'go', 'apt-get install golang-go')
+const missing = missingToolchain('Go', 'go', 'apt-get install golang-go', ['version'])
 
 describe.skipIf(Boolean(missing))('Go SDK', () => {
   let fixture: SdkFixture
