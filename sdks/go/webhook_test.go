@@ -63,6 +63,20 @@ func TestADeliveryOfTheDaemonVerifies(t *testing.T) {
 		t.Fatalf("another secret must be refused, got %v", err)
 	}
 
+	description := "go sdk, paused"
+	paused, err := c.Webhooks.Update(ctx, webhook.ID, smm.WebhookUpdateParams{Description: &description, Enabled: new(bool)})
+	if err != nil || paused.Enabled || paused.Description == nil || *paused.Description != description || paused.URL != live.ReceiverURL {
+		t.Fatalf("Update: %+v, %v", paused, err)
+	}
+	listed, err := c.Webhooks.List(ctx, smm.ListParams{Limit: 100}).All(ctx)
+	found := false
+	for _, w := range listed {
+		found = found || (w.ID == webhook.ID && w.Secret == "")
+	}
+	if err != nil || !found {
+		t.Fatalf("List should hold %s, without its secret: %+v, %v", webhook.ID, listed, err)
+	}
+
 	deliveries, err := c.Webhooks.ListDeliveries(ctx, webhook.ID, smm.ListParams{}).All(ctx)
 	if err != nil {
 		t.Fatal(err)
