@@ -18,5 +18,8 @@ describe.skipIf(Boolean(missing))('Go SDK', () => {
       env: { ...fixture.env, GOPROXY: 'off', GOFLAGS: '-mod=mod' },
     })
     expect(r.code, r.stdout + r.stderr).toBe(0)
+    // A test skips only without the daemon's variables: here every one of them must have run.
+    expect(r.stdout).not.toMatch(/--- SKIP/)
+    expect(r.stdout).toMatch(/--- PASS: TestA429IsRetriedAfterItsRetryAfter/)
   }, 240_000)
 })

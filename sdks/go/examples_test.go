@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -97,5 +98,38 @@ func TestTheWebhookHandlerExample(t *testing.T) {
 	}
 	if code := replay(strings.Replace(delivery.Body, "webhook.test", "post.published", 1)); code != http.StatusBadRequest || len(handled) != 1 {
 		t.Fatalf("a forged delivery: %d, handled %d", code, len(handled))
+	}
+}
+
+// The README shows the examples as they are: each of its Go blocks must be one of these files.
+func TestTheReadmeShowsTheExamplesAsTheyAre(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	files, err := filepath.Glob("examples/*/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	shown := map[string]bool{}
+	for _, block := range blocks {
+		for _, file := range files {
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(text) == block[1] {
+				shown[file] = true
+			}
+		}
+	}
+	for _, file := range files {
+		if !shown[file] {
+			t.Errorf("README.md does not show %s as it is", file)
+		}
+	}
+	if len(blocks) != len(files) {
+		t.Errorf("README.md has %d Go blocks for %d example files: every snippet must be an example the suite runs", len(blocks), len(files))
 	}
 }
