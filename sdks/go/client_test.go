@@ -2,8 +2,14 @@ package smm_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"errors"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -137,5 +143,50 @@ func TestARedirectIsNotFollowed(t *testing.T) {
 	}
 	if _, err := c.Me(context.Background()); err == nil || !strings.Contains(err.Error(), "redirect") || elsewhere != 0 {
 		t.Fatalf("a redirect must not be followed (the key would go along): %v, %d requests elsewhere", err, elsewhere)
+	}
+}
+
+func TestAHostnameMismatchAndAnExpiredCertificateAreErrors(t *testing.T) {
+	neverSleep := smm.WithSleep(func(context.Context, time.Duration) error {
+		t.Error("a certificate error was retried")
+		return nil
+	})
+	// httptest's certificate names example.com and 127.0.0.1, not localhost.
+	server := httptest.NewTLSServer(http.NotFoundHandler())
+	defer server.Close()
+	c, err := smm.NewClient(strings.Replace(server.URL, "127.0.0.1", "localhost", 1), "smm_key", smm.WithCAFile(writeCertificate(t, server.Certificate().Raw)), neverSleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mismatch x509.HostnameError
+	if _, err := c.Me(context.Background()); !errors.As(err, &mismatch) {
+		t.Fatalf("a certificate for another host name: want an x509.HostnameError, got %v", err)
+	}
+
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(-24 * time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expired := httptest.NewUnstartedServer(http.NotFoundHandler())
+	expired.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	expired.StartTLS()
+	defer expired.Close()
+	c, err = smm.NewClient(expired.URL, "smm_key", smm.WithCAFile(writeCertificate(t, der)), neverSleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invalid x509.CertificateInvalidError
+	if _, err := c.Me(context.Background()); !errors.As(err, &invalid) || invalid.Reason != x509.Expired {
+		t.Fatalf("an expired certificate: want an x509.CertificateInvalidError (Expired), got %v", err)
 	}
 }

@@ -38,6 +38,9 @@ func TestA429IsRetriedAfterItsRetryAfter(t *testing.T) {
 	if !errors.As(error(limited), &apiErr) || apiErr.Status != 429 || apiErr.Code != "rate_limited" {
 		t.Fatalf("errors.As should find the *smm.APIError in a *smm.RateLimitError: %v", limited)
 	}
+	if violated := string(limited.Problem.Extensions["violated"]); violated != `["minute"]` {
+		t.Fatalf("the problem should name the minute window: violated = %s", violated)
+	}
 	if limited.RetryAfter < time.Second || limited.RetryAfter > time.Minute {
 		t.Fatalf("RetryAfter %s: want the 429's Retry-After, 1 s to 1 min", limited.RetryAfter)
 	}
