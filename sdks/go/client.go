@@ -85,8 +85,9 @@ func WithSleep(sleep SleepFunc) Option {
 
 // Client talks to one smm daemon with one API key. It is safe for concurrent use.
 type Client struct {
-	// root is the base URL without its /v1: the contract's paths (/v1/posts, /healthz) join it.
-	root       *url.URL
+	// root is the base URL without its /v1, escaped: the contract's paths (/v1/posts, /healthz),
+	// escaped by pathOf, are appended to it.
+	root       string
 	apiKey     string
 	http       *http.Client
 	maxRetries int
@@ -149,27 +150,25 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-func parseBaseURL(raw string) (*url.URL, error) {
+func parseBaseURL(raw string) (string, error) {
 	if raw == "" {
-		return nil, errors.New("smm: no base URL: pass one to NewClient (https://host:8443/v1) or set SMM_URL")
+		return "", errors.New("smm: no base URL: pass one to NewClient (https://host:8443/v1) or set SMM_URL")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("smm: base URL %q: %w", raw, err)
+		return "", fmt.Errorf("smm: base URL %q: %w", raw, err)
 	}
 	if u.Scheme != "https" {
-		return nil, fmt.Errorf("smm: base URL %q: use https:// (the API key would travel in clear over %s://)", raw, u.Scheme)
+		return "", fmt.Errorf("smm: base URL %q: use https:// (the API key would travel in clear over %s://)", raw, u.Scheme)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("smm: base URL %q has no host", raw)
+		return "", fmt.Errorf("smm: base URL %q has no host", raw)
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("smm: base URL %q: give only https://host[:port][/path], without credentials, query or fragment", raw)
+		return "", fmt.Errorf("smm: base URL %q: give only https://host[:port][/path], without credentials, query or fragment", raw)
 	}
-	root := *u
-	root.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/v1")
-	root.RawPath = ""
-	return &root, nil
+	root := strings.TrimSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), "/v1")
+	return u.Scheme + "://" + u.Host + root, nil
 }
 
 func loadCAFile(path string) (*x509.CertPool, error) {

@@ -190,3 +190,25 @@ func TestAHostnameMismatchAndAnExpiredCertificateAreErrors(t *testing.T) {
 		t.Fatalf("an expired certificate: want an x509.CertificateInvalidError (Expired), got %v", err)
 	}
 }
+
+func TestIDsAreEscapedInPaths(t *testing.T) {
+	var got string
+	server := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.URL.EscapedPath()
+		w.Write([]byte(`{}`))
+	}))
+	defer server.Close()
+	c, err := smm.NewClient(server.URL+"/smm/v1/", "smm_key", smm.WithCAFile(writeCertificate(t, server.Certificate().Raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Posts.Get(context.Background(), "pst_1/../x?y#z"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "/smm/v1/posts/pst_1%2F..%2Fx%3Fy%23z"; got != want {
+		t.Fatalf("sent %s, want %s", got, want)
+	}
+	if _, err := c.Health(context.Background()); err != nil || got != "/smm/healthz" {
+		t.Fatalf("behind a path prefix, /healthz is under it: sent %s, %v", got, err)
+	}
+}

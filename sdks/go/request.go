@@ -84,14 +84,15 @@ func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
 // attempt sends r once. On failure, wait says whether and when to retry: < 0 never, 0 after a
 // backoff of the client's choosing, > 0 after exactly that long (the server's Retry-After).
 func (c *Client) attempt(ctx context.Context, r request, body []byte, key string) (http.Header, time.Duration, error) {
-	u := *c.root
-	u.Path += r.path
-	u.RawQuery = r.query.Encode()
+	target := c.root + r.path
+	if len(r.query) > 0 {
+		target += "?" + r.query.Encode()
+	}
 	var reader io.Reader
 	if body != nil {
 		reader = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), reader)
+	req, err := http.NewRequestWithContext(ctx, r.method, target, reader)
 	if err != nil {
 		return nil, -1, fmt.Errorf("smm: %s %s: %w", r.method, r.path, err)
 	}
