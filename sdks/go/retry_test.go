@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -186,5 +187,54 @@ func TestRetriesAreBoundedAndA4xxIsNotRetried(t *testing.T) {
 	_, err = c.Posts.Get(context.Background(), "pst_x")
 	if !errors.As(err, &apiErr) || apiErr.Code != "not_found" || apiErr.RequestID != "req_1" || attempts != 1 {
 		t.Fatalf("a 404 is an answer, not a failure: %d attempts, %v", attempts, err)
+	}
+}
+
+func TestWhatTheServerAsksToWaitIsWaitedOrHandedBack(t *testing.T) {
+	var answers []func(w http.ResponseWriter)
+	attempts := 0
+	server := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		answer := answers[attempts]
+		attempts++
+		answer(w)
+	}))
+	defer server.Close()
+	problem := func(status int, code, retryAfter string) func(w http.ResponseWriter) {
+		return func(w http.ResponseWriter) {
+			w.Header().Set("Retry-After", retryAfter)
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"type":"urn:smm:problem:%s","title":"t","status":%d,"detail":"d","code":"%s"}`, code, status, code)
+		}
+	}
+	ok := func(w http.ResponseWriter) { io.WriteString(w, `{"event_id":"msg_1"}`) }
+	var slept []time.Duration
+	c, err := smm.NewClient(server.URL, "smm_key", smm.WithCAFile(writeCertificate(t, server.Certificate().Raw)), smm.WithSleep(func(_ context.Context, d time.Duration) error {
+		slept = append(slept, d)
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The first attempt of the same POST is still running: wait the second it asks, then retry.
+	answers, attempts, slept = []func(http.ResponseWriter){problem(409, "idempotency_key_in_use", "1"), ok}, 0, nil
+	if accepted, err := c.Webhooks.Test(context.Background(), "whk_1"); err != nil || accepted.EventID != "msg_1" || fmt.Sprint(slept) != "[1s]" {
+		t.Fatalf("409 idempotency_key_in_use: %+v, %v, slept %v", accepted, err, slept)
+	}
+
+	// An hour is not waited inside a call: the caller gets the delay to schedule.
+	answers, attempts, slept = []func(http.ResponseWriter){problem(429, "rate_limited", "3600")}, 0, nil
+	_, err = c.Webhooks.Test(context.Background(), "whk_1")
+	var limited *smm.RateLimitError
+	if !errors.As(err, &limited) || limited.RetryAfter != time.Hour || attempts != 1 || len(slept) != 0 {
+		t.Fatalf("Retry-After: 3600: want a *smm.RateLimitError at once, got %v after %d attempts, slept %v", err, attempts, slept)
+	}
+
+	// Another 409 is an answer about the request itself: never retried.
+	answers, attempts, slept = []func(http.ResponseWriter){problem(409, "post_not_editable", "")}, 0, nil
+	var apiErr *smm.APIError
+	if _, err := c.Posts.Cancel(context.Background(), "pst_1"); !errors.As(err, &apiErr) || apiErr.Code != "post_not_editable" || attempts != 1 {
+		t.Fatalf("409 post_not_editable: %v after %d attempts", err, attempts)
 	}
 }
