@@ -61,11 +61,12 @@ func TestPostLifecycle(t *testing.T) {
 	}
 
 	content := "second draft"
-	updated, err := c.Posts.Update(ctx, got.ID, smm.PostUpdateParams{Content: &content, IfMatch: got.ETag})
+	later := at.Add(time.Hour)
+	updated, err := c.Posts.Update(ctx, got.ID, smm.PostUpdateParams{Content: smm.String(content), ScheduledAt: smm.Time(later), IfMatch: got.ETag})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if updated.Content != content || updated.ETag == got.ETag {
+	if updated.Content != content || !updated.ScheduledAt.Equal(later) || updated.ETag == got.ETag {
 		t.Fatalf("updated: %+v (read at %s)", updated, got.ETag)
 	}
 

@@ -64,7 +64,7 @@ func TestADeliveryOfTheDaemonVerifies(t *testing.T) {
 	}
 
 	description := "go sdk, paused"
-	paused, err := c.Webhooks.Update(ctx, webhook.ID, smm.WebhookUpdateParams{Description: &description, Enabled: new(bool)})
+	paused, err := c.Webhooks.Update(ctx, webhook.ID, smm.WebhookUpdateParams{Description: smm.String(description), Enabled: smm.Bool(false)})
 	if err != nil || paused.Enabled || paused.Description == nil || *paused.Description != description || paused.URL != live.ReceiverURL {
 		t.Fatalf("Update: %+v, %v", paused, err)
 	}
