@@ -68,6 +68,10 @@ func TestADeliveryOfTheDaemonVerifies(t *testing.T) {
 	if err != nil || paused.Enabled || paused.Description == nil || *paused.Description != description || paused.URL != live.ReceiverURL {
 		t.Fatalf("Update: %+v, %v", paused, err)
 	}
+	cleared, err := c.Webhooks.Update(ctx, webhook.ID, smm.WebhookUpdateParams{ClearDescription: true})
+	if err != nil || cleared.Description != nil || cleared.Enabled {
+		t.Fatalf("ClearDescription: %+v, %v", cleared, err)
+	}
 	listed, err := c.Webhooks.List(ctx, smm.ListParams{Limit: 100}).All(ctx)
 	found := false
 	for _, w := range listed {

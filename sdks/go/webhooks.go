@@ -64,6 +64,8 @@ type WebhookUpdateParams struct {
 	URL         *string
 	Events      []string
 	Description *string
+	// ClearDescription sets the description to null (Description must then be nil).
+	ClearDescription bool
 	// Enabled true re-enables a disabled endpoint and clears its DisabledReason.
 	Enabled *bool
 }
@@ -101,6 +103,8 @@ func (s *WebhooksService) Update(ctx context.Context, id string, p WebhookUpdate
 	}
 	if p.Description != nil {
 		body["description"] = *p.Description
+	} else if p.ClearDescription {
+		body["description"] = nil
 	}
 	if p.Enabled != nil {
 		body["enabled"] = *p.Enabled
