@@ -1,7 +1,7 @@
 import { toPage, type CursorKey } from '../../src/pagination.js'
 import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound } from '../../src/errors.js'
-import type { PostListQuery } from '../../src/api/posts.js'
+import type { PostListQuery, PostStatus } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
 import type { PostFilters, PostRecord } from '../store/posts.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -45,7 +45,7 @@ function afterOf(cursor: CursorKey | undefined): PostFilters['after'] {
 
 function filtersOf(query: PostListQuery): PostFilters {
   return {
-    status: query.status,
+    statuses: query.status === undefined ? undefined : (query.status.split(',') as PostStatus[]),
     accountId: query.account_id,
     platform: query.platform,
     from: query.from === undefined ? undefined : Date.parse(query.from),

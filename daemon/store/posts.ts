@@ -55,7 +55,7 @@ export interface NewPost {
 export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
 
 export interface PostFilters {
-  status?: PostStatus
+  statuses?: PostStatus[]
   accountId?: string
   platform?: PlatformName
   from?: number
@@ -218,7 +218,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
 
   function listStatement(filters: PostFilters) {
     const where = ['p.user_id = ?']
-    if (filters.status) where.push('p.status = ?')
+    if (filters.statuses) where.push(`p.status IN (${filters.statuses.map(() => '?').join(', ')})`)
     if (filters.accountId) where.push('p.account_id = ?')
     if (filters.platform) where.push('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)')
     if (filters.from !== undefined) where.push('p.scheduled_at >= ?')
@@ -245,7 +245,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
 
     async list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]> {
       const args: unknown[] = [userId]
-      if (filters.status) args.push(filters.status)
+      if (filters.statuses) args.push(...filters.statuses)
       if (filters.accountId) args.push(filters.accountId)
       if (filters.platform) args.push(filters.platform)
       if (filters.from !== undefined) args.push(filters.from)

@@ -99,7 +99,13 @@ export type Post = v.InferOutput<typeof Post>
 
 export const PostListQuery = v.strictObject({
   ...PageQueryEntries,
-  status: v.optional(v.picklist(POST_STATUSES, `must be one of: ${POST_STATUSES.join(', ')}`)),
+  status: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => value.split(',').every((state) => (POST_STATUSES as readonly string[]).includes(state)), `must be one or more of ${POST_STATUSES.join(', ')}, separated by commas`),
+      v.description('Only posts in this state, or in any of several separated by commas (scheduled,publishing)'),
+    ),
+  ),
   account_id: v.optional(v.string()),
   platform: v.optional(PlatformName),
   from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time'))),
