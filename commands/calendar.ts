@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../src/cli/api-command.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { openApiCalendarSource } from '../src/tui/api-source.js'
-import { isTimeZone, localeWeekStart, systemLocale, zonedParts, type Weekday } from '../src/tui/calendar-time.js'
+import { isTimeZone, localeWeekStart, systemLocale, zonedParts, type Weekday } from '../src/zoned-time.js'
 import { NoTerminalError, isInteractive } from '../src/tui/no-terminal-error.js'
 
 const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { PLATFORM_NAMES } from '../api/common.js'
 import { defaultDataDir } from '../config.js'
 import { toIso } from '../time.js'
+import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
 import { parseDurationInput, parseTimeInput } from './time-input.js'
 
 /** `--data-dir`: where the daemon's database, certificate and keys live. */
@@ -62,3 +63,13 @@ export const platform = Flags.option({ options: PLATFORM_NAMES, helpValue: '<pla
 
 /** `--yes`: do what a destructive command does without asking first on a terminal. */
 export const yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation on a terminal' })
+
+/** A time zone flag (`--timezone Europe/Berlin`): an IANA name, spelled as the tz database does. */
+export const timeZone = Flags.custom<string>({
+  helpValue: '<zone>',
+  parse: async (input) => {
+    const zone = canonicalTimeZone(input.trim())
+    if (zone === undefined) throw new Error(`"${input}" ${TIME_ZONE_HINT}`)
+    return zone
+  },
+})

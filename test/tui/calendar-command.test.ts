@@ -56,7 +56,7 @@ describe('smm calendar', () => {
       }
     }
     visit(resolve(ROOT, 'commands/calendar.ts'))
-    expect(seen.has(resolve(ROOT, 'src/tui/calendar-time.ts'))).toBe(true)
+    expect(seen.has(resolve(ROOT, 'src/zoned-time.ts'))).toBe(true)
     expect([...external].filter((name) => name === 'ink' || name === 'react')).toEqual([])
   })
 })
