@@ -19,7 +19,7 @@ The owner starts with the daemon host's zone. Takes effect on the next request; 
 
   async run(): Promise<User> {
     const { args, flags } = await this.parse(AdminUsersSetTimezone)
-    const user = await this.withStore(flags['data-dir'], (store) => store.users.setTimezone(args.user, flags.timezone))
+    const user = await this.withStore(flags['data-dir'], (store) => store.users.update(args.user, { timezone: flags.timezone }))
     if (!user) throw notFound('user', args.user)
     if (!this.jsonEnabled()) this.log(`${user.id} now sees dates in ${user.timezone}.`)
     return user
