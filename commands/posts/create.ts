@@ -6,7 +6,7 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { repeatable, duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords } from '../../src/cli/post-output.js'
 
@@ -45,8 +45,8 @@ Without --account, your only account is used; without --platform, that account's
         ? undefined
         : `No text: give --text "…", --file FILE, or pipe it in (echo "…" | ${this.config.bin} posts create …).`,
     })
-    const scheduledAt = timeFromFlags(flags.at, flags.in)
     const client = await this.client()
+    const scheduledAt = await this.scheduledTime(flags.at, flags.in)
     const { accountId, platforms } = await this.target(client, flags.account, flags.platform)
     const post = await this.waitFor(
       'Scheduling the post',

@@ -37,8 +37,8 @@ Filters combine: a status, an account, a platform, and a time range (--from incl
       status: flags.status,
       account_id: flags.account,
       platform: flags.platform,
-      from: flags.from,
-      to: flags.to,
+      from: await this.instant('--from', flags.from, true),
+      to: await this.instant('--to', flags.to, true),
       order: flags.order,
       cursor: flags.cursor,
     }

@@ -2,12 +2,17 @@ import { readFileSync } from 'node:fs'
 import { ux } from '@oclif/core'
 import { SmmClient, type RetryEvent } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
+import { ApiError } from '../errors.js'
+import { toIso } from '../time.js'
+import { canonicalTimeZone, systemTimeZone } from '../zoned-time.js'
 import { BaseCommand } from './base-command.js'
-import { CommandError, notLoggedIn } from './command-error.js'
+import { CommandError, notLoggedIn, usageError } from './command-error.js'
 import { EXIT } from './exit-codes.js'
 import { Credentials } from './credentials.js'
-import { profile } from './flags.js'
+import { profile, tz } from './flags.js'
+import { setDisplayZone } from './output.js'
 import { Profiles } from './profiles.js'
+import { parseDurationInput, parseTimeInput, TimeInputError } from './time-input.js'
 
 /** Where a command sends its requests, and with which key. */
 export interface Connection {
@@ -51,16 +56,19 @@ function readCa(file: string, source: string): string {
  * ```
  */
 export abstract class ApiCommand extends BaseCommand {
-  static override baseFlags = { profile }
+  static override baseFlags = { profile, tz }
 
   protected profileName = 'default'
+  #tz: string | undefined
   #client: SmmClient | undefined
+  #zone: Promise<string> | undefined
 
   override async init(): Promise<void> {
     await super.init()
     // The command parses again in run(); parsing here gives every command its profile first.
     const { flags } = await this.parse(this.ctor as typeof ApiCommand)
     this.profileName = (flags as { profile: string }).profile
+    this.#tz = (flags as { tz?: string }).tz
   }
 
   /** ` --profile NAME` for a command line this command suggests, when the profile is not the default. */
@@ -99,8 +107,54 @@ export abstract class ApiCommand extends BaseCommand {
 
   /** The API client of this command's profile. */
   protected async client(): Promise<SmmClient> {
-    this.#client ??= this.createClient(await this.connection())
-    return this.#client
+    if (this.#client) return this.#client
+    const client = await this.#connected()
+    // Human output shows times in the user's zone: learn it before anything is printed.
+    if (!this.jsonEnabled()) setDisplayZone(await this.timeZone())
+    return client
+  }
+
+  async #connected(): Promise<SmmClient> {
+    return (this.#client ??= this.createClient(await this.connection()))
+  }
+
+  /**
+   * The zone this command reads and shows times in: --tz, else the user's profile zone (GET
+   * /v1/me, as the calendar and analytics use), else the system's when the key may not read
+   * the profile.
+   */
+  protected timeZone(): Promise<string> {
+    this.#zone ??= (async () => {
+      if (this.#tz) return this.#tz
+      try {
+        const me = await (await this.#connected()).getMe()
+        return canonicalTimeZone(me.timezone) ?? systemTimeZone()
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403) return systemTimeZone()
+        throw error
+      }
+    })()
+    return this.#zone
+  }
+
+  /**
+   * The instant a time flag names, as the API writes it, read in the user's zone; a bad one is a
+   * usage error that names the flag. `dayStart`: a bare day ("today") is its start, for ranges.
+   */
+  protected async instant(flag: string, text: string | undefined, dayStart = false): Promise<string | undefined> {
+    if (text === undefined) return undefined
+    try {
+      return toIso(await parseTimeInput(text, { timeZone: await this.timeZone(), dayStart }))
+    } catch (error) {
+      if (error instanceof TimeInputError) throw usageError('invalid_flag', `${flag}: ${error.message}`)
+      throw error
+    }
+  }
+
+  /** The time that a pair of flags `--at TIME` / `--in DURATION` names, or undefined for neither. */
+  protected async scheduledTime(at: string | undefined, after: string | undefined, flags = { at: '--at', in: '--in' }): Promise<string | undefined> {
+    if (at !== undefined) return this.instant(flags.at, at)
+    return after === undefined ? undefined : toIso(Date.now() + parseDurationInput(after))
   }
 
   /** A client for explicit settings (login has no profile yet); closed when the command ends. */
