@@ -59,9 +59,10 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   const { store, clock, scheduler } = deps
 
   bind(router, routes.listPosts, async (ctx, { query, principal }) => {
-    const rows = await store.posts.list(principal.user.id, filtersOf(query), query.limit + 1)
+    const filters = filtersOf(query)
+    const rows = await store.posts.list(principal.user.id, filters, query.limit + 1)
     const page = toPage(rows.map((r) => r.post), query.limit, (post) => [Date.parse(post.scheduled_at), post.id])
-    ctx.body = page
+    ctx.body = query.count === 'true' ? { ...page, total: await store.posts.count(principal.user.id, filters) } : page
   })
 
   // The body is parsed in full by parseNewPost (schema and account and platform rules together).

@@ -216,20 +216,28 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     return { kind: 'ok', record }
   })
 
-  function listStatement(filters: PostFilters) {
+  /** The WHERE clause and its arguments for a user's posts matching filters (the cursor included). */
+  function whereOf(userId: string, filters: PostFilters): { where: string; args: unknown[] } {
     const where = ['p.user_id = ?']
-    if (filters.statuses) where.push(`p.status IN (${filters.statuses.map(() => '?').join(', ')})`)
-    if (filters.accountId) where.push('p.account_id = ?')
-    if (filters.platform) where.push('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)')
-    if (filters.from !== undefined) where.push('p.scheduled_at >= ?')
-    if (filters.to !== undefined) where.push('p.scheduled_at < ?')
-    if (filters.after) where.push(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`)
-    const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
-    const sql = `SELECT p.* FROM posts p WHERE ${where.join(' AND ')} ORDER BY p.scheduled_at ${dir}, p.id ${dir} LIMIT ?`
-    // One prepared statement per combination of filters, prepared on first use and kept.
+    const args: unknown[] = [userId]
+    const add = (clause: string, ...values: unknown[]) => {
+      where.push(clause)
+      args.push(...values)
+    }
+    if (filters.statuses) add(`p.status IN (${filters.statuses.map(() => '?').join(', ')})`, ...filters.statuses)
+    if (filters.accountId) add('p.account_id = ?', filters.accountId)
+    if (filters.platform) add('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)', filters.platform)
+    if (filters.from !== undefined) add('p.scheduled_at >= ?', filters.from)
+    if (filters.to !== undefined) add('p.scheduled_at < ?', filters.to)
+    if (filters.after) add(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
+    return { where: where.join(' AND '), args }
+  }
+
+  // One prepared statement per combination of filters, prepared on first use and kept.
+  function cached<R>(sql: string): { all(...args: unknown[]): R[]; get(...args: unknown[]): R | undefined } {
     let statement = listCache.get(sql)
     if (!statement) listCache.set(sql, (statement = db.prepare(sql)))
-    return statement as unknown as { all(...args: unknown[]): PostRow[] }
+    return statement as unknown as { all(...args: unknown[]): R[]; get(...args: unknown[]): R | undefined }
   }
 
   return {
@@ -244,15 +252,16 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     async list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]> {
-      const args: unknown[] = [userId]
-      if (filters.statuses) args.push(...filters.statuses)
-      if (filters.accountId) args.push(filters.accountId)
-      if (filters.platform) args.push(filters.platform)
-      if (filters.from !== undefined) args.push(filters.from)
-      if (filters.to !== undefined) args.push(filters.to)
-      if (filters.after) args.push(filters.after.scheduledAt, filters.after.id)
-      args.push(limit)
-      return listStatement(filters).all(...args).map(reader.recordFromRow)
+      const { where, args } = whereOf(userId, filters)
+      const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
+      const rows = cached<PostRow>(`SELECT p.* FROM posts p WHERE ${where} ORDER BY p.scheduled_at ${dir}, p.id ${dir} LIMIT ?`).all(...args, limit)
+      return rows.map(reader.recordFromRow)
+    },
+
+    /** How many of the user's posts match the filters (after the cursor, when there is one). */
+    async count(userId: string, filters: PostFilters): Promise<number> {
+      const { where, args } = whereOf(userId, filters)
+      return cached<{ n: number }>(`SELECT count(*) AS n FROM posts p WHERE ${where}`).get(...args)!.n
     },
 
     /** Applies changes to a scheduled post if it is still at `version`; records `post.updated`. */

@@ -111,6 +111,9 @@ export const PostListQuery = v.strictObject({
   from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time'))),
   to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time'))),
   order: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at; default asc')), 'asc'),
+  count: v.optional(
+    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: the answer also says how many posts match (`total`), this page and the rest')),
+  ),
 })
 export type PostListQuery = v.InferOutput<typeof PostListQuery>
 
@@ -123,7 +126,10 @@ export const postRoutes = {
     scope: 'posts:read',
     query: PostListQuery,
     status: 200,
-    response: listOf(Post),
+    response: v.object({
+      ...listOf(Post).entries,
+      total: v.optional(v.pipe(v.number(), v.integer(), v.description('With ?count=true: how many posts match the filters, from this page on'))),
+    }),
   }),
   createPost: route({
     method: 'POST',
