@@ -86,7 +86,7 @@ export function openStore(file: string): Store {
     webhookDeliveries: webhookDeliveriesStore(db),
     events,
     accounts,
-    posts: postsStore(db, events),
+    posts: postsStore(db, events, accounts),
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),
     metrics: metricsStore(db, accounts),

@@ -3,6 +3,7 @@ import { newId } from '../../src/ids.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import type { PlatformName } from '../platforms/types.js'
 import type { Db } from './db.js'
+import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 
 export interface PostRow {
@@ -53,6 +54,13 @@ export interface NewPost {
 }
 
 export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
+
+/** How deleting an account went: done (and how many scheduled posts it cancelled), or why not. */
+export type AccountDeletion =
+  | { kind: 'ok'; cancelled: number }
+  | { kind: 'not_found' }
+  | { kind: 'has_scheduled'; count: number }
+  | { kind: 'publishing' }
 
 export interface PostFilters {
   statuses?: PostStatus[]
@@ -123,7 +131,7 @@ export function postReader(db: Db) {
   }
 }
 
-export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
+export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
   const reader = postReader(db)
   const insert = db.prepare<[string, string, string, string, string, string, number, number, number], void>(
     `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
@@ -206,6 +214,29 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     return { kind: 'ok', record }
   })
 
+  const postsOfAccount = db.prepare<[string], { id: string; status: PostStatus }>(
+    "SELECT id, status FROM posts WHERE account_id = ? AND status IN ('scheduled', 'publishing')",
+  )
+  const deleteAccountRow = db.prepare<[string], void>('DELETE FROM accounts WHERE id = ?')
+
+  // Deleting an account is a unit of work over its posts: its scheduled posts are cancelled
+  // (each with post.cancelled, so subscribers learn they will not go out) or make it refuse,
+  // and a post being published makes it wait, so no publish outlives its account's row.
+  const deleteAccountTx = db.transaction((userId: string, accountId: string, cancelPosts: boolean, now: number): AccountDeletion => {
+    const account = accounts.getSync(userId, accountId)
+    if (!account) return { kind: 'not_found' }
+    const open = postsOfAccount.all(accountId)
+    if (open.some((p) => p.status === 'publishing')) return { kind: 'publishing' }
+    if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
+    for (const { id } of open) {
+      cancel.run(now, now, id)
+      events.appendSync(userId, 'post.cancelled', reader.recordSync(id)!.post, now)
+    }
+    events.appendSync(userId, 'account.deleted', account, now)
+    deleteAccountRow.run(accountId)
+    return { kind: 'ok', cancelled: open.length }
+  })
+
   const retryTx = db.transaction((userId: string, id: string, now: number): Change => {
     const current = owned(userId, id)
     if (!current) return { kind: 'not_found' }
@@ -267,6 +298,11 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     /** Applies changes to a scheduled post if it is still at `version`; records `post.updated`. */
     async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
       return change.immediate(userId, id, changes, version, now)
+    },
+
+    /** Deletes an account with its connections, posts and feed, and records `account.deleted`. */
+    async deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion> {
+      return deleteAccountTx.immediate(userId, accountId, options.cancelPosts, now)
     },
 
     /** Cancels a scheduled post (a cancelled one is answered as is); records `post.cancelled`. */
