@@ -118,6 +118,39 @@ describe('smm accounts', () => {
   })
 })
 
+describe('smm accounts by name', () => {
+  it('takes a unique name wherever an account is asked for, renames, and deletes only with --cancel-posts while posts are scheduled', async () => {
+    const id = json(await smm(['accounts', 'create', 'Night Owl', '--json'])).id
+    await smm(['accounts', 'connect', 'night owl', '--platform', 'feed'])
+    expect((await get(`/v1/accounts/${id}`)).connections.map((c: any) => c.platform)).toEqual(['feed'])
+
+    const post = await smm(['posts', 'create', '--account', 'Night Owl', '--text', 'Hoot', '--in', '2h', '--json'])
+    expect(json(post).account_id).toBe(id)
+    const listed = json(await smm(['posts', 'list', '--account', 'NIGHT OWL', '--json']))
+    expect(listed.data.map((p: any) => p.id)).toEqual([json(post).id])
+
+    const renamed = await smm(['accounts', 'rename', 'Night Owl', 'Early Bird'])
+    expect(renamed).toEqual({ code: 0, stderr: '', stdout: `Renamed account ${id} to "Early Bird".\n` })
+    const gone = await smm(['posts', 'list', '--account', 'Night Owl'])
+    expect(gone.code).toBe(4)
+    expect(gone.stderr).toMatch(new RegExp(`^Error: --account: no account is named "Night Owl"; your accounts are .*${id} \\(Early Bird\\)`))
+
+    await smm(['accounts', 'create', 'Twin'])
+    await smm(['accounts', 'create', 'twin'])
+    const ambiguous = await smm(['accounts', 'show', 'Twin'])
+    expect(ambiguous.code).toBe(2)
+    expect(ambiguous.stderr).toMatch(/^Error: ACCOUNT: 2 accounts are named "Twin": acc_\w{26} \(Twin\), acc_\w{26} \(twin\); give the id\.\n$/)
+
+    const refused = await smm(['accounts', 'delete', 'Early Bird', '--yes'])
+    expect(refused.code).toBe(5)
+    expect(refused.stderr).toContain('has 1 scheduled post; nothing was deleted')
+    expect((await t.http.get(`/v1/accounts/${id}`, { key: t.key })).status).toBe(200)
+    const deleted = await smm(['accounts', 'delete', 'Early Bird', '--cancel-posts', '--yes', '--json'])
+    expect(json(deleted)).toEqual({ account_id: id, deleted: true })
+    expect((await t.http.get(`/v1/accounts/${id}`, { key: t.key })).status).toBe(404)
+  })
+})
+
 describe('smm webhooks', () => {
   it('creates an endpoint with its secret printed once, tests it, and shows the delivery', async () => {
     const [created, human, invalid] = await Promise.all([

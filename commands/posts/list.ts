@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { POST_STATUSES, type Post, type PostListQuery, type PostStatus } from '../../src/api/posts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import type { SmmClient } from '../../src/client/smm-client.js'
-import { cursor, limit, platform, repeatable, time } from '../../src/cli/flags.js'
+import { account, cursor, limit, platform, repeatable, time } from '../../src/cli/flags.js'
 import { paint } from '../../src/cli/output.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
 import { postTable } from '../../src/cli/post-output.js'
@@ -27,7 +27,7 @@ With no --status it shows what is still to come: scheduled and publishing posts,
   static override flags = {
     status: Flags.option({ options: POST_STATUSES, description: 'Only posts in this state (repeatable or comma-separated); default: scheduled,publishing', ...repeatable, delimiter: ',', exclusive: ['every-status'] })(),
     'every-status': Flags.boolean({ description: 'Posts in every state, published and cancelled ones included', exclusive: ['status'] }),
-    account: Flags.string({ description: 'Only posts of this account (acc_…)', helpValue: '<acc_…>' }),
+    account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
     platform: platform({ description: 'Only posts that target this platform' }),
     from: time({ description: 'Only posts scheduled at or after this time' }),
     to: time({ description: 'Only posts scheduled before this time' }),
@@ -43,7 +43,7 @@ With no --status it shows what is still to come: scheduled and publishing posts,
     const statuses = flags['every-status'] ? undefined : (flags.status ?? UPCOMING)
     const query = {
       status: statuses?.join(','),
-      account_id: flags.account,
+      account_id: flags.account && (await this.accountId('--account', flags.account)),
       platform: flags.platform,
       from: await this.instant('--from', flags.from, true),
       to: await this.instant('--to', flags.to, true),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { ux } from '@oclif/core'
 import { SmmClient, type RetryEvent } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
+import type { Account } from '../api/accounts.js'
 import { ApiError } from '../errors.js'
 import { toIso } from '../time.js'
 import { canonicalTimeZone, systemTimeZone } from '../zoned-time.js'
@@ -149,6 +150,25 @@ export abstract class ApiCommand extends BaseCommand {
       if (error instanceof TimeInputError) throw usageError('invalid_flag', `${flag}: ${error.message}`)
       throw error
     }
+  }
+
+  /**
+   * The account a person named (`--account`, or an argument): its id (acc_…), or its name,
+   * unique among their accounts (case does not matter). A name that fits none or several is a
+   * usage error that names the flag and what to type instead.
+   */
+  protected async accountId(what: string, value: string): Promise<string> {
+    if (value.startsWith('acc_')) return value
+    const client = await this.client()
+    const all: Account[] = []
+    for await (const account of client.paginate('listAccounts', { query: { limit: 100 } })) all.push(account)
+    const wanted = value.trim().toLowerCase()
+    const matches = all.filter((a) => a.name.toLowerCase() === wanted)
+    if (matches.length === 1) return matches[0]!.id
+    const named = (accounts: Account[]) => accounts.map((a) => `${a.id} (${a.name})`).join(', ')
+    if (matches.length > 1) throw usageError('ambiguous_account', `${what}: ${matches.length} accounts are named "${value}": ${named(matches)}; give the id.`)
+    const yours = all.length ? `your accounts are ${named(all)}` : `you have none yet (\`${this.config.bin} accounts create NAME\`)`
+    throw new CommandError('unknown_account', `${what}: no account is named "${value}"; ${yours}.`, EXIT.notFound)
   }
 
   /** The time that a pair of flags `--at TIME` / `--in DURATION` names, or undefined for neither. */

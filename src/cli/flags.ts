@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import { PLATFORM_NAMES } from '../api/common.js'
 import { defaultDataDir } from '../config.js'
 import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
@@ -19,6 +19,12 @@ export const profile = Flags.string({
   default: 'default',
   helpGroup: 'GLOBAL',
 })
+
+/** `--account`: an account by id or by name; ApiCommand.accountId resolves it. Call it with the command's description. */
+export const account = Flags.custom<string>({ helpValue: '<acc_…|name>' })
+
+/** An account argument: an id (acc_…) or a name, resolved as `--account` is. */
+export const accountArg = Args.string({ description: 'The account: its id (acc_…) or its name', required: true })
 
 /** `--limit` of a list command: one page of at most this many. */
 export const limit = Flags.integer({ description: 'Show at most this many (1 to 100)', min: 1, max: 100, default: 20 })
