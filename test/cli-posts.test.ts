@@ -79,10 +79,11 @@ describe('smm posts create', () => {
       code: 2,
       stdout: '',
       stderr: [
-        'Error: The request has 3 invalid fields: media_urls/0, platforms, scheduled_at.',
-        '  media_urls/0: must be an absolute https:// URL (without user:password@)',
-        '  platforms: must not name a platform twice',
-        '  scheduled_at: is more than 5 minutes in the past; leave it out to publish now',
+        // In the words of the command line: the flags typed, never the API's field names.
+        'Error: The request has 3 invalid fields: --media, --platform, --at.',
+        '  --media 1: must be an absolute https:// URL (without user:password@)',
+        '  --platform: must not name a platform twice',
+        '  --at: is more than 5 minutes in the past; leave it out to publish now',
         '',
       ].join('\n'),
     })
@@ -92,7 +93,7 @@ describe('smm posts create', () => {
     expect(strangerAccount).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: The request has 1 invalid field: account_id.\n  account_id: acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A is not one of your accounts\n',
+      stderr: 'Error: The request has 1 invalid field: --account.\n  --account: acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A is not one of your accounts\n',
     })
     expect(atTerminal.code).toBe(2)
     expect(atTerminal.stdout).toContain('Error: No text: give --text "…", --file FILE, or pipe it in (echo "…" | smm posts create …).')

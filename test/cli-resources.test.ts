@@ -170,9 +170,9 @@ describe('smm webhooks', () => {
       code: 2,
       stdout: '',
       stderr: [
-        'Error: The request has 2 invalid fields: url, events.',
-        '  url: must be an https:// URL: deliveries are never sent in clear',
-        '  events: must not repeat an event type',
+        'Error: The request has 2 invalid fields: URL, --event.',
+        '  URL: must be an https:// URL: deliveries are never sent in clear',
+        '  --event: must not repeat an event type',
         '',
       ].join('\n'),
     })

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../src/api-key.js'
 import { cliHome, runCli, runInTerminal } from './helpers/cli.js'
@@ -156,11 +157,31 @@ describe('commands against the daemon', () => {
       instance: expect.stringMatching(/^req_/),
       code: 'not_found',
     })
-    expect(invalid).toEqual({ code: 2, stdout: '', stderr: 'Error: The request has 1 invalid field: name.\n  name: must not be empty\n' })
+    expect(invalid).toEqual({ code: 2, stdout: '', stderr: 'Error: The request has 1 invalid field: NAME.\n  NAME: must not be empty\n' })
     expect(badTime.code).toBe(2)
     expect(badTime.stderr).toBe(
       'Error: --expires: "whenever" is not a time I understand: use RFC 3339 (2026-11-21T09:00:00Z), a local date-time (2026-11-21 09:00) or a phrase like "tomorrow 9am" or "in 2 hours"\n',
     )
+  })
+
+  it('says a mistyped command as typed with the one meant, and a refused connection as a daemon that is not running', async () => {
+    const [typo, topicTypo] = await Promise.all([smm(['posts', 'lst', '--status', 'failed']), smm(['post', 'list'])])
+    expect(typo).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm posts lst --status failed` is not a command. Did you mean `smm posts list`? `smm help posts` lists them.\n' })
+    expect(topicTypo).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm post list` is not a command. Did you mean `smm posts list`? `smm help` lists them.\n' })
+
+    // A port that was just free: nothing listens there.
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    await new Promise((resolve) => server.close(resolve))
+    const scripted = cliHome()
+    const down = await runCli(['posts', 'list'], { env: { ...scripted.env, SMM_URL: `https://127.0.0.1:${port}`, SMM_API_KEY: t.key } })
+    scripted.remove()
+    expect(down).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: No daemon is running at https://127.0.0.1:${port} (the connection was refused). Start it there with \`smm daemon\`, or point this profile at the right one with \`smm login --url …\` (or SMM_URL).\n`,
+    })
   })
 
   it('takes SMM_URL, SMM_API_KEY and SMM_CA_FILE over any profile, for scripts', async () => {

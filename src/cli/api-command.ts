@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { ux } from '@oclif/core'
+import { ConnectionError } from '../client/errors.js'
 import { SmmClient, type RetryEvent } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
 import type { Account } from '../api/accounts.js'
@@ -14,6 +15,30 @@ import { profile, tz } from './flags.js'
 import { setDisplayZone } from './output.js'
 import { Profiles } from './profiles.js'
 import { parseDurationInput, parseTimeInput, TimeInputError } from './time-input.js'
+
+// The request fields that commands fill from flags or arguments of a different name. A field
+// is said as the flag only by a command that has that flag: `url` is the URL argument of
+// `webhooks create`, and stays `url` for a command that has no such thing.
+const FIELD_WORDS: Record<string, string> = {
+  account_id: '--account',
+  scheduled_at: '--at',
+  platforms: '--platform',
+  platform: '--platform',
+  content: '--text',
+  media_urls: '--media',
+  expires_at: '--expires',
+  scopes: '--scope',
+  events: '--event',
+  cancel_posts: '--cancel-posts',
+  timezone: '--timezone',
+  post_id: '--post',
+  credentials: '--credential',
+  variants: '--variants',
+  tone: '--tone',
+  url: 'URL',
+  name: 'NAME',
+  prompt: 'PROMPT',
+}
 
 /** Where a command sends its requests, and with which key. */
 export interface Connection {
@@ -61,6 +86,7 @@ export abstract class ApiCommand extends BaseCommand {
 
   protected profileName = 'default'
   #tz: string | undefined
+  #url: string | undefined
   #client: SmmClient | undefined
   #zone: Promise<string> | undefined
 
@@ -70,6 +96,28 @@ export abstract class ApiCommand extends BaseCommand {
     const { flags } = await this.parse(this.ctor as typeof ApiCommand)
     this.profileName = (flags as { profile: string }).profile
     this.#tz = (flags as { tz?: string }).tz
+  }
+
+  /** A refused connection is a daemon that is not running: say so, and how to start it. */
+  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    const cause = (error as { cause?: { code?: string } }).cause
+    if (error instanceof ConnectionError && cause?.code === 'ECONNREFUSED' && this.#url) {
+      const where = this.profileName === 'default' ? 'smm login --url …' : `smm login --profile ${this.profileName} --url …`
+      return super.catch(
+        new CommandError(
+          'daemon_not_running',
+          `No daemon is running at ${this.#url} (the connection was refused). Start it there with \`${this.config.bin} daemon\`, or point this profile at the right one with \`${where}\` (or SMM_URL).`,
+        ),
+      )
+    }
+    return super.catch(error)
+  }
+
+  protected override wordFor(field: string): string | undefined {
+    const word = FIELD_WORDS[field]
+    if (!word) return undefined
+    const own = word.startsWith('--') ? this.ctor.flags?.[word.slice(2)] : this.ctor.args?.[word.toLowerCase()]
+    return own ? word : undefined
   }
 
   /** ` --profile NAME` for a command line this command suggests, when the profile is not the default. */
@@ -179,6 +227,7 @@ export abstract class ApiCommand extends BaseCommand {
 
   /** A client for explicit settings (login has no profile yet); closed when the command ends. */
   protected createClient(connection: Omit<Connection, 'profile'>): SmmClient {
+    this.#url = connection.url
     let client: SmmClient
     try {
       client = new SmmClient({
