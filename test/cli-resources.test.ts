@@ -107,9 +107,22 @@ describe('smm accounts', () => {
       ].join('\n'),
     )
 
-    const [disconnected, again] = await Promise.all([
+    const [unconfirmed, unconfirmedJson] = await Promise.all([
+      smm(['accounts', 'disconnect', acme!, '--platform', 'discord']),
       smm(['accounts', 'disconnect', acme!, '--platform', 'discord', '--json']),
-      smm(['accounts', 'disconnect', blog.id, '--platform', 'feed']),
+    ])
+    expect(unconfirmed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to disconnect discord from account ${acme} and forget its credentials without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect(unconfirmedJson.code).toBe(2)
+    expect(JSON.parse(unconfirmedJson.stderr)).toMatchObject({ code: 'confirmation_required' })
+    expect((await get(`/v1/accounts/${acme}`)).connections.map((c: any) => c.platform)).toEqual(['discord', 'feed'])
+
+    const [disconnected, again] = await Promise.all([
+      smm(['accounts', 'disconnect', acme!, '--platform', 'discord', '--yes', '--json']),
+      smm(['accounts', 'disconnect', blog.id, '--platform', 'feed', '--yes']),
     ])
     expect(json(disconnected)).toEqual({ account_id: acme, platform: 'discord', disconnected: true })
     expect((await get(`/v1/accounts/${acme}`)).connections.map((c: any) => c.platform)).toEqual(['feed'])
@@ -210,8 +223,8 @@ describe('smm webhooks', () => {
 
     const [rotated, deleted, deletedAgain] = await Promise.all([
       smm(['webhooks', 'rotate-secret', webhook.id]),
-      smm(['webhooks', 'delete', other!]),
-      smm(['webhooks', 'delete', 'whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
+      smm(['webhooks', 'delete', other!, '--yes']),
+      smm(['webhooks', 'delete', 'whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--yes']),
     ])
     expect(rotated.stdout).toMatch(new RegExp(`^Rotated the secret of ${webhook.id}; the old one also signs until .+ UTC\\.\\nIts signing secret is shown only this once`))
     expect(rotated.stdout).not.toContain(secret)

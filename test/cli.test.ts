@@ -133,7 +133,15 @@ describe('commands against the daemon', () => {
     expect(lines[2]).toBe(`${key.id}  ci                   ${key.prefix}  active  2026-11-21 12:00 UTC  2026-11-30 23:00 UTC  2026-11-21 12:00 UTC  posts:read posts:write`)
     expect(lines).toHaveLength(4)
 
-    const revoked = await smm(['keys', 'revoke', key.id])
+    // A script that forgot --yes deletes nothing, and is told how to say it means it.
+    const unconfirmed = await smm(['keys', 'revoke', key.id])
+    expect(unconfirmed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to revoke API key ${key.id}, refusing every request made with it from now on without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect((await t.http.get('/v1/me', { key: secret })).status).not.toBe(401)
+    const revoked = await smm(['keys', 'revoke', key.id, '--yes'])
     expect(revoked).toEqual({ code: 0, stdout: `Revoked API key ${key.id}.\n`, stderr: '' })
     expect((await t.http.get('/v1/api-keys', { key: secret })).status).toBe(401)
     const page = await smm(['keys', 'list', '--limit', '2', '--json'])
@@ -142,14 +150,16 @@ describe('commands against the daemon', () => {
 
   it('shows a problem as one line with each field error, or as JSON, with the exit code of SPEC §11', async () => {
     const [missing, missingJson, invalid, badTime] = await Promise.all([
-      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
-      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--json']),
+      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--yes']),
+      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--yes', '--json']),
       smm(['keys', 'create', ' ']),
       smm(['keys', 'create', 'x', '--expires', 'whenever']),
     ])
     expect(missing).toEqual({ code: 4, stdout: '', stderr: 'Error: No API key with id key_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
     expect(missingJson.code).toBe(4)
-    expect(JSON.parse(missingJson.stdout)).toEqual({
+    // With --json, stdout is for results: the problem goes to stderr, as the API sent it.
+    expect(missingJson.stdout).toBe('')
+    expect(JSON.parse(missingJson.stderr)).toEqual({
       type: 'urn:smm:problem:not_found',
       title: 'Not Found',
       status: 404,

@@ -13,7 +13,7 @@ export interface DisconnectResult {
 export default class AccountsDisconnect extends ApiCommand {
   static override description = `Disconnect a platform from an account and forget its credentials.
 
-Posts still scheduled for that platform fail there until it is connected again. On a terminal it asks first, unless --yes.`
+Posts still scheduled for that platform fail there until it is connected again. On a terminal it asks first, unless --yes; from a script it needs --yes.`
 
   static override examples = ['<%= config.bin %> accounts disconnect acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A --platform mastodon']
 

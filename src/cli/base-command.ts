@@ -76,7 +76,8 @@ export abstract class BaseCommand extends Command {
     const failure = failureOf(error, (field) => this.wordFor(field))
     if (!failure) return super.catch(error)
     process.exitCode = failure.exit
-    if (this.jsonEnabled()) this.logJson(failure.json)
+    // A script reads the result from stdout: a failure is the problem object, on stderr.
+    if (this.jsonEnabled()) process.stderr.write(`${JSON.stringify(failure.json, null, 2)}\n`)
     else process.stderr.write(`Error: ${failure.line}\n`)
   }
 }
