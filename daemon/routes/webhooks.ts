@@ -79,6 +79,18 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
     ctx.body = { event_id: event.id }
   })
 
+  bind(router, routes.resendWebhookDelivery, async (ctx, { params, principal }) => {
+    const row = await own(principal.user.id, params.id)
+    if (row.enabled !== 1) {
+      throw conflict('webhook_disabled', `Webhook ${row.id} is disabled (${row.disabled_reason ?? 'no reason recorded'}); enable it with PATCH {"enabled": true} first.`)
+    }
+    const result = await store.webhookDeliveries.resend(row.id, params.delivery_id, clock.now())
+    if (result.kind === 'not_found') throw notFound('delivery', params.delivery_id)
+    if (result.kind === 'in_flight') throw conflict('delivery_in_flight', `Delivery ${params.delivery_id} is being attempted right now; wait for its outcome.`, { 'Retry-After': '15' })
+    ctx.status = 202
+    ctx.body = { event_id: result.eventId }
+  })
+
   bind(router, routes.rotateWebhookSecret, async (ctx, { params, principal }) => {
     await own(principal.user.id, params.id)
     const secret = generateSecret()

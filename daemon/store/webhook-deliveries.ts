@@ -46,6 +46,9 @@ export interface AttemptRecord {
   disableAfterFailingMs: number
 }
 
+/** How a resend went: queued (with the event's id), or why not. */
+export type Resend = { kind: 'ok'; eventId: string } | { kind: 'not_found' } | { kind: 'in_flight' }
+
 interface AttemptRow {
   id: string
   webhook_id: string
@@ -176,6 +179,21 @@ export function webhookDeliveriesStore(db: Db) {
     return { disabledReason: reason }
   })
 
+  // A delivery is named by its event's id (msg_…, the webhook-id header) or by one of its attempts (dlv_…).
+  const deliveryOf = db.prepare<[string, string, string, string], { event_id: string; lease_expires_at: number | null }>(`
+    SELECT event_id, lease_expires_at FROM webhook_deliveries
+     WHERE webhook_id = ? AND event_id = coalesce((SELECT event_id FROM webhook_attempts WHERE id = ? AND webhook_id = ?), ?)`)
+  const requeue = db.prepare<[number, number, string, string], void>(
+    "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE webhook_id = ? AND event_id = ?",
+  )
+  const resend = db.transaction((webhookId: string, ref: string, now: number): Resend => {
+    const delivery = deliveryOf.get(webhookId, ref, webhookId, ref)
+    if (!delivery) return { kind: 'not_found' }
+    if (delivery.lease_expires_at !== null && delivery.lease_expires_at > now) return { kind: 'in_flight' }
+    requeue.run(now, now, webhookId, delivery.event_id)
+    return { kind: 'ok', eventId: delivery.event_id }
+  })
+
   const releaseLeases = db.prepare<[number, number], void>(
     "UPDATE webhook_deliveries SET lease_expires_at = ? WHERE lease_expires_at IS NOT NULL AND lease_expires_at > ? AND status = 'pending'",
   )
@@ -213,6 +231,14 @@ export function webhookDeliveriesStore(db: Db) {
      * At start-up every lease belongs to a daemon that is gone (one daemon per data dir): expire
      * them so those deliveries are retried now, with the same webhook-id, rather than a lease later.
      */
+    /**
+     * Sends a delivery again now: it is pending once more, with the same webhook-id and body, and
+     * its attempts keep counting (the history stays). Refused while an attempt is in flight.
+     */
+    async resend(webhookId: string, ref: string, now: number): Promise<Resend> {
+      return resend.immediate(webhookId, ref, now)
+    },
+
     async releaseLeases(now: number): Promise<number> {
       return releaseLeases.run(now, now).changes
     },
