@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../src/cli/api-command.js'
 import { metricsTable, seriesChart, topPostsTable, type AnalyticsReport, type ChartStyle } from '../src/cli/analytics-output.js'
-import { platform } from '../src/cli/flags.js'
+import { account, platform } from '../src/cli/flags.js'
 import { colorEnabled, localTime } from '../src/cli/output.js'
 import { parseTimeInput } from '../src/cli/time-input.js'
 import type { RouteInput } from '../src/client/types.js'
@@ -30,7 +30,7 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
   static override flags = {
     from: dayOrTime({ description: 'Start of the range (default: 30 days ago)' }),
     to: dayOrTime({ description: 'End of the range (default: now)' }),
-    account: Flags.string({ description: 'Only posts of this account (acc_…)', helpValue: '<acc_…>' }),
+    account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
     platform: platform({ description: 'Only this platform' }),
     post: Flags.string({ description: 'Only this post (pst_…)', helpValue: '<pst_…>' }),
     interval: Flags.option({ options: ['day', 'week', 'month'] as const, description: 'The length of each period of the series (default: day)' })(),
@@ -44,7 +44,7 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
     const query: NonNullable<RouteInput<Routes['getAnalytics']>['query']> = {
       ...(flags.from ? { from: flags.from } : {}),
       ...(flags.to ? { to: flags.to } : {}),
-      ...(flags.account ? { account_id: flags.account } : {}),
+      ...(flags.account ? { account_id: await this.accountId('--account', flags.account) } : {}),
       ...(flags.platform ? { platform: flags.platform } : {}),
       ...(flags.post ? { post_id: flags.post } : {}),
       ...(flags.interval ? { interval: flags.interval } : {}),

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../src/cli/api-command.js'
 import { EXIT } from '../src/cli/exit-codes.js'
 import { openApiCalendarSource } from '../src/tui/api-source.js'
-import { isTimeZone, localeWeekStart, systemLocale, zonedParts, type Weekday } from '../src/tui/calendar-time.js'
+import { canonicalTimeZone, localeWeekStart, systemLocale, systemTimeZone, zonedParts, type Weekday } from '../src/zoned-time.js'
 import { NoTerminalError, isInteractive } from '../src/tui/no-terminal-error.js'
 
 const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
@@ -24,10 +24,6 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
   static override enableJsonFlag = false
 
   static override flags = {
-    tz: Flags.string({
-      description: "IANA time zone to show and enter times in (default: your profile's, else the system's)",
-      helpValue: 'ZONE',
-    }),
     'week-start': Flags.option({
       description: "First day of the week (default: your locale's)",
       options: WEEK_STARTS,
@@ -37,16 +33,12 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Calendar)
-    if (flags.tz !== undefined && !isTimeZone(flags.tz)) {
-      this.error(`--tz: "${flags.tz}" is not an IANA time zone; use a name such as Europe/Berlin or America/New_York.`, { exit: EXIT.usage })
-    }
-    const systemZone = Intl.DateTimeFormat().resolvedOptions().timeZone
     if (!isInteractive(process.stdin, process.stdout)) {
-      const month = zonedParts(Date.now(), flags.tz ?? systemZone).date.slice(0, 7)
+      const month = zonedParts(Date.now(), flags.tz ?? systemTimeZone()).date.slice(0, 7)
       this.error(new NoTerminalError(month).message, { exit: EXIT.usage })
     }
     const { source, timeZone: profileZone } = await this.waitFor('Connecting', openApiCalendarSource(await this.client()))
-    const timeZone = flags.tz ?? (profileZone && isTimeZone(profileZone) ? profileZone : systemZone)
+    const timeZone = flags.tz ?? (profileZone && canonicalTimeZone(profileZone)) ?? systemTimeZone()
     const weekStart: Weekday =
       flags['week-start'] === 'locale'
         ? localeWeekStart(systemLocale())

@@ -8,6 +8,8 @@ export const EVENT_TYPES = [
   'post.failed',
   'post.target.published',
   'post.target.failed',
+  'account.updated',
+  'account.deleted',
   'account.connected',
   'account.disconnected',
   'account.reauth_required',

@@ -37,6 +37,48 @@ describe('accounts', () => {
     expect(event!.data).toMatchObject({ id: created.body.id, platform: 'feed', connections: [{ platform: 'feed', status: 'active' }] })
   })
 
+  it('renames an account, with account.updated, and refuses a blank name or another user\'s account', async () => {
+    const acc = await t.http.post('/v1/accounts', { name: 'Old name' }, { key: t.key })
+    const renamed = await t.http.patch(`/v1/accounts/${acc.body.id}`, { name: ' New name ' }, { key: t.key })
+    expect(renamed.status).toBe(200)
+    expect(renamed.body).toMatchObject({ id: acc.body.id, name: 'New name' })
+    expect((await t.http.get(`/v1/accounts/${acc.body.id}`, { key: t.key })).body.name).toBe('New name')
+    expect((await eventsOf(t, 'account.updated')).map((e) => e.data)).toContainEqual(expect.objectContaining({ id: acc.body.id, name: 'New name' }))
+    const blank = await t.http.patch(`/v1/accounts/${acc.body.id}`, { name: '  ' }, { key: t.key })
+    expect(blank.status).toBe(422)
+    expect(blank.body.errors).toEqual([expect.objectContaining({ pointer: '#/name', detail: 'must not be empty' })])
+    const mallory = await otherUser(t)
+    expect((await t.http.patch(`/v1/accounts/${acc.body.id}`, { name: 'Mine' }, { key: mallory.key })).status).toBe(404)
+    expect((await t.http.get(`/v1/accounts/${acc.body.id}`, { key: t.key })).body.name).toBe('New name')
+  })
+
+  it('deletes an account only when no post of it is scheduled, unless told to cancel them, in one unit of work', async () => {
+    const acc = (await t.http.post('/v1/accounts', { name: 'Going away' }, { key: t.key })).body.id
+    await t.http.post(`/v1/accounts/${acc}/connections`, { platform: 'feed' }, { key: t.key })
+    const post = await t.http.post('/v1/posts', { account_id: acc, content: 'later', platforms: ['feed'], scheduled_at: new Date(t.clock.now() + 3_600_000).toISOString() }, { key: t.key })
+
+    const refused = await t.http.delete(`/v1/accounts/${acc}`, { key: t.key })
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ code: 'account_has_scheduled_posts' })
+    expect(refused.body.detail).toBe(`Account ${acc} has 1 scheduled post; nothing was deleted. Cancel them first, or pass cancel_posts=true to cancel them with it.`)
+    expect((await t.http.get(`/v1/posts/${post.body.id}`, { key: t.key })).body.status).toBe('scheduled')
+    expect((await t.http.delete(`/v1/accounts/${acc}?cancel_posts=maybe`, { key: t.key })).status).toBe(422)
+
+    const mallory = await otherUser(t)
+    expect((await t.http.delete(`/v1/accounts/${acc}?cancel_posts=true`, { key: mallory.key })).status).toBe(404)
+
+    const deleted = await t.http.delete(`/v1/accounts/${acc}?cancel_posts=true`, { key: t.key })
+    expect(deleted.status).toBe(204)
+    expect((await t.http.get(`/v1/accounts/${acc}`, { key: t.key })).status).toBe(404)
+    expect((await t.http.get(`/v1/posts/${post.body.id}`, { key: t.key })).status).toBe(404)
+    expect((await t.http.get(`/feeds/${acc}.json`)).status).toBe(404)
+    // Subscribers learn the post will not go out, then that the account is gone.
+    const cancelled = (await eventsOf(t, 'post.cancelled')).filter((e) => e.data.id === post.body.id)
+    expect(cancelled.map((e) => e.data.status)).toEqual(['cancelled'])
+    expect((await eventsOf(t, 'account.deleted')).map((e) => e.data)).toEqual([expect.objectContaining({ id: acc, name: 'Going away' })])
+    expect((await t.http.delete(`/v1/accounts/${acc}`, { key: t.key })).status).toBe(404)
+  })
+
   it('pages through accounts with a cursor', async () => {
     for (let i = 0; i < 5; i++) await t.http.post('/v1/accounts', { name: `Page ${i}` }, { key: t.key })
     const seen: string[] = []

@@ -79,10 +79,11 @@ describe('smm posts create', () => {
       code: 2,
       stdout: '',
       stderr: [
-        'Error: The request has 3 invalid fields: media_urls/0, platforms, scheduled_at.',
-        '  media_urls/0: must be an absolute https:// URL (without user:password@)',
-        '  platforms: must not name a platform twice',
-        '  scheduled_at: is more than 5 minutes in the past; leave it out to publish now',
+        // In the words of the command line: the flags typed, never the API's field names.
+        'Error: The request has 3 invalid fields: --media, --platform, --at.',
+        '  --media 1: must be an absolute https:// URL (without user:password@)',
+        '  --platform: must not name a platform twice',
+        '  --at: is more than 5 minutes in the past; leave it out to publish now',
         '',
       ].join('\n'),
     })
@@ -92,7 +93,7 @@ describe('smm posts create', () => {
     expect(strangerAccount).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: The request has 1 invalid field: account_id.\n  account_id: acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A is not one of your accounts\n',
+      stderr: 'Error: The request has 1 invalid field: --account.\n  --account: acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A is not one of your accounts\n',
     })
     expect(atTerminal.code).toBe(2)
     expect(atTerminal.stdout).toContain('Error: No text: give --text "…", --file FILE, or pipe it in (echo "…" | smm posts create …).')
@@ -100,7 +101,7 @@ describe('smm posts create', () => {
 })
 
 describe('smm posts list', () => {
-  it('shows a table, pages with a --cursor line that keeps the filters, and --json is the API page', async () => {
+  it('shows what is to come, soonest first, says how many more, pages with a --cursor line that keeps the filters, and --json is the API page', async () => {
     const cancelled = await t.http.post('/v1/posts', { account_id: brand, content: 'Never mind', platforms: ['feed'], scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }, { key: t.key })
     await t.http.delete(`/v1/posts/${cancelled.body.id}`, { key: t.key })
     const today = new Date().toISOString().slice(0, 10)
@@ -108,7 +109,7 @@ describe('smm posts list', () => {
     const [list, firstPage, all, filtered, badStatus] = await Promise.all([
       smm(['posts', 'list']),
       smm(['posts', 'list', '--status', 'scheduled', '--limit', '2']),
-      smm(['posts', 'list', '--all', '--json']),
+      smm(['posts', 'list', '--all', '--every-status', '--json']),
       smm(['posts', 'list', '--status', 'cancelled', '--from', today, '--to', nextWeek, '--order', 'desc', '--json']),
       smm(['posts', 'list', '--status', 'late']),
     ])
@@ -118,10 +119,15 @@ describe('smm posts list', () => {
     expect(list).toMatchObject({ code: 0, stderr: '' })
     const lines = list.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^ID {30}SCHEDULED {13}STATUS {5}PLATFORMS  CONTENT$/)
-    expect(lines.slice(1)).toEqual(every.map((p: any) => `${p.id}  ${shown(p.scheduled_at)}  ${p.status.padEnd(9)}  feed       ${p.content}`))
+    const upcoming = every.filter((p: any) => p.status === 'scheduled')
+    expect(upcoming).toHaveLength(3)
+    expect(lines.slice(1)).toEqual([
+      ...upcoming.map((p: any) => `${p.id}  ${shown(p.scheduled_at)}  ${p.status.padEnd(9)}  feed       ${p.content}`),
+      'Published and cancelled posts are not shown: add --status published (or any state), or --every-status.',
+    ])
 
     expect(firstPage.code).toBe(0)
-    const more = /\nMore: smm (posts list --status scheduled --limit 2 --cursor \S+)\n$/.exec(firstPage.stdout)
+    const more = /\n1 more post: smm (posts list --status scheduled --limit 2 --cursor \S+)\n$/.exec(firstPage.stdout)
     expect(more).not.toBeNull()
     const secondPage = await smm([...more![1]!.split(' '), '--json'])
     const scheduled = every.filter((p: any) => p.status === 'scheduled')
@@ -233,6 +239,10 @@ describe('smm posts retry', () => {
     const failed = await smm(['posts', 'show', id])
     expect(failed.stdout).toContain('Status:    partially_published')
     expect(failed.stdout).toMatch(/\ndiscord   failed     1         -                     platform_rejected: embeds are not allowed\n/)
+    // The default list is what is to come, and it counts what needs a person.
+    const listed = await smm(['posts', 'list'])
+    expect(listed.stdout).not.toContain(id)
+    expect(listed.stdout).toContain('\n1 post failed on some platform: smm posts list --status failed,partially_published\n')
 
     loop.reply({ status: 200 })
     const sent = loop.received.length

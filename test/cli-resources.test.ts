@@ -107,14 +107,60 @@ describe('smm accounts', () => {
       ].join('\n'),
     )
 
-    const [disconnected, again] = await Promise.all([
+    const [unconfirmed, unconfirmedJson] = await Promise.all([
+      smm(['accounts', 'disconnect', acme!, '--platform', 'discord']),
       smm(['accounts', 'disconnect', acme!, '--platform', 'discord', '--json']),
-      smm(['accounts', 'disconnect', blog.id, '--platform', 'feed']),
+    ])
+    expect(unconfirmed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to disconnect discord from account ${acme} and forget its credentials without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect(unconfirmedJson.code).toBe(2)
+    expect(JSON.parse(unconfirmedJson.stderr)).toMatchObject({ code: 'confirmation_required' })
+    expect((await get(`/v1/accounts/${acme}`)).connections.map((c: any) => c.platform)).toEqual(['discord', 'feed'])
+
+    const [disconnected, again] = await Promise.all([
+      smm(['accounts', 'disconnect', acme!, '--platform', 'discord', '--yes', '--json']),
+      smm(['accounts', 'disconnect', blog.id, '--platform', 'feed', '--yes']),
     ])
     expect(json(disconnected)).toEqual({ account_id: acme, platform: 'discord', disconnected: true })
     expect((await get(`/v1/accounts/${acme}`)).connections.map((c: any) => c.platform)).toEqual(['feed'])
     expect(again.code).toBe(4)
     expect(again.stderr).toMatch(/^Error: .*feed.*\n$/)
+  })
+})
+
+describe('smm accounts by name', () => {
+  it('takes a unique name wherever an account is asked for, renames, and deletes only with --cancel-posts while posts are scheduled', async () => {
+    const id = json(await smm(['accounts', 'create', 'Night Owl', '--json'])).id
+    await smm(['accounts', 'connect', 'night owl', '--platform', 'feed'])
+    expect((await get(`/v1/accounts/${id}`)).connections.map((c: any) => c.platform)).toEqual(['feed'])
+
+    const post = await smm(['posts', 'create', '--account', 'Night Owl', '--text', 'Hoot', '--in', '2h', '--json'])
+    expect(json(post).account_id).toBe(id)
+    const listed = json(await smm(['posts', 'list', '--account', 'NIGHT OWL', '--json']))
+    expect(listed.data.map((p: any) => p.id)).toEqual([json(post).id])
+
+    const renamed = await smm(['accounts', 'rename', 'Night Owl', 'Early Bird'])
+    expect(renamed).toEqual({ code: 0, stderr: '', stdout: `Renamed account ${id} to "Early Bird".\n` })
+    const gone = await smm(['posts', 'list', '--account', 'Night Owl'])
+    expect(gone.code).toBe(4)
+    expect(gone.stderr).toMatch(new RegExp(`^Error: --account: no account is named "Night Owl"; your accounts are .*${id} \\(Early Bird\\)`))
+
+    await smm(['accounts', 'create', 'Twin'])
+    await smm(['accounts', 'create', 'twin'])
+    const ambiguous = await smm(['accounts', 'show', 'Twin'])
+    expect(ambiguous.code).toBe(2)
+    expect(ambiguous.stderr).toMatch(/^Error: ACCOUNT: 2 accounts are named "Twin": acc_\w{26} \(Twin\), acc_\w{26} \(twin\); give the id\.\n$/)
+
+    const refused = await smm(['accounts', 'delete', 'Early Bird', '--yes'])
+    expect(refused.code).toBe(5)
+    expect(refused.stderr).toContain('has 1 scheduled post; nothing was deleted')
+    expect((await t.http.get(`/v1/accounts/${id}`, { key: t.key })).status).toBe(200)
+    const deleted = await smm(['accounts', 'delete', 'Early Bird', '--cancel-posts', '--yes', '--json'])
+    expect(json(deleted)).toEqual({ account_id: id, deleted: true })
+    expect((await t.http.get(`/v1/accounts/${id}`, { key: t.key })).status).toBe(404)
   })
 })
 
@@ -137,9 +183,9 @@ describe('smm webhooks', () => {
       code: 2,
       stdout: '',
       stderr: [
-        'Error: The request has 2 invalid fields: url, events.',
-        '  url: must be an https:// URL: deliveries are never sent in clear',
-        '  events: must not repeat an event type',
+        'Error: The request has 2 invalid fields: URL, --event.',
+        '  URL: must be an https:// URL: deliveries are never sent in clear',
+        '  --event: must not repeat an event type',
         '',
       ].join('\n'),
     })
@@ -177,8 +223,8 @@ describe('smm webhooks', () => {
 
     const [rotated, deleted, deletedAgain] = await Promise.all([
       smm(['webhooks', 'rotate-secret', webhook.id]),
-      smm(['webhooks', 'delete', other!]),
-      smm(['webhooks', 'delete', 'whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
+      smm(['webhooks', 'delete', other!, '--yes']),
+      smm(['webhooks', 'delete', 'whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--yes']),
     ])
     expect(rotated.stdout).toMatch(new RegExp(`^Rotated the secret of ${webhook.id}; the old one also signs until .+ UTC\\.\\nIts signing secret is shown only this once`))
     expect(rotated.stdout).not.toContain(secret)

@@ -8,7 +8,7 @@ beforeAll(() => {
 
 // Saturday 21 November 2026, 12:00 UTC = 13:00 in Berlin.
 const now = Date.UTC(2026, 10, 21, 12, 0, 0)
-const iso = async (input: string) => new Date(await parseTimeInput(input, now)).toISOString()
+const iso = async (input: string) => new Date(await parseTimeInput(input, { now })).toISOString()
 
 describe('parseTimeInput', () => {
   it('takes RFC 3339 with a zone exactly', async () => {
@@ -24,8 +24,8 @@ describe('parseTimeInput', () => {
   })
 
   it('refuses local times that do not exist', async () => {
-    await expect(parseTimeInput('2026-02-30 09:00', now)).rejects.toThrow('"2026-02-30 09:00" is not a valid date-time')
-    await expect(parseTimeInput('2026-03-29 02:30', now)).rejects.toThrow('does not exist in your time zone')
+    await expect(parseTimeInput('2026-02-30 09:00', { now })).rejects.toThrow('"2026-02-30 09:00" is not a valid date-time')
+    await expect(parseTimeInput('2026-03-29 02:30', { now })).rejects.toThrow('"2026-03-29 02:30" does not exist in Europe/Berlin (the clocks skip it for daylight saving time)')
   })
 
   it('understands natural phrases, forward from now, in local time', async () => {
@@ -36,12 +36,36 @@ describe('parseTimeInput', () => {
   })
 
   it('says what it accepts when it does not understand, and never half-reads', async () => {
-    await expect(parseTimeInput('tomorrow 9am please', now)).rejects.toThrow(
+    await expect(parseTimeInput('tomorrow 9am please', { now })).rejects.toThrow(
       '"tomorrow 9am please" is not a time I understand: use RFC 3339 (2026-11-21T09:00:00Z), a local date-time (2026-11-21 09:00) or a phrase like "tomorrow 9am" or "in 2 hours"',
     )
-    await expect(parseTimeInput('soonish', now)).rejects.toThrow('is not a time I understand')
-    await expect(parseTimeInput('2h', now)).rejects.toThrow('"2h" is a duration; use --in 2h, or say "in 2h"')
-    await expect(parseTimeInput('  ', now)).rejects.toThrow('a time is required')
+    await expect(parseTimeInput('soonish', { now })).rejects.toThrow('is not a time I understand')
+    await expect(parseTimeInput('2h', { now })).rejects.toThrow('"2h" is a duration; use --in 2h, or say "in 2h"')
+    await expect(parseTimeInput('  ', { now })).rejects.toThrow('a time is required')
+  })
+})
+
+describe('parseTimeInput in the profile\'s zone', () => {
+  const inZone = async (input: string, timeZone: string, dayStart = false) => new Date(await parseTimeInput(input, { now, timeZone, dayStart })).toISOString()
+
+  it('reads wall times in the zone it is given, not the machine\'s', async () => {
+    expect(await inZone('2026-12-01 09:00', 'America/New_York')).toBe('2026-12-01T14:00:00.000Z')
+    expect(await inZone('tomorrow 9am', 'Asia/Tokyo')).toBe('2026-11-22T00:00:00.000Z')
+    // 12:00 UTC is 21:00 in Tokyo: "9am" is tomorrow morning there.
+    expect(await inZone('9am', 'Asia/Tokyo')).toBe('2026-11-22T00:00:00.000Z')
+  })
+
+  it('keeps the wall time across a DST change, and counts "in …" as elapsed time', async () => {
+    // 31 October 2026, New York is on EDT (-4); 2 November it is on EST (-5).
+    const before = Date.UTC(2026, 9, 31, 12, 0, 0)
+    expect(new Date(await parseTimeInput('monday 9am', { now: before, timeZone: 'America/New_York' })).toISOString()).toBe('2026-11-02T14:00:00.000Z')
+    expect(new Date(await parseTimeInput('in 2 days', { now: before, timeZone: 'America/New_York' })).toISOString()).toBe('2026-11-02T12:00:00.000Z')
+  })
+
+  it('takes a bare day as its start when asked (--from today is midnight, not now)', async () => {
+    expect(await inZone('today', 'Europe/Berlin', true)).toBe('2026-11-20T23:00:00.000Z')
+    expect(await inZone('tomorrow', 'America/New_York', true)).toBe('2026-11-22T05:00:00.000Z')
+    expect(await inZone('today 15:00', 'Europe/Berlin', true)).toBe('2026-11-21T14:00:00.000Z')
   })
 })
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../src/api-key.js'
 import { cliHome, runCli, runInTerminal } from './helpers/cli.js'
@@ -132,7 +133,15 @@ describe('commands against the daemon', () => {
     expect(lines[2]).toBe(`${key.id}  ci                   ${key.prefix}  active  2026-11-21 12:00 UTC  2026-11-30 23:00 UTC  2026-11-21 12:00 UTC  posts:read posts:write`)
     expect(lines).toHaveLength(4)
 
-    const revoked = await smm(['keys', 'revoke', key.id])
+    // A script that forgot --yes deletes nothing, and is told how to say it means it.
+    const unconfirmed = await smm(['keys', 'revoke', key.id])
+    expect(unconfirmed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to revoke API key ${key.id}, refusing every request made with it from now on without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect((await t.http.get('/v1/me', { key: secret })).status).not.toBe(401)
+    const revoked = await smm(['keys', 'revoke', key.id, '--yes'])
     expect(revoked).toEqual({ code: 0, stdout: `Revoked API key ${key.id}.\n`, stderr: '' })
     expect((await t.http.get('/v1/api-keys', { key: secret })).status).toBe(401)
     const page = await smm(['keys', 'list', '--limit', '2', '--json'])
@@ -141,14 +150,16 @@ describe('commands against the daemon', () => {
 
   it('shows a problem as one line with each field error, or as JSON, with the exit code of SPEC §11', async () => {
     const [missing, missingJson, invalid, badTime] = await Promise.all([
-      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A']),
-      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--json']),
+      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--yes']),
+      smm(['keys', 'revoke', 'key_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--yes', '--json']),
       smm(['keys', 'create', ' ']),
       smm(['keys', 'create', 'x', '--expires', 'whenever']),
     ])
     expect(missing).toEqual({ code: 4, stdout: '', stderr: 'Error: No API key with id key_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
     expect(missingJson.code).toBe(4)
-    expect(JSON.parse(missingJson.stdout)).toEqual({
+    // With --json, stdout is for results: the problem goes to stderr, as the API sent it.
+    expect(missingJson.stdout).toBe('')
+    expect(JSON.parse(missingJson.stderr)).toEqual({
       type: 'urn:smm:problem:not_found',
       title: 'Not Found',
       status: 404,
@@ -156,11 +167,31 @@ describe('commands against the daemon', () => {
       instance: expect.stringMatching(/^req_/),
       code: 'not_found',
     })
-    expect(invalid).toEqual({ code: 2, stdout: '', stderr: 'Error: The request has 1 invalid field: name.\n  name: must not be empty\n' })
+    expect(invalid).toEqual({ code: 2, stdout: '', stderr: 'Error: The request has 1 invalid field: NAME.\n  NAME: must not be empty\n' })
     expect(badTime.code).toBe(2)
     expect(badTime.stderr).toBe(
       'Error: --expires: "whenever" is not a time I understand: use RFC 3339 (2026-11-21T09:00:00Z), a local date-time (2026-11-21 09:00) or a phrase like "tomorrow 9am" or "in 2 hours"\n',
     )
+  })
+
+  it('says a mistyped command as typed with the one meant, and a refused connection as a daemon that is not running', async () => {
+    const [typo, topicTypo] = await Promise.all([smm(['posts', 'lst', '--status', 'failed']), smm(['post', 'list'])])
+    expect(typo).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm posts lst --status failed` is not a command. Did you mean `smm posts list`? `smm help posts` lists them.\n' })
+    expect(topicTypo).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm post list` is not a command. Did you mean `smm posts list`? `smm help` lists them.\n' })
+
+    // A port that was just free: nothing listens there.
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    await new Promise((resolve) => server.close(resolve))
+    const scripted = cliHome()
+    const down = await runCli(['posts', 'list'], { env: { ...scripted.env, SMM_URL: `https://127.0.0.1:${port}`, SMM_API_KEY: t.key } })
+    scripted.remove()
+    expect(down).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: No daemon is running at https://127.0.0.1:${port} (the connection was refused). Start it there with \`smm daemon\`, or point this profile at the right one with \`smm login --url …\` (or SMM_URL).\n`,
+    })
   })
 
   it('takes SMM_URL, SMM_API_KEY and SMM_CA_FILE over any profile, for scripts', async () => {

@@ -123,13 +123,25 @@ describe('GET /v1/posts', () => {
     expect(all).toEqual([...ids].reverse())
     const desc = await t.http.get(`/v1/posts?account_id=${own}&order=desc&status=scheduled`, { key: t.key })
     expect(desc.body.data.map((p: any) => p.id)).toEqual(ids.slice(1))
+    const either = await t.http.get(`/v1/posts?account_id=${own}&status=cancelled,published`, { key: t.key })
+    expect(either.body.data.map((p: any) => p.id)).toEqual([ids[0]])
+    // ?count=true says how many match from this page on, so a client can say how many more there are.
+    const counted = await t.http.get(`/v1/posts?account_id=${own}&status=scheduled&limit=1&count=true`, { key: t.key })
+    expect(counted.body).toMatchObject({ total: ids.length - 1, has_more: true })
+    expect(counted.body.data).toHaveLength(1)
+    const rest = await t.http.get(`/v1/posts?account_id=${own}&status=scheduled&limit=1&count=true&cursor=${counted.body.next_cursor}`, { key: t.key })
+    expect(rest.body.total).toBe(ids.length - 2)
+    expect((await t.http.get(`/v1/posts?account_id=${own}`, { key: t.key })).body).not.toHaveProperty('total')
     const window = await t.http.get(`/v1/posts?account_id=${own}&from=${encodeURIComponent(iso(base + 60_000))}&to=${encodeURIComponent(iso(base + 3 * 60_000))}`, { key: t.key })
     expect(window.body.data.map((p: any) => p.content)).toEqual(['n3', 'n2'])
     const none = await t.http.get(`/v1/posts?account_id=${own}&platform=discord`, { key: t.key })
     expect(none.body.data).toEqual([])
-    const bad = await t.http.get('/v1/posts?status=done&order=up&cursor=zzz', { key: t.key })
+    const bad = await t.http.get('/v1/posts?status=scheduled,done&order=up&cursor=zzz', { key: t.key })
     expect(bad.status).toBe(422)
     expect(bad.body.errors.map((e: any) => e.pointer).sort()).toEqual(['#/cursor', '#/order', '#/status'])
+    expect(bad.body.errors.find((e: any) => e.pointer === '#/status').detail).toBe(
+      'must be one or more of scheduled, publishing, published, partially_published, failed, cancelled, separated by commas',
+    )
   })
 })
 

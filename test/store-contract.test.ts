@@ -93,7 +93,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const user = await store.users.create({ name: 'Cy' }, T0)
       expect((await store.users.setPlan(user.id, 'enterprise', { per_minute: 7 }))!.limits.per_minute).toBe(7)
       expect((await store.users.setPlan(user.id, 'business', { per_minute: 7 }))!.limits.per_minute).toBe(200)
-      expect((await store.users.setTimezone(user.id, 'Asia/Tokyo'))!.timezone).toBe('Asia/Tokyo')
+      expect((await store.users.update(user.id, { timezone: 'Asia/Tokyo' }))!.timezone).toBe('Asia/Tokyo')
       expect(await store.users.setPlan('usr_nobody', 'business')).toBeUndefined()
     })
   })

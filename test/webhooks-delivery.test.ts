@@ -86,6 +86,39 @@ describe('delivery', () => {
     expect(bystander.receiver.received).toHaveLength(0)
   })
 
+  it('resends one delivery on request, by its event id or an attempt id: same webhook-id and body, attempts counting on', async () => {
+    const { id, receiver } = await endpoint(['post.published'])
+    const event = await append('post.published', { post: { id: 'pst_resend' } })
+    await tick()
+    expect(receiver.received).toHaveLength(1)
+
+    const again = await t.http.post(`/v1/webhooks/${id}/deliveries/${event.id}/resend`, {}, { key: t.key })
+    expect(again.status).toBe(202)
+    expect(again.body).toEqual({ event_id: event.id })
+    await tick()
+    expect(receiver.received).toHaveLength(2)
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(event.id)
+    expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body)
+    const [latest] = await attempts(id)
+    expect(latest).toMatchObject({ event_id: event.id, attempt: 2, succeeded: true })
+
+    const byAttempt = await t.http.post(`/v1/webhooks/${id}/deliveries/${latest.id}/resend`, {}, { key: t.key })
+    expect(byAttempt.body).toEqual({ event_id: event.id })
+    await tick()
+    expect(receiver.received).toHaveLength(3)
+
+    const unknown = await t.http.post(`/v1/webhooks/${id}/deliveries/msg_nope/resend`, {}, { key: t.key })
+    expect(unknown.status).toBe(404)
+    const other = await endpoint()
+    expect((await t.http.post(`/v1/webhooks/${other.id}/deliveries/${event.id}/resend`, {}, { key: t.key })).status).toBe(404)
+    await t.http.patch(`/v1/webhooks/${id}`, { enabled: false }, { key: t.key })
+    const disabled = await t.http.post(`/v1/webhooks/${id}/deliveries/${event.id}/resend`, {}, { key: t.key })
+    expect(disabled.status).toBe(409)
+    expect(disabled.body.code).toBe('webhook_disabled')
+    await tick()
+    expect(receiver.received).toHaveLength(3)
+  })
+
   it('retries on the schedule with the same webhook-id, and records every attempt', async () => {
     const { id, receiver } = await endpoint()
     const answers: Reply[] = [

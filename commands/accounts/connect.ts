@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { Args, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import type { Connection } from '../../src/api/accounts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
-import { repeatable, platform } from '../../src/cli/flags.js'
+import { accountArg, repeatable, platform } from '../../src/cli/flags.js'
 import { readStdin } from '../../src/cli/prompt.js'
 
 const EXAMPLE = 'e.g. --credential instance_url=https://mastodon.social'
@@ -53,7 +53,7 @@ Give credentials as --credential NAME=VALUE (repeatable), or as a JSON object in
   ]
 
   static override args = {
-    id: Args.string({ description: 'The account id (acc_…)', required: true }),
+    account: accountArg,
   }
 
   static override flags = {
@@ -64,15 +64,16 @@ Give credentials as --credential NAME=VALUE (repeatable), or as a JSON object in
 
   async run(): Promise<Connection> {
     const { args, flags } = await this.parse(AccountsConnect)
+    const id = await this.accountId('ACCOUNT', args.account)
     const credentials = await this.credentials(flags.credential, flags['credentials-file'])
     const client = await this.client()
     const connection = await this.waitFor(
       `Checking the credentials with ${flags.platform}`,
-      client.connectAccount({ params: { id: args.id }, body: { platform: flags.platform, ...(credentials ? { credentials } : {}) } }),
+      client.connectAccount({ params: { id }, body: { platform: flags.platform, ...(credentials ? { credentials } : {}) } }),
     )
     if (!this.jsonEnabled()) {
       const name = connection.display_name && connection.display_name !== connection.handle ? ` (${connection.display_name})` : ''
-      this.log(`Connected ${connection.platform} to account ${args.id} as ${connection.handle}${name}.`)
+      this.log(`Connected ${connection.platform} to account ${id} as ${connection.handle}${name}.`)
     }
     return connection
   }

@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core'
 import type { Account } from '../../src/api/accounts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
+import { accountArg } from '../../src/cli/flags.js'
 import { accountDetails } from '../../src/cli/account-output.js'
 
 export default class AccountsShow extends ApiCommand {
@@ -9,13 +9,14 @@ export default class AccountsShow extends ApiCommand {
   static override examples = ['<%= config.bin %> accounts show acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A']
 
   static override args = {
-    id: Args.string({ description: 'The account id (acc_…)', required: true }),
+    account: accountArg,
   }
 
   async run(): Promise<Account> {
     const { args } = await this.parse(AccountsShow)
+    const id = await this.accountId('ACCOUNT', args.account)
     const client = await this.client()
-    const account = await this.waitFor('Fetching the account', client.getAccount({ params: { id: args.id } }))
+    const account = await this.waitFor('Fetching the account', client.getAccount({ params: { id } }))
     if (!this.jsonEnabled()) this.log(accountDetails(account))
     return account
   }

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { ApiKeyWithSecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
-import { repeatable, duration, time, timeFromFlags } from '../../src/cli/flags.js'
+import { repeatable, duration, time } from '../../src/cli/flags.js'
 import { localTime, paint, shownOnceGone } from '../../src/cli/output.js'
 
 export default class KeysCreate extends ApiCommand {
@@ -30,7 +30,7 @@ Its secret is printed once, now, and never again: store it (or pipe --json into 
   async run(): Promise<ApiKeyWithSecret> {
     const { args, flags } = await this.parse(KeysCreate)
     const client = await this.client()
-    const expiresAt = timeFromFlags(flags.expires, flags['expires-in'])
+    const expiresAt = await this.scheduledTime(flags.expires, flags['expires-in'], { at: '--expires', in: '--expires-in' })
     const key = await this.waitFor(
       'Creating the key',
       client.createApiKey({ body: { name: args.name, ...(flags.scope ? { scopes: flags.scope } : {}), ...(expiresAt ? { expires_at: expiresAt } : {}) } }),

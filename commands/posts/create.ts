@@ -6,7 +6,7 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { repeatable, duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { account, repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords } from '../../src/cli/post-output.js'
 
@@ -25,7 +25,7 @@ Without --account, your only account is used; without --platform, that account's
   ]
 
   static override flags = {
-    account: Flags.string({ description: 'The account to post as (acc_…); default: your only account', helpValue: '<acc_…>' }),
+    account: account({ description: 'The account to post as: its id (acc_…) or name; default: your only account' }),
     platform: platform({ description: 'A platform to publish on (repeatable); default: the account’s only connected one', ...repeatable }),
     text: Flags.string({ description: 'The text of the post', exclusive: ['file'] }),
     file: Flags.string({ description: 'Read the text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
@@ -45,9 +45,9 @@ Without --account, your only account is used; without --platform, that account's
         ? undefined
         : `No text: give --text "…", --file FILE, or pipe it in (echo "…" | ${this.config.bin} posts create …).`,
     })
-    const scheduledAt = timeFromFlags(flags.at, flags.in)
     const client = await this.client()
-    const { accountId, platforms } = await this.target(client, flags.account, flags.platform)
+    const scheduledAt = await this.scheduledTime(flags.at, flags.in)
+    const { accountId, platforms } = await this.target(client, flags.account && (await this.accountId('--account', flags.account)), flags.platform)
     const post = await this.waitFor(
       'Scheduling the post',
       client.createPost({

@@ -3,7 +3,7 @@ import type { Post, PostUpdate } from '../../src/api/posts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { repeatable, duration, platform, time, timeFromFlags } from '../../src/cli/flags.js'
+import { repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 
 export default class PostsUpdate extends ApiCommand {
@@ -34,7 +34,7 @@ Only what you name is sent; everything else stays as it is, even if it changed e
   async run(): Promise<Post> {
     const { args, flags } = await this.parse(PostsUpdate)
     const content = await readContent({ text: flags.text, file: flags.file, stdinWhenPiped: false })
-    const scheduledAt = timeFromFlags(flags.at, flags.in)
+    const scheduledAt = await this.scheduledTime(flags.at, flags.in)
     const changes: PostUpdate = {
       ...(content !== undefined ? { content } : {}),
       ...(flags.platform ? { platforms: flags.platform } : {}),

@@ -10,7 +10,7 @@ export interface DeleteResult {
 }
 
 export default class WebhooksDelete extends ApiCommand {
-  static override description = 'Delete a webhook endpoint and its delivery history; events not yet delivered to it are dropped. On a terminal it asks first, unless --yes.'
+  static override description = 'Delete a webhook endpoint and its delivery history; events not yet delivered to it are dropped. On a terminal it asks first, unless --yes; from a script it needs --yes.'
 
   static override examples = ['<%= config.bin %> webhooks delete whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '<%= config.bin %> webhooks delete whk_01JD3Q7ZV6YV9M2R8X4T5N6P7A --yes']
 

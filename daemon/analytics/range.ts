@@ -12,7 +12,7 @@ import {
   zonedParts,
   zonedToInstant,
   type CivilDate,
-} from '../../src/tui/calendar-time.js'
+} from '../../src/zoned-time.js'
 
 /** The range and buckets of one report, as instants. */
 export interface ResolvedRange {

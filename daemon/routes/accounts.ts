@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { routes } from '../../src/contract.js'
-import { ApiError, invalidField, notFound, validationFailed } from '../../src/errors.js'
+import { ApiError, conflict, invalidField, notFound, validationFailed } from '../../src/errors.js'
 import { afterId, toPage } from '../../src/pagination.js'
 import { fieldErrors } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
@@ -42,6 +42,26 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
     const account = await store.accounts.get(principal.user.id, params.id)
     if (!account) throw notFound('account', params.id)
     ctx.body = account
+  })
+
+  bind(router, routes.updateAccount, async (ctx, { params, body, principal }) => {
+    const account = await store.accounts.rename(principal.user.id, params.id, body.name, clock.now())
+    if (!account) throw notFound('account', params.id)
+    ctx.body = account
+  })
+
+  bind(router, routes.deleteAccount, async (ctx, { params, query, principal }) => {
+    const result = await store.posts.deleteAccount(principal.user.id, params.id, { cancelPosts: query.cancel_posts === 'true' }, clock.now())
+    if (result.kind === 'not_found') throw notFound('account', params.id)
+    if (result.kind === 'publishing') {
+      throw conflict('account_publishing', `A post of account ${params.id} is being published right now; nothing was deleted. Try again in a moment.`, { 'Retry-After': '5' })
+    }
+    if (result.kind === 'has_scheduled') {
+      const posts = result.count === 1 ? '1 scheduled post' : `${result.count} scheduled posts`
+      throw conflict('account_has_scheduled_posts', `Account ${params.id} has ${posts}; nothing was deleted. Cancel them first, or pass cancel_posts=true to cancel them with it.`)
+    }
+    if (result.cancelled > 0) deps.scheduler.wake()
+    ctx.status = 204
   })
 
   bind(router, routes.connectAccount, async (ctx, { params, body, principal }) => {

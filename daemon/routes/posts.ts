@@ -1,7 +1,7 @@
 import { toPage, type CursorKey } from '../../src/pagination.js'
 import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound } from '../../src/errors.js'
-import type { PostListQuery } from '../../src/api/posts.js'
+import type { PostListQuery, PostStatus } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
 import type { PostFilters, PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -45,7 +45,7 @@ function afterOf(cursor: CursorKey | undefined): PostFilters['after'] {
 
 function filtersOf(query: PostListQuery): PostFilters {
   return {
-    status: query.status,
+    statuses: query.status === undefined ? undefined : (query.status.split(',') as PostStatus[]),
     accountId: query.account_id,
     platform: query.platform,
     from: query.from === undefined ? undefined : Date.parse(query.from),
@@ -59,9 +59,10 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   const { store, clock, scheduler } = deps
 
   bind(router, routes.listPosts, async (ctx, { query, principal }) => {
-    const rows = await store.posts.list(principal.user.id, filtersOf(query), query.limit + 1)
+    const filters = filtersOf(query)
+    const rows = await store.posts.list(principal.user.id, filters, query.limit + 1)
     const page = toPage(rows.map((r) => r.post), query.limit, (post) => [Date.parse(post.scheduled_at), post.id])
-    ctx.body = page
+    ctx.body = query.count === 'true' ? { ...page, total: await store.posts.count(principal.user.id, filters) } : page
   })
 
   // The body is parsed in full by parseNewPost (schema and account and platform rules together).

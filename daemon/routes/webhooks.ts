@@ -13,6 +13,12 @@ import { bind, type ApiRouter } from './bind.js'
 /** How long the secret before a rotation keeps signing, so receivers can switch without a gap. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000
 
+/** Sending to a disabled endpoint is refused, saying why it is disabled and how to enable it. */
+function enabledOr409(record: WebhookRecord): void {
+  if (record.enabled) return
+  throw conflict('webhook_disabled', `Webhook ${record.id} is disabled (${record.disabledReason ?? 'no reason recorded'}); enable it with PATCH {"enabled": true} first.`)
+}
+
 /** The API's view of an endpoint at `now`: the old secret's expiry only while it still signs. */
 function webhookView(record: WebhookRecord, now: number): Webhook {
   const overlap = record.previousSecretExpiresAt !== null && record.previousSecretExpiresAt > now
@@ -85,9 +91,7 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
 
   bind(router, routes.testWebhook, async (ctx, { params, principal }) => {
     const row = await own(principal.user.id, params.id)
-    if (!row.enabled) {
-      throw conflict('webhook_disabled', `Webhook ${row.id} is disabled (${row.disabledReason ?? 'no reason recorded'}); enable it with PATCH {"enabled": true} first.`)
-    }
+    enabledOr409(row)
     const event = await store.events.append(
       principal.user.id,
       'webhook.test',
@@ -96,6 +100,16 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
     )
     ctx.status = 202
     ctx.body = { event_id: event.id }
+  })
+
+  bind(router, routes.resendWebhookDelivery, async (ctx, { params, principal }) => {
+    const row = await own(principal.user.id, params.id)
+    enabledOr409(row)
+    const result = await store.webhookDeliveries.resend(row.id, params.delivery_id, clock.now())
+    if (result.kind === 'not_found') throw notFound('delivery', params.delivery_id)
+    if (result.kind === 'in_flight') throw conflict('delivery_in_flight', `Delivery ${params.delivery_id} is being attempted right now; wait for its outcome.`, { 'Retry-After': '15' })
+    ctx.status = 202
+    ctx.body = { event_id: result.eventId }
   })
 
   bind(router, routes.rotateWebhookSecret, async (ctx, { params, principal }) => {

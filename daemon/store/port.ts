@@ -315,8 +315,15 @@ export interface NewPost {
 
 export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
 
+/** How deleting an account went: done (and how many scheduled posts it cancelled), or why not. */
+export type AccountDeletion =
+  | { kind: 'ok'; cancelled: number }
+  | { kind: 'not_found' }
+  | { kind: 'has_scheduled'; count: number }
+  | { kind: 'publishing' }
+
 export interface PostFilters {
-  status?: PostStatus
+  statuses?: PostStatus[]
   accountId?: string
   platform?: PlatformName
   from?: number
@@ -333,6 +340,9 @@ export type Change =
   | { kind: 'wrong_state'; record: PostRecord }
   /** The post changed since the version the caller read. */
   | { kind: 'version_mismatch'; record: PostRecord }
+
+/** How a resend went: queued (with the event's id), or why not. */
+export type Resend = { kind: 'ok'; eventId: string } | { kind: 'not_found' } | { kind: 'in_flight' }
 
 /** An endpoint as kept, times in ms; never its secrets, sealed or not. */
 export interface WebhookRecord {
@@ -357,8 +367,8 @@ export interface UsersStore {
   owner(): Promise<User | undefined>
   list(): Promise<User[]>
   count(): Promise<number>
-  /** Sets the IANA time zone that dates are shown and analytics bucketed in. */
-  setTimezone(id: string, timezone: string): Promise<User | undefined>
+  /** Changes a user's name or IANA time zone (the one dates are shown and analytics bucketed in). */
+  update(id: string, changes: { name?: string; timezone?: string }): Promise<User | undefined>
   /** Sets a user's plan; custom limits are kept only for enterprise. */
   setPlan(id: string, plan: Plan, custom?: Partial<Limits>): Promise<User | undefined>
 }
@@ -429,12 +439,19 @@ export interface WebhookDeliveriesStore {
   releaseLeases(now: number): Promise<number>
   /** Forgets finished deliveries (and their attempts) last touched before `before`. */
   purgeFinished(before: number): Promise<number>
+  /**
+   * Sends a delivery again now, named by its event's id (the webhook-id) or one of its attempts':
+   * pending once more, same webhook-id and body, attempts counting on. Refused while one is in flight.
+   */
+  resend(webhookId: string, ref: string, now: number): Promise<Resend>
   /** An endpoint's attempts, newest first, after a cursor (`''` for the first page). */
   listAttempts(webhookId: string, before: string, limit: number): Promise<WebhookDeliveryAttempt[]>
 }
 
 export interface AccountsStore {
   create(userId: string, name: string, now: number): Promise<Account>
+  /** Renames an account and records `account.updated`, together; undefined if it is not the user's. */
+  rename(userId: string, accountId: string, name: string, now: number): Promise<Account | undefined>
   /** The user's account, or undefined if there is none or it is someone else's. */
   get(userId: string, id: string): Promise<Account | undefined>
   /** The account with this id whoever owns it: the public feeds have no user. */
@@ -453,6 +470,14 @@ export interface PostsStore {
   create(userId: string, input: NewPost, now: number): Promise<PostRecord>
   get(userId: string, id: string): Promise<PostRecord | undefined>
   list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]>
+  /** How many of the user's posts match the filters (after the cursor, when there is one). */
+  count(userId: string, filters: PostFilters): Promise<number>
+  /**
+   * Deletes an account with its connections, posts and feed, and records `account.deleted`: its
+   * scheduled posts are cancelled (each with `post.cancelled`) if `cancelPosts`, else it refuses;
+   * a post being published makes it refuse, so no publish outlives its account.
+   */
+  deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion>
   update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
   cancel(userId: string, id: string, now: number): Promise<Change>
   retry(userId: string, id: string, now: number): Promise<Change>

@@ -37,6 +37,15 @@ export const AccountCreate = v.strictObject({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
 })
 
+/** What may change about an account: its name (its connections have their own endpoints). */
+export const AccountUpdate = v.strictObject({ name: AccountCreate.entries.name })
+
+export const AccountDeleteQuery = v.strictObject({
+  cancel_posts: v.optional(
+    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: cancel the account’s scheduled posts too (each gets post.cancelled); otherwise they make the delete 409')),
+  ),
+})
+
 export const ConnectionCreate = v.strictObject({
   platform: PlatformName,
   credentials: v.optional(
@@ -74,6 +83,28 @@ export const accountRoutes = {
     params: IdParams,
     status: 200,
     response: Account,
+  }),
+  updateAccount: route({
+    method: 'PATCH',
+    path: '/v1/accounts/{id}',
+    summary: 'Rename an account (sends account.updated)',
+    tag: 'accounts',
+    scope: 'accounts:write',
+    params: IdParams,
+    body: AccountUpdate,
+    status: 200,
+    response: Account,
+  }),
+  deleteAccount: route({
+    method: 'DELETE',
+    path: '/v1/accounts/{id}',
+    summary: 'Delete an account, its connections, posts and feed (sends account.deleted); refused while it has scheduled posts unless cancel_posts=true',
+    tag: 'accounts',
+    scope: 'accounts:write',
+    params: IdParams,
+    query: AccountDeleteQuery,
+    status: 204,
+    problems: { 409: 'account_has_scheduled_posts: cancel them or pass cancel_posts=true; account_publishing: a post of it is being published, try again in a moment' },
   }),
   connectAccount: route({
     method: 'POST',

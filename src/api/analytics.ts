@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { isRfc3339 } from '../time.js'
-import { isCivilDate } from '../tui/calendar-time.js'
+import { isCivilDate } from '../zoned-time.js'
 import { PLATFORM_NAMES, Timestamp } from './common.js'
 import { route } from './route.js'
 

@@ -5,6 +5,7 @@ import { isRfc3339, parseRfc3339, toIso } from '../time.js'
 /** Every scope a key can hold. A key created without a list holds them all. */
 export const SCOPES = [
   'profile:read',
+  'profile:write',
   'accounts:read',
   'accounts:write',
   'posts:read',

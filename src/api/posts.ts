@@ -99,12 +99,21 @@ export type Post = v.InferOutput<typeof Post>
 
 export const PostListQuery = v.strictObject({
   ...PageQueryEntries,
-  status: v.optional(v.picklist(POST_STATUSES, `must be one of: ${POST_STATUSES.join(', ')}`)),
+  status: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => value.split(',').every((state) => (POST_STATUSES as readonly string[]).includes(state)), `must be one or more of ${POST_STATUSES.join(', ')}, separated by commas`),
+      v.description('Only posts in this state, or in any of several separated by commas (scheduled,publishing)'),
+    ),
+  ),
   account_id: v.optional(v.string()),
   platform: v.optional(PlatformName),
   from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time'))),
   to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time'))),
   order: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at; default asc')), 'asc'),
+  count: v.optional(
+    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: the answer also says how many posts match (`total`), this page and the rest')),
+  ),
 })
 export type PostListQuery = v.InferOutput<typeof PostListQuery>
 
@@ -117,7 +126,10 @@ export const postRoutes = {
     scope: 'posts:read',
     query: PostListQuery,
     status: 200,
-    response: listOf(Post),
+    response: v.object({
+      ...listOf(Post).entries,
+      total: v.optional(v.pipe(v.number(), v.integer(), v.description('With ?count=true: how many posts match the filters, from this page on'))),
+    }),
   }),
   createPost: route({
     method: 'POST',

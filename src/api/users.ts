@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { PLANS, Timestamp } from './common.js'
+import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
 import { route } from './route.js'
 
 export const Limits = v.object({
@@ -24,6 +25,21 @@ export const User = v.pipe(
 )
 export type User = v.InferOutput<typeof User>
 
+/** An IANA time zone name, stored as the tz database spells it. */
+export const TimeZoneName = v.pipe(
+  v.string(),
+  v.check((name) => canonicalTimeZone(name) !== undefined, TIME_ZONE_HINT),
+  v.transform((name) => canonicalTimeZone(name)!),
+  v.description('IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow'),
+)
+
+/** What a user may change about themselves; the plan and limits are the operator's. */
+export const UserUpdate = v.strictObject({
+  name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
+  timezone: v.optional(TimeZoneName),
+})
+export type UserUpdate = v.InferOutput<typeof UserUpdate>
+
 export const userRoutes = {
   getMe: route({
     method: 'GET',
@@ -31,6 +47,16 @@ export const userRoutes = {
     summary: 'Get the authenticated user profile',
     tag: 'profile',
     scope: 'profile:read',
+    status: 200,
+    response: User,
+  }),
+  updateMe: route({
+    method: 'PATCH',
+    path: '/v1/me',
+    summary: 'Change your own name or time zone',
+    tag: 'profile',
+    scope: 'profile:write',
+    body: UserUpdate,
     status: 200,
     response: User,
   }),

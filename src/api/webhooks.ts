@@ -165,6 +165,20 @@ export const webhookRoutes = {
     response: WebhookWithSecret,
     shownOnce: ['secret'],
   }),
+  resendWebhookDelivery: route({
+    method: 'POST',
+    path: '/v1/webhooks/{id}/deliveries/{delivery_id}/resend',
+    summary: 'Send one delivery again now (same webhook-id and body), whether it succeeded or failed; its attempts keep counting',
+    tag: 'webhooks',
+    scope: 'webhooks:write',
+    params: v.object({
+      id: v.string(),
+      delivery_id: v.pipe(v.string(), v.description('The event id of the delivery (msg_…, its webhook-id header), or the id of one of its attempts (dlv_…)')),
+    }),
+    status: 202,
+    response: WebhookTestAccepted,
+    problems: { 409: 'webhook_disabled: enable the endpoint first; delivery_in_flight: an attempt is being made right now' },
+  }),
   listWebhookDeliveries: route({
     method: 'GET',
     path: '/v1/webhooks/{id}/deliveries',

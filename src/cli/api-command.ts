@@ -1,13 +1,44 @@
 import { readFileSync } from 'node:fs'
 import { ux } from '@oclif/core'
+import { ConnectionError } from '../client/errors.js'
 import { SmmClient, type RetryEvent } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
+import type { Account } from '../api/accounts.js'
+import { ApiError } from '../errors.js'
+import { toIso } from '../time.js'
+import { canonicalTimeZone, systemTimeZone } from '../zoned-time.js'
 import { BaseCommand } from './base-command.js'
-import { CommandError, notLoggedIn } from './command-error.js'
+import { CommandError, notLoggedIn, usageError } from './command-error.js'
 import { EXIT } from './exit-codes.js'
 import { Credentials } from './credentials.js'
-import { profile } from './flags.js'
+import { profile, tz } from './flags.js'
+import { setDisplayZone } from './output.js'
 import { Profiles } from './profiles.js'
+import { parseDurationInput, parseTimeInput, TimeInputError } from './time-input.js'
+
+// The request fields that commands fill from flags or arguments of a different name. A field
+// is said as the flag only by a command that has that flag: `url` is the URL argument of
+// `webhooks create`, and stays `url` for a command that has no such thing.
+const FIELD_WORDS: Record<string, string> = {
+  account_id: '--account',
+  scheduled_at: '--at',
+  platforms: '--platform',
+  platform: '--platform',
+  content: '--text',
+  media_urls: '--media',
+  expires_at: '--expires',
+  scopes: '--scope',
+  events: '--event',
+  cancel_posts: '--cancel-posts',
+  timezone: '--timezone',
+  post_id: '--post',
+  credentials: '--credential',
+  variants: '--variants',
+  tone: '--tone',
+  url: 'URL',
+  name: 'NAME',
+  prompt: 'PROMPT',
+}
 
 /** Where a command sends its requests, and with which key. */
 export interface Connection {
@@ -51,16 +82,42 @@ function readCa(file: string, source: string): string {
  * ```
  */
 export abstract class ApiCommand extends BaseCommand {
-  static override baseFlags = { profile }
+  static override baseFlags = { profile, tz }
 
   protected profileName = 'default'
+  #tz: string | undefined
+  #url: string | undefined
   #client: SmmClient | undefined
+  #zone: Promise<string> | undefined
 
   override async init(): Promise<void> {
     await super.init()
     // The command parses again in run(); parsing here gives every command its profile first.
     const { flags } = await this.parse(this.ctor as typeof ApiCommand)
     this.profileName = (flags as { profile: string }).profile
+    this.#tz = (flags as { tz?: string }).tz
+  }
+
+  /** A refused connection is a daemon that is not running: say so, and how to start it. */
+  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    const cause = (error as { cause?: { code?: string } }).cause
+    if (error instanceof ConnectionError && cause?.code === 'ECONNREFUSED' && this.#url) {
+      const where = this.profileName === 'default' ? 'smm login --url …' : `smm login --profile ${this.profileName} --url …`
+      return super.catch(
+        new CommandError(
+          'daemon_not_running',
+          `No daemon is running at ${this.#url} (the connection was refused). Start it there with \`${this.config.bin} daemon\`, or point this profile at the right one with \`${where}\` (or SMM_URL).`,
+        ),
+      )
+    }
+    return super.catch(error)
+  }
+
+  protected override wordFor(field: string): string | undefined {
+    const word = FIELD_WORDS[field]
+    if (!word) return undefined
+    const own = word.startsWith('--') ? this.ctor.flags?.[word.slice(2)] : this.ctor.args?.[word.toLowerCase()]
+    return own ? word : undefined
   }
 
   /** ` --profile NAME` for a command line this command suggests, when the profile is not the default. */
@@ -99,12 +156,78 @@ export abstract class ApiCommand extends BaseCommand {
 
   /** The API client of this command's profile. */
   protected async client(): Promise<SmmClient> {
-    this.#client ??= this.createClient(await this.connection())
-    return this.#client
+    if (this.#client) return this.#client
+    const client = await this.#connected()
+    // Human output shows times in the user's zone: learn it before anything is printed.
+    if (!this.jsonEnabled()) setDisplayZone(await this.timeZone())
+    return client
+  }
+
+  async #connected(): Promise<SmmClient> {
+    return (this.#client ??= this.createClient(await this.connection()))
+  }
+
+  /**
+   * The zone this command reads and shows times in: --tz, else the user's profile zone (GET
+   * /v1/me, as the calendar and analytics use), else the system's when the key may not read
+   * the profile.
+   */
+  protected timeZone(): Promise<string> {
+    this.#zone ??= (async () => {
+      if (this.#tz) return this.#tz
+      try {
+        const me = await (await this.#connected()).getMe()
+        return canonicalTimeZone(me.timezone) ?? systemTimeZone()
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403) return systemTimeZone()
+        throw error
+      }
+    })()
+    return this.#zone
+  }
+
+  /**
+   * The instant a time flag names, as the API writes it, read in the user's zone; a bad one is a
+   * usage error that names the flag. `dayStart`: a bare day ("today") is its start, for ranges.
+   */
+  protected async instant(flag: string, text: string | undefined, dayStart = false): Promise<string | undefined> {
+    if (text === undefined) return undefined
+    try {
+      return toIso(await parseTimeInput(text, { timeZone: await this.timeZone(), dayStart }))
+    } catch (error) {
+      if (error instanceof TimeInputError) throw usageError('invalid_flag', `${flag}: ${error.message}`)
+      throw error
+    }
+  }
+
+  /**
+   * The account a person named (`--account`, or an argument): its id (acc_…), or its name,
+   * unique among their accounts (case does not matter). A name that fits none or several is a
+   * usage error that names the flag and what to type instead.
+   */
+  protected async accountId(what: string, value: string): Promise<string> {
+    if (value.startsWith('acc_')) return value
+    const client = await this.client()
+    const all: Account[] = []
+    for await (const account of client.paginate('listAccounts', { query: { limit: 100 } })) all.push(account)
+    const wanted = value.trim().toLowerCase()
+    const matches = all.filter((a) => a.name.toLowerCase() === wanted)
+    if (matches.length === 1) return matches[0]!.id
+    const named = (accounts: Account[]) => accounts.map((a) => `${a.id} (${a.name})`).join(', ')
+    if (matches.length > 1) throw usageError('ambiguous_account', `${what}: ${matches.length} accounts are named "${value}": ${named(matches)}; give the id.`)
+    const yours = all.length ? `your accounts are ${named(all)}` : `you have none yet (\`${this.config.bin} accounts create NAME\`)`
+    throw new CommandError('unknown_account', `${what}: no account is named "${value}"; ${yours}.`, EXIT.notFound)
+  }
+
+  /** The time that a pair of flags `--at TIME` / `--in DURATION` names, or undefined for neither. */
+  protected async scheduledTime(at: string | undefined, after: string | undefined, flags = { at: '--at', in: '--in' }): Promise<string | undefined> {
+    if (at !== undefined) return this.instant(flags.at, at)
+    return after === undefined ? undefined : toIso(Date.now() + parseDurationInput(after))
   }
 
   /** A client for explicit settings (login has no profile yet); closed when the command ends. */
   protected createClient(connection: Omit<Connection, 'profile'>): SmmClient {
+    this.#url = connection.url
     let client: SmmClient
     try {
       client = new SmmClient({

@@ -4,10 +4,26 @@ import { ApiError } from '../errors.js'
 import { CommandError } from './command-error.js'
 import { EXIT, exitCodeForStatus } from './exit-codes.js'
 
-/** One line for a person: the problem's detail, then each field error. */
-export function describeError(error: ApiError): string {
-  const fields = error.errors.map((e) => `${e.pointer.replace(/^#\//, '') || 'body'}: ${e.detail}`)
-  return [error.message, ...fields].join(fields.length ? '\n  ' : '')
+/**
+ * One line for a person: the problem's detail, then each field error. `words` names a request
+ * field in the user's terms (scheduled_at is `--at`); a pointer into a field keeps its path
+ * (`--platform 2` is the second --platform).
+ */
+export function describeError(error: ApiError, words: (field: string) => string | undefined = () => undefined): string {
+  const place = (pointer: string) => {
+    const [field = '', ...rest] = pointer.replace(/^#\//, '').split('/')
+    const word = words(field)
+    if (!word) return pointer.replace(/^#\//, '') || 'body'
+    return [word, ...rest.map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part))].join(' ')
+  }
+  // The API names fields as it spells them (account_id, cancel_posts=true): each one the command
+  // has a word for is said so, and the headline of a validation error lists them the same way.
+  const places = [...new Set(error.errors.map((e) => place(e.pointer.replace(/^(#\/[^/]*).*$/, '$1'))))]
+  const message = error.message
+    .replace(/^(The request has \d+ invalid fields?): .*\.$/, (_, head: string) => `${head}: ${places.join(', ')}.`)
+    .replace(/\b([a-z]+_[a-z_]+|[a-z]+(?==true))(=true)?\b/g, (match, field: string) => words(field) ?? match)
+  const fields = error.errors.map((e) => `${place(e.pointer)}: ${e.detail}`)
+  return [message, ...fields].join(fields.length ? '\n  ' : '')
 }
 
 /** How a failure is shown: its exit code, one line for a person, an object for --json. */
@@ -20,10 +36,10 @@ interface Failure {
 // oclif wraps a flag's own parse error as "Parsing --at \n\t<why>\nSee more help with --help".
 const FLAG_PARSE = /^Parsing --([\w-]+) \n\t([\s\S]*?)\nSee more help with --help$/
 
-function failureOf(error: Error): Failure | undefined {
+function failureOf(error: Error, words: (field: string) => string | undefined): Failure | undefined {
   if (error instanceof ApiError) {
     // The daemon's problem again, as it sent it: its `instance` is the request id.
-    return { exit: exitCodeForStatus(error.status), line: describeError(error), json: { ...error.toProblem(error.headers['x-request-id']) } }
+    return { exit: exitCodeForStatus(error.status), line: describeError(error, words), json: { ...error.toProblem(error.headers['x-request-id']) } }
   }
   if (error instanceof ConnectionError || error instanceof CommandError) {
     const exit = error instanceof CommandError ? error.exit : EXIT.error
@@ -50,12 +66,18 @@ function failureOf(error: Error): Failure | undefined {
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
 
+  /** How this command's user names a request field (a flag, or an argument), if they do. */
+  protected wordFor(_field: string): string | undefined {
+    return undefined
+  }
+
   protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     if (error instanceof Errors.ExitError) throw error
-    const failure = failureOf(error)
+    const failure = failureOf(error, (field) => this.wordFor(field))
     if (!failure) return super.catch(error)
     process.exitCode = failure.exit
-    if (this.jsonEnabled()) this.logJson(failure.json)
+    // A script reads the result from stdout: a failure is the problem object, on stderr.
+    if (this.jsonEnabled()) process.stderr.write(`${JSON.stringify(failure.json, null, 2)}\n`)
     else process.stderr.write(`Error: ${failure.line}\n`)
   }
 }

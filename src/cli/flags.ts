@@ -1,8 +1,8 @@
-import { Flags } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import { PLATFORM_NAMES } from '../api/common.js'
 import { defaultDataDir } from '../config.js'
-import { toIso } from '../time.js'
-import { parseDurationInput, parseTimeInput } from './time-input.js'
+import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
+import { parseDurationInput } from './time-input.js'
 
 /** `--data-dir`: where the daemon's database, certificate and keys live. */
 export const dataDir = Flags.directory({
@@ -27,32 +27,17 @@ export const profile = Flags.string({
   helpGroup: 'GLOBAL',
 })
 
+/** `--account`: an account by id or by name; ApiCommand.accountId resolves it. Call it with the command's description. */
+export const account = Flags.custom<string>({ helpValue: '<acc_…|name>' })
+
+/** An account argument: an id (acc_…) or a name, resolved as `--account` is. */
+export const accountArg = Args.string({ description: 'The account: its id (acc_…) or its name', required: true })
+
 /** `--limit` of a list command: one page of at most this many. */
 export const limit = Flags.integer({ description: 'Show at most this many (1 to 100)', min: 1, max: 100, default: 20 })
 
 /** `--cursor` of a list command: the page after the one that printed this cursor. */
 export const cursor = Flags.string({ description: 'Continue a list where a previous page ended (its next_cursor)' })
-
-/**
- * A time flag (`--at`, `--from`, `--expires`…): RFC 3339, a local date-time or an English
- * phrase ("tomorrow 9am"), parsed to the API's UTC RFC 3339 form.
- */
-export const time = Flags.custom<string>({
-  helpValue: '<time>',
-  parse: async (input) => toIso(await parseTimeInput(input)),
-})
-
-/** A duration flag (`--in 2h`, `--expires-in 30d`), parsed to milliseconds. */
-export const duration = Flags.custom<number>({
-  helpValue: '<duration>',
-  parse: async (input) => parseDurationInput(input),
-})
-
-/** The time that a pair of flags `--at TIME` / `--in DURATION` names, or undefined for neither. */
-export function timeFromFlags(at: string | undefined, inMs: number | undefined, now: number = Date.now()): string | undefined {
-  if (at !== undefined) return at
-  return inMs === undefined ? undefined : toIso(now + inMs)
-}
 
 /**
  * Spread into a flag that may be given several times. Each use takes exactly one value, so a
@@ -69,3 +54,42 @@ export const platform = Flags.option({ options: PLATFORM_NAMES, helpValue: '<pla
 
 /** `--yes`: do what a destructive command does without asking first on a terminal. */
 export const yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation on a terminal' })
+
+/** A time zone flag (`--timezone Europe/Berlin`): an IANA name, spelled as the tz database does. */
+export const timeZone = Flags.custom<string>({
+  helpValue: '<zone>',
+  parse: async (input) => {
+    const zone = canonicalTimeZone(input.trim())
+    if (zone === undefined) throw new Error(`"${input}" ${TIME_ZONE_HINT}`)
+    return zone
+  },
+})
+
+/**
+ * A time flag (`--at`, `--from`, `--expires`…): RFC 3339, a local date-time or an English
+ * phrase ("tomorrow 9am"). It keeps the text as typed: what it means depends on the user's zone,
+ * which the command learns from the daemon (ApiCommand.instant reads it).
+ */
+export const time = Flags.custom<string>({
+  helpValue: '<time>',
+  parse: async (input) => input,
+})
+
+/**
+ * A duration flag (`--in 2h`, `--expires-in 30d`), checked here and kept as typed, so every
+ * message about it (oclif's "cannot also be provided" included) shows the user's words.
+ */
+export const duration = Flags.custom<string>({
+  helpValue: '<duration>',
+  parse: async (input) => {
+    parseDurationInput(input)
+    return input
+  },
+})
+
+/** `--tz`: the zone times are read and shown in, instead of the user's profile zone. */
+export const tz = timeZone({
+  description: "IANA time zone to read and show times in (default: your profile's, see smm whoami)",
+  helpGroup: 'GLOBAL',
+})
+

@@ -52,13 +52,23 @@ export function details(pairs: readonly [string, string][], enabled = colorEnabl
   return pairs.map(([label, value]) => `${paint('dim', `${label}:`.padEnd(w + 1), enabled)} ${value}`).join('\n')
 }
 
-/** An API timestamp in the local time zone, to the minute, with the zone's short name: `2026-11-21 13:00 CET`. */
-export function localTime(iso: string | null | undefined, empty = '-'): string {
+// The zone human output shows times in. A command learns it (the user's profile zone, or --tz)
+// before it prints; until then, and for commands that talk to no daemon, it is the system's.
+let displayZone: string | undefined
+
+/** Sets the zone every `localTime` of this process shows times in. */
+export function setDisplayZone(timeZone: string): void {
+  displayZone = timeZone
+}
+
+/** An API timestamp in the user's time zone, to the minute, with the zone's short name: `2026-11-21 13:00 CET`. */
+export function localTime(iso: string | null | undefined, empty = '-', timeZone: string | undefined = displayZone): string {
   if (!iso) return empty
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return iso
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',

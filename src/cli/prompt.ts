@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises'
-import { CommandError } from './command-error.js'
+import { CommandError, usageError } from './command-error.js'
 
 /** Whether a person can answer questions: both standard input and standard error are terminals. */
 export function interactive(): boolean {
@@ -56,10 +56,15 @@ export function askHidden(question: string): Promise<string> {
 }
 
 /**
- * Asks before something that cannot be undone, when a person is at a terminal and did not say
- * --yes; scripts (no terminal) are not asked. A "no" is an error, so nothing after it runs.
+ * Asks before something that cannot be undone, unless --yes. With no terminal to ask on (a
+ * script, a pipe) it refuses as a usage error: a script that deletes says so with --yes, and
+ * one that forgot it deletes nothing. A "no" is an error too, so nothing after it runs.
  */
 export async function confirmOrStop(question: string, yes: boolean, kept: string): Promise<void> {
-  if (yes || !interactive()) return
+  if (yes) return
+  if (!interactive()) {
+    const action = question.replace(/\?$/, '').replace(/^./, (c) => c.toLowerCase())
+    throw usageError('confirmation_required', `Not going to ${action} without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.`)
+  }
   if (!(await confirm(`${question} [y/N] `))) throw new CommandError('not_confirmed', kept)
 }

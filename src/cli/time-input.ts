@@ -1,4 +1,5 @@
 import { parseRfc3339 } from '../time.js'
+import { civilDate, isCivilDate, offsetAt, startOfDayInstant, systemTimeZone, zonedParts, zonedToInstant, type CivilDate } from '../zoned-time.js'
 
 /** A time or duration a person typed that means nothing we can schedule at. */
 export class TimeInputError extends Error {
@@ -12,47 +13,72 @@ const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d
 
 const EXAMPLES = 'RFC 3339 (2026-11-21T09:00:00Z), a local date-time (2026-11-21 09:00) or a phrase like "tomorrow 9am" or "in 2 hours"'
 
-/** A date and wall-clock time with no zone, read in the local time zone (TZ). */
-function parseLocal(input: string): number | undefined {
+/** How a typed time is read: in which zone, from when, and what a bare day means. */
+export interface TimeReading {
+  /** Where "now" is; phrases resolve forward from it. */
+  now?: number
+  /** The IANA zone that local date-times and phrases are wall times in (default: the system's). */
+  timeZone?: string
+  /** A day with no time of day ("today", "2026-12-01") is its start (for ranges); otherwise chrono's noon. */
+  dayStart?: boolean
+}
+
+/** The instant of a wall time in a zone; a wall time the zone skips (a spring DST gap) is refused. */
+function wallTime(input: string, date: CivilDate, h: number, mi: number, s: number, ms: number, timeZone: string): number {
+  const instant = zonedToInstant(date, h, mi, timeZone) + s * 1000 + ms
+  const back = zonedParts(instant, timeZone)
+  if (back.date !== date || back.hour !== h || back.minute !== mi) {
+    throw new TimeInputError(`"${input}" does not exist in ${timeZone} (the clocks skip it for daylight saving time)`)
+  }
+  return instant
+}
+
+/** A date and wall-clock time with no zone, read in `timeZone`. */
+function parseLocal(input: string, timeZone: string): number | undefined {
   const m = LOCAL.exec(input)
   if (!m) return undefined
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[]
+  const [h = 0, mi = 0, s = 0] = m.slice(4, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[]
   const ms = Number((m[7] ?? '0').padEnd(3, '0'))
-  const date = new Date(y!, mo! - 1, d!, h, mi, s, ms)
-  const probe = new Date(Date.UTC(y!, mo! - 1, d!))
-  if (probe.getUTCMonth() !== mo! - 1 || probe.getUTCDate() !== d! || h > 23 || mi > 59 || s > 59) {
-    throw new TimeInputError(`"${input}" is not a valid date-time`)
-  }
-  // Date moves a time in a DST gap forward silently; the person meant a time that never happens.
-  if (date.getHours() !== h || date.getMinutes() !== mi) {
-    throw new TimeInputError(`"${input}" does not exist in your time zone (the clocks skip it for daylight saving time)`)
-  }
-  return date.getTime()
+  const date = `${m[1]}-${m[2]}-${m[3]}`
+  if (!isCivilDate(date) || h > 23 || mi > 59 || s > 59) throw new TimeInputError(`"${input}" is not a valid date-time`)
+  return wallTime(input, date, h, mi, s, ms, timeZone)
 }
 
 /**
  * Reads a time as a person types it, to epoch ms: RFC 3339 with a zone; a date or date-time
- * with no zone, in the local time zone; or an English phrase ("tomorrow 9am", "next friday
- * 14:30", "in 2 hours"), resolved forward from `now`. Throws a TimeInputError saying what works.
+ * with no zone, as a wall time in the reading's zone; or an English phrase ("tomorrow 9am",
+ * "next friday 14:30", "in 2 hours"), resolved forward from `now`. Throws a TimeInputError
+ * saying what works.
  */
-export async function parseTimeInput(input: string, now: number = Date.now()): Promise<number> {
+export async function parseTimeInput(input: string, reading: TimeReading = {}): Promise<number> {
+  const { now = Date.now(), timeZone = systemTimeZone(), dayStart = false } = reading
   const text = input.trim()
   if (!text) throw new TimeInputError(`a time is required: ${EXAMPLES}`)
   const exact = parseRfc3339(text)
   if (exact !== undefined) return exact
-  const local = parseLocal(text)
+  const local = parseLocal(text, timeZone)
   if (local !== undefined) return local
   // chrono would read "2h" as two o'clock: a bare duration is a likelier slip for --in.
   if (parseDuration(text) !== undefined) throw new TimeInputError(`"${input}" is a duration; use --in ${text}, or say "in ${text}"`)
+  // "in 90 minutes" is elapsed time, whatever the clocks do meanwhile.
+  const ahead = /^in\s+(.+)$/i.exec(text)
+  const elapsed = ahead ? parseDuration(ahead[1]!) : undefined
+  if (elapsed !== undefined) return now + elapsed
   // Loaded only here: the English parser costs ~40 ms to import, which `smm --help` must not pay.
   const chrono = await import('chrono-node/en')
-  const results = chrono.casual.parse(text, new Date(now), { forwardDate: true })
+  // chrono knows offsets, not zones: it reads the phrase at the zone's offset now, and the wall
+  // time it names is then placed in the zone itself, so "tomorrow 9am" across a DST change is 9:00.
+  const reference = { instant: new Date(now), timezone: Math.round(offsetAt(now, timeZone) / 60_000) }
+  const results = chrono.casual.parse(text, reference, { forwardDate: true })
   const [first] = results
   // The whole input must be the phrase: "tomorrow 9am please" is a typo to report, not to half-read.
   if (results.length !== 1 || !first || first.index !== 0 || first.text.length !== text.length || first.end) {
     throw new TimeInputError(`"${input}" is not a time I understand: use ${EXAMPLES}`)
   }
-  return first.start.date().getTime()
+  const at = first.start
+  const date = civilDate(at.get('year')!, at.get('month')!, at.get('day')!)
+  if (dayStart && !at.isCertain('hour')) return startOfDayInstant(date, timeZone)
+  return wallTime(input, date, at.get('hour')!, at.get('minute')!, at.get('second')!, 0, timeZone)
 }
 
 const UNITS: Record<string, number> = {

@@ -10,7 +10,7 @@ import {
   zonedParts,
   type CivilDate,
   type Weekday,
-} from './calendar-time.js'
+} from '../zoned-time.js'
 import type { Account, Post, PostStatus, TimeRange } from './calendar-source.js'
 import { editPostForm, formReducer, newPostForm, type FormAction, type PostForm } from './post-form.js'
 

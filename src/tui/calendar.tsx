@@ -2,7 +2,7 @@
 // talk to the outside world live here (see calendar-app.tsx and use-calendar-input.ts).
 
 import { Box, Text } from 'ink'
-import { formatTime, monthGrid, partsOf, weekDays, type CivilDate } from './calendar-time.js'
+import { formatTime, monthGrid, partsOf, weekDays, type CivilDate } from '../zoned-time.js'
 import { postsByDay, statusWord, type CalendarState } from './calendar-state.js'
 import type { Post } from './calendar-source.js'
 import { STATUS_STYLE, clip, oneLine, postTime } from './post-style.js'

@@ -8,7 +8,7 @@ export class NoTerminalError extends Error {
     const next = m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`
     super(
       'smm calendar needs an interactive terminal (stdin and stdout must be a TTY). ' +
-        `To list posts from a script or a pipe, use: smm posts list --from ${month}-01 --to ${next}-01`,
+        `To list posts from a script or a pipe, use: smm posts list --from ${month}-01 --to ${next}-01 --every-status`,
     )
     this.name = 'NoTerminalError'
   }

@@ -2,7 +2,7 @@
 // translation to an API request (wall time in the user's zone to an RFC 3339 instant).
 
 import type { ApiError } from '../errors.js'
-import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from './calendar-time.js'
+import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from '../zoned-time.js'
 import type { Account, Post, PostCreateInput, PostUpdateInput } from './calendar-source.js'
 
 /** The fields of the form, in tab order. */

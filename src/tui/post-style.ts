@@ -2,7 +2,7 @@
 // without colour too (NO_COLOR terminals, colour-blind users, test frames).
 
 import type { Post, PostStatus } from './calendar-source.js'
-import { formatTime } from './calendar-time.js'
+import { formatTime } from '../zoned-time.js'
 
 /** The colour (an Ink colour name) and glyph of each post status. */
 export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> = {

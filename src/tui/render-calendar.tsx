@@ -5,7 +5,7 @@
 import { render } from 'ink'
 import { CalendarApp, type CalendarOptions } from './calendar-app.js'
 import type { CalendarSource } from './calendar-source.js'
-import { zonedParts } from './calendar-time.js'
+import { zonedParts } from '../zoned-time.js'
 import { NoTerminalError, isInteractive } from './no-terminal-error.js'
 
 export { NoTerminalError }

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import Calendar from '../../commands/calendar.js'
+import { cliHome, runCli } from '../helpers/cli.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -26,9 +27,11 @@ describe('smm calendar', () => {
   })
 
   it('rejects an unknown --tz with a usage error naming the flag', async () => {
-    const result = await runCalendar(['--tz', 'Mars/Olympus_Mons'])
-    expect(result.exit).toBe(2)
-    expect(result.message).toContain('--tz: "Mars/Olympus_Mons" is not an IANA time zone')
+    const home = cliHome()
+    const result = await runCli(['calendar', '--tz', 'Mars/Olympus_Mons'], { env: home.env })
+    home.remove()
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe('Error: --tz: "Mars/Olympus_Mons" is not an IANA time zone: use a name like Europe/Berlin, America/New_York or UTC\n')
   })
 
   it('refuses to start in a pipe and points to smm posts list for the month', async () => {
@@ -56,7 +59,7 @@ describe('smm calendar', () => {
       }
     }
     visit(resolve(ROOT, 'commands/calendar.ts'))
-    expect(seen.has(resolve(ROOT, 'src/tui/calendar-time.ts'))).toBe(true)
+    expect(seen.has(resolve(ROOT, 'src/zoned-time.ts'))).toBe(true)
     expect([...external].filter((name) => name === 'ink' || name === 'react')).toEqual([])
   })
 })

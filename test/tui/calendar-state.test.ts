@@ -18,7 +18,7 @@ import {
   weekDays,
   zonedToInstant,
   type Weekday,
-} from '../../src/tui/calendar-time.js'
+} from '../../src/zoned-time.js'
 import { makePost } from './memory-source.js'
 
 const NOV_21_NOON = Date.parse('2026-11-21T12:00:00Z')

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { PLANS } from '../../../src/api/common.js'
 import type { User } from '../../../src/api/users.js'
+import { timeZone } from '../../../src/cli/flags.js'
 import { AdminCommand } from '../../../src/cli/admin-command.js'
 
 export default class AdminUsersCreate extends AdminCommand {
@@ -15,14 +16,11 @@ export default class AdminUsersCreate extends AdminCommand {
     name: Flags.string({ description: 'Display name', required: true }),
     email: Flags.string({ description: 'Email address (unique)' }),
     plan: Flags.option({ options: PLANS, default: 'standard' as const, description: 'Rate-limit plan' })(),
-    timezone: Flags.string({ description: 'IANA time zone for dates shown to this user', default: 'UTC' }),
+    timezone: timeZone({ description: 'IANA time zone for dates shown to this user', default: 'UTC' }),
   }
 
   async run(): Promise<User> {
     const { flags } = await this.parse(AdminUsersCreate)
-    if (!Intl.supportedValuesOf('timeZone').includes(flags.timezone) && flags.timezone !== 'UTC') {
-      this.error(`--timezone ${flags.timezone} is not an IANA time zone (e.g. Europe/Berlin)`, { exit: 2 })
-    }
     const user = await this.withStore(flags, (store) =>
       store.users.create({ name: flags.name, email: flags.email ?? null, plan: flags.plan, timezone: flags.timezone }, Date.now()),
     )

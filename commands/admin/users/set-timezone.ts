@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core'
+import { Args } from '@oclif/core'
 import type { User } from '../../../src/api/users.js'
+import { timeZone } from '../../../src/cli/flags.js'
 import { AdminCommand } from '../../../src/cli/admin-command.js'
 import { notFound } from '../../../src/errors.js'
 
@@ -13,15 +14,12 @@ The owner starts with the daemon host's zone. Takes effect on the next request; 
   static override args = { user: Args.string({ description: 'User id (usr_…)', required: true }) }
 
   static override flags = {
-    timezone: Flags.string({ description: 'IANA time zone, e.g. Europe/Berlin or America/New_York', required: true }),
+    timezone: timeZone({ description: 'IANA time zone, e.g. Europe/Berlin or America/New_York', required: true }),
   }
 
   async run(): Promise<User> {
     const { args, flags } = await this.parse(AdminUsersSetTimezone)
-    if (flags.timezone !== 'UTC' && !Intl.supportedValuesOf('timeZone').includes(flags.timezone)) {
-      this.error(`--timezone ${flags.timezone} is not an IANA time zone (e.g. Europe/Berlin)`, { exit: 2 })
-    }
-    const user = await this.withStore(flags, (store) => store.users.setTimezone(args.user, flags.timezone))
+    const user = await this.withStore(flags, (store) => store.users.update(args.user, { timezone: flags.timezone }))
     if (!user) throw notFound('user', args.user)
     if (!this.jsonEnabled()) this.log(`${user.id} now sees dates in ${user.timezone}.`)
     return user

@@ -20,6 +20,11 @@ async function accountsOf(q: Queryable, rows: AccountRow[]): Promise<Account[]> 
   }))
 }
 
+/** Accounts by id, with their connections. */
+export async function accountsByIds(q: Queryable, ids: string[]): Promise<Account[]> {
+  return accountsOf(q, await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ANY(${ids}) ORDER BY id`)
+}
+
 async function ownedAccount(q: Queryable, userId: string, id: string, lock = false): Promise<AccountRow | undefined> {
   const [row] = lock
     ? await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`
@@ -33,6 +38,16 @@ export function accountsStore(sql: Sql): AccountsStore {
     async create(userId, name, now) {
       return (await one(await sql<AccountRow[]>`
         INSERT INTO accounts (id, user_id, name, created_at) VALUES (${newId('acc', now)}, ${userId}, ${name}, ${now}) RETURNING *`))!
+    },
+    async rename(userId, accountId, name, now) {
+      return sql.begin(async (tx) => {
+        const row = await ownedAccount(tx, userId, accountId, true)
+        if (!row) return undefined
+        const [renamed] = await tx<AccountRow[]>`UPDATE accounts SET name = ${name} WHERE id = ${accountId} RETURNING *`
+        const [account] = await accountsOf(tx, [renamed!])
+        await appendEvent(tx, userId, 'account.updated', account, now)
+        return account
+      })
     },
     async get(userId, id) {
       return one(await sql<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND user_id = ${userId}`)

@@ -1,8 +1,21 @@
 import { newId } from '../../../src/ids.js'
-import type { Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore } from '../port.js'
+import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore } from '../port.js'
+import { accountsByIds } from './accounts.js'
 import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
+
+/** The WHERE clause for a user's posts matching filters, the cursor included: one for the list and the count. */
+function whereOf(q: Queryable, userId: string, filters: PostFilters) {
+  const after = filters.after
+  return q`p.user_id = ${userId}
+    ${filters.statuses ? q`AND p.status = ANY(${filters.statuses})` : q``}
+    ${filters.accountId ? q`AND p.account_id = ${filters.accountId}` : q``}
+    ${filters.platform ? q`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : q``}
+    ${filters.from !== undefined ? q`AND p.scheduled_at >= ${filters.from}` : q``}
+    ${filters.to !== undefined ? q`AND p.scheduled_at < ${filters.to}` : q``}
+    ${after ? (filters.order === 'asc' ? q`AND (p.scheduled_at, p.id) > (${after.scheduledAt}, ${after.id})` : q`AND (p.scheduled_at, p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
+}
 
 /** Posts with their targets, in two statements however many posts. */
 export async function recordsOf(q: Queryable, rows: PostRow[]): Promise<PostRecord[]> {
@@ -41,20 +54,34 @@ export function postsStore(sql: Sql): PostsStore {
     },
 
     async list(userId: string, filters: PostFilters, limit: number) {
-      const asc = filters.order === 'asc'
-      const after = filters.after
-      const rows = await sql<PostRow[]>`
-        SELECT p.* FROM posts p
-         WHERE p.user_id = ${userId}
-           ${filters.status ? sql`AND p.status = ${filters.status}` : sql``}
-           ${filters.accountId ? sql`AND p.account_id = ${filters.accountId}` : sql``}
-           ${filters.platform ? sql`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : sql``}
-           ${filters.from !== undefined ? sql`AND p.scheduled_at >= ${filters.from}` : sql``}
-           ${filters.to !== undefined ? sql`AND p.scheduled_at < ${filters.to}` : sql``}
-           ${after ? (asc ? sql`AND (p.scheduled_at, p.id) > (${after.scheduledAt}, ${after.id})` : sql`AND (p.scheduled_at, p.id) < (${after.scheduledAt}, ${after.id})`) : sql``}
-         ORDER BY ${asc ? sql`p.scheduled_at ASC, p.id ASC` : sql`p.scheduled_at DESC, p.id DESC`}
-         LIMIT ${limit}`
+      const order = filters.order === 'asc' ? sql`p.scheduled_at ASC, p.id ASC` : sql`p.scheduled_at DESC, p.id DESC`
+      const rows = await sql<PostRow[]>`SELECT p.* FROM posts p WHERE ${whereOf(sql, userId, filters)} ORDER BY ${order} LIMIT ${limit}`
       return recordsOf(sql, rows)
+    },
+
+    async count(userId, filters) {
+      const [row] = await sql<{ n: number }[]>`SELECT count(*)::bigint AS n FROM posts p WHERE ${whereOf(sql, userId, filters)}`
+      return row!.n
+    },
+
+    async deleteAccount(userId, accountId, { cancelPosts }, now): Promise<AccountDeletion> {
+      return sql.begin(async (tx): Promise<AccountDeletion> => {
+        // The account's row locked first: a post created for it meanwhile waits, then finds it gone.
+        const [account] = await tx<{ id: string }[]>`SELECT id FROM accounts WHERE id = ${accountId} AND user_id = ${userId} FOR UPDATE`
+        if (!account) return { kind: 'not_found' }
+        const open = await tx<{ id: string; status: string }[]>`
+          SELECT id, status FROM posts WHERE account_id = ${accountId} AND status IN ('scheduled', 'publishing') FOR UPDATE`
+        if (open.some((p) => p.status === 'publishing')) return { kind: 'publishing' }
+        if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
+        for (const { id } of open) {
+          await tx`UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
+          await appendEvent(tx, userId, 'post.cancelled', (await recordOf(tx, id))!.post, now)
+        }
+        const [gone] = await accountsByIds(tx, [accountId])
+        await appendEvent(tx, userId, 'account.deleted', gone, now)
+        await tx`DELETE FROM accounts WHERE id = ${accountId}`
+        return { kind: 'ok', cancelled: open.length }
+      })
     },
 
     async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {

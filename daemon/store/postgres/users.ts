@@ -32,8 +32,12 @@ export function usersStore(sql: Sql): UsersStore {
       const [row] = await sql<{ n: number }[]>`SELECT count(*)::bigint AS n FROM users`
       return row!.n
     },
-    async setTimezone(id, timezone) {
-      return one(await sql<UserRow[]>`UPDATE users SET timezone = ${timezone} WHERE id = ${id} RETURNING *`)
+    async update(id, changes) {
+      return one(
+        await sql<UserRow[]>`
+          UPDATE users SET name = coalesce(${changes.name ?? null}, name), timezone = coalesce(${changes.timezone ?? null}, timezone)
+           WHERE id = ${id} RETURNING *`,
+      )
     },
     async setPlan(id: string, plan: Plan, custom: Partial<Limits> = {}) {
       const keep = plan === 'enterprise'

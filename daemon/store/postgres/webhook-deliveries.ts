@@ -133,6 +133,22 @@ export function webhookDeliveriesStore(sql: Sql, nodeId: string): WebhookDeliver
          WHERE claimed_by = ${nodeId} AND lease_expires_at > ${now} AND status = 'pending' RETURNING 1`).length
     },
 
+    async resend(webhookId, ref, now) {
+      return sql.begin(async (tx) => {
+        // Named by its event's id (the webhook-id header) or by one of its attempts (dlv_…).
+        const [delivery] = await tx<{ event_id: string; lease_expires_at: number | null }[]>`
+          SELECT event_id, lease_expires_at FROM webhook_deliveries
+           WHERE webhook_id = ${webhookId}
+             AND event_id = coalesce((SELECT event_id FROM webhook_attempts WHERE id = ${ref} AND webhook_id = ${webhookId}), ${ref})
+           FOR UPDATE`
+        if (!delivery) return { kind: 'not_found' as const }
+        if (delivery.lease_expires_at !== null && delivery.lease_expires_at > now) return { kind: 'in_flight' as const }
+        await tx`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${now}, updated_at = ${now}
+                  WHERE webhook_id = ${webhookId} AND event_id = ${delivery.event_id}`
+        return { kind: 'ok' as const, eventId: delivery.event_id }
+      })
+    },
+
     async purgeFinished(before) {
       return (await sql`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ${before} RETURNING 1`).length
     },

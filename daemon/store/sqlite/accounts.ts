@@ -33,6 +33,7 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     'UPDATE connections SET credentials = ? WHERE account_id = ? AND platform = ? AND connected_at = ?',
   )
   const remove = db.prepare<[string, string], void>('DELETE FROM connections WHERE account_id = ? AND platform = ?')
+  const setName = db.prepare<[string, string], void>('UPDATE accounts SET name = ? WHERE id = ?')
   const markReauth = db.prepare<[string, string], void>(
     "UPDATE connections SET status = 'reauth_required' WHERE account_id = ? AND platform = ? AND status = 'active'",
   )
@@ -63,7 +64,26 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     return true
   })
 
+  const rename = db.transaction((userId: string, accountId: string, name: string, now: number) => {
+    if (!owned(userId, accountId)) return undefined
+    setName.run(name, accountId)
+    const account = accountFromRow(byId.get(accountId)!)
+    events.appendSync(userId, 'account.updated', account, now)
+    return account
+  })
+
   return {
+    /** The synchronous core of `get`, for units of work that span tables. */
+    getSync(userId: string, id: string): Account | undefined {
+      const row = owned(userId, id)
+      return row && accountFromRow(row)
+    },
+
+    /** Renames an account and records `account.updated`, together; undefined if it is not the user's. */
+    async rename(userId: string, accountId: string, name: string, now: number): Promise<Account | undefined> {
+      return rename.immediate(userId, accountId, name, now)
+    },
+
     async create(userId: string, name: string, now: number): Promise<Account> {
       const id = newId('acc', now)
       insert.run(id, userId, name, now)

@@ -48,7 +48,7 @@ export function openSqliteStore(file: string) {
     webhookDeliveries: webhookDeliveriesStore(db),
     events,
     accounts,
-    posts: postsStore(db, events),
+    posts: postsStore(db, events, accounts),
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),
     metrics: metricsStore(db, accounts),

@@ -1,7 +1,9 @@
+import type { PostStatus } from '../../../src/api/posts.js'
 import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
+import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
-import type { PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
+import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
 import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 
 /** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
@@ -23,7 +25,7 @@ export function postReader(db: Db) {
   }
 }
 
-export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
+export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
   const reader = postReader(db)
   const insert = db.prepare<[string, string, string, string, string, string, number, number, number], void>(
     `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
@@ -106,6 +108,29 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     return { kind: 'ok', record }
   })
 
+  const postsOfAccount = db.prepare<[string], { id: string; status: PostStatus }>(
+    "SELECT id, status FROM posts WHERE account_id = ? AND status IN ('scheduled', 'publishing')",
+  )
+  const deleteAccountRow = db.prepare<[string], void>('DELETE FROM accounts WHERE id = ?')
+
+  // Deleting an account is a unit of work over its posts: its scheduled posts are cancelled
+  // (each with post.cancelled, so subscribers learn they will not go out) or make it refuse,
+  // and a post being published makes it wait, so no publish outlives its account's row.
+  const deleteAccountTx = db.transaction((userId: string, accountId: string, cancelPosts: boolean, now: number): AccountDeletion => {
+    const account = accounts.getSync(userId, accountId)
+    if (!account) return { kind: 'not_found' }
+    const open = postsOfAccount.all(accountId)
+    if (open.some((p) => p.status === 'publishing')) return { kind: 'publishing' }
+    if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
+    for (const { id } of open) {
+      cancel.run(now, now, id)
+      events.appendSync(userId, 'post.cancelled', reader.recordSync(id)!.post, now)
+    }
+    events.appendSync(userId, 'account.deleted', account, now)
+    deleteAccountRow.run(accountId)
+    return { kind: 'ok', cancelled: open.length }
+  })
+
   const retryTx = db.transaction((userId: string, id: string, now: number): Change => {
     const current = owned(userId, id)
     if (!current) return { kind: 'not_found' }
@@ -116,20 +141,28 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     return { kind: 'ok', record }
   })
 
-  function listStatement(filters: PostFilters) {
+  /** The WHERE clause and its arguments for a user's posts matching filters (the cursor included). */
+  function whereOf(userId: string, filters: PostFilters): { where: string; args: unknown[] } {
     const where = ['p.user_id = ?']
-    if (filters.status) where.push('p.status = ?')
-    if (filters.accountId) where.push('p.account_id = ?')
-    if (filters.platform) where.push('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)')
-    if (filters.from !== undefined) where.push('p.scheduled_at >= ?')
-    if (filters.to !== undefined) where.push('p.scheduled_at < ?')
-    if (filters.after) where.push(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`)
-    const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
-    const sql = `SELECT p.* FROM posts p WHERE ${where.join(' AND ')} ORDER BY p.scheduled_at ${dir}, p.id ${dir} LIMIT ?`
-    // One prepared statement per combination of filters, prepared on first use and kept.
+    const args: unknown[] = [userId]
+    const add = (clause: string, ...values: unknown[]) => {
+      where.push(clause)
+      args.push(...values)
+    }
+    if (filters.statuses) add(`p.status IN (${filters.statuses.map(() => '?').join(', ')})`, ...filters.statuses)
+    if (filters.accountId) add('p.account_id = ?', filters.accountId)
+    if (filters.platform) add('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)', filters.platform)
+    if (filters.from !== undefined) add('p.scheduled_at >= ?', filters.from)
+    if (filters.to !== undefined) add('p.scheduled_at < ?', filters.to)
+    if (filters.after) add(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
+    return { where: where.join(' AND '), args }
+  }
+
+  // One prepared statement per combination of filters, prepared on first use and kept.
+  function cached<R>(sql: string): { all(...args: unknown[]): R[]; get(...args: unknown[]): R | undefined } {
     let statement = listCache.get(sql)
     if (!statement) listCache.set(sql, (statement = db.prepare(sql)))
-    return statement as unknown as { all(...args: unknown[]): PostRow[] }
+    return statement as unknown as { all(...args: unknown[]): R[]; get(...args: unknown[]): R | undefined }
   }
 
   return {
@@ -144,20 +177,26 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     async list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]> {
-      const args: unknown[] = [userId]
-      if (filters.status) args.push(filters.status)
-      if (filters.accountId) args.push(filters.accountId)
-      if (filters.platform) args.push(filters.platform)
-      if (filters.from !== undefined) args.push(filters.from)
-      if (filters.to !== undefined) args.push(filters.to)
-      if (filters.after) args.push(filters.after.scheduledAt, filters.after.id)
-      args.push(limit)
-      return listStatement(filters).all(...args).map(reader.recordFromRow)
+      const { where, args } = whereOf(userId, filters)
+      const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
+      const rows = cached<PostRow>(`SELECT p.* FROM posts p WHERE ${where} ORDER BY p.scheduled_at ${dir}, p.id ${dir} LIMIT ?`).all(...args, limit)
+      return rows.map(reader.recordFromRow)
+    },
+
+    /** How many of the user's posts match the filters (after the cursor, when there is one). */
+    async count(userId: string, filters: PostFilters): Promise<number> {
+      const { where, args } = whereOf(userId, filters)
+      return cached<{ n: number }>(`SELECT count(*) AS n FROM posts p WHERE ${where}`).get(...args)!.n
     },
 
     /** Applies changes to a scheduled post if it is still at `version`; records `post.updated`. */
     async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
       return change.immediate(userId, id, changes, version, now)
+    },
+
+    /** Deletes an account with its connections, posts and feed, and records `account.deleted`. */
+    async deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion> {
+      return deleteAccountTx.immediate(userId, accountId, options.cancelPosts, now)
     },
 
     /** Cancels a scheduled post (a cancelled one is answered as is); records `post.cancelled`. */

@@ -15,7 +15,9 @@ export function usersStore(db: Db) {
   const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id')
   const owner = db.prepare<[], UserRow>('SELECT * FROM users WHERE is_owner = 1 ORDER BY id LIMIT 1')
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users')
-  const setTimezone = db.prepare<[string, string], void>('UPDATE users SET timezone = ? WHERE id = ?')
+  const update = db.prepare<[string | null, string | null, string], void>(
+    'UPDATE users SET name = coalesce(?, name), timezone = coalesce(?, timezone) WHERE id = ?',
+  )
   const setPlan = db.prepare<[Plan, number | null, number | null, number | null, string], void>(
     'UPDATE users SET plan = ?, custom_per_minute = ?, custom_per_hour = ?, custom_per_day = ? WHERE id = ?',
   )
@@ -47,13 +49,13 @@ export function usersStore(db: Db) {
     async count(): Promise<number> {
       return count.get()!.n
     },
-    /** Sets a user's plan; custom limits are kept only for enterprise. */
-    /** Sets the IANA time zone that dates are shown and analytics bucketed in. */
-    async setTimezone(id: string, timezone: string): Promise<User | undefined> {
-      setTimezone.run(timezone, id)
+    /** Changes a user's name or IANA time zone (the one dates are shown and analytics bucketed in). */
+    async update(id: string, changes: { name?: string; timezone?: string }): Promise<User | undefined> {
+      update.run(changes.name ?? null, changes.timezone ?? null, id)
       const row = byId.get(id)
       return row && userFromRow(row)
     },
+    /** Sets a user's plan; custom limits are kept only for enterprise. */
     async setPlan(id: string, plan: Plan, custom: Partial<Limits> = {}): Promise<User | undefined> {
       const keep = plan === 'enterprise'
       setPlan.run(

@@ -1,7 +1,7 @@
 import type { WebhookDeliveryAttempt } from '../../../src/api/webhooks.js'
 import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
-import type { DeliveryJob, ClaimLimits, AttemptRecord } from '../port.js'
+import type { DeliveryJob, ClaimLimits, AttemptRecord, Resend } from '../port.js'
 import { attemptFromRow, disableReasonFor, INTERRUPTED, type AttemptRow } from '../rows.js'
 
 export function webhookDeliveriesStore(db: Db) {
@@ -96,6 +96,21 @@ export function webhookDeliveriesStore(db: Db) {
     return { disabledReason: reason }
   })
 
+  // A delivery is named by its event's id (msg_…, the webhook-id header) or by one of its attempts (dlv_…).
+  const deliveryOf = db.prepare<[string, string, string, string], { event_id: string; lease_expires_at: number | null }>(`
+    SELECT event_id, lease_expires_at FROM webhook_deliveries
+     WHERE webhook_id = ? AND event_id = coalesce((SELECT event_id FROM webhook_attempts WHERE id = ? AND webhook_id = ?), ?)`)
+  const requeue = db.prepare<[number, number, string, string], void>(
+    "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, updated_at = ? WHERE webhook_id = ? AND event_id = ?",
+  )
+  const resend = db.transaction((webhookId: string, ref: string, now: number): Resend => {
+    const delivery = deliveryOf.get(webhookId, ref, webhookId, ref)
+    if (!delivery) return { kind: 'not_found' }
+    if (delivery.lease_expires_at !== null && delivery.lease_expires_at > now) return { kind: 'in_flight' }
+    requeue.run(now, now, webhookId, delivery.event_id)
+    return { kind: 'ok', eventId: delivery.event_id }
+  })
+
   const releaseLeases = db.prepare<[number, number], void>(
     "UPDATE webhook_deliveries SET lease_expires_at = ? WHERE lease_expires_at IS NOT NULL AND lease_expires_at > ? AND status = 'pending'",
   )
@@ -133,6 +148,14 @@ export function webhookDeliveriesStore(db: Db) {
      * At start-up every lease belongs to a daemon that is gone (one daemon per data dir): expire
      * them so those deliveries are retried now, with the same webhook-id, rather than a lease later.
      */
+    /**
+     * Sends a delivery again now: it is pending once more, with the same webhook-id and body, and
+     * its attempts keep counting (the history stays). Refused while an attempt is in flight.
+     */
+    async resend(webhookId: string, ref: string, now: number): Promise<Resend> {
+      return resend.immediate(webhookId, ref, now)
+    },
+
     async releaseLeases(now: number): Promise<number> {
       return releaseLeases.run(now, now).changes
     },

@@ -1,3 +1,6 @@
+// Zone arithmetic for the whole of smm (daemon, CLI and calendar): one module, so an instant
+// is on the same day and a typed wall time is the same instant wherever it is computed.
+//
 // Calendar arithmetic on civil dates ('YYYY-MM-DD') and their mapping to instants in an IANA
 // zone. Navigation never touches a zone: a day is a day whatever its length. Only "which day is
 // this instant on" and "which instant is this wall time" need the zone, and both go through
@@ -115,14 +118,31 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
 
 /** Whether Intl knows this IANA zone name. */
 export function isTimeZone(timeZone: string): boolean {
+  return canonicalTimeZone(timeZone) !== undefined
+}
+
+/**
+ * The tz database's spelling of a zone name ('europe/berlin' is 'Europe/Berlin'), or undefined
+ * when it is not one. Fixed offsets ('+01:00') are refused: they ignore daylight saving time,
+ * which is the whole point of naming a zone.
+ */
+export function canonicalTimeZone(timeZone: string): string | undefined {
+  if (/^[+-]/.test(timeZone)) return undefined
   try {
-    partsFormatter(timeZone)
-    return true
+    return partsFormatter(timeZone).resolvedOptions().timeZone
   } catch (error) {
-    if (error instanceof RangeError) return false
+    if (error instanceof RangeError) return undefined
     throw error
   }
 }
+
+/** The zone this machine runs in (TZ, else the system's), as Intl resolves it. */
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone
+}
+
+/** What to say when a zone name is not one. */
+export const TIME_ZONE_HINT = 'is not an IANA time zone: use a name like Europe/Berlin, America/New_York or UTC'
 
 /** The wall-clock reading of an instant in a zone. */
 export function zonedParts(ms: number, timeZone: string): { date: CivilDate; hour: number; minute: number; second: number } {
@@ -139,7 +159,7 @@ export function zonedParts(ms: number, timeZone: string): { date: CivilDate; hou
 }
 
 /** The zone's offset from UTC at an instant, in ms (Berlin in summer: +7,200,000). */
-function offsetAt(ms: number, timeZone: string): number {
+export function offsetAt(ms: number, timeZone: string): number {
   const p = zonedParts(ms, timeZone)
   const { year, month, day } = partsOf(p.date)
   const wall = Date.UTC(year, month - 1, day, p.hour, p.minute, p.second)
