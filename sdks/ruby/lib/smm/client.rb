@@ -17,7 +17,7 @@ module Smm
     # failures are not among them: a wrong certificate stays wrong.
     NETWORK_ERRORS = [
       Errno::ECONNREFUSED, Errno::ECONNRESET, Errno::EPIPE, Errno::ETIMEDOUT, Errno::EHOSTUNREACH,
-      Net::OpenTimeout, Net::ReadTimeout, EOFError, IOError, SocketError
+      Net::OpenTimeout, Net::ReadTimeout, EOFError, IOError, SocketError, OpenSSL::SSL::SSLError
     ].freeze
 
     attr_reader :base_url, :max_retries, :posts, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds
@@ -115,10 +115,12 @@ module Smm
         wait = nil
         begin
           response = send_once(method, target, headers, payload)
-        rescue OpenSSL::SSL::SSLError => e
-          raise ConnectionError, "TLS with #{@uri.host}:#{@uri.port} failed: #{e.message}" \
-                                 "#{@ca_file ? " (trusting #{@ca_file})" : ' (set ca_file: or SMM_CA_FILE for a self-signed daemon)'}"
         rescue *NETWORK_ERRORS => e
+          # A connection cut mid-TLS is a network failure like any other; a certificate refused is not.
+          if e.is_a?(OpenSSL::SSL::SSLError) && e.message.match?(/certificate|hostname/i)
+            raise ConnectionError, "TLS with #{@uri.host}:#{@uri.port} failed: #{e.message}" \
+                                   "#{@ca_file ? " (trusting #{@ca_file})" : ' (set ca_file: or SMM_CA_FILE for a self-signed daemon)'}"
+          end
           raise ConnectionError, "#{method} #{target} failed after #{attempt + 1} attempt(s): #{e.class}: #{e.message}" if attempt >= @max_retries
 
           wait = backoff(attempt)
