@@ -66,7 +66,9 @@ class LocalServer
       rescue OpenSSL::SSL::SSLError
         next # a client that refused our certificate: what some tests expect
       end
-      @requests << read_request(socket)
+      request = read_request(socket)
+      next socket.close if request.nil? # a client that refused our certificate after the handshake
+      @requests << request
       reply = @replies.shift || [500, {}, "no reply scripted"]
       if reply == :drop
         socket.sync_close = true
@@ -81,7 +83,8 @@ class LocalServer
   end
 
   def read_request(socket)
-    method, path = socket.gets.split(" ")
+    line = socket.gets or return nil
+    method, path = line.split(" ")
     headers = {}
     while (line = socket.gets) && line != "\r\n"
       name, value = line.chomp.split(": ", 2)
