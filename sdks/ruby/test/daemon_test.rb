@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "stringio"
 
 # The SDK against the real daemon the harness started, over real TLS.
 class DaemonTest < Minitest::Test
@@ -125,10 +126,24 @@ class DaemonTest < Minitest::Test
     assert_raises(Smm::WebhookVerificationError) do
       Smm::Webhook.verify(delivery["body"].sub("webhook.test", "post.published"), delivery["headers"], webhook.secret)
     end
+    assert_equal 204, receive_with_the_example(delivery, webhook.secret).first
+    assert_equal 400, receive_with_the_example(delivery.merge("body" => "#{delivery['body']} "), webhook.secret).first
+
     rotated = @client.webhooks.rotate_secret(webhook.id)
     assert_raises(Smm::WebhookVerificationError) { Smm::Webhook.verify(delivery["body"], delivery["headers"], rotated.secret) }
   ensure
     @client.webhooks.delete(webhook.id) if webhook
+  end
+
+  # examples/webhooks.rb, the README's receiver, given the delivery as Rack would give it.
+  def receive_with_the_example(delivery, secret)
+    require_relative "../examples/webhooks"
+    env = delivery["headers"].to_h { |name, value| ["HTTP_#{name.upcase.tr('-', '_')}", value] }
+    env["rack.input"] = StringIO.new(delivery["body"])
+    status = nil
+    out, = capture_io { status = WebhookReceiver.new(secret).call(env) }
+    assert_match(/\Awebhook.test: /, out) if status.first == 204
+    status
   end
 
   def test_a_wrong_ca_is_an_error
