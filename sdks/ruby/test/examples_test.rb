@@ -44,3 +44,13 @@ class ExamplesTest < Minitest::Test
     assert_equal first, second
   end
 end
+
+# The README shows the examples as they are: a snippet edited in one place only fails here.
+class ReadmeTest < Minitest::Test
+  def test_every_example_is_in_the_readme_verbatim
+    readme = File.read(File.join(ExamplesTest::ROOT, "README.md"))
+    Dir[File.join(ExamplesTest::ROOT, "examples", "*.rb")].each do |file|
+      assert_includes readme, "```ruby\n#{File.read(file).strip}\n```", "#{File.basename(file)} differs from the README"
+    end
+  end
+end
