@@ -116,6 +116,14 @@ class ClientTest < Minitest::Test
   def test_a_certificate_for_another_host_is_an_error
     @server = LocalServer.new([[200, JSON_TYPE, "{}"]], hostname: "elsewhere.example")
     error = assert_raises(Smm::ConnectionError) { client.me }
-    assert_match(/TLS .* failed/, error.message)
+    assert_match(/TLS .* failed: .*does not match/, error.message)
+    assert_empty @server.requests
+  end
+
+  def test_an_expired_certificate_is_an_error
+    @server = LocalServer.new([[200, JSON_TYPE, "{}"]], expires: Time.now - 60)
+    error = assert_raises(Smm::ConnectionError) { client.me }
+    assert_match(/certificate has expired/, error.message)
+    assert_empty @server.requests
   end
 end

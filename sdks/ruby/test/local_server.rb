@@ -13,15 +13,15 @@ class LocalServer
   attr_reader :requests, :port, :ca_file
 
   # A self-signed certificate for `hostname`, written to a file a client can trust.
-  def self.certificate(hostname)
+  def self.certificate(hostname, expires: Time.now + 3600)
     key = OpenSSL::PKey::EC.generate("prime256v1")
     cert = OpenSSL::X509::Certificate.new
     cert.version = 2
     cert.serial = rand(1 << 63)
     cert.subject = cert.issuer = OpenSSL::X509::Name.parse("/CN=#{hostname}")
     cert.public_key = key
-    cert.not_before = Time.now - 60
-    cert.not_after = Time.now + 3600
+    cert.not_before = expires - 7200
+    cert.not_after = expires
     extensions = OpenSSL::X509::ExtensionFactory.new(cert, cert)
     san = hostname.match?(/\A[\d.]+\z/) ? "IP:#{hostname}" : "DNS:#{hostname}"
     cert.add_extension(extensions.create_extension("subjectAltName", san))
@@ -33,10 +33,10 @@ class LocalServer
     [key, cert, file]
   end
 
-  def initialize(replies, hostname: "127.0.0.1")
+  def initialize(replies, hostname: "127.0.0.1", expires: Time.now + 3600)
     @replies = replies
     @requests = []
-    key, cert, @ca = LocalServer.certificate(hostname)
+    key, cert, @ca = LocalServer.certificate(hostname, expires: expires)
     @ca_file = @ca.path
     context = OpenSSL::SSL::SSLContext.new
     context.key = key

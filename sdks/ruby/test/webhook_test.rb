@@ -45,6 +45,11 @@ class WebhookTest < Minitest::Test
     assert Smm::Webhook.verify(PAYLOAD, capitalised, SECRET, now: AT)
   end
 
+  def test_headers_of_a_net_http_request
+    request = Net::HTTP::Post.new("/hook", headers)
+    assert Smm::Webhook.verify(PAYLOAD, request, SECRET, now: AT)
+  end
+
   def test_a_changed_body_id_or_secret_is_refused
     refused(/no v1 signature/, payload: '{"test": 2432232315}')
     refused(/no v1 signature/, headers: headers(id: "msg_other"))

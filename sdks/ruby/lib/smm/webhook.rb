@@ -48,6 +48,7 @@ module Smm
     end
 
     def header(headers, name)
+      headers = headers.each_header.to_h if headers.respond_to?(:each_header) # a Net::HTTP request
       rack = "HTTP_#{name.upcase.tr('-', '_')}"
       found = headers.find { |key, _| key.to_s.casecmp?(name) || key.to_s == rack }
       value = found && (found[1].is_a?(Array) ? found[1].join(" ") : found[1].to_s)
