@@ -62,6 +62,14 @@ class ClientTest < Minitest::Test
     assert_equal [0.5, 1.0], @slept
   end
 
+  def test_a_create_still_in_flight_under_its_key_is_retried_after_retry_after
+    in_use = '{"code":"idempotency_key_in_use","detail":"still being processed"}'
+    @server = LocalServer.new([[409, JSON_TYPE.merge("Retry-After" => "1"), in_use], [201, JSON_TYPE, POST]])
+    assert_equal "pst_1", create(client).id
+    assert_equal [1], @slept
+    assert_equal 1, @server.requests.map { |r| r.headers["idempotency-key"] }.uniq.size
+  end
+
   def test_the_callers_idempotency_key_is_sent
     @server = LocalServer.new([[201, JSON_TYPE, POST]])
     create(client, idempotency_key: "order-42")

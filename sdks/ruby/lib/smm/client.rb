@@ -129,7 +129,7 @@ module Smm
           return response if response.status < 400
 
           error = Client.error_for(response)
-          raise error unless attempt < @max_retries && (response.status == 429 || response.status >= 500)
+          raise error unless attempt < @max_retries && Client.retryable?(error)
 
           wait = error.is_a?(RateLimitError) ? error.retry_after : (Client.retry_after(response.headers) || backoff(attempt))
           raise error if wait > @max_retry_wait
@@ -154,6 +154,12 @@ module Smm
       when 412 then PreconditionFailedError.new(**args)
       else ApiError.new(**args)
       end
+    end
+
+    # Worth another attempt: rate limited, a server failure, or the first attempt of this very
+    # request (same Idempotency-Key) still being processed after a timeout.
+    def self.retryable?(error)
+      error.status == 429 || error.status >= 500 || error.code == "idempotency_key_in_use"
     end
 
     # Retry-After in seconds (delta-seconds or an HTTP date), or nil.
