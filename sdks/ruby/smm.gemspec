@@ -11,7 +11,7 @@ Gem::Specification.new do |spec|
   spec.authors = ["The smm developers"]
   spec.license = "MIT"
   spec.required_ruby_version = ">= 3.1"
-  spec.files = Dir["lib/**/*.rb"] + ["README.md"]
+  spec.files = Dir["lib/**/*.rb"] + Dir["sig/*.rbs"] + ["README.md"]
   spec.require_paths = ["lib"]
   spec.metadata["rubygems_mfa_required"] = "true"
 end

@@ -32,6 +32,12 @@ module Smm
       other.is_a?(Record) && other.to_h == @data
     end
 
+    def inspect
+      "#<#{self.class.name} #{@data.inspect}>"
+    end
+
+    private
+
     def respond_to_missing?(name, include_private = false)
       @data.key?(name.to_s) || super
     end
@@ -41,10 +47,6 @@ module Smm
       return super unless args.empty? && @data.key?(key)
 
       Record.wrap(@data[key])
-    end
-
-    def inspect
-      "#<#{self.class.name} #{@data.inspect}>"
     end
   end
 end
