@@ -53,6 +53,46 @@ class DaemonTest < Minitest::Test
     assert_equal "cancelled", @client.posts.get(post.id).status
   end
 
+  def test_accounts_connections_and_feeds
+    account = Live.account(@client, "ruby accounts")
+    assert_equal [["feed", "active"]], @client.accounts.get(account.id).connections.map { |c| [c.platform, c.status] }
+    assert_includes @client.accounts.list(platform: "feed", limit: 1).map(&:id), account.id
+    assert_match(/\A<\?xml.*<rss/m, @client.feeds.rss(account.id))
+    assert_match(/<feed xmlns="http:\/\/www.w3.org\/2005\/Atom"/, @client.feeds.atom(account.id))
+    assert_equal "https://jsonfeed.org/version/1.1", @client.feeds.json(account.id)["version"]
+    assert_nil @client.accounts.disconnect(account.id, platform: "feed")
+    assert_empty @client.accounts.get(account.id).connections
+  end
+
+  def test_api_keys_create_list_and_revoke
+    key = @client.api_keys.create(name: "ruby reader", scopes: ["profile:read"], expires_at: Live.tomorrow)
+    assert_match(/\S{16,}/, key.secret)
+    assert_equal @client.me.id, Live.client(api_key: key.secret).me.id
+    assert_includes @client.api_keys.list(limit: 1).map(&:id), key.id
+    assert_nil @client.api_keys.revoke(key.id)
+    assert_equal 401, assert_raises(Smm::ApiError) { Live.client(api_key: key.secret, max_retries: 0).me }.status
+  end
+
+  def test_webhooks_update_list_and_deliveries
+    webhook = @client.webhooks.create(url: ENV.fetch("SMM_TEST_RECEIVER_URL"), events: ["post.published"])
+    updated = @client.webhooks.update(webhook.id, events: ["post.failed"], enabled: false)
+    assert_equal [["post.failed"], false], [updated.events, updated.enabled]
+    assert_equal ["post.failed"], @client.webhooks.get(webhook.id).events
+    assert_includes @client.webhooks.list(limit: 1).map(&:id), webhook.id
+    assert_empty @client.webhooks.deliveries(webhook.id).to_a
+  ensure
+    @client.webhooks.delete(webhook.id) if webhook
+  end
+
+  def test_ai_drafts_and_analytics
+    drafts = @client.ai.generate(prompt: "Our roastery opens on Saturday", platforms: ["bluesky"], variants: 2)
+    assert_equal 2, drafts.variants.size
+    assert(drafts.variants.all? { |v| v.content.length.between?(1, 300) })
+    report = @client.analytics.get(from: Time.now.utc - (7 * 86_400), interval: "week")
+    assert_equal "week", report.interval
+    assert_kind_of Integer, report.totals.posts_scheduled
+  end
+
   def test_an_unknown_post_is_a_typed_404
     error = assert_raises(Smm::ApiError) { @client.posts.get("pst_does_not_exist") }
     assert_equal 404, error.status
