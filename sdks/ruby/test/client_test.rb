@@ -41,6 +41,11 @@ class ClientTest < Minitest::Test
     assert_equal "https://api.example.com:8443/smm/v1", Smm::Client.normalize_base_url("https://api.example.com:8443/smm/v1/")
   end
 
+  def test_inspect_never_shows_the_key
+    shown = Smm::Client.new(base_url: "https://api.example.com", api_key: "smm_secret_value").inspect
+    assert_equal "#<Smm::Client https://api.example.com:443/v1 max_retries=2>", shown
+  end
+
   def test_a_missing_key_or_url_says_which_variable
     without = ENV.to_h.slice("SMM_URL", "SMM_API_KEY")
     ENV.delete("SMM_URL")

@@ -75,6 +75,11 @@ module Smm
       "https://#{uri.host.include?(':') ? "[#{uri.host}]" : uri.host}:#{uri.port}#{path}"
     end
 
+    # Never shows the key (irb, logs and error reports print this).
+    def inspect
+      "#<#{self.class.name} #{@base_url} max_retries=#{@max_retries}>"
+    end
+
     # GET /v1/me: the user the key belongs to, with their plan and limits.
     def me
       Record.wrap(request("GET", "/v1/me").body)
