@@ -6,10 +6,12 @@ require "smm"
 client = Smm::Client.new(max_retries: 4)
 account = client.accounts.create(name: "Orders")
 client.accounts.connect(account.id, platform: "feed")
-# The same Idempotency-Key, on a retry or after a crash, never makes a second post.
+# The same request with the same Idempotency-Key, on a retry or after a crash, never makes a
+# second post (the same key with a different body is refused: 422 idempotency_key_reused).
 key = "order-#{Time.now.to_i}-announcement"
+at = Time.now + 600
 2.times do
   post = client.posts.create(account_id: account.id, content: "Order shipped", platforms: ["feed"],
-                             scheduled_at: Time.now + 600, idempotency_key: key)
+                             scheduled_at: at, idempotency_key: key)
   puts post.id
 end

@@ -10,8 +10,8 @@ class DaemonTest < Minitest::Test
     @client = Live.client
   end
 
-  def create_post(account, content, **options)
-    @client.posts.create(account_id: account.id, content: content, platforms: ["feed"], scheduled_at: Live.tomorrow, **options)
+  def create_post(account, content, scheduled_at: Live.tomorrow, **options)
+    @client.posts.create(account_id: account.id, content: content, platforms: ["feed"], scheduled_at: scheduled_at, **options)
   end
 
   def test_every_operation_in_the_openapi_document_has_a_method
@@ -120,8 +120,10 @@ class DaemonTest < Minitest::Test
   def test_the_same_idempotency_key_twice_makes_one_post
     account = Live.account(@client, "ruby idempotency")
     key = "ruby-#{Time.now.to_f}"
-    first = create_post(account, "Only once", idempotency_key: key)
-    second = create_post(account, "Only once", idempotency_key: key)
+    # The very same request twice, as a retry sends it (the same scheduled_at too).
+    at = Live.tomorrow
+    first = create_post(account, "Only once", idempotency_key: key, scheduled_at: at)
+    second = create_post(account, "Only once", idempotency_key: key, scheduled_at: at)
     assert_equal first.id, second.id
     assert_equal [first.id], @client.posts.list(account_id: account.id).map(&:id)
   end
