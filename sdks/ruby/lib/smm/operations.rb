@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+module Smm
+  # Every operation of the API (its OpenAPI operationId) and the method that calls it, as
+  # receiver path then method name: `%i[posts create]` is `client.posts.create`. The suite fails
+  # when /v1/openapi.json has an operation missing here, so adding one is a method plus a line.
+  OPERATIONS = {
+    "getHealth" => %i[health],
+    "getOpenApi" => %i[openapi],
+    "getMe" => %i[me],
+    "listApiKeys" => %i[api_keys list],
+    "createApiKey" => %i[api_keys create],
+    "revokeApiKey" => %i[api_keys revoke],
+    "generateContent" => %i[ai generate],
+    "listWebhooks" => %i[webhooks list],
+    "createWebhook" => %i[webhooks create],
+    "getWebhook" => %i[webhooks get],
+    "updateWebhook" => %i[webhooks update],
+    "deleteWebhook" => %i[webhooks delete],
+    "testWebhook" => %i[webhooks test],
+    "rotateWebhookSecret" => %i[webhooks rotate_secret],
+    "listWebhookDeliveries" => %i[webhooks deliveries],
+    "listAccounts" => %i[accounts list],
+    "createAccount" => %i[accounts create],
+    "getAccount" => %i[accounts get],
+    "connectAccount" => %i[accounts connect],
+    "disconnectAccount" => %i[accounts disconnect],
+    "listPosts" => %i[posts list],
+    "createPost" => %i[posts create],
+    "getPost" => %i[posts get],
+    "updatePost" => %i[posts update],
+    "cancelPost" => %i[posts cancel],
+    "retryPost" => %i[posts retry],
+    "getRssFeed" => %i[feeds rss],
+    "getAtomFeed" => %i[feeds atom],
+    "getJsonFeed" => %i[feeds json],
+    "getAnalytics" => %i[analytics get]
+  }.freeze
+end

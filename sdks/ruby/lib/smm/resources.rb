@@ -1,0 +1,184 @@
+# frozen_string_literal: true
+
+module Smm
+  # The methods of one resource; each calls one API operation.
+  class Resource
+    def initialize(client)
+      @client = client
+    end
+
+    private
+
+    def call(method, path, params: {}, **options)
+      response = @client.request(method, path, params: params, **options)
+      Record.new(response.body, etag: response.etag) if response.body.is_a?(Hash)
+    end
+
+    def time(value)
+      value.respond_to?(:iso8601) ? value.iso8601 : value
+    end
+
+    # The body's fields that were given (nil means "leave out", as the API's optional fields).
+    def fields(**values)
+      values.compact
+    end
+  end
+
+  # /v1/posts
+  class Posts < Resource
+    # scheduled_at: a Time or an RFC 3339 string; nil publishes now.
+    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, idempotency_key: nil)
+      body = fields(account_id: account_id, content: content, platforms: platforms,
+                    scheduled_at: time(scheduled_at), media_urls: media_urls)
+      call("POST", "/v1/posts", body: body, idempotency_key: idempotency_key)
+    end
+
+    def get(id)
+      call("GET", "/v1/posts/{id}", params: { id: id })
+    end
+
+    # Every post, page after page (limit: the page size, 1 to 100). from/to: Time or RFC 3339.
+    def list(account_id: nil, status: nil, platform: nil, from: nil, to: nil, order: nil, limit: nil)
+      query = fields(account_id: account_id, status: status, platform: platform, from: time(from), to: time(to),
+                     order: order, limit: limit)
+      List.new(@client, "/v1/posts", query: query)
+    end
+
+    # Changes the fields given. if_match: the post's #etag as read; a 412 (PreconditionFailedError)
+    # says someone changed it since.
+    def update(id, content: nil, platforms: nil, scheduled_at: nil, media_urls: nil, if_match: nil)
+      body = fields(content: content, platforms: platforms, scheduled_at: time(scheduled_at), media_urls: media_urls)
+      call("PUT", "/v1/posts/{id}", params: { id: id }, body: body, if_match: if_match)
+    end
+
+    def cancel(id)
+      call("DELETE", "/v1/posts/{id}", params: { id: id })
+    end
+
+    def retry(id, idempotency_key: nil)
+      call("POST", "/v1/posts/{id}/retry", params: { id: id }, idempotency_key: idempotency_key)
+    end
+  end
+
+  # /v1/accounts
+  class Accounts < Resource
+    def list(platform: nil, limit: nil)
+      List.new(@client, "/v1/accounts", query: fields(platform: platform, limit: limit))
+    end
+
+    def create(name:, idempotency_key: nil)
+      call("POST", "/v1/accounts", body: { name: name }, idempotency_key: idempotency_key)
+    end
+
+    def get(id)
+      call("GET", "/v1/accounts/{id}", params: { id: id })
+    end
+
+    # credentials: the platform's (see the API's platform table); feed needs none.
+    def connect(id, platform:, credentials: nil, idempotency_key: nil)
+      call("POST", "/v1/accounts/{id}/connections", params: { id: id },
+                                                    body: fields(platform: platform, credentials: credentials),
+                                                    idempotency_key: idempotency_key)
+    end
+
+    def disconnect(id, platform:)
+      call("DELETE", "/v1/accounts/{id}/connections/{platform}", params: { id: id, platform: platform })
+      nil
+    end
+  end
+
+  # /v1/webhooks
+  class Webhooks < Resource
+    def list(limit: nil)
+      List.new(@client, "/v1/webhooks", query: fields(limit: limit))
+    end
+
+    # The answer's #secret is shown this once: keep it to verify deliveries.
+    def create(url:, events:, description: nil, idempotency_key: nil)
+      call("POST", "/v1/webhooks", body: fields(url: url, events: events, description: description),
+                                   idempotency_key: idempotency_key)
+    end
+
+    def get(id)
+      call("GET", "/v1/webhooks/{id}", params: { id: id })
+    end
+
+    def update(id, url: nil, events: nil, description: nil, enabled: nil)
+      body = fields(url: url, events: events, description: description, enabled: enabled)
+      call("PATCH", "/v1/webhooks/{id}", params: { id: id }, body: body)
+    end
+
+    def delete(id)
+      call("DELETE", "/v1/webhooks/{id}", params: { id: id })
+      nil
+    end
+
+    # Sends a webhook.test event; the answer's #event_id is the delivery's webhook-id.
+    def test(id, idempotency_key: nil)
+      call("POST", "/v1/webhooks/{id}/test", params: { id: id }, idempotency_key: idempotency_key)
+    end
+
+    def rotate_secret(id, idempotency_key: nil)
+      call("POST", "/v1/webhooks/{id}/rotate-secret", params: { id: id }, idempotency_key: idempotency_key)
+    end
+
+    def deliveries(id, limit: nil)
+      List.new(@client, "/v1/webhooks/{id}/deliveries", params: { id: id }, query: fields(limit: limit))
+    end
+  end
+
+  # /v1/api-keys
+  class ApiKeys < Resource
+    def list(limit: nil)
+      List.new(@client, "/v1/api-keys", query: fields(limit: limit))
+    end
+
+    # scopes: nil for every scope. The answer's #secret is shown this once.
+    def create(name:, scopes: nil, expires_at: nil, idempotency_key: nil)
+      call("POST", "/v1/api-keys", body: fields(name: name, scopes: scopes, expires_at: time(expires_at)),
+                                   idempotency_key: idempotency_key)
+    end
+
+    def revoke(id)
+      call("DELETE", "/v1/api-keys/{id}", params: { id: id })
+      nil
+    end
+  end
+
+  # /v1/ai
+  class Ai < Resource
+    def generate(prompt:, platforms: nil, tone: nil, variants: nil, language: nil, hashtags: nil, idempotency_key: nil)
+      body = fields(prompt: prompt, platforms: platforms, tone: tone, variants: variants, language: language,
+                    hashtags: hashtags)
+      call("POST", "/v1/ai/generate", body: body, idempotency_key: idempotency_key)
+    end
+  end
+
+  # /v1/analytics
+  class Analytics < Resource
+    # from/to: a Time, an RFC 3339 string or a date (YYYY-MM-DD); interval: day, week or month.
+    def get(from: nil, to: nil, account_id: nil, platform: nil, post_id: nil, interval: nil)
+      query = fields(from: time(from), to: time(to), account_id: account_id, platform: platform, post_id: post_id,
+                     interval: interval)
+      call("GET", "/v1/analytics", query: query)
+    end
+  end
+
+  # /feeds/{account_id}.*: an account's published posts, as the feed readers take them.
+  class Feeds < Resource
+    # The RSS 2.0 document, as a String.
+    def rss(account_id)
+      @client.request("GET", "/feeds/{account_id}.rss", params: { account_id: account_id }).body
+    end
+
+    # The Atom document, as a String.
+    def atom(account_id)
+      @client.request("GET", "/feeds/{account_id}.atom", params: { account_id: account_id }).body
+    end
+
+    # The JSON Feed, as a Hash.
+    def json(account_id)
+      @client.request("GET", "/feeds/{account_id}.json", params: { account_id: account_id }).body
+    end
+  end
+end

@@ -1,0 +1,199 @@
+# frozen_string_literal: true
+
+require "test_helper"
+require "stringio"
+
+# The SDK against the real daemon the harness started, over real TLS.
+class DaemonTest < Minitest::Test
+  def setup
+    Live.require_daemon!(self)
+    @client = Live.client
+  end
+
+  def create_post(account, content, scheduled_at: Live.tomorrow, **options)
+    @client.posts.create(account_id: account.id, content: content, platforms: ["feed"], scheduled_at: scheduled_at, **options)
+  end
+
+  def test_every_operation_in_the_openapi_document_has_a_method
+    operations = @client.openapi.fetch("paths").values.flat_map { |item| item.values.map { |op| op["operationId"] } }.compact
+    refute_empty operations
+    missing = operations.reject { |id| Smm::OPERATIONS.key?(id) }
+    assert_empty missing, "operations with no method in Smm::OPERATIONS: #{missing.join(', ')}"
+    Smm::OPERATIONS.each do |id, (*receivers, name)|
+      target = receivers.reduce(@client) { |object, receiver| object.public_send(receiver) }
+      assert_respond_to target, name, "#{id} maps to a method that does not exist"
+    end
+  end
+
+  def test_me_and_health
+    assert_kind_of String, @client.me.id
+    assert_equal "ok", @client.health.status
+  end
+
+  def test_create_get_update_and_cancel_a_post
+    account = Live.account(@client, "ruby lifecycle")
+    post = create_post(account, "Hello from Ruby")
+    assert_match(/\A\S+\z/, post.id)
+    assert_equal "scheduled", post.status
+    assert_equal ["feed"], post.platforms
+
+    read = @client.posts.get(post.id)
+    assert_equal [post.id, "Hello from Ruby"], [read.id, read.content]
+    refute_nil read.etag
+
+    updated = @client.posts.update(post.id, content: "Edited", if_match: read.etag)
+    assert_equal "Edited", updated.content
+    stale = assert_raises(Smm::PreconditionFailedError) { @client.posts.update(post.id, content: "Late", if_match: read.etag) }
+    assert_equal [412, "precondition_failed"], [stale.status, stale.code]
+    assert_kind_of Smm::ApiError, stale
+    assert_equal "Edited", @client.posts.get(post.id).content
+
+    cancelled = @client.posts.cancel(post.id)
+    assert_equal "cancelled", cancelled.status
+    assert_equal "cancelled", @client.posts.get(post.id).status
+  end
+
+  def test_accounts_connections_and_feeds
+    account = Live.account(@client, "ruby accounts")
+    assert_equal [["feed", "active"]], @client.accounts.get(account.id).connections.map { |c| [c.platform, c.status] }
+    assert_includes @client.accounts.list(platform: "feed", limit: 1).map(&:id), account.id
+    assert_match(/\A<\?xml.*<rss/m, @client.feeds.rss(account.id))
+    assert_match(/<feed xmlns="http:\/\/www.w3.org\/2005\/Atom"/, @client.feeds.atom(account.id))
+    assert_equal "https://jsonfeed.org/version/1.1", @client.feeds.json(account.id)["version"]
+    assert_nil @client.accounts.disconnect(account.id, platform: "feed")
+    assert_empty @client.accounts.get(account.id).connections
+  end
+
+  def test_api_keys_create_list_and_revoke
+    key = @client.api_keys.create(name: "ruby reader", scopes: ["profile:read"], expires_at: Live.tomorrow)
+    assert_match(/\S{16,}/, key.secret)
+    assert_equal @client.me.id, Live.client(api_key: key.secret).me.id
+    assert_includes @client.api_keys.list(limit: 1).map(&:id), key.id
+    assert_nil @client.api_keys.revoke(key.id)
+    assert_equal 401, assert_raises(Smm::ApiError) { Live.client(api_key: key.secret, max_retries: 0).me }.status
+  end
+
+  def test_webhooks_update_list_and_deliveries
+    webhook = @client.webhooks.create(url: ENV.fetch("SMM_TEST_RECEIVER_URL"), events: ["post.published"])
+    updated = @client.webhooks.update(webhook.id, events: ["post.failed"], enabled: false)
+    assert_equal [["post.failed"], false], [updated.events, updated.enabled]
+    assert_equal ["post.failed"], @client.webhooks.get(webhook.id).events
+    assert_includes @client.webhooks.list(limit: 1).map(&:id), webhook.id
+    assert_empty @client.webhooks.deliveries(webhook.id).to_a
+  ensure
+    @client.webhooks.delete(webhook.id) if webhook
+  end
+
+  def test_ai_drafts_and_analytics
+    drafts = @client.ai.generate(prompt: "Our roastery opens on Saturday", platforms: ["bluesky"], variants: 2)
+    assert_equal 2, drafts.variants.size
+    assert(drafts.variants.all? { |v| v.content.length.between?(1, 300) })
+    report = @client.analytics.get(from: Time.now.utc - (7 * 86_400), interval: "week")
+    assert_equal "week", report.interval
+    assert_kind_of Integer, report.totals.posts_scheduled
+  end
+
+  def test_an_unknown_post_is_a_typed_404
+    error = assert_raises(Smm::ApiError) { @client.posts.get("pst_does_not_exist") }
+    assert_equal 404, error.status
+    refute_empty error.code
+    refute_nil error.request_id
+  end
+
+  def test_a_bad_field_names_it
+    account = Live.account(@client, "ruby invalid")
+    error = assert_raises(Smm::ApiError) { @client.posts.create(account_id: account.id, content: "x", platforms: ["myspace"]) }
+    assert_equal 422, error.status
+    assert(error.errors.any? { |e| e["pointer"].include?("/platforms/0") }, error.problem.inspect)
+  end
+
+  def test_list_follows_every_page
+    account = Live.account(@client, "ruby paging")
+    ids = Array.new(5) { |i| create_post(account, "page #{i}").id }
+    listed = @client.posts.list(account_id: account.id, limit: 2)
+    assert_kind_of Enumerable, listed
+    assert_equal ids.sort, listed.map(&:id).sort
+    assert_equal ids.sort, @client.posts.list(account_id: account.id, status: "scheduled", limit: 2).to_a.map(&:id).sort
+    assert_empty @client.posts.list(account_id: account.id, status: "published").to_a
+  end
+
+  def test_the_same_idempotency_key_twice_makes_one_post
+    account = Live.account(@client, "ruby idempotency")
+    key = "ruby-#{Time.now.to_f}"
+    # The very same request twice, as a retry sends it (the same scheduled_at too).
+    at = Live.tomorrow
+    first = create_post(account, "Only once", idempotency_key: key, scheduled_at: at)
+    second = create_post(account, "Only once", idempotency_key: key, scheduled_at: at)
+    assert_equal first.id, second.id
+    assert_equal [first.id], @client.posts.list(account_id: account.id).map(&:id)
+  end
+
+  def test_a_429_is_retried_after_retry_after
+    strict = Live.client(api_key: ENV.fetch("SMM_TEST_LIMITED_API_KEY"), max_retries: 0)
+    error = nil
+    3.times do
+      strict.me
+    rescue Smm::RateLimitError => e
+      error = e
+      break
+    end
+    refute_nil error, "the limited key met no 429 in three calls"
+    assert_equal 429, error.status
+    assert_operator error.retry_after, :>, 0
+
+    waits = []
+    patient = Live.client(api_key: ENV.fetch("SMM_TEST_LIMITED_API_KEY"),
+                          sleep: lambda { |seconds|
+                            waits << seconds
+                            Live.advance_clock(seconds)
+                          })
+    assert_equal "limited", patient.me.name
+    assert_equal [error.retry_after], waits
+  end
+
+  def test_a_webhook_delivered_by_the_daemon_verifies
+    webhook = @client.webhooks.create(url: ENV.fetch("SMM_TEST_RECEIVER_URL"), events: ["*"], description: "ruby suite")
+    assert_match(/\Awhsec_/, webhook.secret)
+    event_id = @client.webhooks.test(webhook.id).event_id
+    delivery = nil
+    deadline = Time.now + 20
+    until delivery || Time.now > deadline
+      delivery = Live.deliveries.find { |d| d["headers"]["webhook-id"] == event_id }
+      sleep 0.1 unless delivery # polling a real delivery over the network, not waiting out a timer
+    end
+    refute_nil delivery, "no delivery of #{event_id} reached the receiver in 20 s"
+
+    event = Smm::Webhook.verify(delivery["body"], delivery["headers"], webhook.secret)
+    assert_equal "webhook.test", event.type
+    assert_raises(Smm::WebhookVerificationError) do
+      Smm::Webhook.verify(delivery["body"].sub("webhook.test", "post.published"), delivery["headers"], webhook.secret)
+    end
+    assert_equal 204, receive_with_the_example(delivery, webhook.secret).first
+    assert_equal 400, receive_with_the_example(delivery.merge("body" => "#{delivery['body']} "), webhook.secret).first
+
+    rotated = @client.webhooks.rotate_secret(webhook.id)
+    assert_raises(Smm::WebhookVerificationError) { Smm::Webhook.verify(delivery["body"], delivery["headers"], rotated.secret) }
+  ensure
+    @client.webhooks.delete(webhook.id) if webhook
+  end
+
+  # examples/webhooks.rb, the README's receiver, given the delivery as Rack would give it.
+  def receive_with_the_example(delivery, secret)
+    require_relative "../examples/webhooks"
+    env = delivery["headers"].to_h { |name, value| ["HTTP_#{name.upcase.tr('-', '_')}", value] }
+    env["rack.input"] = StringIO.new(delivery["body"])
+    status = nil
+    out, = capture_io { status = WebhookReceiver.new(secret).call(env) }
+    assert_match(/\Awebhook.test: /, out) if status.first == 204
+    status
+  end
+
+  def test_a_wrong_ca_is_an_error
+    require "local_server"
+    _key, _cert, file = LocalServer.certificate("127.0.0.1")
+    error = assert_raises(Smm::ConnectionError) { Live.client(ca_file: file.path, max_retries: 0).me }
+    assert_match(/certificate verify failed/, error.message)
+  ensure
+    file&.unlink
+  end
+end
