@@ -46,6 +46,18 @@ type ConnectionCreateParams struct {
 	IdempotencyKey string
 }
 
+// AccountUpdateParams renames an account.
+type AccountUpdateParams struct {
+	Name string
+}
+
+// AccountDeleteParams says what to do with the account's scheduled posts.
+type AccountDeleteParams struct {
+	// CancelPosts cancels its scheduled posts too (each gets post.cancelled); without it, an
+	// account with scheduled posts is not deleted (409 account_has_scheduled_posts).
+	CancelPosts bool
+}
+
 // AccountsService is /v1/accounts.
 type AccountsService struct{ c *Client }
 
@@ -64,6 +76,21 @@ func (s *AccountsService) Create(ctx context.Context, p AccountCreateParams) (*A
 // Get reads an account and its connections (GET /v1/accounts/{id}).
 func (s *AccountsService) Get(ctx context.Context, id string) (*Account, error) {
 	return call[Account](ctx, s.c, request{method: "GET", path: pathOf("/v1/accounts/{id}", id)})
+}
+
+// Update renames an account (PATCH /v1/accounts/{id}).
+func (s *AccountsService) Update(ctx context.Context, id string, p AccountUpdateParams) (*Account, error) {
+	return call[Account](ctx, s.c, request{method: "PATCH", path: pathOf("/v1/accounts/{id}", id), body: map[string]any{"name": p.Name}})
+}
+
+// Delete removes an account with its connections, posts and feed (DELETE /v1/accounts/{id}).
+func (s *AccountsService) Delete(ctx context.Context, id string, p AccountDeleteParams) error {
+	q := url.Values{}
+	if p.CancelPosts {
+		q.Set("cancel_posts", "true")
+	}
+	_, err := s.c.do(ctx, request{method: "DELETE", path: pathOf("/v1/accounts/{id}", id), query: q})
+	return err
 }
 
 // Connect links a platform, replacing an existing connection to it; the daemon verifies the

@@ -36,6 +36,24 @@ func (c *Client) Me(ctx context.Context) (*User, error) {
 	return call[User](ctx, c, request{method: "GET", path: "/v1/me"})
 }
 
+// MeUpdateParams changes the key owner's own profile; nil fields are left as they are.
+type MeUpdateParams struct {
+	Name     *string
+	Timezone *string
+}
+
+// UpdateMe changes the key owner's name or IANA time zone (PATCH /v1/me; scope profile:write).
+func (c *Client) UpdateMe(ctx context.Context, p MeUpdateParams) (*User, error) {
+	body := map[string]any{}
+	if p.Name != nil {
+		body["name"] = *p.Name
+	}
+	if p.Timezone != nil {
+		body["timezone"] = *p.Timezone
+	}
+	return call[User](ctx, c, request{method: "PATCH", path: "/v1/me", body: body})
+}
+
 // Health checks that the daemon is up (GET /healthz).
 func (c *Client) Health(ctx context.Context) (*Health, error) {
 	return call[Health](ctx, c, request{method: "GET", path: "/healthz"})

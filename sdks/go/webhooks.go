@@ -129,6 +129,13 @@ func (s *WebhooksService) RotateSecret(ctx context.Context, id string) (*Webhook
 	return call[Webhook](ctx, s.c, request{method: "POST", path: pathOf("/v1/webhooks/{id}/rotate-secret", id)})
 }
 
+// ResendDelivery sends one delivery again now, with the same webhook-id and body; deliveryID is
+// its event id (msg_…, the webhook-id header) or the id of one of its attempts (dlv_…)
+// (POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend).
+func (s *WebhooksService) ResendDelivery(ctx context.Context, id, deliveryID string) (*WebhookTestAccepted, error) {
+	return call[WebhookTestAccepted](ctx, s.c, request{method: "POST", path: pathOf("/v1/webhooks/{id}/deliveries/{delivery_id}/resend", id, deliveryID)})
+}
+
 // ListDeliveries walks the endpoint's delivery attempts, newest first
 // (GET /v1/webhooks/{id}/deliveries).
 func (s *WebhooksService) ListDeliveries(ctx context.Context, id string, p ListParams) *Pager[WebhookDelivery] {

@@ -85,6 +85,12 @@ module Smm
       Record.wrap(request("GET", "/v1/me").body)
     end
 
+    # PATCH /v1/me: changes your own name or IANA time zone (scope profile:write).
+    def update_me(name: nil, timezone: nil)
+      body = { name: name, timezone: timezone }.compact
+      Record.wrap(request("PATCH", "/v1/me", body: body).body)
+    end
+
     # GET /healthz (no key needed).
     def health
       Record.wrap(request("GET", "/healthz").body)

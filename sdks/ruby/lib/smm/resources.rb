@@ -74,6 +74,18 @@ module Smm
       call("GET", "/v1/accounts/{id}", params: { id: id })
     end
 
+    # Renames the account (account.updated).
+    def update(id, name:)
+      call("PATCH", "/v1/accounts/{id}", params: { id: id }, body: { name: name })
+    end
+
+    # Deletes the account with its connections, posts and feed. An account with scheduled posts
+    # is deleted only with cancel_posts: true (each post gets post.cancelled); otherwise 409.
+    def delete(id, cancel_posts: false)
+      call("DELETE", "/v1/accounts/{id}", params: { id: id }, query: cancel_posts ? { cancel_posts: "true" } : nil)
+      nil
+    end
+
     # credentials: the platform's (see the API's platform table); feed needs none.
     def connect(id, platform:, credentials: nil, idempotency_key: nil)
       call("POST", "/v1/accounts/{id}/connections", params: { id: id },
@@ -120,6 +132,12 @@ module Smm
 
     def rotate_secret(id, idempotency_key: nil)
       call("POST", "/v1/webhooks/{id}/rotate-secret", params: { id: id }, idempotency_key: idempotency_key)
+    end
+
+    # Sends one delivery again now, same webhook-id and body; delivery_id is its event id (msg_…)
+    # or the id of one of its attempts (dlv_…).
+    def resend_delivery(id, delivery_id:)
+      call("POST", "/v1/webhooks/{id}/deliveries/{delivery_id}/resend", params: { id: id, delivery_id: delivery_id })
     end
 
     def deliveries(id, limit: nil)
