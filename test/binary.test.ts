@@ -12,7 +12,9 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js'
 
 const root = resolve(import.meta.dirname, '..')
 const BUILT = join(root, 'dist/bin/smm-daemon')
-const MISMATCHED = join(root, 'dist/test/smm-daemon-linux-arm64')
+// Built with an addon declared for another CPU, as a mix-up of two platforms' files would be.
+const OTHER = `${process.platform}-${process.arch === 'arm64' ? 'x64' : 'arm64'}`
+const MISMATCHED = join(root, `dist/test/smm-daemon-${OTHER}`)
 
 /** `npm run build:binary` with these arguments; a build whose inputs did not change is skipped. */
 function buildBinary(args: string[] = []): void {
@@ -33,7 +35,7 @@ let tmp: string
 let env: Record<string, string>
 beforeAll(() => {
   buildBinary()
-  buildBinary(['--target', 'linux-arm64', '--out', MISMATCHED])
+  buildBinary(['--target', OTHER, '--out', MISMATCHED])
   work = mkdtempSync(join(tmpdir(), 'smm-binary-'))
   mkdirSync(join(work, 'bin'))
   bin = join(work, 'bin', 'smm-daemon')
@@ -82,7 +84,7 @@ async function eventually<T>(check: () => Promise<T | undefined>): Promise<T> {
 
 describe('smm-daemon, the single executable', () => {
   it('is one file under 120 MB, with its checksum beside it', () => {
-    expect(statSync(BUILT).size).toBeLessThan(120 * 1024 * 1024)
+    expect(statSync(BUILT).size).toBeLessThan(120_000_000)
     const [sum, name] = readFileSync(`${BUILT}.sha256`, 'utf8').trim().split(/\s+/)
     expect(name).toBe('smm-daemon')
     expect(execFileSync('sha256sum', [BUILT], { encoding: 'utf8' }).split(' ')[0]).toBe(sum)
@@ -177,10 +179,10 @@ describe('smm-daemon, the single executable', () => {
       `Error: Cannot load the SQLite addon from ${dir}: ${why}. Set SMM_TMPDIR (or TMPDIR) to a directory only this user can write.\n`
 
     it('says in one line that a binary built for another platform cannot run here', () => {
-      copyFileSync(MISMATCHED, join(work, 'bin', 'smm-daemon-arm64'))
-      const result = spawnSync(join(work, 'bin', 'smm-daemon-arm64'), ['--data-dir', join(work, 'unused')], { env, encoding: 'utf8' })
+      copyFileSync(MISMATCHED, join(work, 'bin', 'smm-daemon-other'))
+      const result = spawnSync(join(work, 'bin', 'smm-daemon-other'), ['--data-dir', join(work, 'unused')], { env, encoding: 'utf8' })
       expect(result.status).toBe(1)
-      expect(result.stderr).toBe(`Error: This smm-daemon was built for linux-arm64, but this machine is ${process.platform}-${process.arch}: use the ${process.platform}-${process.arch} build.\n`)
+      expect(result.stderr).toBe(`Error: This smm-daemon was built for ${OTHER}, but this machine is ${process.platform}-${process.arch}: use the ${process.platform}-${process.arch} build.\n`)
       expect(existsSync(join(work, 'unused'))).toBe(false)
     })
 
