@@ -104,8 +104,14 @@ export function privateCopy(dir: string, name: string, bytes: Uint8Array): strin
 
 /** Loads a Node addon from `bytes` through a private copy; its `exports`. */
 export function loadAddon(name: string, bytes: Uint8Array, env: NodeJS.ProcessEnv = process.env): unknown {
-  const file = privateCopy(privateTempDir(env), name, bytes)
+  const dir = privateTempDir(env)
+  const file = privateCopy(dir, name, bytes)
   const module = { exports: {} }
-  process.dlopen(module, file)
+  try {
+    process.dlopen(module, file)
+  } catch (error) {
+    // Most often a temporary directory mounted noexec: the copy is there but cannot be mapped.
+    throw new UnsafeTempDirError(dir, `${(error as Error).message.split('\n')[0]} (is it on a noexec mount?)`)
+  }
   return module.exports
 }
