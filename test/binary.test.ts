@@ -114,14 +114,14 @@ describe('smm-daemon, the single executable', () => {
     beforeAll(async () => {
       receiver = await startReceiver()
       writeFileSync(join(work, 'receiver-ca.pem'), receiver.ca)
-      dataDir = join(work, 'data')
+      // The default data dir, under the HOME the binary is given.
+      dataDir = join(work, '.local', 'share', 'smm')
     })
     afterAll(() => receiver.close())
 
     it('starts on its defaults, prints the key, serves /v1, publishes to feed, delivers a webhook, exits 0 on SIGTERM', async () => {
       // The receiver's CA is trusted the way an operator trusts a private CA: NODE_EXTRA_CA_CERTS.
       const { child, banner, url } = await startDaemon(['--allow-private-network'], {
-        SMM_DATA_DIR: dataDir,
         NODE_EXTRA_CA_CERTS: join(work, 'receiver-ca.pem'),
       })
       const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)?.[1]
@@ -160,7 +160,7 @@ describe('smm-daemon, the single executable', () => {
     })
 
     it('runs the admin commands on the same data dir', () => {
-      const created = run(['admin', 'users', 'create', '--name', 'ada', '--json'], { SMM_DATA_DIR: dataDir })
+      const created = run(['admin', 'users', 'create', '--name', 'ada', '--json'])
       expect(created.status, created.stderr).toBe(0)
       const listed = run(['admin', 'users', 'list', '--data-dir', dataDir])
       expect(listed.stdout).toContain('ada')
@@ -193,7 +193,7 @@ describe('smm-daemon, the single executable', () => {
       expect(result).toMatchObject({ status: 1, stderr: expect.stringContaining(refusal(shared, 'other users can write it and it has no sticky bit, so they could replace the addon')) })
       // A sticky one, like /tmp, is fine: our private directory inside it cannot be swapped.
       chmodSync(shared, 0o1777)
-      expect(run(['admin', 'users', 'list', '--data-dir', join(work, 'data')], { SMM_TMPDIR: shared }).status).toBe(0)
+      expect(run(['admin', 'users', 'list'], { SMM_TMPDIR: shared }).status).toBe(0)
     })
 
     it('refuses a temporary directory, or a private directory in it, that belongs to another user', () => {

@@ -79,9 +79,13 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = 1
     return
   }
+  // oclif's configuration, given rather than read from a package.json; no plugins are looked
+  // for in the user's data dir. The commands are dispatched here, not found by oclif.
   const config = await Config.load({
     root: dirname(process.execPath),
     pjson: { name: BIN, version: VERSION, oclif: { bin: BIN, topicSeparator: ' ' } },
+    userPlugins: false,
+    devPlugins: false,
   } as Interfaces.LoadOptions)
   const wantsHelp = argv.includes('--help') || argv.includes('-h')
   if (argv[0] === 'admin') {
