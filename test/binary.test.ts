@@ -106,6 +106,9 @@ describe('smm-daemon, the single executable', () => {
     const admin = run(['admin', '--help'])
     expect(admin.stdout).toMatch(/smm-daemon admin users create\s+Create a user/)
     expect(admin.stderr).toBe('')
+    const unknown = run(['admin', 'users', 'delete'])
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toMatch(/^Error: smm-daemon admin users delete: no such command\.\n\n.*smm-daemon admin users list/s)
   })
 
   describe('serving', () => {

@@ -91,8 +91,9 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'admin') {
     const found = resolve(argv)
     if (!found) {
-      process.stdout.write(adminUsage())
-      if (argv.length > 1 && !wantsHelp) process.exitCode = 2
+      if (argv.length === 1 || wantsHelp) return void process.stdout.write(adminUsage())
+      process.stderr.write(`Error: ${BIN} ${argv.join(' ')}: no such command.\n\n${adminUsage()}`)
+      process.exitCode = 2
       return
     }
     if (wantsHelp) process.stdout.write(await help(config, found.id, found.command))
