@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync, accessSync } from 'node:fs'
+import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -90,10 +90,12 @@ export function privateCopy(dir: string, name: string, bytes: Uint8Array): strin
   } catch {
     // Not there yet: written below.
   }
+  // Written beside it, then renamed over it: a daemon and an admin command starting at once
+  // each see a whole file. A partial left by a crash of a process with our pid goes first.
   const partial = `${file}.${process.pid}.partial`
+  rmSync(partial, { force: true })
   const fd = openSync(partial, 'wx', 0o500)
   try {
-    if (fstatSync(fd).uid !== uid()) throw new UnsafeTempDirError(dir, 'a file in it belongs to another user')
     writeSync(fd, bytes)
   } finally {
     closeSync(fd)
