@@ -15,7 +15,6 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { build, type Plugin } from 'esbuild'
-import { inject } from 'postject'
 import type { Target } from '../daemon/single-executable/native-addon.js'
 
 const require = createRequire(import.meta.url)
@@ -94,13 +93,17 @@ writeFileSync(
     assets: assetFiles,
   }),
 )
-execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: ['ignore', 'ignore', 'inherit'] })
+execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], { stdio: 'pipe' })
 const partial = join(work, 'smm-daemon')
 copyFileSync(process.execPath, partial)
 chmodSync(partial, 0o755)
-await inject(partial, 'NODE_SEA_BLOB', readFileSync(join(work, 'sea.blob')), {
-  sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-})
+// postject's own command, its output kept unless it fails: it warns about every ELF note section
+// it does not know, which says nothing about the result.
+execFileSync(
+  process.execPath,
+  [require.resolve('postject/dist/cli.js'), partial, 'NODE_SEA_BLOB', join(work, 'sea.blob'), '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
+  { stdio: 'pipe' },
+)
 copyFileSync(partial, out)
 const binary = readFileSync(out)
 writeFileSync(`${out}.sha256`, `${createHash('sha256').update(binary).digest('hex')}  ${out.split('/').pop()}\n`)
