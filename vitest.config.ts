@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // The CLI tests run the built executable: rebuild when the sources are newer.
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/global-setup.ts', 'test/postgres-setup.ts'],
   },
 })

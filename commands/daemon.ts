@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../src/cli/base-command.js'
-import { dataDir } from '../src/cli/flags.js'
+import { databaseUrl, dataDir } from '../src/cli/flags.js'
 import type { RunningDaemon } from '../daemon/main.js'
 
 function banner(daemon: RunningDaemon): string {
-  const lines = [`smm daemon listening on ${daemon.url}/v1`, `Database: ${daemon.databaseFile}`]
+  const lines = [`smm daemon listening on ${daemon.url}/v1`, `Database: ${daemon.database}`]
   const ca = daemon.tls?.selfSigned ? ` --ca ${daemon.tls.certPath}` : ''
   if (daemon.tls) {
     lines.push(`TLS certificate: ${daemon.tls.certPath}${daemon.tls.selfSigned ? ' (self-signed)' : ''}`)
@@ -40,6 +40,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
     '<%= config.bin %> daemon --data-dir /var/lib/smm --host 0.0.0.0 --port 8443',
     '<%= config.bin %> daemon --tls-cert /etc/smm/cert.pem --tls-key /etc/smm/key.pem',
     '<%= config.bin %> daemon --behind-proxy --trusted-proxy 10.0.0.0/8 --port 8080',
+    'SMM_DATABASE_URL=postgres://smm:secret@db.internal:5432/smm SMM_SECRET_KEY=… <%= config.bin %> daemon --host 0.0.0.0',
     'SMM_AI_BASE_URL=http://localhost:11434/v1 SMM_AI_MODEL=llama3.2 <%= config.bin %> daemon',
   ]
 
@@ -47,6 +48,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
 
   static override flags = {
     'data-dir': dataDir,
+    'database-url': databaseUrl,
     host: Flags.string({ description: 'Address to listen on', env: 'SMM_HOST', default: '127.0.0.1' }),
     port: Flags.integer({ description: 'Port to listen on (0 picks a free one)', env: 'SMM_PORT', default: 8443, min: 0, max: 65535 }),
     'tls-cert': Flags.file({ description: 'PEM certificate (chain) to serve', env: 'SMM_TLS_CERT', dependsOn: ['tls-key'] }),
@@ -77,7 +79,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
     'max-connections-per-address': Flags.integer({
       description: 'Connections one client address may hold open at once; more are closed at once (with --behind-proxy, limit them at the proxy)',
       env: 'SMM_MAX_CONNECTIONS_PER_ADDRESS',
-      default: 64,
+      default: 256,
       min: 1,
     }),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
@@ -101,6 +103,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
     const { startDaemon } = await import('../daemon/main.js')
     const daemon = await startDaemon({
       dataDir: flags['data-dir'],
+      databaseUrl: flags['database-url'],
       host: flags.host,
       port: flags.port,
       tlsCert: flags['tls-cert'],

@@ -36,7 +36,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersMs: 20_000,
   requestMs: 60_000,
   keepAliveMs: 5_000,
-  perAddress: 64,
+  perAddress: 256,
 }
 
 /** Logs a cut-off connection once per address, kind and minute: a flood must not flood the log. */

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { userInfo } from 'node:os'
@@ -14,9 +15,8 @@ import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionL
 import { createPlatformRegistry } from './platforms/index.js'
 import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
-import { createSecretBox, loadSecretKey } from './secret-box.js'
-import { lockDataDir } from './store/data-dir-lock.js'
-import { openStore, type Store } from './store/index.js'
+import { createSecretBox, keyFingerprint, loadSecretKey, SecretKeyError } from './secret-box.js'
+import { databaseFileOf, describeDatabase, lockDataDir, openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import { createWorkers, type Worker } from './workers.js'
 
@@ -44,6 +44,8 @@ export interface DaemonOptions {
   secretKey?: string
   /** The URL the daemon is reached at from outside (behind a proxy, say), for links in feeds. Default: the listening URL. */
   publicUrl?: string
+  /** `postgres://…`: keep state in this PostgreSQL database, which several daemons may share, instead of the data dir's SQLite file. */
+  databaseUrl?: string
   /** Timeouts and the per-address cap on connections (`--max-connections-per-address`). */
   connectionLimits?: Partial<ConnectionLimits>
 }
@@ -68,6 +70,9 @@ export interface RunningDaemon {
   port: number
   store: Store
   tls?: TlsMaterial
+  /** Where the state is kept, as it may be shown: the SQLite file, or the PostgreSQL URL without its password. */
+  database: string
+  /** The data dir's SQLite file (unused with a database URL). */
   databaseFile: string
   /** The background loops; tests drive them with `tick(now)`. */
   workers: Worker[]
@@ -123,6 +128,20 @@ async function drain(listener: Listener, graceMs: number): Promise<void> {
 }
 
 /** Starts the daemon: storage, TLS, first-start bootstrap, the HTTP listener and background jobs. */
+/**
+ * This daemon's id among several on one database, kept in its data dir (`node-id`) so that a
+ * restarted node knows its own claims and takes them back at once.
+ */
+function loadNodeId(dataDir: string): string {
+  const file = join(dataDir, 'node-id')
+  try {
+    writeFileSync(file, `node-${randomUUID()}\n`, { flag: 'wx', mode: 0o600 })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  return readFileSync(file, 'utf8').trim()
+}
+
 export async function startDaemon(options: DaemonOptions, overrides: DaemonOverrides = {}): Promise<RunningDaemon> {
   const clock = overrides.clock ?? systemClock
   const log = overrides.log ?? pino({ level: options.logLevel ?? 'info', base: undefined })
@@ -133,11 +152,13 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
   )
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
-  const databaseFile = join(options.dataDir, 'smm.db')
-  const lock = lockDataDir(options.dataDir, `${options.host}:${options.port}`)
+  const databaseFile = databaseFileOf(options.dataDir)
+  const database = options.databaseUrl ? describeDatabase(options.databaseUrl) : databaseFile
+  // The data dir's SQLite file is one daemon's; a PostgreSQL database is shared by design.
+  const lock = options.databaseUrl ? { release() {} } : lockDataDir(options.dataDir, `${options.host}:${options.port}`)
   let store: Store
   try {
-    store = openStore(databaseFile)
+    store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, nodeId: options.databaseUrl ? loadNodeId(options.dataDir) : undefined })
   } catch (error) {
     lock.release()
     throw error
@@ -155,7 +176,14 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     }
     // Every check that can refuse to start comes before the first-start key is made (below,
     // after listening), so a configuration mistake cannot swallow the only printing of that key.
-    const secrets = createSecretBox(loadSecretKey(options.dataDir, options.secretKey ?? process.env.SMM_SECRET_KEY))
+    const secretKey = loadSecretKey(options.dataDir, options.secretKey ?? process.env.SMM_SECRET_KEY)
+    if (!(await store.acceptsSecretKey(keyFingerprint(secretKey)))) {
+      throw new SecretKeyError(
+        `The database ${database} was written with another secret key than this daemon's. Every daemon on one database needs the same key: ` +
+          'set SMM_SECRET_KEY to the key the others use (or copy their secret.key into this data dir).',
+      )
+    }
+    const secrets = createSecretBox(secretKey)
 
     let listeningUrl = ''
     const platforms = createPlatformRegistry({ store, publicUrl: () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, ''), extra: overrides.platforms })
@@ -193,13 +221,14 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const workers = createWorkers(deps)
     if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()
 
-    log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
+    log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, database, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
     let closing: Promise<void> | undefined
     return {
       url,
       port,
       store,
       tls,
+      database,
       databaseFile,
       workers,
       scheduler,
@@ -209,7 +238,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
           // Requests first (they may hand work to the workers), then the workers, then the file.
           await drain(listener, options.shutdownGraceMs ?? 10_000)
           await Promise.all(workers.map((w) => w.stop()))
-          store.close()
+          await store.close()
           lock.release()
           log.info({ msg: 'stopped' })
         })()
@@ -217,7 +246,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       },
     }
   } catch (error) {
-    store.close()
+    await store.close()
     lock.release()
     throw error
   }

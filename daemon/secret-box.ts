@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -21,6 +21,11 @@ export class SecretKeyError extends Error {
     super(message)
     this.name = 'SecretKeyError'
   }
+}
+
+/** What identifies a key without revealing it: for checking that several daemons share one. */
+export function keyFingerprint(key: Buffer): string {
+  return createHash('sha256').update('smm secret key fingerprint\0').update(key).digest('hex')
 }
 
 export function createSecretBox(key: Buffer): SecretBox {

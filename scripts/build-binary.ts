@@ -41,6 +41,16 @@ const bindingsFromAssets: Plugin = {
   },
 }
 
+// A single executable runs one CommonJS script with no ESM loader, so `import('node:fs')`
+// fails there ("A dynamic import callback was not specified"): such imports become requires.
+const builtinsByRequire: Plugin = {
+  name: 'dynamic-import-of-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin' } : undefined))
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
+  },
+}
+
 const started = performance.now()
 const bundled = await build({
   entryPoints: [join(root, 'daemon/single-executable/main.ts')],
@@ -53,7 +63,7 @@ const bundled = await build({
   legalComments: 'none',
   write: false,
   logLevel: 'warning',
-  plugins: [bindingsFromAssets],
+  plugins: [bindingsFromAssets, builtinsByRequire],
   // Only oclif's support for running commands from .ts sources asks for it, in a try.
   external: ['typescript'],
   // oclif checks Node against its package.json's engines by reading that file at load: the

@@ -1,18 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { SCOPES } from '../src/api/common.js'
-import { openDatabase } from '../daemon/store/db.js'
-import { eventsStore } from '../daemon/store/events.js'
-import { accountsStore } from '../daemon/store/accounts.js'
-import { usersStore } from '../daemon/store/users.js'
-import { postsStore } from '../daemon/store/posts.js'
-import { publishingStore } from '../daemon/store/publishing.js'
-import { metricsStore } from '../daemon/store/metrics.js'
-import { openStore } from '../daemon/store/index.js'
-import { medianOf } from '../daemon/store/analytics-rollups.js'
-import { migrations } from '../daemon/store/migrations/index.js'
+import { openDatabase } from '../daemon/store/sqlite/db.js'
+import { eventsStore } from '../daemon/store/sqlite/events.js'
+import { accountsStore } from '../daemon/store/sqlite/accounts.js'
+import { usersStore } from '../daemon/store/sqlite/users.js'
+import { postsStore } from '../daemon/store/sqlite/posts.js'
+import { publishingStore } from '../daemon/store/sqlite/publishing.js'
+import { metricsStore } from '../daemon/store/sqlite/metrics.js'
+import { openSqliteStore } from '../daemon/store/sqlite/index.js'
+import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
+import { migrations } from '../daemon/store/sqlite/migrations/index.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
@@ -153,23 +153,27 @@ describe('top_posts, walked down the ranking or read from the range', () => {
     const acc = (await store().accounts.create(owner.id, 'R', t.clock.now())).id
     const start = Date.parse('2026-08-01T00:00:00Z')
     const created: Promise<{ postId: string; at: number; engagements: number }>[] = []
+    // Seeded through a second SQLite store on the daemon's file, whose units of work can be
+    // batched in one transaction: 2,200 posts one by one would take most of a minute.
+    const seed = openSqliteStore(t.daemon.databaseFile)
+    onTestFinished(() => seed.close())
     // More engaged targets in range than the walk threshold (2,000), one an hour, in one transaction.
-    store().db.transaction(() => {
+    seed.db.transaction(() => {
       for (let i = 0; i < 2_200; i++) {
         const at = start + i * HOUR
         const engagements = (i * 7_919) % 1_000
-        created.push(store().posts.create(owner.id, { accountId: acc, content: `r${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, start - DAY).then((r) => ({ postId: r.post.id, at, engagements })))
+        created.push(seed.posts.create(owner.id, { accountId: acc, content: `r${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, start - DAY).then((r) => ({ postId: r.post.id, at, engagements })))
       }
     })()
     // The store's functions write synchronously and resolve after: the ids are collected once committed.
     const seeded = await Promise.all(created)
     const last = start + 2_200 * HOUR
     await store().publishing.claimDue(last, 10_000, Number.MAX_SAFE_INTEGER)
-    store().db.transaction(() => {
+    seed.db.transaction(() => {
       for (const s of seeded) {
-        void store().publishing.claimTarget({ postId: s.postId, platform: 'mastodon', accountId: acc, dueAt: s.at }, s.at, 60_000)
-        void store().publishing.settle(s.postId, 'mastodon', { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
-        store().metrics.snapshotSync(s.postId, 'mastodon', s.at + HOUR, { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null })
+        void seed.publishing.claimTarget({ postId: s.postId, platform: 'mastodon', accountId: acc, dueAt: s.at }, s.at, 60_000)
+        void seed.publishing.settle(s.postId, 'mastodon', { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
+        seed.metrics.snapshotSync(s.postId, 'mastodon', s.at + HOUR, { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null })
       }
     })()
     expect(seeded).toHaveLength(2_200)
@@ -232,7 +236,7 @@ describe('migration 6', () => {
       db.exec('ALTER TABLE post_targets DROP COLUMN attempts_before_retry')
       db.close()
 
-      const upgraded = openStore(file)
+      const upgraded = openSqliteStore(file)
       try {
         expect(upgraded.db.pragma('user_version', { simple: true })).toBe(migrations.length)
         expect(await upgraded.analytics.drift()).toEqual(CONSISTENT)

@@ -107,7 +107,7 @@ describe('API keys', () => {
   it('sees a revocation or a plan change made by another process at once (smm admin)', async () => {
     const made = await t.http.post('/v1/api-keys', { name: 'operator will revoke' }, { key: t.key })
     expect((await t.http.get('/v1/me', { key: made.body.secret })).status).toBe(200)
-    const admin = openStore(t.daemon.databaseFile)
+    const admin = await openStore({ dataDir: t.dataDir })
     try {
       await admin.apiKeys.revoke(null, made.body.id, t.clock.now())
       expect((await t.http.get('/v1/me', { key: made.body.secret })).status).toBe(401)
@@ -115,7 +115,7 @@ describe('API keys', () => {
       expect((await t.http.get('/v1/me', { key: t.key })).body.plan).toBe('business')
       await admin.users.setPlan((await admin.users.owner())!.id, 'standard')
     } finally {
-      admin.close()
+      await admin.close()
     }
   })
 

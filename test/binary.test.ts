@@ -8,6 +8,7 @@ import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../src/config.js'
 import { httpsClient } from './helpers/http.js'
+import { freshDatabase } from './helpers/postgres.js'
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -114,6 +115,9 @@ describe('smm-daemon, the single executable', () => {
   describe('serving', () => {
     let receiver: Receiver
     let dataDir: string
+    /** The first-start key and the post published with it, for the tests after the first. */
+    let key: string
+    let postId: string
     beforeAll(async () => {
       receiver = await startReceiver()
       writeFileSync(join(work, 'receiver-ca.pem'), receiver.ca)
@@ -127,8 +131,8 @@ describe('smm-daemon, the single executable', () => {
       const { child, banner, url } = await startDaemon(['--allow-private-network'], {
         NODE_EXTRA_CA_CERTS: join(work, 'receiver-ca.pem'),
       })
-      const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)?.[1]
-      expect(key, banner).toBeDefined()
+      key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)?.[1] ?? ''
+      expect(key, banner).not.toBe('')
       expect(banner).toContain(`TLS certificate: ${join(dataDir, 'tls-cert.pem')} (self-signed)`)
       // The addon was copied into a private directory of ours, and nowhere else.
       const privateDir = join(tmp, `smm-${process.getuid!()}`)
@@ -146,6 +150,7 @@ describe('smm-daemon, the single executable', () => {
         expect((await http.post(`/v1/accounts/${account.body.id}/connections`, { platform: 'feed' }, { key })).status).toBe(201)
         const post = await http.post('/v1/posts', { account_id: account.body.id, content: 'From one file', platforms: ['feed'] }, { key })
         expect(post.status, post.text).toBe(201)
+        postId = post.body.id
 
         const item = await eventually(async () => {
           const feed = await http.get(`/feeds/${account.body.id}.json`)
@@ -174,6 +179,28 @@ describe('smm-daemon, the single executable', () => {
       const unknown = run(['admin', 'users', 'set-plan', 'usr_nobody', '--plan', 'gold', '--data-dir', dataDir])
       expect(unknown.status).toBe(2)
       expect(unknown.stderr).toMatch(/gold/)
+    })
+
+    it('copies the data dir into PostgreSQL with admin copy, then serves the same key and posts from there', async () => {
+      const db = await freshDatabase()
+      try {
+        const copied = run(['admin', 'copy', '--to', db.url])
+        expect(copied.status, copied.stderr).toBe(0)
+        const { child, banner, url } = await startDaemon(['--database-url', db.url])
+        expect(banner).not.toContain('First start')
+        const http = httpsClient(url, readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'))
+        try {
+          expect((await http.get('/v1/me', { key })).status).toBe(200)
+          const post = await http.get(`/v1/posts/${postId}`, { key })
+          expect(post.body).toMatchObject({ id: postId, status: 'published' })
+        } finally {
+          http.close()
+        }
+        child.kill('SIGTERM')
+        expect(await exited(child)).toBe(0)
+      } finally {
+        await db.drop()
+      }
     })
   })
 

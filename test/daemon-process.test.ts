@@ -1,31 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
+import { exited, startProcess } from './helpers/daemon-process.js'
 import { httpsClient } from './helpers/http.js'
 
-const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url))
-
-/** Starts `smm daemon` as a real process and resolves once its banner is complete. */
-function startProcess(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; banner: string; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stderr = ''
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk
-      const url = /listening on (https:\/\/\S+)\/v1/.exec(stderr)?.[1]
-      if (url && /SHA-256 fingerprint: .+\n/.test(stderr) && (!stderr.includes('First start') || stderr.includes('curl'))) resolve({ child, banner: stderr, url })
-    })
-    child.on('exit', (code) => reject(new Error(`daemon exited ${code}: ${stderr}`)))
-  })
-}
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
 
 let dataDir: string
 beforeAll(() => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -60,9 +60,9 @@ describe('every error is RFC 9457 problem+json', () => {
 
   it('a 5xx shows no internals, and the daemon keeps serving', async () => {
     // Break the store underneath the app the way a real fault would.
-    t.daemon.store.db.exec('ALTER TABLE api_keys RENAME TO api_keys_gone')
+    sql(t).exec('ALTER TABLE api_keys RENAME TO api_keys_gone')
     const res = await t.http.get('/v1/api-keys', { key: t.key })
-    t.daemon.store.db.exec('ALTER TABLE api_keys_gone RENAME TO api_keys')
+    sql(t).exec('ALTER TABLE api_keys_gone RENAME TO api_keys')
     expect(res.status).toBe(500)
     expect(res.body).toEqual({
       type: 'urn:smm:problem:internal_error',

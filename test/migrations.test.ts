@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MigrationChangedError, migrationChecksum, openDatabase } from '../daemon/store/db.js'
-import { migrations } from '../daemon/store/migrations/index.js'
+import { MigrationChangedError, migrationChecksum } from '../daemon/store/migrations.js'
+import { openDatabase } from '../daemon/store/sqlite/db.js'
+import { migrations } from '../daemon/store/sqlite/migrations/index.js'
 
 let dir = ''
 afterEach(() => {

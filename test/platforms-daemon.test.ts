@@ -130,7 +130,7 @@ describe('publishing through the scheduler', () => {
   it('publishes one post with an image to every platform at once, recording each id and URL', async () => {
     const all = Object.fromEntries(PLATFORMS.map((p) => [p, credentials[p]()]))
     const acc = await account('Launch', all)
-    const sealedBefore = t.daemon.store.accounts.connectionSync(acc, 'bluesky')!.sealedCredentials
+    const sealedBefore = (await t.daemon.store.accounts.connection(acc, 'bluesky'))!.sealedCredentials
     const content = 'Launch day! Details at https://example.com/launch #smm'
     const id = await schedule(acc, [...PLATFORMS], content, [media.media('cat.png')])
     await tick()
@@ -160,7 +160,7 @@ describe('publishing through the scheduler', () => {
     expect(targetOf(post, 'slack')).toMatchObject({ status: 'published', platform_post_id: null, url: null, error: null })
 
     // Resuming the Bluesky session refreshed it: the new session is stored (sealed) for the next start.
-    expect(t.daemon.store.accounts.connectionSync(acc, 'bluesky')!.sealedCredentials.equals(sealedBefore)).toBe(false)
+    expect((await t.daemon.store.accounts.connection(acc, 'bluesky'))!.sealedCredentials.equals(sealedBefore)).toBe(false)
     expect((await eventsOf(t, 'post.target.published')).filter((e) => e.data.id === id)).toHaveLength(5)
   })
 

@@ -29,7 +29,7 @@ function startChild(): Promise<ChildProcess> {
 
 /** Seeds the data dir as the API would have: accounts on feed, posts all due now. */
 async function seed(): Promise<void> {
-  const store = openStore(join(dataDir, 'smm.db'))
+  const store = await openStore({ dataDir })
   const box = createSecretBox(loadSecretKey(dataDir))
   const now = Date.now()
   const owner = (await store.bootstrapOwner({ name: 'owner' }, now))!.user

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
 import { eventsOf, feedAccount, liftLimits } from './helpers/posts.js'
 
@@ -120,7 +120,7 @@ describe('the lifecycle', () => {
     const start = t.clock.now()
     await tick()
     for (let i = 0; i < 10 && (await get(id)).status === 'publishing'; i++) {
-      const next = (await t.daemon.store.db.prepare('SELECT next_attempt_at AS at FROM post_targets WHERE post_id = ?').get(id)) as { at: number }
+      const next = sql(t).prepare('SELECT next_attempt_at AS at FROM post_targets WHERE post_id = ?').get(id) as { at: number }
       t.clock.set(next.at)
       await tick()
     }
@@ -262,7 +262,7 @@ describe('scale', () => {
     const result = await tick()
     const ms = performance.now() - started
     expect(result.claimed).toBe(10_000)
-    const counts = t.daemon.store.db.prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
+    const counts = sql(t).prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
     expect(counts).toEqual([{ status: 'published', n: 10_000 }])
     expect((await t.daemon.store.feed.recent(acc, 20_000)).length).toBe(10_000)
     // The figure is the benchmark's to report (bench/scheduler.ts); here a bound that only a regression breaks.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
 let other: string
@@ -39,7 +39,7 @@ describe('creating a webhook', () => {
     const list = await t.http.get('/v1/webhooks', { key: t.key })
     expect(list.text).not.toContain(secret.slice(6))
     // At rest it is sealed: neither the database file nor the logs hold it in clear.
-    t.daemon.store.db.pragma('wal_checkpoint(TRUNCATE)')
+    sql(t).pragma('wal_checkpoint(TRUNCATE)')
     expect(readFileSync(join(t.dataDir, 'smm.db')).includes(secret.slice(6))).toBe(false)
     expect(t.logs.join('\n')).not.toContain(secret.slice(6))
   })

@@ -40,8 +40,8 @@ async function endpoint(events: string[] = ['*']): Promise<{ id: string; secret:
   return { id: res.body.id, secret: res.body.secret, receiver }
 }
 
-const append = (type: Parameters<TestDaemon['daemon']['store']['events']['appendSync']>[1], data: unknown, userId = owner) =>
-  t.daemon.store.events.appendSync(userId, type, data, t.clock.now())
+const append = (type: Parameters<TestDaemon['daemon']['store']['events']['append']>[1], data: unknown, userId = owner) =>
+  t.daemon.store.events.append(userId, type, data, t.clock.now())
 const attempts = async (id: string) => (await t.http.get(`/v1/webhooks/${id}/deliveries?limit=100`, { key: t.key })).body.data
 
 describe('delivery', () => {
@@ -51,9 +51,9 @@ describe('delivery', () => {
     const accounts = await endpoint(['account.connected'])
     const stranger = await t.daemon.store.users.create({ name: 'stranger' }, t.clock.now())
 
-    const event = append('post.published', { post: { id: 'pst_1', content: 'héllo' } })
-    append('account.connected', { account_id: 'acc_1', platform: 'mastodon' })
-    append('post.published', { post: { id: 'pst_2' } }, stranger.id)
+    const event = await append('post.published', { post: { id: 'pst_1', content: 'héllo' } })
+    await append('account.connected', { account_id: 'acc_1', platform: 'mastodon' })
+    await append('post.published', { post: { id: 'pst_2' } }, stranger.id)
     await tick()
 
     expect(published.receiver.received).toHaveLength(1)
@@ -93,7 +93,7 @@ describe('delivery', () => {
       { status: 503, body: 'busy' },
     ]
     receiver.reply = () => answers.shift() ?? { status: 200, body: 'ok' }
-    const event = append('post.failed', { post: { id: 'pst_r' } })
+    const event = await append('post.failed', { post: { id: 'pst_r' } })
     await tick()
     let list = await attempts(id)
     expect(list[0]).toMatchObject({ attempt: 1, succeeded: false, status_code: 500, error: expect.stringMatching(/HTTP 500/) })
@@ -129,7 +129,7 @@ describe('delivery', () => {
   it('honours Retry-After when it asks for longer than the schedule', async () => {
     const { id, receiver } = await endpoint()
     receiver.reply = () => ({ status: 429, headers: { 'retry-after': '3600' } })
-    append('post.updated', {})
+    await append('post.updated', {})
     await tick()
     const [attempt] = await attempts(id)
     expect(Date.parse(attempt.next_attempt_at) - t.clock.now()).toBe(3_600_000)
@@ -142,7 +142,7 @@ describe('delivery', () => {
     const elsewhere = await endpoint(['webhook.test'])
     const { id, receiver } = await endpoint()
     receiver.reply = () => ({ status: 301, headers: { location: elsewhere.receiver.url } })
-    append('post.cancelled', {})
+    await append('post.cancelled', {})
     await tick()
     const [attempt] = await attempts(id)
     expect(attempt).toMatchObject({ succeeded: false, status_code: 301, error: expect.stringMatching(/redirect.*does not follow/) })
@@ -153,20 +153,20 @@ describe('delivery', () => {
   it('disables an endpoint that answers 410 Gone, and delivers again once re-enabled', async () => {
     const { id, receiver } = await endpoint()
     receiver.reply = () => ({ status: 410 })
-    append('post.scheduled', {})
+    await append('post.scheduled', {})
     await tick()
     const hook = (await t.http.get(`/v1/webhooks/${id}`, { key: t.key })).body
     expect(hook).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/410 Gone/) })
     expect((await attempts(id))[0]).toMatchObject({ status_code: 410, next_attempt_at: null })
 
-    append('post.scheduled', {})
+    await append('post.scheduled', {})
     advance(3_600_000)
     await tick()
     expect(receiver.received).toHaveLength(1)
 
     receiver.reply = () => ({ status: 204 })
     await t.http.patch(`/v1/webhooks/${id}`, { enabled: true }, { key: t.key })
-    append('post.scheduled', { again: true })
+    await append('post.scheduled', { again: true })
     await tick()
     expect(receiver.received).toHaveLength(2)
     expect(receiver.received[1]!.payload.data).toEqual({ again: true })
@@ -175,14 +175,14 @@ describe('delivery', () => {
   it('disables an endpoint that has failed for 5 days, saying why', async () => {
     const { id, receiver } = await endpoint()
     receiver.reply = () => ({ status: 500 })
-    append('post.published', {})
+    await append('post.published', {})
     await tick()
     advance(4 * 86_400_000)
-    append('post.published', {})
+    await append('post.published', {})
     await tick()
     expect((await t.http.get(`/v1/webhooks/${id}`, { key: t.key })).body.enabled).toBe(true)
     advance(86_400_000)
-    append('post.published', {})
+    await append('post.published', {})
     await tick()
     const hook = (await t.http.get(`/v1/webhooks/${id}`, { key: t.key })).body
     expect(hook.enabled).toBe(false)
@@ -212,8 +212,8 @@ describe('delivery', () => {
     let release!: () => void
     const released = new Promise<Reply>((resolve) => (release = () => resolve({ status: 204 })))
     slow.receiver.reply = () => released
-    for (let i = 0; i < 10; i++) append('post.target.failed', { i })
-    append('post.target.published', {})
+    for (let i = 0; i < 10; i++) await append('post.target.failed', { i })
+    await append('post.target.published', {})
     const ticking = tick()
     await fast.receiver.waitFor(1)
     await slow.receiver.waitFor(4)
@@ -229,7 +229,7 @@ describe('delivery', () => {
     const { id, receiver } = await endpoint(['account.disconnected'])
     let release!: () => void
     receiver.reply = () => new Promise<Reply>((resolve) => (release = () => resolve({ status: 204 })))
-    append('account.disconnected', {})
+    await append('account.disconnected', {})
     const ticking = tick()
     await receiver.waitFor(1)
     expect((await t.http.delete(`/v1/webhooks/${id}`, { key: t.key })).status).toBe(204)

@@ -14,7 +14,7 @@ Restore by stopping the daemon and putting the copy in place of smm.db in the da
   async run(): Promise<{ file: string; bytes: number }> {
     const { args, flags } = await this.parse(AdminBackup)
     if (existsSync(args.file) && !flags.force) this.error(`${args.file} exists; pass --force to overwrite it`, { exit: 2 })
-    await this.withStore(flags['data-dir'], (store) => store.backup(args.file))
+    await this.withStore(flags, (store) => store.backup(args.file))
     const result = { file: args.file, bytes: statSync(args.file).size }
     if (!this.jsonEnabled()) this.log(`Backed up to ${result.file} (${result.bytes} bytes).`)
     return result

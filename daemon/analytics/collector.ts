@@ -3,9 +3,12 @@ import type { AppDeps } from '../context.js'
 import { EgressError } from '../egress.js'
 import { PlatformError, type Connection, type Metrics, type Platform, type PlatformContext } from '../platforms/types.js'
 import { KeyedLimiter } from '../scheduler/limiter.js'
-import type { Collected, DueTarget } from '../store/metrics.js'
+import type { Collected, DueTarget } from '../store/index.js'
 import type { Worker } from '../workers.js'
 import { collectionBackoffMs, nextCollectionAt } from './schedule.js'
+
+/** How long a claimed batch of reads is this node's: past it (the node died), any node reads them. */
+const CLAIM_LEASE_MS = 5 * 60_000
 
 export interface CollectorOptions {
   /** Reads in flight at once per platform (one per connection: a connection's batches go in turn). */
@@ -62,9 +65,9 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
   const later = (t: DueTarget, at: number, failures = t.failures): Collected => ({ postId: t.postId, platform: t.platform, nextAt: nextCollectionAt(t.publishedAt, at) ?? null, failures })
   const never = (t: DueTarget): Collected => ({ postId: t.postId, platform: t.platform, nextAt: null, failures: t.failures })
 
-  function openConnection(targets: DueTarget[]): Connection | string {
+  async function openConnection(targets: DueTarget[]): Promise<Connection | string> {
     const { accountId, platform } = targets[0]!
-    const stored = store.accounts.connectionSync(accountId, platform)
+    const stored = await store.accounts.connection(accountId, platform)
     if (!stored) return 'not connected'
     if (stored.status !== 'active') return 'waiting for the account to be reconnected'
     try {
@@ -83,7 +86,7 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
     if (unreadable.length) await store.metrics.record(unreadable.map(never), clock.now())
     const readable = targets.filter((t) => platform?.metrics && t.platformPostId !== null)
     if (!readable.length || !platform?.metrics) return
-    const connection = openConnection(readable)
+    const connection = await openConnection(readable)
     if (typeof connection === 'string') {
       // Not readable now; try again at the next step of the schedule (a reconnect resumes it).
       log.info({ worker: 'metrics', account_id: accountId, platform: name, targets: readable.length, reason: connection }, 'metrics read skipped')
@@ -134,7 +137,7 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
 
   async function collect(now: number): Promise<void> {
     for (let page = 0; page < o.maxPages && !stopping; page++) {
-      const due = await store.metrics.due(now, o.pageSize)
+      const due = await store.metrics.claimDue(now, o.pageSize, CLAIM_LEASE_MS)
       const byConnection = new Map<string, DueTarget[]>()
       for (const t of due) {
         const key = `${t.accountId} ${t.platform}`
@@ -143,7 +146,7 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
       await Promise.all(
         [...byConnection.values()].map((targets) =>
           collectConnection(deps.platforms.platformFor(targets[0]!.platform), targets).catch((error: unknown) => {
-            // Their schedule is untouched, so they are read again on the next run.
+            // Claimed but not recorded: they fall due again when the claim runs out.
             log.error({ err: error, worker: 'metrics', account_id: targets[0]!.accountId, platform: targets[0]!.platform }, 'metrics collection failed')
           }),
         ),

@@ -1,4 +1,4 @@
-import type { FeedItem } from '../store/feed.js'
+import type { FeedItem } from '../store/index.js'
 
 /** What every format says about the feed itself. */
 export interface FeedChannel {

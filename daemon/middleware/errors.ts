@@ -1,10 +1,14 @@
 import type Koa from 'koa'
 import { ApiError, internalError } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
+import { StoreUnavailableError } from '../store/index.js'
 
 /** Any thrown value as the ApiError the client will see; an unexpected one becomes a bare 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
+  if (error instanceof StoreUnavailableError) {
+    return new ApiError(503, 'store_unavailable', 'The database is unreachable right now, so the request was not carried out. Retry in a few seconds.', { headers: { 'Retry-After': '5' } })
+  }
   return internalError()
 }
 

@@ -1,7 +1,7 @@
 import type Koa from 'koa'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
-import type { RateDecision } from '../store/rate-limits.js'
+import type { RateDecision } from '../store/index.js'
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 

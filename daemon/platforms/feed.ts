@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
-import type { feedStore } from '../store/feed.js'
+import type { FeedStore } from '../store/index.js'
 import { formatCount, graphemeLength } from './text.js'
 import type { Platform } from './types.js'
 
@@ -11,7 +11,7 @@ export const FEED_MAX_CHARS = 10_000
  * served by the daemon, so the whole pipeline works with no outside service. Publishing is
  * idempotent (one item per post), so an attempt cut off by a crash is simply sent again.
  */
-export function feedPlatform(items: ReturnType<typeof feedStore>, publicUrl: () => string): Platform {
+export function feedPlatform(items: FeedStore, publicUrl: () => string): Platform {
   return {
     name: 'feed',
     credentials: v.strictObject({}),

@@ -5,7 +5,7 @@ import { PLATFORM_NAMES } from '../../src/api/common.js'
 import { toIso } from '../../src/time.js'
 import { reportZone, resolveRange } from '../analytics/range.js'
 import type { AppDeps } from '../context.js'
-import { EMPTY_AGGREGATE, type Aggregate } from '../store/analytics.js'
+import { EMPTY_AGGREGATE, type Aggregate } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
 
 /** The API's metrics object from the store's sums: the rates are derived here, nulls kept. */

@@ -2,7 +2,7 @@ import { routes } from '../../src/contract.js'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, Ctx } from '../context.js'
 import { renderAtom, renderJsonFeed, renderRss, type FeedChannel } from '../feeds/documents.js'
-import type { FeedItem } from '../store/feed.js'
+import type { FeedItem } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
 
 /** Items in each document: the newest, as feed readers poll often and keep their own history. */

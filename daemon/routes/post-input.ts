@@ -4,7 +4,7 @@ import { validationFailed, type FieldError } from '../../src/errors.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import type { PlatformName } from '../platforms/types.js'
-import type { NewPost } from '../store/posts.js'
+import type { NewPost } from '../store/index.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
 export const PAST_GRACE_MS = 5 * 60_000
@@ -55,7 +55,7 @@ async function contextErrors(deps: AppDeps, userId: string, draft: Draft, checkT
     errors.push({ pointer: '#/account_id', code: 'not_found', detail: `${accountId} is not one of your accounts` })
   }
   if (!account || !platforms) return errors
-  const connections = new Map(deps.store.accounts.connectionsSync(account.id).map((c) => [c.platform, c]))
+  const connections = new Map((await deps.store.accounts.connections(account.id)).map((c) => [c.platform, c]))
   platforms.forEach((name, i) => {
     const pointer = `#/platforms/${i}`
     const connection = connections.get(name)

@@ -3,7 +3,7 @@ import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound } from '../../src/errors.js'
 import type { PostListQuery } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
-import type { PostFilters, PostRecord } from '../store/posts.js'
+import type { PostFilters, PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
 import { parseNewPost, parsePostChanges } from './post-input.js'
 

@@ -1,6 +1,6 @@
 import { EgressError } from '../egress.js'
 import { PlatformError, type Platform } from '../platforms/types.js'
-import type { ClaimedTarget, Outcome } from '../store/publishing.js'
+import type { ClaimedTarget, Outcome } from '../store/index.js'
 
 /** Transient failures are tried this many times in all before the target fails for good. */
 export const MAX_ATTEMPTS = 5

@@ -6,7 +6,7 @@ import type { PlatformRegistry } from '../platforms/index.js'
 import type { PlatformContext } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Outcome, TargetRef } from '../store/publishing.js'
+import type { ClaimedTarget, Outcome, TargetRef } from '../store/index.js'
 import { MAX_ATTEMPTS, outcomeOfError } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 
@@ -22,7 +22,7 @@ export interface SchedulerDeps {
 export interface SchedulerOptions {
   /** How late an overdue post may still be published (after downtime). Default 24 h. */
   catchUpMs?: number
-  /** How long an attempt may run before it is presumed dead. Default 5 min (platform calls time out well before). */
+  /** How long an attempt's claim holds unless renewed (every third of it while the attempt runs): how soon another node takes over the work of one that died. Default 30 s. */
   leaseMs?: number
   maxAttempts?: number
   /** Attempts in flight per platform, and per connection (one account on one platform). */
@@ -53,6 +53,9 @@ export class Scheduler {
   private readonly limiter: KeyedLimiter
   private readonly queued = new Set<string>()
   private readonly inFlight = new Set<Promise<void>>()
+  /** The targets this scheduler's attempts hold leases on, by `postId platform`. */
+  private readonly leased = new Map<string, { postId: string; platform: TargetRef['platform'] }>()
+  private renewer: NodeJS.Timeout | undefined
   private armed: { at: number; job: Cron } | undefined
   private sweep: Cron | undefined
   private soon: NodeJS.Immediate | undefined
@@ -66,7 +69,8 @@ export class Scheduler {
   ) {
     this.options = {
       catchUpMs: 24 * 3_600_000,
-      leaseMs: 5 * 60_000,
+      // Renewed every third of it while the attempt runs: a node that dies is taken over within it.
+      leaseMs: 30_000,
       maxAttempts: MAX_ATTEMPTS,
       perPlatform: 32,
       perConnection: 4,
@@ -83,6 +87,13 @@ export class Scheduler {
   start(): void {
     this.started ??= (async () => {
       await this.recover(this.deps.clock.now(), true)
+      this.renewer = setInterval(() => {
+        if (this.leased.size === 0) return
+        this.deps.store.publishing
+          .renewLeases([...this.leased.values()], this.deps.clock.now() + this.options.leaseMs)
+          .catch((error) => this.logError(error, 'lease renewal'))
+      }, this.options.leaseMs / 3)
+      this.renewer.unref()
       this.sweep = new Cron(this.options.sweepPattern, { protect: true, catch: (error) => this.logError(error, 'sweep') }, async () => {
         await this.tick(this.deps.clock.now())
       })
@@ -144,6 +155,7 @@ export class Scheduler {
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.stopGraceMs)))
     await Promise.race([Promise.allSettled([...this.inFlight]), grace])
     clearTimeout(timer)
+    clearInterval(this.renewer)
   }
 
   private track(work: Promise<void>): Promise<void> {
@@ -204,11 +216,14 @@ export class Scheduler {
   private async attempt(ref: TargetRef, horizon: number): Promise<void> {
     const { store, clock, log } = this.deps
     const release = await this.limiter.acquire([`connection:${ref.accountId}:${ref.platform}`, `platform:${ref.platform}`])
+    let leaseKey: string | undefined
     try {
       // Stopping: leave it pending (unclaimed), for the next start.
       if (this.stopping) return
       const target = await store.publishing.claimTarget(ref, Math.max(horizon, clock.now()), this.options.leaseMs)
       if (!target) return
+      leaseKey = `${target.postId} ${target.platform}`
+      this.leased.set(leaseKey, { postId: target.postId, platform: target.platform })
       const started = clock.now()
       const outcome = await this.publish(target)
       await store.publishing.settle(target.postId, target.platform, outcome, clock.now())
@@ -226,6 +241,7 @@ export class Scheduler {
       // The target stays `publishing` under its lease; recovery resolves it.
       this.logError(error, 'attempt', { post_id: ref.postId, platform: ref.platform })
     } finally {
+      if (leaseKey) this.leased.delete(leaseKey)
       release()
     }
   }
@@ -241,7 +257,7 @@ export class Scheduler {
     if (now - target.dueAt > this.options.catchUpMs) {
       return failed('missed_schedule', `The attempt is over ${Math.round(this.options.catchUpMs / 3_600_000)} h late (the daemon was down); it was not published. Retry it to publish now.`)
     }
-    const connection = store.accounts.connectionSync(target.accountId, name)
+    const connection = await store.accounts.connection(target.accountId, name)
     if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`)
     if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`)
     let credentials: Record<string, unknown>

@@ -4,6 +4,7 @@
 import { dirname } from 'node:path'
 import { Command, CommandHelp, Config, type Interfaces } from '@oclif/core'
 import AdminBackup from '../../commands/admin/backup.js'
+import AdminCopy from '../../commands/admin/copy.js'
 import AdminKeysCreate from '../../commands/admin/keys/create.js'
 import AdminKeysList from '../../commands/admin/keys/list.js'
 import AdminKeysRevoke from '../../commands/admin/keys/revoke.js'
@@ -19,6 +20,7 @@ const BIN = 'smm-daemon'
 
 const ADMIN: Record<string, Command.Class> = {
   'admin backup': AdminBackup,
+  'admin copy': AdminCopy,
   'admin keys create': AdminKeysCreate,
   'admin keys list': AdminKeysList,
   'admin keys revoke': AdminKeysRevoke,

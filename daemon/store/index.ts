@@ -1,105 +1,41 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import type { NewKeySecret } from '../../src/api/api-keys.js'
-import { SCOPES } from '../../src/api/common.js'
-import type { User } from '../../src/api/users.js'
-import { accountsStore } from './accounts.js'
-import { apiKeysStore } from './api-keys.js'
-import { openDatabase, type Db } from './db.js'
-import { eventsStore } from './events.js'
-import { feedStore } from './feed.js'
-import { idempotencyStore } from './idempotency.js'
-import { metricsStore } from './metrics.js'
-import { analyticsStore } from './analytics.js'
-import { postsStore } from './posts.js'
-import { publishingStore } from './publishing.js'
-import { rateLimitsStore } from './rate-limits.js'
-import { usersStore, type NewUser } from './users.js'
-import { webhookDeliveriesStore } from './webhook-deliveries.js'
-import { webhooksStore } from './webhooks.js'
+import type { Store } from './port.js'
+import { openPostgresStore } from './postgres/index.js'
+import { databaseFileOf } from './sqlite/db.js'
+import { openSqliteStore } from './sqlite/index.js'
 
-/** Everything that touches the database, one family of tables per member. */
-export interface Store {
-  db: Db
-  users: ReturnType<typeof usersStore>
-  apiKeys: ReturnType<typeof apiKeysStore>
-  rateLimits: ReturnType<typeof rateLimitsStore>
-  idempotency: ReturnType<typeof idempotencyStore>
-  events: ReturnType<typeof eventsStore>
-  webhooks: ReturnType<typeof webhooksStore>
-  webhookDeliveries: ReturnType<typeof webhookDeliveriesStore>
-  accounts: ReturnType<typeof accountsStore>
-  posts: ReturnType<typeof postsStore>
-  /** The scheduler's side of posts: claims, leases, outcomes. */
-  publishing: ReturnType<typeof publishingStore>
-  feed: ReturnType<typeof feedStore>
-  /** Engagement snapshots and the collector's schedule. */
-  metrics: ReturnType<typeof metricsStore>
-  /** The aggregations behind GET /v1/analytics. */
-  analytics: ReturnType<typeof analyticsStore>
-  /**
-   * On an empty database only: creates the owner user and one key with every scope, together.
-   * Undefined if there are users already.
-   */
-  bootstrapOwner(owner: NewUser, now: number): Promise<{ user: User; key: NewKeySecret } | undefined>
-  /** An online, consistent copy of the database to another file. */
-  backup(file: string): Promise<void>
-  close(): void
+export * from './port.js'
+export { databaseFileOf } from './sqlite/db.js'
+export { CopyTargetNotEmptyError, copySqliteToPostgres } from './copy.js'
+export { DataDirInUseError, lockDataDir } from './sqlite/data-dir-lock.js'
+export { DatabaseUnreachableError, describeDatabase } from './postgres/index.js'
+
+
+/** Where a daemon keeps its state: its data dir's SQLite file, or a PostgreSQL database several daemons share. */
+export interface StoreLocation {
+  dataDir: string
+  /** `postgres://…`: the PostgreSQL database instead of the data dir's SQLite file. */
+  databaseUrl?: string
+  /** This daemon's id among those sharing a database: what its claims carry. */
+  nodeId?: string
+}
+
+/** Opens (creating and migrating if need be) the store at a location. */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl) return openPostgresStore(location.databaseUrl, { nodeId: location.nodeId })
+  return openSqliteStore(databaseFileOf(location.dataDir))
 }
 
 /**
- * Opens the database of a data dir that a daemon has already created, for `smm admin`:
- * a missing file is an error that says what to do, not a new empty database.
+ * Opens the store of a data dir that a daemon has already created, for `smm admin`: a missing
+ * database is an error that says what to do, not a new empty one.
  */
-export function openExistingStore(dataDir: string): Store {
-  const file = join(dataDir, 'smm.db')
+export async function openExistingStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl) return openPostgresStore(location.databaseUrl)
+  const dataDir = location.dataDir
+  const file = databaseFileOf(dataDir)
   if (!existsSync(file)) {
     throw new Error(`No smm database at ${file}. Start the daemon once with --data-dir ${dataDir}, or pass the --data-dir it uses.`)
   }
-  return openStore(file)
+  return openSqliteStore(file)
 }
-
-export function openStore(file: string): Store {
-  const db = openDatabase(file)
-  const users = usersStore(db)
-  const apiKeys = apiKeysStore(db)
-  const rateLimits = rateLimitsStore(db)
-  const events = eventsStore(db)
-  const accounts = accountsStore(db, events)
-  const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
-  const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
-    if (anyUser.get()) return undefined
-    const user = users.createSync({ ...owner, isOwner: true }, now)
-    const key = apiKeys.createSync(user.id, { name: 'owner (first start)', scopes: SCOPES }, now)
-    return { user, key }
-  })
-  return {
-    db,
-    users,
-    apiKeys,
-    async bootstrapOwner(owner, now) {
-      return bootstrapOwner.immediate(owner, now)
-    },
-    rateLimits,
-    idempotency: idempotencyStore(db),
-    webhooks: webhooksStore(db),
-    webhookDeliveries: webhookDeliveriesStore(db),
-    events,
-    accounts,
-    posts: postsStore(db, events),
-    publishing: publishingStore(db, events, accounts),
-    feed: feedStore(db),
-    metrics: metricsStore(db, accounts),
-    analytics: analyticsStore(db),
-    async backup(target: string) {
-      await db.backup(target)
-    },
-    close() {
-      if (!db.open) return
-      rateLimits.flushSync()
-      db.close()
-    },
-  }
-}
-
-export type { Principal } from './api-keys.js'

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { toIso } from '../../src/time.js'
 import type { AppDeps } from '../context.js'
 import { EgressError, type OutboundResponse } from '../egress.js'
-import type { DeliveryJob } from '../store/webhook-deliveries.js'
+import type { DeliveryJob } from '../store/index.js'
 import type { Worker } from '../workers.js'
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, parseRetryAfter, verdictOf } from './policy.js'
 import { signedHeaders } from './signing.js'
@@ -13,7 +13,7 @@ export interface DeliveryOptions {
   concurrency?: number
   /** Attempts in flight at once to one endpoint. */
   perEndpoint?: number
-  /** How long a claimed delivery stays reserved; past it the attempt counts as interrupted. */
+  /** How long a claimed delivery stays reserved (an attempt times out at 15 s); past it the attempt counts as interrupted and any node may retry it. Default 30 s. */
   leaseMs?: number
   /** How often the outbox and due retries are looked at when nothing else wakes the loop. */
   pollMs?: number
@@ -53,7 +53,7 @@ function failureText(response: OutboundResponse): string {
  */
 export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'secrets'>, options: DeliveryOptions = {}): WebhookDeliveryWorker {
   const { store, log } = deps
-  const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 60_000 }
+  const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 30_000 }
   const random = options.random ?? Math.random
   const inFlight = new Set<Promise<void>>()
   let stopped = true

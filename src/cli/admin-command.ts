@@ -1,27 +1,29 @@
-import { openExistingStore, type Store } from '../../daemon/store/index.js'
+import { DatabaseUnreachableError, openExistingStore, type Store } from '../../daemon/store/index.js'
 import { ApiError } from '../errors.js'
 import { BaseCommand } from './base-command.js'
-import { dataDir } from './flags.js'
+import { databaseUrl, dataDir } from './flags.js'
 
 /**
  * The base of `smm admin …`: commands for the operator, on the daemon's host, that work on the
- * data dir directly (SQLite in WAL mode lets them run beside a live daemon).
+ * store directly, through the same port as the daemon: the data dir's SQLite file (in WAL mode,
+ * beside a live daemon) or the PostgreSQL database the daemons share.
  */
 export abstract class AdminCommand extends BaseCommand {
-  static override baseFlags = { ...BaseCommand.baseFlags, 'data-dir': dataDir }
+  static override baseFlags = { ...BaseCommand.baseFlags, 'data-dir': dataDir, 'database-url': databaseUrl }
 
-  /** Opens the data dir's store, runs `work` with it and closes it whatever happens. */
-  protected async withStore<T>(dir: string, work: (store: Store) => Promise<T>): Promise<T> {
+  /** Opens the store, runs `work` with it and closes it whatever happens. */
+  protected async withStore<T>(flags: { 'data-dir': string; 'database-url'?: string }, work: (store: Store) => Promise<T>): Promise<T> {
     let store: Store
     try {
-      store = openExistingStore(dir)
+      store = await openExistingStore({ dataDir: flags['data-dir'], databaseUrl: flags['database-url'] })
     } catch (error) {
+      if (error instanceof DatabaseUnreachableError) throw new ApiError(503, 'store_unavailable', error.message)
       throw new ApiError(404, 'not_found', (error as Error).message)
     }
     try {
       return await work(store)
     } finally {
-      store.close()
+      await store.close()
     }
   }
 }

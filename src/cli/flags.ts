@@ -12,6 +12,13 @@ export const dataDir = Flags.directory({
   defaultHelp: async () => '$XDG_DATA_HOME/smm or ~/.local/share/smm',
 })
 
+/** `--database-url`: the PostgreSQL database several daemons share, instead of the data dir's SQLite file. */
+export const databaseUrl = Flags.string({
+  description: 'PostgreSQL database (postgres://user:password@host:5432/smm) to keep state in instead of the data dir\'s SQLite file; several daemons may share one',
+  env: 'SMM_DATABASE_URL',
+  helpValue: '<url>',
+})
+
 /** `--profile`: which daemon (and key) a client command uses; every API command has it. */
 export const profile = Flags.string({
   description: 'Which daemon to talk to: a name given at `smm login --profile` (default: "default")',

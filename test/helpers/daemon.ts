@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import Database from 'better-sqlite3'
 import pino from 'pino'
 import { ManualClock } from '../../src/time.js'
 import { startDaemon, type DaemonOptions, type DaemonOverrides, type RunningDaemon } from '../../daemon/main.js'
 import { httpsClient, type HttpsClient } from './http.js'
+import { freshDatabase } from './postgres.js'
 
 export interface TestDaemon {
   daemon: RunningDaemon
@@ -34,6 +36,9 @@ export async function startTestDaemon(
 ): Promise<TestDaemon> {
   const { clock = new ManualClock(), authFailuresPerMinute, egress, backgroundWorkers, overrides, ...rest } = options
   const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'smm-test-'))
+  // SMM_TEST_STORE=postgres runs a suite's daemons on PostgreSQL, each on a database of its own.
+  const postgres = !rest.databaseUrl && process.env.SMM_TEST_STORE === 'postgres' ? await freshDatabase() : undefined
+  if (postgres) rest.databaseUrl = postgres.url
   const logs: string[] = []
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -70,10 +75,27 @@ export async function startTestDaemon(
       t.http = httpsClient(state.daemon.url, state.ca)
     },
     async stop() {
+      rawConnections.get(t)?.close()
       t.http.close()
       await state.daemon.close()
+      await postgres?.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
   return t
+}
+
+const rawConnections = new WeakMap<TestDaemon, Database.Database>()
+
+/**
+ * A second connection to the test daemon's SQLite file, for a test that looks at (or breaks)
+ * the database underneath the daemon; the daemon itself sees only the store port.
+ */
+export function sql(t: TestDaemon): Database.Database {
+  let db = rawConnections.get(t)
+  if (!db?.open) {
+    db = new Database(t.daemon.databaseFile)
+    rawConnections.set(t, db)
+  }
+  return db
 }

@@ -25,7 +25,7 @@ export default class AdminKeysCreate extends AdminCommand {
     const { flags } = await this.parse(AdminKeysCreate)
     const expiresAt = flags.expires === undefined ? null : parseRfc3339(flags.expires)
     if (expiresAt === undefined) throw invalidField('#/expires', 'must be an RFC 3339 date-time with a zone, e.g. 2027-01-01T00:00:00Z')
-    const key = await this.withStore(flags['data-dir'], async (store) => {
+    const key = await this.withStore(flags, async (store) => {
       const user = flags.user ? await store.users.get(flags.user) : await store.users.owner()
       if (!user) throw notFound('user', flags.user)
       return store.apiKeys.create(user.id, { name: flags.name, scopes: flags.scope ?? SCOPES, expiresAt }, Date.now())

@@ -9,7 +9,7 @@ export default class AdminKeysList extends AdminCommand {
 
   async run(): Promise<(ApiKey & { user_id: string })[]> {
     const { flags } = await this.parse(AdminKeysList)
-    const keys = (await this.withStore(flags['data-dir'], (store) => store.apiKeys.listAll())).filter((k) => !flags.user || k.user_id === flags.user)
+    const keys = (await this.withStore(flags, (store) => store.apiKeys.listAll())).filter((k) => !flags.user || k.user_id === flags.user)
     if (!this.jsonEnabled()) {
       for (const k of keys) {
         const state = k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : 'active'

@@ -10,7 +10,7 @@ export default class AdminKeysRevoke extends AdminCommand {
 
   async run(): Promise<ApiKey> {
     const { args, flags } = await this.parse(AdminKeysRevoke)
-    const key = await this.withStore(flags['data-dir'], (store) => store.apiKeys.revoke(null, args.key, Date.now()))
+    const key = await this.withStore(flags, (store) => store.apiKeys.revoke(null, args.key, Date.now()))
     if (!key) throw notFound('API key', args.key)
     if (!this.jsonEnabled()) this.log(`Revoked ${key.id} (${key.name}) at ${key.revoked_at}.`)
     return key

@@ -23,7 +23,7 @@ export default class AdminUsersCreate extends AdminCommand {
     if (!Intl.supportedValuesOf('timeZone').includes(flags.timezone) && flags.timezone !== 'UTC') {
       this.error(`--timezone ${flags.timezone} is not an IANA time zone (e.g. Europe/Berlin)`, { exit: 2 })
     }
-    const user = await this.withStore(flags['data-dir'], (store) =>
+    const user = await this.withStore(flags, (store) =>
       store.users.create({ name: flags.name, email: flags.email ?? null, plan: flags.plan, timezone: flags.timezone }, Date.now()),
     )
     if (!this.jsonEnabled()) this.log(`Created user ${user.id} (${user.name}, ${user.plan}).`)

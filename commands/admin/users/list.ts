@@ -7,7 +7,7 @@ export default class AdminUsersList extends AdminCommand {
 
   async run(): Promise<User[]> {
     const { flags } = await this.parse(AdminUsersList)
-    const users = await this.withStore(flags['data-dir'], (store) => store.users.list())
+    const users = await this.withStore(flags, (store) => store.users.list())
     if (!this.jsonEnabled()) {
       for (const u of users) {
         this.log(`${u.id}  ${u.plan.padEnd(10)}  ${u.limits.per_minute}/min ${u.limits.per_hour}/h ${u.limits.per_day}/day  ${u.name}${u.email ? ` <${u.email}>` : ''}`)

@@ -29,7 +29,7 @@ Enterprise limits not given default to the business ones. Changes apply to the n
     if (flags.plan !== 'enterprise' && Object.values(custom).some((v) => v !== undefined)) {
       this.error('--per-minute, --per-hour and --per-day set custom limits, which only the enterprise plan has', { exit: 2 })
     }
-    const user = await this.withStore(flags['data-dir'], (store) => store.users.setPlan(args.user, flags.plan, custom))
+    const user = await this.withStore(flags, (store) => store.users.setPlan(args.user, flags.plan, custom))
     if (!user) throw notFound('user', args.user)
     if (!this.jsonEnabled()) {
       this.log(`${user.id} is on the ${user.plan} plan: ${user.limits.per_minute}/min, ${user.limits.per_hour}/h, ${user.limits.per_day}/day per key.`)

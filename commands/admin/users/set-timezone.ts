@@ -21,7 +21,7 @@ The owner starts with the daemon host's zone. Takes effect on the next request; 
     if (flags.timezone !== 'UTC' && !Intl.supportedValuesOf('timeZone').includes(flags.timezone)) {
       this.error(`--timezone ${flags.timezone} is not an IANA time zone (e.g. Europe/Berlin)`, { exit: 2 })
     }
-    const user = await this.withStore(flags['data-dir'], (store) => store.users.setTimezone(args.user, flags.timezone))
+    const user = await this.withStore(flags, (store) => store.users.setTimezone(args.user, flags.timezone))
     if (!user) throw notFound('user', args.user)
     if (!this.jsonEnabled()) this.log(`${user.id} now sees dates in ${user.timezone}.`)
     return user

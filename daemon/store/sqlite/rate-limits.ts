@@ -1,31 +1,7 @@
-import type { Limits } from '../../src/api/users.js'
+import type { Limits } from '../../../src/api/users.js'
 import type { Db } from './db.js'
-
-export type WindowName = 'minute' | 'hour' | 'day'
-
-/** One window's state after a request was weighed against it. */
-export interface WindowState {
-  name: WindowName
-  limit: number
-  /** Seconds in the window. */
-  seconds: number
-  remaining: number
-  /** Milliseconds until the window resets. */
-  resetMs: number
-}
-
-export interface RateDecision {
-  admitted: boolean
-  windows: WindowState[]
-  /** The windows that refused the request (empty when admitted). */
-  violated: WindowName[]
-}
-
-const WINDOWS: { name: WindowName; ms: number; limit: keyof Limits }[] = [
-  { name: 'minute', ms: 60_000, limit: 'per_minute' },
-  { name: 'hour', ms: 3_600_000, limit: 'per_hour' },
-  { name: 'day', ms: 86_400_000, limit: 'per_day' },
-]
+import type { RateDecision } from '../port.js'
+import { decide, windowStarts } from '../rate-windows.js'
 
 interface Row {
   minute_start: number
@@ -82,30 +58,18 @@ export function rateLimitsStore(db: Db) {
   return {
     async consume(keyId: string, limits: Limits, now: number): Promise<RateDecision> {
       const { starts, counts } = counterOf(keyId)
-      const windows: WindowState[] = []
-      const violated: WindowName[] = []
-      for (let i = 0; i < WINDOWS.length; i++) {
-        const w = WINDOWS[i]!
-        const start = Math.floor(now / w.ms) * w.ms
+      windowStarts(now).forEach((start, i) => {
         if (starts[i] !== start) {
           starts[i] = start
           counts[i] = 0
         }
-        const limit = limits[w.limit]
-        if (counts[i]! >= limit) violated.push(w.name)
-        windows.push({ name: w.name, limit, seconds: w.ms / 1000, remaining: limit - counts[i]!, resetMs: start + w.ms - now })
-      }
-      const admitted = violated.length === 0
-      if (admitted) {
-        for (let i = 0; i < WINDOWS.length; i++) {
-          counts[i]! += 1
-          windows[i]!.remaining = Math.max(0, windows[i]!.remaining - 1)
-        }
+      })
+      const decision = decide(limits, now, counts)
+      if (decision.admitted) {
+        for (let i = 0; i < counts.length; i++) counts[i]! += 1
         dirty.add(keyId)
-      } else {
-        for (const w of windows) w.remaining = Math.max(0, w.remaining)
       }
-      return { admitted, violated, windows }
+      return decision
     },
     /** Writes the counts changed since the last flush, in one transaction. */
     async flush(): Promise<void> {

@@ -1,34 +1,6 @@
 import type { Db } from './db.js'
-
-/** A stored response, replayed to a retry with the same Idempotency-Key. */
-export interface StoredResponse {
-  status: number
-  /** Headers and body, sealed by the caller: the store never sees them in clear. */
-  sealed: Buffer
-}
-
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'mismatch' }
-  | { kind: 'in_flight' }
-
-interface Row {
-  method: string
-  path: string
-  body_hash: string
-  state: 'running' | 'done'
-  status: number | null
-  response: Buffer | null
-  created_at: number
-  expires_at: number
-}
-
-/** How long a stored response is replayed. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
-// A request still marked running after this long was cut off (a crash, a lost connection
-// mid-write); a retry may take its place rather than wait for an answer that never comes.
-const ABANDONED_AFTER_MS = 60_000
+import type { StoredResponse, IdempotencyClaim } from '../port.js'
+import { earlierClaim, IDEMPOTENCY_TTL_MS, type IdempotencyRow as Row } from '../rows.js'
 
 export function idempotencyStore(db: Db) {
   const get = db.prepare<[string, string], Row>('SELECT * FROM idempotency_keys WHERE user_id = ? AND key = ?')
@@ -49,13 +21,8 @@ export function idempotencyStore(db: Db) {
 
   const begin = db.transaction(
     (userId: string, key: string, method: string, path: string, bodyHash: string, now: number): IdempotencyClaim => {
-      const row = get.get(userId, key)
-      const live = row && row.expires_at > now && !(row.state === 'running' && now - row.created_at > ABANDONED_AFTER_MS)
-      if (live) {
-        if (row.method !== method || row.path !== path || row.body_hash !== bodyHash) return { kind: 'mismatch' }
-        if (row.state === 'running') return { kind: 'in_flight' }
-        return { kind: 'replay', response: { status: row.status!, sealed: row.response! } }
-      }
+      const earlier = earlierClaim(get.get(userId, key), method, path, bodyHash, now)
+      if (earlier) return earlier
       claim.run(userId, key, method, path, bodyHash, now, now + IDEMPOTENCY_TTL_MS)
       return { kind: 'claimed' }
     },

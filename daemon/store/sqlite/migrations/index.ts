@@ -5,15 +5,9 @@ import { posts } from './0003-posts.js'
 import { metrics } from './0005-metrics.js'
 import { analyticsRollups } from './0006-analytics-rollups.js'
 import { retryHistory } from './0007-retry-history.js'
+import type { Migration } from '../../migrations.js'
 
-/**
- * One step of the schema. A landed step is never edited: a change is a new numbered file here.
- * Times are integer milliseconds since the epoch (UTC); the store maps them to RFC 3339.
- */
-export interface Migration {
-  version: number
-  name: string
-  sql: string
-}
+export type { Migration }
 
+/** SQLite's schema, step by step. A landed step is never edited: a change is a new numbered file here. */
 export const migrations: Migration[] = [foundation, outbox, posts, webhooks, metrics, analyticsRollups, retryHistory]

@@ -1,6 +1,6 @@
-import { PLATFORM_NAMES } from '../../src/api/common.js'
-import type { PlatformName } from '../platforms/types.js'
-import type { Aggregate } from './analytics.js'
+import { PLATFORM_NAMES } from '../../../src/api/common.js'
+import type { PlatformName } from '../../platforms/types.js'
+import type { Aggregate } from '../port.js'
 import type { Db } from './db.js'
 import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 

@@ -1,52 +1,14 @@
-import type { Account, Connection } from '../../src/api/accounts.js'
-import { newId } from '../../src/ids.js'
-import { toIso } from '../../src/time.js'
-import type { PlatformName } from '../platforms/types.js'
+import type { Account, Connection } from '../../../src/api/accounts.js'
+import { newId } from '../../../src/ids.js'
+import { toIso } from '../../../src/time.js'
+import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
+import type { StoredConnection, NewConnection } from '../port.js'
+import { connectionFromRow, storedConnection, type AccountRow, type ConnectionRow } from '../rows.js'
 
-interface AccountRow {
-  id: string
-  user_id: string
-  name: string
-  created_at: number
-}
 
-interface ConnectionRow {
-  account_id: string
-  platform: PlatformName
-  handle: string
-  display_name: string
-  status: 'active' | 'reauth_required'
-  credentials: Buffer
-  settings: string
-  connected_at: number
-}
 
-/** A connection as the scheduler and validation need it: credentials still sealed. */
-export interface StoredConnection {
-  accountId: string
-  userId: string
-  platform: PlatformName
-  handle: string
-  status: 'active' | 'reauth_required'
-  sealedCredentials: Buffer
-  settings: Record<string, unknown>
-  /** When it was (re)connected: tells a later write whether the user reconnected meanwhile. */
-  connectedAt: number
-}
-
-export interface NewConnection {
-  platform: PlatformName
-  handle: string
-  displayName: string
-  sealedCredentials: Buffer
-  settings: Record<string, unknown>
-}
-
-function connectionFromRow(row: ConnectionRow): Connection {
-  return { platform: row.platform, handle: row.handle, display_name: row.display_name, status: row.status, connected_at: toIso(row.connected_at) }
-}
 
 export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   const insert = db.prepare<[string, string, string, number], void>('INSERT INTO accounts (id, user_id, name, created_at) VALUES (?, ?, ?, ?)')
@@ -136,11 +98,11 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     /** Every connection of one account, for checking a post against its targets. */
-    connectionsSync(accountId: string): StoredConnection[] {
+    async connections(accountId: string): Promise<StoredConnection[]> {
       return connectionsOf.all(accountId).map((row) => storedConnection(row, byId.get(accountId)!.user_id))
     },
 
-    connectionSync(accountId: string, platform: PlatformName): StoredConnection | undefined {
+    async connection(accountId: string, platform: PlatformName): Promise<StoredConnection | undefined> {
       const row = connection.get(accountId, platform)
       return row && storedConnection(row, row.user_id)
     },
@@ -167,15 +129,3 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   }
 }
 
-function storedConnection(row: ConnectionRow, userId: string): StoredConnection {
-  return {
-    accountId: row.account_id,
-    userId,
-    platform: row.platform,
-    handle: row.handle,
-    status: row.status,
-    sealedCredentials: row.credentials,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    connectedAt: row.connected_at,
-  }
-}

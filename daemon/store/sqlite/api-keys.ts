@@ -1,58 +1,13 @@
 import { timingSafeEqual } from 'node:crypto'
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../src/api-key.js'
-import { newId } from '../../src/ids.js'
-import type { ApiKey, NewKeySecret } from '../../src/api/api-keys.js'
-import type { Scope } from '../../src/api/common.js'
-import type { User } from '../../src/api/users.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../src/api-key.js'
+import { newId } from '../../../src/ids.js'
+import type { ApiKey, NewKeySecret } from '../../../src/api/api-keys.js'
 import type { Db } from './db.js'
-import { userFromRow, type UserRow } from './users.js'
+import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
+import type { Principal, NewApiKey, KeyRejection } from '../port.js'
 
-interface KeyRow {
-  id: string
-  user_id: string
-  name: string
-  prefix: string
-  hash: string
-  scopes: string
-  created_at: number
-  expires_at: number | null
-  revoked_at: number | null
-  last_used_at: number | null
-}
 
-function keyFromRow(row: KeyRow): ApiKey {
-  return {
-    id: row.id,
-    name: row.name,
-    scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
-    prefix: row.prefix,
-    created_at: toIso(row.created_at),
-    expires_at: toIsoOrNull(row.expires_at),
-    last_used_at: toIsoOrNull(row.last_used_at),
-    revoked_at: toIsoOrNull(row.revoked_at),
-  }
-}
 
-/** Who a request is made by: the key (without its secret), its scopes and its owner. */
-export interface Principal {
-  key: ApiKey
-  scopes: ReadonlySet<Scope>
-  user: User
-  /** `key.last_used_at` in ms, to decide whether to record this use. */
-  lastUsedAt: number | null
-}
-
-/** An api_keys row joined to its owner's columns, named u_…. */
-type HashRow = KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }
-
-export interface NewApiKey {
-  name: string
-  scopes: readonly Scope[]
-  expiresAt?: number | null
-}
-
-export type KeyRejection = 'unknown' | 'expired' | 'revoked'
 
 // last_used_at is written at most once a minute per key: exact enough to spot an unused key,
 // and it keeps a write off nearly every authenticated request.
@@ -85,22 +40,6 @@ export function apiKeysStore(db: Db) {
     return { ...keyFromRow(byId.get(id)!), secret }
   }
 
-  function principalOf(row: HashRow): Principal {
-    const key = keyFromRow(row)
-    const user = userFromRow({
-      id: row.u_id,
-      name: row.u_name,
-      email: row.u_email,
-      plan: row.u_plan,
-      custom_per_minute: row.u_custom_per_minute,
-      custom_per_hour: row.u_custom_per_hour,
-      custom_per_day: row.u_custom_per_day,
-      timezone: row.u_timezone,
-      is_owner: row.u_is_owner,
-      created_at: row.u_created_at,
-    })
-    return { key, scopes: new Set(key.scopes), user, lastUsedAt: row.last_used_at }
-  }
 
   // Keys already authenticated, by hash, so the hot path does not re-read and re-map the same
   // rows. Any change to the database drops them all: a commit by another connection (`smm

@@ -1,55 +1,10 @@
-import { PLATFORM_NAMES } from '../../src/api/common.js'
-import type { PlatformName } from '../platforms/types.js'
+import { PLATFORM_NAMES } from '../../../src/api/common.js'
+import type { PlatformName } from '../../platforms/types.js'
 import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
-
-/** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
-export interface ReportQuery {
-  userId: string
-  from: number
-  to: number
-  /** Consecutive [start, end) ranges covering [from, to), in order: the series. */
-  buckets: { start: number; end: number }[]
-  accountId?: string
-  platform?: PlatformName
-  postId?: string
-  /** How many top posts to return. */
-  top: number
-}
-
-/** The sums one group of targets comes to, before rates are derived. */
-export interface Aggregate {
-  scheduled: number
-  published: number
-  failed: number
-  medianDelayMs: number | null
-  impressions: number | null
-  likes: number | null
-  reposts: number | null
-  replies: number | null
-  quotes: number | null
-  clicks: number | null
-  engagements: number | null
-  /** Engagements and impressions of the targets that report both: the engagement rate's two sides. */
-  ratedEngagements: number | null
-  ratedImpressions: number | null
-}
-
-export interface TopTarget {
-  postId: string
-  platform: PlatformName
-  url: string | null
-  engagements: number
-}
-
-export interface ReportRows {
-  totals: Aggregate
-  byPlatform: (Aggregate & { platform: PlatformName })[]
-  /** One per bucket that has targets, by index into `buckets`. */
-  byBucket: Map<number, Aggregate>
-  top: TopTarget[]
-}
+import type { ReportQuery, Aggregate, TopTarget, ReportRows } from '../port.js'
+import { EMPTY_AGGREGATE } from '../port.js'
 
 type Row = Aggregate & { grp: 'total' | 'platform' | 'bucket'; key: string | number | null }
 
@@ -65,22 +20,6 @@ const AGGREGATES = `
   sum(CASE WHEN impressions IS NOT NULL THEN engagements END) AS ratedEngagements,
   sum(CASE WHEN engagements IS NOT NULL THEN impressions END) AS ratedImpressions`
 
-export const EMPTY_AGGREGATE: Aggregate = {
-  scheduled: 0,
-  published: 0,
-  failed: 0,
-  medianDelayMs: null,
-  impressions: null,
-  likes: null,
-  reposts: null,
-  replies: null,
-  quotes: null,
-  clicks: null,
-  engagements: null,
-  ratedEngagements: null,
-  ratedImpressions: null,
-}
-
 function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): { posts: string; targets: string } {
   return {
     posts: `${q.accountId ? ' AND p.account_id = @accountId' : ''}${q.postId ? ' AND p.id = @postId' : ''}`,
@@ -90,7 +29,6 @@ function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): {
 
 /** Targets with engagements in range above which top_posts walks the ranking rather than the range. */
 const RANK_WALK_ABOVE = 2_000
-
 
 export function analyticsStore(db: Db) {
   // One set of statements per combination of filters, prepared on first use and kept.

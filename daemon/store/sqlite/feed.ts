@@ -1,19 +1,7 @@
 import type { Db } from './db.js'
+import type { FeedItem } from '../port.js'
+import { feedItemFromRow as fromRow, type FeedRow as Row } from '../rows.js'
 
-/** One item of an account's feed, as the feed platform published it. */
-export interface FeedItem {
-  postId: string
-  content: string
-  mediaUrls: string[]
-  publishedAt: number
-}
-
-interface Row {
-  post_id: string
-  content: string
-  media_urls: string
-  published_at: number
-}
 
 export function feedStore(db: Db) {
   // Keyed by (account, post): publishing the same post again is a no-op, which is what makes
@@ -25,12 +13,6 @@ export function feedStore(db: Db) {
   const recent = db.prepare<[string, number], Row>(
     'SELECT * FROM feed_items WHERE account_id = ? ORDER BY published_at DESC, post_id DESC LIMIT ?',
   )
-  const fromRow = (row: Row): FeedItem => ({
-    postId: row.post_id,
-    content: row.content,
-    mediaUrls: JSON.parse(row.media_urls) as string[],
-    publishedAt: row.published_at,
-  })
 
   return {
     /** Adds a post to an account's feed, once; a second call answers the item already there. */

@@ -1,89 +1,8 @@
-import type { Post, PostStatus, Target, TargetStatus } from '../../src/api/posts.js'
-import { newId } from '../../src/ids.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
-import type { PlatformName } from '../platforms/types.js'
+import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-
-export interface PostRow {
-  id: string
-  user_id: string
-  account_id: string
-  content: string
-  media_urls: string
-  platforms: string
-  scheduled_at: number
-  status: PostStatus
-  version: number
-  created_at: number
-  updated_at: number
-  published_at: number | null
-  cancelled_at: number | null
-}
-
-export interface TargetRow {
-  post_id: string
-  platform: PlatformName
-  status: TargetStatus
-  attempts: number
-  attempts_before_retry: number
-  next_attempt_at: number | null
-  lease_expires_at: number | null
-  platform_post_id: string | null
-  url: string | null
-  published_at: number | null
-  error_code: string | null
-  error_detail: string | null
-}
-
-/** A post as the API shows it, with what the store keeps beside it. */
-export interface PostRecord {
-  post: Post
-  /** Bumped on every change: the ETag. */
-  version: number
-  userId: string
-}
-
-export interface NewPost {
-  accountId: string
-  content: string
-  mediaUrls: string[]
-  platforms: PlatformName[]
-  scheduledAt: number
-}
-
-export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
-
-export interface PostFilters {
-  status?: PostStatus
-  accountId?: string
-  platform?: PlatformName
-  from?: number
-  to?: number
-  order: 'asc' | 'desc'
-  /** Resume after this (scheduled_at, id). */
-  after?: { scheduledAt: number; id: string }
-}
-
-export type Change =
-  | { kind: 'ok'; record: PostRecord }
-  | { kind: 'not_found' }
-  /** The post is no longer in a state that allows this change. */
-  | { kind: 'wrong_state'; record: PostRecord }
-  /** The post changed since the version the caller read. */
-  | { kind: 'version_mismatch'; record: PostRecord }
-
-function targetFromRow(row: TargetRow): Target {
-  return {
-    platform: row.platform,
-    status: row.status,
-    attempts: row.attempts,
-    platform_post_id: row.platform_post_id,
-    url: row.url,
-    published_at: toIsoOrNull(row.published_at),
-    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
-  }
-}
+import type { PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
+import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 
 /** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
 export function postReader(db: Db) {
@@ -91,26 +10,7 @@ export function postReader(db: Db) {
   const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id = ?')
 
   function recordFromRow(row: PostRow): PostRecord {
-    const platforms = JSON.parse(row.platforms) as PlatformName[]
-    const targets = targetsOf.all(row.id).sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
-    return {
-      version: row.version,
-      userId: row.user_id,
-      post: {
-        id: row.id,
-        account_id: row.account_id,
-        content: row.content,
-        media_urls: JSON.parse(row.media_urls) as string[],
-        platforms,
-        scheduled_at: toIso(row.scheduled_at),
-        status: row.status,
-        targets: targets.map(targetFromRow),
-        created_at: toIso(row.created_at),
-        updated_at: toIso(row.updated_at),
-        published_at: toIsoOrNull(row.published_at),
-        cancelled_at: toIsoOrNull(row.cancelled_at),
-      },
-    }
+    return postRecordOf(row, targetsOf.all(row.id))
   }
 
   return {

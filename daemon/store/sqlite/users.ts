@@ -1,47 +1,11 @@
-import type { Plan } from '../../src/api/common.js'
-import type { Limits, User } from '../../src/api/users.js'
-import { newId } from '../../src/ids.js'
-import { toIso } from '../../src/time.js'
-import { limitsFor } from '../plans.js'
+import type { Plan } from '../../../src/api/common.js'
+import type { Limits, User } from '../../../src/api/users.js'
+import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
+import type { NewUser } from '../port.js'
+import { userFromRow, type UserRow } from '../rows.js'
 
-export interface UserRow {
-  id: string
-  name: string
-  email: string | null
-  plan: Plan
-  custom_per_minute: number | null
-  custom_per_hour: number | null
-  custom_per_day: number | null
-  timezone: string
-  is_owner: number
-  created_at: number
-}
 
-/** A user row as the API shows it. */
-export function userFromRow(row: UserRow): User {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    plan: row.plan,
-    limits: limitsFor(row.plan, {
-      per_minute: row.custom_per_minute ?? undefined,
-      per_hour: row.custom_per_hour ?? undefined,
-      per_day: row.custom_per_day ?? undefined,
-    }),
-    timezone: row.timezone,
-    created_at: toIso(row.created_at),
-  }
-}
-
-export interface NewUser {
-  name: string
-  email?: string | null
-  plan?: Plan
-  timezone?: string
-  isOwner?: boolean
-}
 
 export function usersStore(db: Db) {
   const insert = db.prepare<[string, string, string | null, Plan, string, number, number], void>(

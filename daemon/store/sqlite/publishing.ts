@@ -1,52 +1,15 @@
-import type { PostStatus } from '../../src/api/posts.js'
-import { FIRST_COLLECTION_AFTER_MS } from '../analytics/schedule.js'
-import type { PlatformName } from '../platforms/types.js'
+import type { PostStatus } from '../../../src/api/posts.js'
+import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
+import type { PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-import { postReader, type TargetRow } from './posts.js'
-
-/** One platform of one post, as the work queue addresses it. */
-export interface TargetRef {
-  postId: string
-  platform: PlatformName
-  accountId: string
-  /** When this attempt fell due (the post's time, or the time a retry was set for). */
-  dueAt: number
-}
-
-/** A target the scheduler now owns (status `publishing`, under a lease). */
-export interface ClaimedTarget extends TargetRef {
-  userId: string
-  /** Attempts in all, this one included: the count the API shows. */
-  attempts: number
-  /** Attempts since the user last retried the post, this one included: what the attempt limit counts. */
-  attemptsSinceRetry: number
-  content: string
-  mediaUrls: string[]
-}
-
-/** How an attempt ended. */
-export type Outcome =
-  | {
-      kind: 'published'
-      platformPostId: string | null
-      url: string | null
-      /** Credentials the platform refreshed, sealed, for the connection as it was at `connectedAt`. */
-      refreshed?: { sealedCredentials: Buffer; connectedAt: number }
-    }
-  | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean }
-  | { kind: 'unconfirmed'; detail: string }
-  | { kind: 'retry'; at: number; code: string; detail: string }
+import { postReader } from './posts.js'
+import type { TargetRow } from '../rows.js'
+import type { TargetRef, ClaimedTarget, Outcome, ClaimResult } from '../port.js'
 
 /** How a post ends once every target is settled. */
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
-
-export interface ClaimResult {
-  claimed: number
-  /** Posts too late to publish (beyond the catch-up window), failed with `missed_schedule`. */
-  missed: number
-}
 
 export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
   const reader = postReader(db)
@@ -91,6 +54,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, lease_expires_at = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
+  const renewOne = db.prepare<[number, string, string], void>(
+    "UPDATE post_targets SET lease_expires_at = ? WHERE post_id = ? AND platform = ? AND status = 'publishing'",
+  )
+  const renew = db.transaction((targets: readonly { postId: string; platform: PlatformName }[], until: number) => {
+    for (const t of targets) renewOne.run(until, t.postId, t.platform)
+  })
   const abandoned = db.prepare<[number, number], { postId: string; platform: PlatformName; accountId: string; dueAt: number }>(
     `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.next_attempt_at, p.scheduled_at) AS dueAt
        FROM post_targets t JOIN posts p ON p.id = t.post_id
@@ -197,6 +166,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
      */
     async settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
       return settle.immediate(postId, platform, outcome, now)
+    },
+
+    async renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void> {
+      renew(targets, until)
     },
 
     /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */

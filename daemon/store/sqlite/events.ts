@@ -1,26 +1,12 @@
-import type { EventType } from '../../src/events.js'
-import { newId } from '../../src/ids.js'
+import type { EventType } from '../../../src/events.js'
+import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
+import type { StoredEvent } from '../port.js'
+import { eventFromRow, type EventRow as Row } from '../rows.js'
 
 // The list lives in src/ so the API's schemas (webhook subscriptions) can name the types too.
-export { EVENT_TYPES, type EventType } from '../../src/events.js'
+export { EVENT_TYPES, type EventType } from '../../../src/events.js'
 
-/** An event as stored in the outbox; `id` is the `msg_…` id its deliveries carry. */
-export interface StoredEvent {
-  id: string
-  userId: string
-  type: EventType
-  data: unknown
-  createdAt: number
-}
-
-interface Row {
-  id: string
-  user_id: string
-  type: EventType
-  data: string
-  created_at: number
-}
 
 export function eventsStore(db: Db) {
   const insert = db.prepare<[string, string, string, string, number], void>(
@@ -38,9 +24,12 @@ export function eventsStore(db: Db) {
       insert.run(id, userId, type, JSON.stringify(data), now)
       return { id, userId, type, data, createdAt: now }
     },
+    async append(userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
+      return this.appendSync(userId, type, data, now)
+    },
     /** Events in order after a given id (`''` for the first), for the delivery loop. */
     async listAfter(afterId: string, limit: number): Promise<StoredEvent[]> {
-      return after.all(afterId, limit).map((r) => ({ id: r.id, userId: r.user_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }))
+      return after.all(afterId, limit).map(eventFromRow)
     },
   }
 }

@@ -1,58 +1,10 @@
-import { newId } from '../../src/ids.js'
-import type { Webhook } from '../../src/api/webhooks.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
+import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
+import type { NewWebhook, WebhookChanges, WebhookRecord, WebhooksStore } from '../port.js'
+import { webhookFromRow as recordFromRow, type WebhookRow } from '../rows.js'
 
-export interface WebhookRow {
-  id: string
-  user_id: string
-  url: string
-  events: string
-  description: string | null
-  enabled: number
-  disabled_reason: string | null
-  disabled_at: number | null
-  secret: string
-  previous_secret: string | null
-  previous_secret_expires_at: number | null
-  failing_since: number | null
-  created_at: number
-  updated_at: number
-}
 
-/** The API's view of an endpoint: never its secrets, sealed or not. */
-export function webhookFromRow(row: WebhookRow, now: number): Webhook {
-  const overlap = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now
-  return {
-    id: row.id,
-    url: row.url,
-    events: JSON.parse(row.events) as Webhook['events'],
-    description: row.description,
-    enabled: row.enabled === 1,
-    disabled_reason: row.disabled_reason,
-    disabled_at: toIsoOrNull(row.disabled_at),
-    previous_secret_expires_at: overlap ? toIso(row.previous_secret_expires_at!) : null,
-    created_at: toIso(row.created_at),
-    updated_at: toIso(row.updated_at),
-  }
-}
-
-export interface NewWebhook {
-  url: string
-  events: readonly string[]
-  description: string | null
-  /** The signing secret, already sealed by the caller. */
-  sealedSecret: string
-}
-
-export interface WebhookChanges {
-  url?: string
-  events?: readonly string[]
-  description?: string | null
-  enabled?: boolean
-}
-
-export function webhooksStore(db: Db) {
+export function webhooksStore(db: Db): WebhooksStore {
   const insert = db.prepare<[string, string, string, string, string | null, string, number, number], void>(
     `INSERT INTO webhooks (id, user_id, url, events, description, secret, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -93,34 +45,35 @@ export function webhooksStore(db: Db) {
       now,
       id,
     )
-    return byId.get(id)!
+    return recordFromRow(byId.get(id)!)
   })
 
   return {
-    async create(userId: string, input: NewWebhook, now: number): Promise<WebhookRow> {
+    async create(userId: string, input: NewWebhook, now: number): Promise<WebhookRecord> {
       const id = newId('whk', now)
       insert.run(id, userId, input.url, JSON.stringify(input.events), input.description, input.sealedSecret, now, now)
-      return byId.get(id)!
+      return recordFromRow(byId.get(id)!)
     },
 
     /** The user's endpoint, or undefined (another user's endpoint is as absent as a missing one). */
-    async get(userId: string, id: string): Promise<WebhookRow | undefined> {
-      return ownRow(userId, id)
+    async get(userId: string, id: string): Promise<WebhookRecord | undefined> {
+      const row = ownRow(userId, id)
+      return row && recordFromRow(row)
     },
 
-    async listPage(userId: string, after: string, limit: number): Promise<WebhookRow[]> {
-      return page.all(userId, after, limit)
+    async listPage(userId: string, after: string, limit: number): Promise<WebhookRecord[]> {
+      return page.all(userId, after, limit).map(recordFromRow)
     },
 
-    async update(userId: string, id: string, changes: WebhookChanges, now: number): Promise<WebhookRow | undefined> {
+    async update(userId: string, id: string, changes: WebhookChanges, now: number): Promise<WebhookRecord | undefined> {
       return applyChanges.immediate(userId, id, changes, now)
     },
 
     /** Makes a new sealed secret current; the one it replaces keeps signing until `overlapUntil`. */
-    async rotateSecret(userId: string, id: string, sealedSecret: string, overlapUntil: number, now: number): Promise<WebhookRow | undefined> {
+    async rotateSecret(userId: string, id: string, sealedSecret: string, overlapUntil: number, now: number): Promise<WebhookRecord | undefined> {
       if (!ownRow(userId, id)) return undefined
       rotate.run(sealedSecret, overlapUntil, now, id)
-      return byId.get(id)!
+      return recordFromRow(byId.get(id)!)
     },
 
     /** Deletes the endpoint with its deliveries and attempts. False if there is no such endpoint. */

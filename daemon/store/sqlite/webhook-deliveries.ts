@@ -1,84 +1,8 @@
-import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
-import type { EventType } from '../../src/events.js'
-import { newId } from '../../src/ids.js'
-import { toIso, toIsoOrNull } from '../../src/time.js'
+import type { WebhookDeliveryAttempt } from '../../../src/api/webhooks.js'
+import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
-
-/** One attempt to make: a delivery row claimed under a lease, with what sending it needs. */
-export interface DeliveryJob {
-  webhookId: string
-  eventId: string
-  /** 1 for the first try. */
-  attempt: number
-  url: string
-  sealedSecret: string
-  sealedPreviousSecret: string | null
-  previousSecretExpiresAt: number | null
-  eventType: EventType
-  /** The event's data exactly as stored (JSON text), so every retry sends the same bytes. */
-  eventData: string
-  eventCreatedAt: number
-}
-
-export interface ClaimLimits {
-  /** Attempts in flight at once, over all endpoints. */
-  total: number
-  /** Attempts in flight at once to one endpoint, so a slow one cannot take every slot. */
-  perEndpoint: number
-  /** How long a claim holds before another worker may take the delivery over. */
-  leaseMs: number
-}
-
-export interface AttemptRecord {
-  webhookId: string
-  eventId: string
-  attempt: number
-  succeeded: boolean
-  statusCode: number | null
-  durationMs: number
-  responseBody: string | null
-  error: string | null
-  /** When to try again; null when this attempt was the last (success, gone, or out of retries). */
-  nextAttemptAt: number | null
-  /** Disable the endpoint now, for this reason (410 Gone). */
-  disableReason?: string
-  /** Disable the endpoint when it has failed without a success for this long. */
-  disableAfterFailingMs: number
-}
-
-interface AttemptRow {
-  id: string
-  webhook_id: string
-  event_id: string
-  event_type: EventType
-  attempt: number
-  succeeded: number
-  status_code: number | null
-  duration_ms: number
-  response_body: string | null
-  error: string | null
-  next_attempt_at: number | null
-  created_at: number
-}
-
-function attemptFromRow(row: AttemptRow): WebhookDeliveryAttempt {
-  return {
-    id: row.id,
-    webhook_id: row.webhook_id,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    attempt: row.attempt,
-    succeeded: row.succeeded === 1,
-    status_code: row.status_code,
-    duration_ms: row.duration_ms,
-    response_body: row.response_body,
-    error: row.error,
-    next_attempt_at: toIsoOrNull(row.next_attempt_at),
-    created_at: toIso(row.created_at),
-  }
-}
-
-const INTERRUPTED = 'interrupted: the daemon stopped before this attempt got an answer'
+import type { DeliveryJob, ClaimLimits, AttemptRecord } from '../port.js'
+import { attemptFromRow, disableReasonFor, INTERRUPTED, type AttemptRow } from '../rows.js'
 
 export function webhookDeliveriesStore(db: Db) {
   // One batch of the outbox fans out to every enabled endpoint of the event's user that
@@ -166,11 +90,7 @@ export function webhookDeliveriesStore(db: Db) {
     }
     const endpoint = failed.get(now, r.webhookId)
     if (!endpoint || endpoint.enabled !== 1) return { disabledReason: null }
-    let reason = r.disableReason
-    if (!reason && now - endpoint.failing_since >= r.disableAfterFailingMs) {
-      const days = Math.round(r.disableAfterFailingMs / 86_400_000)
-      reason = `every delivery failed for ${days} days (since ${toIso(endpoint.failing_since)}); the last error: ${r.error ?? `HTTP ${r.statusCode}`}`
-    }
+    const reason = disableReasonFor(r, endpoint.failing_since, now)
     if (!reason) return { disabledReason: null }
     disable.run(reason, now, now, r.webhookId)
     return { disabledReason: reason }

@@ -1,46 +1,8 @@
-import type { Metrics, PlatformName } from '../platforms/types.js'
+import type { Metrics, PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
-
-/** A published target whose counts are due to be read. */
-export interface DueTarget {
-  postId: string
-  platform: PlatformName
-  accountId: string
-  /** Null where the platform gave no id (nothing to ask about). */
-  platformPostId: string | null
-  publishedAt: number
-  dueAt: number
-  /** Reads in a row that failed. */
-  failures: number
-}
-
-/** What one read of one target came to. */
-export interface Collected {
-  postId: string
-  platform: PlatformName
-  /** The counts read, kept as a snapshot; absent when nothing was read (an error, a skip). */
-  metrics?: Metrics
-  /** When to read again; null: never again. */
-  nextAt: number | null
-  failures: number
-}
-
-/** A snapshot as kept. */
-export interface Snapshot extends Metrics {
-  takenAt: number
-}
-
-const COUNTS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks'] as const
-
-/**
- * Engagements of one reading: likes, reposts, replies, quotes and clicks, over the counts the
- * platform reported; null if it reported none of them (unknown is not zero).
- */
-export function engagementsOf(m: Metrics): number | null {
-  const reported = [m.likes, m.reposts, m.replies, m.quotes, m.clicks].filter((n): n is number => n !== null)
-  return reported.length ? reported.reduce((a, b) => a + b, 0) : null
-}
+import type { DueTarget, Collected, Snapshot } from '../port.js'
+import { COUNTS, engagementsOf } from '../rows.js'
 
 type SnapshotArgs = [string, string, number, number | null, number | null, number | null, number | null, number | null, number | null]
 
@@ -67,6 +29,12 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>)
        clicks = excluded.clicks, engagements = excluded.engagements
      WHERE excluded.taken_at >= target_metrics.taken_at`,
   )
+  const lease = db.prepare<[number, string, string], void>('UPDATE post_targets SET metrics_due_at = ? WHERE post_id = ? AND platform = ?')
+  const claim = db.transaction((now: number, limit: number, leaseMs: number): DueTarget[] => {
+    const targets = due.all(now, limit)
+    for (const t of targets) lease.run(now + leaseMs, t.postId, t.platform)
+    return targets
+  })
   const reschedule = db.prepare<[number | null, number, string, string], void>(
     "UPDATE post_targets SET metrics_due_at = ?, metrics_failures = ? WHERE post_id = ? AND platform = ? AND status = 'published'",
   )
@@ -91,8 +59,8 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>)
 
   return {
     /** Targets due for a read at `now`, most overdue first. */
-    async due(now: number, limit: number): Promise<DueTarget[]> {
-      return due.all(now, limit)
+    async claimDue(now: number, limit: number, leaseMs: number): Promise<DueTarget[]> {
+      return claim.immediate(now, limit, leaseMs)
     },
 
     /**

@@ -1,0 +1,85 @@
+import type postgres from 'postgres'
+import { connectPostgres, describeDatabase } from './postgres/connect.js'
+import { migrate } from './postgres/migrate.js'
+import { databaseFileOf, openDatabase } from './sqlite/db.js'
+
+/**
+ * The tables both stores keep, parents before children. SQLite's own tables (the analytics
+ * rollups its triggers keep, the migration record) are not state: PostgreSQL has its own.
+ */
+const TABLES = [
+  'users',
+  'api_keys',
+  'rate_limits',
+  'idempotency_keys',
+  'events',
+  'accounts',
+  'connections',
+  'feed_items',
+  'posts',
+  'post_targets',
+  'webhooks',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'metric_snapshots',
+  'target_metrics',
+] as const
+
+const BATCH = 1_000
+
+export class CopyTargetNotEmptyError extends Error {
+  constructor(where: string, table: string) {
+    super(`The database ${where} already holds data (its ${table} table is not empty); smm copies only into an empty database.`)
+    this.name = 'CopyTargetNotEmptyError'
+  }
+}
+
+/**
+ * Copies a data dir's whole SQLite state into an empty PostgreSQL database, in one transaction:
+ * users, keys (still valid: their hashes are copied), accounts and their sealed credentials,
+ * posts and targets, the outbox and deliveries, metrics, rate-limit windows. The sealed data
+ * opens only with the same secret key: its fingerprint is recorded, so daemons started with
+ * another key refuse. Returns the rows copied per table.
+ */
+export async function copySqliteToPostgres(dataDir: string, url: string, secretKeyFingerprint: string): Promise<Record<string, number>> {
+  const sqlite = openDatabase(databaseFileOf(dataDir))
+  const sql = await connectPostgres(url, { max: 1 })
+  const where = describeDatabase(url)
+  try {
+    await migrate(sql, where)
+    return await sql.begin(async (tx) => {
+      for (const table of [...TABLES, 'cluster_settings']) {
+        const [row] = await tx.unsafe(`SELECT 1 FROM ${table} LIMIT 1`)
+        if (row) throw new CopyTargetNotEmptyError(where, table)
+      }
+      const copied: Record<string, number> = {}
+      for (const table of TABLES) {
+        const columns = new Set(
+          (await tx<{ column_name: string }[]>`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`).map(
+            (c) => c.column_name,
+          ),
+        )
+        // Columns PostgreSQL adds (the claiming node) start empty; the rest carry over as they are.
+        const shared = (sqlite.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((c) => columns.has(c))
+        const rows = sqlite.prepare(`SELECT ${shared.map((c) => `"${c}"`).join(', ')} FROM ${table}`).iterate() as IterableIterator<Record<string, postgres.ParameterOrJSON<number>>>
+        let batch: Record<string, postgres.ParameterOrJSON<number>>[] = []
+        copied[table] = 0
+        const flush = async () => {
+          if (batch.length) await tx`INSERT INTO ${tx(table)} ${tx(batch, shared)}`
+          copied[table]! += batch.length
+          batch = []
+        }
+        for (const row of rows) {
+          batch.push(row)
+          if (batch.length === BATCH) await flush()
+        }
+        await flush()
+      }
+      await tx`INSERT INTO cluster_settings (name, value) VALUES ('secret_key_fingerprint', ${secretKeyFingerprint})`
+      return copied
+    })
+  } finally {
+    sqlite.close()
+    await sql.end({ timeout: 5 })
+  }
+}

@@ -1,0 +1,562 @@
+/**
+ * The store port: everything the daemon, `smm admin` and the tests may ask of storage, as domain
+ * types and async methods, one unit of work per call. No SQL, no row shapes and no database
+ * handle cross this line: SQLite (`sqlite/`) and PostgreSQL (`postgres/`) live behind it.
+ */
+import type { Account, Connection } from '../../src/api/accounts.js'
+import type { ApiKey, NewKeySecret } from '../../src/api/api-keys.js'
+import type { Plan, Scope } from '../../src/api/common.js'
+import type { Post, PostStatus } from '../../src/api/posts.js'
+import type { Limits, User } from '../../src/api/users.js'
+import type { Webhook, WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
+import type { EventType } from '../../src/events.js'
+import type { Metrics, PlatformName } from '../platforms/types.js'
+
+/** A connection as the scheduler and validation need it: credentials still sealed. */
+export interface StoredConnection {
+  accountId: string
+  userId: string
+  platform: PlatformName
+  handle: string
+  status: 'active' | 'reauth_required'
+  sealedCredentials: Buffer
+  settings: Record<string, unknown>
+  /** When it was (re)connected: tells a later write whether the user reconnected meanwhile. */
+  connectedAt: number
+}
+
+export interface NewConnection {
+  platform: PlatformName
+  handle: string
+  displayName: string
+  sealedCredentials: Buffer
+  settings: Record<string, unknown>
+}
+
+/** Who a request is made by: the key (without its secret), its scopes and its owner. */
+export interface Principal {
+  key: ApiKey
+  scopes: ReadonlySet<Scope>
+  user: User
+  /** `key.last_used_at` in ms, to decide whether to record this use. */
+  lastUsedAt: number | null
+}
+
+export interface NewApiKey {
+  name: string
+  scopes: readonly Scope[]
+  expiresAt?: number | null
+}
+
+export type KeyRejection = 'unknown' | 'expired' | 'revoked'
+
+/** An event as stored in the outbox; `id` is the `msg_…` id its deliveries carry. */
+export interface StoredEvent {
+  id: string
+  userId: string
+  type: EventType
+  data: unknown
+  createdAt: number
+}
+
+/** One item of an account's feed, as the feed platform published it. */
+export interface FeedItem {
+  postId: string
+  content: string
+  mediaUrls: string[]
+  publishedAt: number
+}
+
+/** A stored response, replayed to a retry with the same Idempotency-Key. */
+export interface StoredResponse {
+  status: number
+  /** Headers and body, sealed by the caller: the store never sees them in clear. */
+  sealed: Buffer
+}
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' }
+
+/** A published target whose counts are due to be read. */
+export interface DueTarget {
+  postId: string
+  platform: PlatformName
+  accountId: string
+  /** Null where the platform gave no id (nothing to ask about). */
+  platformPostId: string | null
+  publishedAt: number
+  dueAt: number
+  /** Reads in a row that failed. */
+  failures: number
+}
+
+/** What one read of one target came to. */
+export interface Collected {
+  postId: string
+  platform: PlatformName
+  /** The counts read, kept as a snapshot; absent when nothing was read (an error, a skip). */
+  metrics?: Metrics
+  /** When to read again; null: never again. */
+  nextAt: number | null
+  failures: number
+}
+
+/** A snapshot as kept. */
+export interface Snapshot extends Metrics {
+  takenAt: number
+}
+
+/** One platform of one post, as the work queue addresses it. */
+export interface TargetRef {
+  postId: string
+  platform: PlatformName
+  accountId: string
+  /** When this attempt fell due (the post's time, or the time a retry was set for). */
+  dueAt: number
+}
+
+/** A target the scheduler now owns (status `publishing`, under a lease). */
+export interface ClaimedTarget extends TargetRef {
+  userId: string
+  /** Attempts in all, this one included: the count the API shows. */
+  attempts: number
+  /** Attempts since the user last retried the post, this one included: what the attempt limit counts. */
+  attemptsSinceRetry: number
+  content: string
+  mediaUrls: string[]
+}
+
+/** How an attempt ended. */
+export type Outcome =
+  | {
+      kind: 'published'
+      platformPostId: string | null
+      url: string | null
+      /** Credentials the platform refreshed, sealed, for the connection as it was at `connectedAt`. */
+      refreshed?: { sealedCredentials: Buffer; connectedAt: number }
+    }
+  | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean }
+  | { kind: 'unconfirmed'; detail: string }
+  | { kind: 'retry'; at: number; code: string; detail: string }
+
+export interface ClaimResult {
+  claimed: number
+  /** Posts too late to publish (beyond the catch-up window), failed with `missed_schedule`. */
+  missed: number
+}
+
+export type WindowName = 'minute' | 'hour' | 'day'
+
+/** One window's state after a request was weighed against it. */
+export interface WindowState {
+  name: WindowName
+  limit: number
+  /** Seconds in the window. */
+  seconds: number
+  remaining: number
+  /** Milliseconds until the window resets. */
+  resetMs: number
+}
+
+export interface RateDecision {
+  admitted: boolean
+  windows: WindowState[]
+  /** The windows that refused the request (empty when admitted). */
+  violated: WindowName[]
+}
+
+export interface NewUser {
+  name: string
+  email?: string | null
+  plan?: Plan
+  timezone?: string
+  isOwner?: boolean
+}
+
+/** One attempt to make: a delivery row claimed under a lease, with what sending it needs. */
+export interface DeliveryJob {
+  webhookId: string
+  eventId: string
+  /** 1 for the first try. */
+  attempt: number
+  url: string
+  sealedSecret: string
+  sealedPreviousSecret: string | null
+  previousSecretExpiresAt: number | null
+  eventType: EventType
+  /** The event's data exactly as stored (JSON text), so every retry sends the same bytes. */
+  eventData: string
+  eventCreatedAt: number
+}
+
+export interface ClaimLimits {
+  /** Attempts in flight at once, over all endpoints. */
+  total: number
+  /** Attempts in flight at once to one endpoint, so a slow one cannot take every slot. */
+  perEndpoint: number
+  /** How long a claim holds before another worker may take the delivery over. */
+  leaseMs: number
+}
+
+export interface AttemptRecord {
+  webhookId: string
+  eventId: string
+  attempt: number
+  succeeded: boolean
+  statusCode: number | null
+  durationMs: number
+  responseBody: string | null
+  error: string | null
+  /** When to try again; null when this attempt was the last (success, gone, or out of retries). */
+  nextAttemptAt: number | null
+  /** Disable the endpoint now, for this reason (410 Gone). */
+  disableReason?: string
+  /** Disable the endpoint when it has failed without a success for this long. */
+  disableAfterFailingMs: number
+}
+
+export interface NewWebhook {
+  url: string
+  events: readonly string[]
+  description: string | null
+  /** The signing secret, already sealed by the caller. */
+  sealedSecret: string
+}
+
+export interface WebhookChanges {
+  url?: string
+  events?: readonly string[]
+  description?: string | null
+  enabled?: boolean
+}
+
+/** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
+export interface ReportQuery {
+  userId: string
+  from: number
+  to: number
+  /** Consecutive [start, end) ranges covering [from, to), in order: the series. */
+  buckets: { start: number; end: number }[]
+  accountId?: string
+  platform?: PlatformName
+  postId?: string
+  /** How many top posts to return. */
+  top: number
+}
+
+/** The sums one group of targets comes to, before rates are derived. */
+export interface Aggregate {
+  scheduled: number
+  published: number
+  failed: number
+  medianDelayMs: number | null
+  impressions: number | null
+  likes: number | null
+  reposts: number | null
+  replies: number | null
+  quotes: number | null
+  clicks: number | null
+  engagements: number | null
+  /** Engagements and impressions of the targets that report both: the engagement rate's two sides. */
+  ratedEngagements: number | null
+  ratedImpressions: number | null
+}
+
+/** What a range with no targets adds up to. */
+export const EMPTY_AGGREGATE: Aggregate = {
+  scheduled: 0,
+  published: 0,
+  failed: 0,
+  medianDelayMs: null,
+  impressions: null,
+  likes: null,
+  reposts: null,
+  replies: null,
+  quotes: null,
+  clicks: null,
+  engagements: null,
+  ratedEngagements: null,
+  ratedImpressions: null,
+}
+
+export interface TopTarget {
+  postId: string
+  platform: PlatformName
+  url: string | null
+  engagements: number
+}
+
+export interface ReportRows {
+  totals: Aggregate
+  byPlatform: (Aggregate & { platform: PlatformName })[]
+  /** One per bucket that has targets, by index into `buckets`. */
+  byBucket: Map<number, Aggregate>
+  top: TopTarget[]
+}
+
+/** A post as the API shows it, with what the store keeps beside it. */
+export interface PostRecord {
+  post: Post
+  /** Bumped on every change: the ETag. */
+  version: number
+  userId: string
+}
+
+export interface NewPost {
+  accountId: string
+  content: string
+  mediaUrls: string[]
+  platforms: PlatformName[]
+  scheduledAt: number
+}
+
+export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
+
+export interface PostFilters {
+  status?: PostStatus
+  accountId?: string
+  platform?: PlatformName
+  from?: number
+  to?: number
+  order: 'asc' | 'desc'
+  /** Resume after this (scheduled_at, id). */
+  after?: { scheduledAt: number; id: string }
+}
+
+export type Change =
+  | { kind: 'ok'; record: PostRecord }
+  | { kind: 'not_found' }
+  /** The post is no longer in a state that allows this change. */
+  | { kind: 'wrong_state'; record: PostRecord }
+  /** The post changed since the version the caller read. */
+  | { kind: 'version_mismatch'; record: PostRecord }
+
+/** An endpoint as kept, times in ms; never its secrets, sealed or not. */
+export interface WebhookRecord {
+  id: string
+  userId: string
+  url: string
+  events: Webhook['events']
+  description: string | null
+  enabled: boolean
+  disabledReason: string | null
+  disabledAt: number | null
+  /** When the secret before the last rotation stops signing (null: there is none). */
+  previousSecretExpiresAt: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface UsersStore {
+  create(input: NewUser, now: number): Promise<User>
+  get(id: string): Promise<User | undefined>
+  /** The user created at first start. */
+  owner(): Promise<User | undefined>
+  list(): Promise<User[]>
+  count(): Promise<number>
+  /** Sets the IANA time zone that dates are shown and analytics bucketed in. */
+  setTimezone(id: string, timezone: string): Promise<User | undefined>
+  /** Sets a user's plan; custom limits are kept only for enterprise. */
+  setPlan(id: string, plan: Plan, custom?: Partial<Limits>): Promise<User | undefined>
+}
+
+export interface ApiKeysStore {
+  /** Creates a key and returns it with its secret, the only time the secret exists in clear. */
+  create(userId: string, input: NewApiKey, now: number): Promise<NewKeySecret>
+  /** Finds the key with this hash and its owner, or says why it is not usable. */
+  authenticate(hash: string, now: number): Promise<Principal | KeyRejection>
+  /** Records a use of the key, at most once a minute. */
+  touch(principal: Principal, now: number): Promise<void>
+  /** A user's key (any user's with `null`, for the operator). */
+  get(userId: string | null, id: string): Promise<ApiKey | undefined>
+  listPage(userId: string, after: string, limit: number): Promise<ApiKey[]>
+  /** Every key of every user, for the operator. */
+  listAll(): Promise<(ApiKey & { user_id: string })[]>
+  /** Revokes a key (a second revoke keeps the first time). Undefined if there is no such key. */
+  revoke(userId: string | null, id: string, now: number): Promise<ApiKey | undefined>
+}
+
+export interface RateLimitsStore {
+  /** Counts one request against every window of the key, unless a window refuses it. */
+  consume(keyId: string, limits: Limits, now: number): Promise<RateDecision>
+  /** Writes the counts changed since the last flush. */
+  flush(): Promise<void>
+}
+
+export interface IdempotencyStore {
+  /** Claims the key for this request, or says what an earlier request with it left. */
+  begin(userId: string, key: string, method: string, path: string, bodyHash: string, now: number): Promise<IdempotencyClaim>
+  complete(userId: string, key: string, response: StoredResponse): Promise<void>
+  /** Gives the key up without a stored answer (the request never reached a handler's answer). */
+  release(userId: string, key: string): Promise<void>
+  purgeExpired(now: number): Promise<void>
+  /** At start-up nothing is in flight: claims left running by a previous process are void. */
+  abandonRunning(): Promise<void>
+}
+
+export interface EventsStore {
+  /** Appends an event on its own (a change and its event are recorded together by the change's own method). */
+  append(userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent>
+  /** Events in order after a given id (`''` for the first), for the delivery loop. */
+  listAfter(afterId: string, limit: number): Promise<StoredEvent[]>
+}
+
+export interface WebhooksStore {
+  create(userId: string, input: NewWebhook, now: number): Promise<WebhookRecord>
+  /** The user's endpoint, or undefined (another user's endpoint is as absent as a missing one). */
+  get(userId: string, id: string): Promise<WebhookRecord | undefined>
+  listPage(userId: string, after: string, limit: number): Promise<WebhookRecord[]>
+  update(userId: string, id: string, changes: WebhookChanges, now: number): Promise<WebhookRecord | undefined>
+  /** Makes a new sealed secret current; the one it replaces keeps signing until `overlapUntil`. */
+  rotateSecret(userId: string, id: string, sealedSecret: string, overlapUntil: number, now: number): Promise<WebhookRecord | undefined>
+  /** Deletes the endpoint with its deliveries and attempts. False if there is no such endpoint. */
+  delete(userId: string, id: string): Promise<boolean>
+}
+
+export interface WebhookDeliveriesStore {
+  /** Whether there is anything to dispatch or claim (a read: polling an idle outbox writes nothing). */
+  hasWork(now: number): Promise<boolean>
+  /** Fans the next batch of undelivered outbox events out to deliveries; how many events it took. */
+  dispatch(now: number, limit?: number): Promise<number>
+  /** Leases due deliveries within the concurrency limits, oldest first. */
+  claim(now: number, limits: ClaimLimits): Promise<DeliveryJob[]>
+  /** Records one attempt and its consequences (retry, final state, endpoint disabled) together. */
+  record(attempt: AttemptRecord, now: number): Promise<{ disabledReason: string | null }>
+  /** At start-up: expires leases left by a daemon that is gone, so those deliveries are retried now. */
+  releaseLeases(now: number): Promise<number>
+  /** Forgets finished deliveries (and their attempts) last touched before `before`. */
+  purgeFinished(before: number): Promise<number>
+  /** An endpoint's attempts, newest first, after a cursor (`''` for the first page). */
+  listAttempts(webhookId: string, before: string, limit: number): Promise<WebhookDeliveryAttempt[]>
+}
+
+export interface AccountsStore {
+  create(userId: string, name: string, now: number): Promise<Account>
+  /** The user's account, or undefined if there is none or it is someone else's. */
+  get(userId: string, id: string): Promise<Account | undefined>
+  /** The account with this id whoever owns it: the public feeds have no user. */
+  getPublic(id: string): Promise<Account | undefined>
+  listPage(userId: string, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]>
+  /** Connects (or reconnects) a platform and records `account.connected`, together. */
+  connect(userId: string, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined>
+  /** Removes a connection and records `account.disconnected`; false if there was none. */
+  disconnect(userId: string, accountId: string, platform: PlatformName, now: number): Promise<boolean>
+  /** Every connection of one account, for checking a post against its targets. */
+  connections(accountId: string): Promise<StoredConnection[]>
+  connection(accountId: string, platform: PlatformName): Promise<StoredConnection | undefined>
+}
+
+export interface PostsStore {
+  create(userId: string, input: NewPost, now: number): Promise<PostRecord>
+  get(userId: string, id: string): Promise<PostRecord | undefined>
+  list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]>
+  update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
+  cancel(userId: string, id: string, now: number): Promise<Change>
+  retry(userId: string, id: string, now: number): Promise<Change>
+}
+
+/** The scheduler's side of posts: claims, leases, outcomes. */
+export interface PublishingStore {
+  /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
+  claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult>
+  /** Due targets in due order, after a (dueAt, postId, platform) key: pages through one tick's work. */
+  dueTargets(now: number, after: TargetRef | undefined, limit: number): Promise<TargetRef[]>
+  /** Takes one target for an attempt, under a lease; undefined if another worker has it. */
+  claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined>
+  /**
+   * Records an attempt's outcome, its events and, once every target is settled, the post's
+   * final state and event: all in one transaction. False if the target was settled already.
+   */
+  settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean>
+  /** Extends the leases of attempts this node is still running: while it lives, no other node takes them over. */
+  renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void>
+  /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
+  resend(postId: string, platform: PlatformName, now: number): Promise<void>
+  /** Attempts whose lease ran out (or, with `all`, every attempt: at start, none is alive). */
+  abandoned(now: number, all: boolean): Promise<TargetRef[]>
+  /**
+   * What is due: whether posts wait to be claimed (at `now` or before), whether targets wait
+   * for an attempt, and the earliest time after `now` when either comes due.
+   */
+  due(now: number): Promise<{ posts: boolean; targets: boolean; next: number | undefined }>
+}
+
+export interface FeedStore {
+  /** Adds a post to an account's feed, once; a second call answers the item already there. */
+  publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number): Promise<FeedItem>
+  /** The newest items first. */
+  recent(accountId: string, limit: number): Promise<FeedItem[]>
+}
+
+/** Engagement snapshots and the collector's schedule. */
+export interface MetricsStore {
+  /**
+   * Claims the targets due for a read at `now`, most overdue first: their next read moves
+   * `leaseMs` ahead, so no other node reads them meanwhile, and if this node dies they fall due
+   * again then. `record` sets the real next read.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<DueTarget[]>
+  /**
+   * Records one batch of reads: each snapshot (and the target's latest counts), each target's
+   * next read and, when the platform refused the credentials, the connection's
+   * `reauth_required` (and its event): all in one transaction, at `takenAt`.
+   */
+  record(results: Collected[], takenAt: number, reauth?: { accountId: string; platform: PlatformName }): Promise<void>
+  /** Every snapshot of a target, oldest first. */
+  history(postId: string, platform: PlatformName): Promise<Snapshot[]>
+}
+
+/** The aggregations behind GET /v1/analytics. */
+export interface AnalyticsStore {
+  /**
+   * How many rollup rows, publish delays and ranked targets differ from what the raw rows say
+   * (all 0 when they agree): a full recount, for tests and for checking a database by hand.
+   */
+  drift(): Promise<{ hours: number; delays: number; top: number }>
+  /** Sums over the targets in range: in all, per platform, per bucket; and the most engaging targets. */
+  report(q: ReportQuery): Promise<ReportRows>
+}
+
+/**
+ * The database cannot be reached right now (a lost connection, a server restarting). Nothing of
+ * the unit of work was done; the same call may succeed a moment later.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: string) {
+    super(`The database is unreachable: ${cause}`)
+    this.name = 'StoreUnavailableError'
+  }
+}
+
+/** Everything that touches storage, one family of data per member. */
+export interface Store {
+  users: UsersStore
+  apiKeys: ApiKeysStore
+  rateLimits: RateLimitsStore
+  idempotency: IdempotencyStore
+  events: EventsStore
+  webhooks: WebhooksStore
+  webhookDeliveries: WebhookDeliveriesStore
+  accounts: AccountsStore
+  posts: PostsStore
+  publishing: PublishingStore
+  feed: FeedStore
+  metrics: MetricsStore
+  analytics: AnalyticsStore
+  /**
+   * On an empty database only: creates the owner user and one key with every scope, together.
+   * Undefined if there are users already.
+   */
+  bootstrapOwner(owner: NewUser, now: number): Promise<{ user: User; key: NewKeySecret } | undefined>
+  /**
+   * Whether the secret key with this fingerprint is the one the store's sealed data was written
+   * with (the first key to ask is recorded). Several daemons on one database must share one key.
+   */
+  acceptsSecretKey(fingerprint: string): Promise<boolean>
+  /** An online, consistent copy of the database to another file. */
+  backup(file: string): Promise<void>
+  close(): Promise<void>
+}

@@ -1,0 +1,67 @@
+import { timingSafeEqual } from 'node:crypto'
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../src/api-key.js'
+import type { NewKeySecret } from '../../../src/api/api-keys.js'
+import { newId } from '../../../src/ids.js'
+import type { ApiKeysStore, NewApiKey } from '../port.js'
+import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
+import type { Queryable, Sql } from './connect.js'
+
+// last_used_at is written at most once a minute per key, as on SQLite.
+const LAST_USED_RESOLUTION_MS = 60_000
+
+/** Creates a key on `q` and returns it with its secret, the only time the secret exists in clear. */
+export async function createApiKey(q: Queryable, userId: string, input: NewApiKey, now: number): Promise<NewKeySecret> {
+  const secret = generateApiKey()
+  const [row] = await q<KeyRow[]>`
+    INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at, expires_at)
+    VALUES (${newId('key', now)}, ${userId}, ${input.name}, ${apiKeyDisplayPrefix(secret)}, ${hashApiKey(secret)},
+            ${input.scopes.join(' ')}, ${now}, ${input.expiresAt ?? null})
+    RETURNING *`
+  return { ...keyFromRow(row!), secret }
+}
+
+/**
+ * Every request reads its key here, so a key revoked or a plan changed through any node is
+ * refused or applied by every node on its next request.
+ */
+export function apiKeysStore(sql: Sql): ApiKeysStore {
+  const own = async (userId: string | null, id: string) => {
+    const [row] = await sql<KeyRow[]>`SELECT * FROM api_keys WHERE id = ${id}`
+    return row && (userId === null || row.user_id === userId) ? row : undefined
+  }
+  return {
+    create: (userId, input, now) => createApiKey(sql, userId, input, now),
+    async authenticate(hash, now) {
+      const [row] = await sql<HashRow[]>`
+        SELECT k.*, u.id AS u_id, u.name AS u_name, u.email AS u_email, u.plan AS u_plan,
+               u.custom_per_minute AS u_custom_per_minute, u.custom_per_hour AS u_custom_per_hour,
+               u.custom_per_day AS u_custom_per_day, u.timezone AS u_timezone, u.is_owner AS u_is_owner,
+               u.created_at AS u_created_at
+          FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ${hash}`
+      // As on SQLite: found by the hash's index, then compared again in constant time.
+      if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
+      if (row.revoked_at !== null && row.revoked_at <= now) return 'revoked'
+      if (row.expires_at !== null && row.expires_at <= now) return 'expired'
+      return principalOf(row)
+    },
+    async touch(principal, now) {
+      if (principal.lastUsedAt !== null && now - principal.lastUsedAt < LAST_USED_RESOLUTION_MS) return
+      await sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${principal.key.id}`
+    },
+    async get(userId, id) {
+      const row = await own(userId, id)
+      return row && keyFromRow(row)
+    },
+    async listPage(userId, after, limit) {
+      return (await sql<KeyRow[]>`SELECT * FROM api_keys WHERE user_id = ${userId} AND id > ${after} ORDER BY id LIMIT ${limit}`).map(keyFromRow)
+    },
+    async listAll() {
+      return (await sql<KeyRow[]>`SELECT * FROM api_keys ORDER BY user_id, id`).map((row) => ({ ...keyFromRow(row), user_id: row.user_id }))
+    },
+    async revoke(userId, id, now) {
+      if (!(await own(userId, id))) return undefined
+      const [row] = await sql<KeyRow[]>`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${now}) WHERE id = ${id} RETURNING *`
+      return keyFromRow(row!)
+    },
+  }
+}

@@ -1,0 +1,21 @@
+import type { EventType } from '../../../src/events.js'
+import { newId } from '../../../src/ids.js'
+import type { EventsStore, StoredEvent } from '../port.js'
+import { eventFromRow, type EventRow } from '../rows.js'
+import type { Queryable, Sql } from './connect.js'
+
+/** Appends an event on `q`: inside the transaction of the change it reports, they commit together. */
+export async function appendEvent(q: Queryable, userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
+  const id = newId('msg', now)
+  await q`INSERT INTO events (id, user_id, type, data, created_at) VALUES (${id}, ${userId}, ${type}, ${JSON.stringify(data)}, ${now})`
+  return { id, userId, type, data, createdAt: now }
+}
+
+export function eventsStore(sql: Sql): EventsStore {
+  return {
+    append: (userId, type, data, now) => appendEvent(sql, userId, type, data, now),
+    async listAfter(afterId, limit) {
+      return (await sql<EventRow[]>`SELECT * FROM events WHERE id > ${afterId} ORDER BY id LIMIT ${limit}`).map(eventFromRow)
+    },
+  }
+}

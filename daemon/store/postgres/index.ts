@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto'
+import { SCOPES } from '../../../src/api/common.js'
+import type { Store } from '../port.js'
+import { accountsStore } from './accounts.js'
+import { analyticsStore } from './analytics.js'
+import { apiKeysStore, createApiKey } from './api-keys.js'
+import { connectPostgres, describeDatabase, reportingLoss, type ConnectOptions } from './connect.js'
+import { eventsStore } from './events.js'
+import { feedStore } from './feed.js'
+import { idempotencyStore } from './idempotency.js'
+import { metricsStore } from './metrics.js'
+import { migrate } from './migrate.js'
+import { postsStore } from './posts.js'
+import { publishingStore } from './publishing.js'
+import { rateLimitsStore } from './rate-limits.js'
+import { usersStore, createUser } from './users.js'
+import { webhookDeliveriesStore } from './webhook-deliveries.js'
+import { webhooksStore } from './webhooks.js'
+
+export { DatabaseUnreachableError, describeDatabase } from './connect.js'
+
+// Any constant: the lock under which only one of several nodes starting together creates the owner.
+const BOOTSTRAP_LOCK = 0x736d6d01
+
+/**
+ * The store on a PostgreSQL database, shared by every daemon pointed at it: connected (a wrong
+ * or unreachable URL fails within seconds, naming the host, never the password) and migrated.
+ * Work this node claims carries `nodeId`.
+ */
+export async function openPostgresStore(url: string, options: ConnectOptions & { nodeId?: string } = {}): Promise<Store & { nodeId: string }> {
+  const sql = await connectPostgres(url, options)
+  try {
+    await migrate(sql, describeDatabase(url))
+  } catch (error) {
+    await sql.end({ timeout: 1 })
+    throw error
+  }
+  // A node keeps its id across restarts (the daemon keeps it in its data dir), so that at start
+  // it can take back at once what its previous run left claimed.
+  const nodeId = options.nodeId ?? `node-${randomUUID()}`
+  return {
+    nodeId,
+    users: reportingLoss(usersStore(sql)),
+    apiKeys: reportingLoss(apiKeysStore(sql)),
+    rateLimits: reportingLoss(rateLimitsStore(sql)),
+    idempotency: reportingLoss(idempotencyStore(sql, nodeId)),
+    events: reportingLoss(eventsStore(sql)),
+    webhooks: reportingLoss(webhooksStore(sql)),
+    webhookDeliveries: reportingLoss(webhookDeliveriesStore(sql, nodeId)),
+    accounts: reportingLoss(accountsStore(sql)),
+    posts: reportingLoss(postsStore(sql)),
+    publishing: reportingLoss(publishingStore(sql, nodeId)),
+    feed: reportingLoss(feedStore(sql)),
+    metrics: reportingLoss(metricsStore(sql)),
+    analytics: reportingLoss(analyticsStore(sql)),
+    async bootstrapOwner(owner, now) {
+      return sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`
+        const [any] = await tx`SELECT 1 FROM users LIMIT 1`
+        if (any) return undefined
+        const user = await createUser(tx, { ...owner, isOwner: true }, now)
+        const key = await createApiKey(tx, user.id, { name: 'owner (first start)', scopes: SCOPES }, now)
+        return { user, key }
+      })
+    },
+    async acceptsSecretKey(fingerprint) {
+      await sql`INSERT INTO cluster_settings (name, value) VALUES ('secret_key_fingerprint', ${fingerprint}) ON CONFLICT DO NOTHING`
+      const [row] = await sql<{ value: string }[]>`SELECT value FROM cluster_settings WHERE name = 'secret_key_fingerprint'`
+      return row!.value === fingerprint
+    },
+    async backup() {
+      throw new Error('A PostgreSQL database is backed up with PostgreSQL\'s own tools: pg_dump (or a base backup and WAL archiving).')
+    },
+    async close() {
+      await sql.end({ timeout: 5 })
+    },
+  }
+}

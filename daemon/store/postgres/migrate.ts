@@ -1,0 +1,29 @@
+import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
+import type { Sql } from './connect.js'
+import { migrations as defaultMigrations } from './migrations/index.js'
+
+// Any constant: the advisory lock that makes nodes starting together migrate one at a time.
+const MIGRATION_LOCK = 0x736d6d // "smm"
+
+/**
+ * Brings the database's schema up to date with the same rules as SQLite's (a newer schema
+ * refused, a landed migration's text never changed), in one transaction: PostgreSQL's DDL is
+ * transactional, so a failed step leaves the schema as it was. Several daemons starting at once
+ * take turns under an advisory lock, so each step runs once.
+ */
+export async function migrate(sql: Sql, where: string, list: readonly Migration[] = defaultMigrations): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
+    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL)`
+    const rows = await tx<{ version: number; checksum: string }[]>`SELECT version, checksum FROM schema_migrations`
+    const recorded = new Map(rows.map((r) => [r.version, r.checksum]))
+    const current = rows.reduce((max, r) => Math.max(max, r.version), 0)
+    const { pending } = migrationPlan(list, current, recorded, where)
+    for (const migration of pending) {
+      await tx.unsafe(migration.sql)
+      await tx`INSERT INTO schema_migrations (version, name, checksum, applied_at)
+               VALUES (${migration.version}, ${migration.name}, ${migrationChecksum(migration)}, ${Date.now()})`
+    }
+  })
+}

@@ -1,0 +1,116 @@
+import { newId } from '../../../src/ids.js'
+import type { Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore } from '../port.js'
+import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
+import type { Queryable, Sql } from './connect.js'
+import { appendEvent } from './events.js'
+
+/** Posts with their targets, in two statements however many posts. */
+export async function recordsOf(q: Queryable, rows: PostRow[]): Promise<PostRecord[]> {
+  if (rows.length === 0) return []
+  const targets = await q<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${rows.map((r) => r.id)})`
+  return rows.map((row) => postRecordOf(row, targets.filter((t) => t.post_id === row.id)))
+}
+
+export async function recordOf(q: Queryable, id: string): Promise<PostRecord | undefined> {
+  return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id}`))[0]
+}
+
+/** The user's post, its row locked until the transaction ends: an edit and the scheduler's claim take turns. */
+async function ownedForUpdate(q: Queryable, userId: string, id: string): Promise<PostRecord | undefined> {
+  return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`))[0]
+}
+
+export function postsStore(sql: Sql): PostsStore {
+  return {
+    async create(userId: string, input: NewPost, now: number) {
+      return sql.begin(async (tx) => {
+        const id = newId('pst', now)
+        await tx`
+          INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+          VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
+                  ${JSON.stringify(input.platforms)}, ${input.scheduledAt}, 'scheduled', 1, ${now}, ${now})`
+        await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
+        const record = (await recordOf(tx, id))!
+        await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+        return record
+      })
+    },
+
+    async get(userId, id) {
+      return (await recordsOf(sql, await sql<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId}`))[0]
+    },
+
+    async list(userId: string, filters: PostFilters, limit: number) {
+      const asc = filters.order === 'asc'
+      const after = filters.after
+      const rows = await sql<PostRow[]>`
+        SELECT p.* FROM posts p
+         WHERE p.user_id = ${userId}
+           ${filters.status ? sql`AND p.status = ${filters.status}` : sql``}
+           ${filters.accountId ? sql`AND p.account_id = ${filters.accountId}` : sql``}
+           ${filters.platform ? sql`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : sql``}
+           ${filters.from !== undefined ? sql`AND p.scheduled_at >= ${filters.from}` : sql``}
+           ${filters.to !== undefined ? sql`AND p.scheduled_at < ${filters.to}` : sql``}
+           ${after ? (asc ? sql`AND (p.scheduled_at, p.id) > (${after.scheduledAt}, ${after.id})` : sql`AND (p.scheduled_at, p.id) < (${after.scheduledAt}, ${after.id})`) : sql``}
+         ORDER BY ${asc ? sql`p.scheduled_at ASC, p.id ASC` : sql`p.scheduled_at DESC, p.id DESC`}
+         LIMIT ${limit}`
+      return recordsOf(sql, rows)
+    },
+
+    async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
+      return sql.begin(async (tx): Promise<Change> => {
+        const current = await ownedForUpdate(tx, userId, id)
+        if (!current) return { kind: 'not_found' }
+        if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
+        if (current.version !== version) return { kind: 'version_mismatch', record: current }
+        const p = current.post
+        const platforms = changes.platforms ?? p.platforms
+        await tx`
+          UPDATE posts SET content = ${changes.content ?? p.content}, media_urls = ${JSON.stringify(changes.mediaUrls ?? p.media_urls)},
+                 platforms = ${JSON.stringify(platforms)}, scheduled_at = ${changes.scheduledAt ?? Date.parse(p.scheduled_at)},
+                 updated_at = ${now}, version = version + 1
+           WHERE id = ${id}`
+        // A new time replaces a retry's: the post is due when the user now says.
+        if (changes.scheduledAt !== undefined) await tx`UPDATE post_targets SET next_attempt_at = NULL WHERE post_id = ${id} AND status = 'pending'`
+        if (changes.platforms) {
+          // Targets of a scheduled post hold no results yet, so they can simply be redrawn.
+          await tx`DELETE FROM post_targets WHERE post_id = ${id}`
+          await tx`INSERT INTO post_targets ${tx(platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
+        }
+        const record = (await recordOf(tx, id))!
+        await appendEvent(tx, userId, 'post.updated', record.post, now)
+        return { kind: 'ok', record }
+      })
+    },
+
+    async cancel(userId, id, now) {
+      return sql.begin(async (tx): Promise<Change> => {
+        const current = await ownedForUpdate(tx, userId, id)
+        if (!current) return { kind: 'not_found' }
+        if (current.post.status === 'cancelled') return { kind: 'ok', record: current }
+        if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
+        await tx`UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
+        const record = (await recordOf(tx, id))!
+        await appendEvent(tx, userId, 'post.cancelled', record.post, now)
+        return { kind: 'ok', record }
+      })
+    },
+
+    async retry(userId, id, now) {
+      return sql.begin(async (tx): Promise<Change> => {
+        const current = await ownedForUpdate(tx, userId, id)
+        if (!current) return { kind: 'not_found' }
+        if (current.post.status !== 'failed' && current.post.status !== 'partially_published') return { kind: 'wrong_state', record: current }
+        // As on SQLite: the post keeps its scheduled_at, the retry time goes on the targets.
+        await tx`UPDATE posts SET status = 'scheduled', updated_at = ${now}, version = version + 1 WHERE id = ${id}`
+        await tx`
+          UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, next_attempt_at = ${now},
+                 lease_expires_at = NULL, claimed_by = NULL, error_code = NULL, error_detail = NULL
+           WHERE post_id = ${id} AND status IN ('failed', 'unconfirmed')`
+        const record = (await recordOf(tx, id))!
+        await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+        return { kind: 'ok', record }
+      })
+    },
+  }
+}

@@ -1,0 +1,180 @@
+import type { PostStatus } from '../../../src/api/posts.js'
+import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
+import type { PlatformName } from '../../platforms/types.js'
+import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, TargetRef } from '../port.js'
+import type { PostRow, TargetRow } from '../rows.js'
+import { markReauthRequired, replaceCredentials } from './accounts.js'
+import type { Queryable, Sql } from './connect.js'
+import { appendEvent } from './events.js'
+import { recordOf } from './posts.js'
+
+type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
+
+/** How long a node holds an interrupted attempt it took over while it resolves it. */
+const RECOVERY_LEASE_MS = 60_000
+
+/**
+ * Records one attempt's outcome on `tx`. The post's row is locked first, so that targets of one
+ * post settled at once on several nodes take turns, and the last one sees every other outcome
+ * and writes the post's final state.
+ */
+async function settleOn(tx: Queryable, postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
+  const [post] = await tx<Pick<PostRow, 'id'>[]>`SELECT id FROM posts WHERE id = ${postId} FOR UPDATE`
+  if (!post) return false
+  const done = { lease_expires_at: null, claimed_by: null }
+  let changed
+  if (outcome.kind === 'published') {
+    changed = await tx`
+      UPDATE post_targets SET status = 'published', platform_post_id = ${outcome.platformPostId}, url = ${outcome.url}, published_at = ${now},
+             metrics_due_at = ${now + FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL,
+             ${tx(done)}
+       WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
+  } else if (outcome.kind === 'retry') {
+    changed = await tx`
+      UPDATE post_targets SET status = 'pending', next_attempt_at = ${outcome.at}, error_code = ${outcome.code}, error_detail = ${outcome.detail},
+             ${tx(done)}
+       WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
+  } else {
+    const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
+    changed = await tx`
+      UPDATE post_targets SET status = ${status}, error_code = ${code}, error_detail = ${outcome.detail}, next_attempt_at = NULL, ${tx(done)}
+       WHERE post_id = ${postId} AND platform = ${platform} AND status IN ('publishing', 'pending') RETURNING 1`
+  }
+  // Settled already (by a recovery on another node, say): the first outcome stands.
+  if (changed.length === 0) return false
+  if (outcome.kind === 'retry') {
+    await tx`UPDATE posts SET updated_at = ${now}, version = version + 1 WHERE id = ${postId}`
+    return true
+  }
+  const final = await finishIfDone(tx, postId, now)
+  const record = (await recordOf(tx, postId))!
+  if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, now)
+  if (outcome.kind === 'published' && outcome.refreshed) {
+    await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
+  }
+  await appendEvent(tx, record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
+  if (final) await appendEvent(tx, record.userId, `post.${final}`, record.post, now)
+  return true
+}
+
+async function finishIfDone(tx: Queryable, postId: string, now: number): Promise<FinalStatus | undefined> {
+  const targets = await tx<Pick<TargetRow, 'status' | 'published_at'>[]>`SELECT status, published_at FROM post_targets WHERE post_id = ${postId}`
+  if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
+    await tx`UPDATE posts SET updated_at = ${now}, version = version + 1 WHERE id = ${postId}`
+    return undefined
+  }
+  const published = targets.filter((t) => t.status === 'published')
+  const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
+  const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
+  await tx`UPDATE posts SET status = ${status}, published_at = ${publishedAt}, updated_at = ${now}, version = version + 1
+            WHERE id = ${postId} AND status = 'publishing'`
+  return status
+}
+
+/**
+ * The scheduler's side of posts on a database several nodes share: due posts and targets are
+ * claimed with FOR UPDATE SKIP LOCKED or a conditional update, so no two nodes take the same
+ * work; each claim carries this node's id and a lease.
+ */
+export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
+  return {
+    async claimDue(now, limit, catchUpMs) {
+      return sql.begin(async (tx) => {
+        const result: ClaimResult = { claimed: 0, missed: 0 }
+        const posts = await tx<{ id: string; scheduled_at: number }[]>`
+          UPDATE posts SET status = 'publishing', updated_at = ${now}, version = version + 1
+           WHERE id IN (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now}
+                         ORDER BY scheduled_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING id, scheduled_at`
+        if (posts.length === 0) return result
+        result.claimed = posts.length
+        // A retried post's targets already carry their retry time; the others fall due at the post's.
+        const due = await tx<{ post_id: string; platform: PlatformName; due_at: number }[]>`
+          UPDATE post_targets t SET next_attempt_at = coalesce(t.next_attempt_at, p.scheduled_at)
+            FROM posts p
+           WHERE p.id = t.post_id AND t.post_id = ANY(${posts.map((p) => p.id)}) AND t.status = 'pending'
+          RETURNING t.post_id, t.platform, t.next_attempt_at AS due_at`
+        for (const post of posts) {
+          const targets = due.filter((t) => t.post_id === post.id)
+          if (targets.length === 0 || now - Math.min(...targets.map((t) => t.due_at)) <= catchUpMs) continue
+          result.missed++
+          const detail = `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.`
+          for (const { platform } of targets) await settleOn(tx, post.id, platform, { kind: 'failed', code: 'missed_schedule', detail }, now)
+        }
+        return result
+      })
+    },
+
+    async dueTargets(now, after, limit) {
+      return sql<TargetRef[]>`
+        SELECT t.post_id AS "postId", t.platform, p.account_id AS "accountId", t.next_attempt_at AS "dueAt"
+          FROM post_targets t JOIN posts p ON p.id = t.post_id
+         WHERE t.status = 'pending' AND t.next_attempt_at <= ${now}
+           AND (t.next_attempt_at, t.post_id, t.platform) > (${after?.dueAt ?? -1}, ${after?.postId ?? ''}, ${after?.platform ?? ''})
+         ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ${limit}`
+    },
+
+    async claimTarget(ref, now, leaseMs): Promise<ClaimedTarget | undefined> {
+      // The WHERE is checked again on the row as locked: of two nodes, one updates, the other finds it taken.
+      const [row] = await sql<{ attempts: number; attempts_before_retry: number; next_attempt_at: number; user_id: string; content: string; media_urls: string }[]>`
+        UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
+          FROM posts p
+         WHERE p.id = t.post_id AND t.post_id = ${ref.postId} AND t.platform = ${ref.platform} AND t.status = 'pending' AND t.next_attempt_at <= ${now}
+        RETURNING t.attempts, t.attempts_before_retry, t.next_attempt_at, p.user_id, p.content, p.media_urls`
+      if (!row) return undefined
+      return {
+        ...ref,
+        dueAt: row.next_attempt_at,
+        userId: row.user_id,
+        attempts: row.attempts,
+        attemptsSinceRetry: row.attempts - row.attempts_before_retry,
+        content: row.content,
+        mediaUrls: JSON.parse(row.media_urls) as string[],
+      }
+    },
+
+    settle: (postId, platform, outcome, now) => sql.begin((tx) => settleOn(tx, postId, platform, outcome, now)),
+
+    async renewLeases(targets, until) {
+      if (targets.length === 0) return
+      await sql`
+        UPDATE post_targets t SET lease_expires_at = ${until}
+          FROM unnest(${targets.map((x) => x.postId)}::text[], ${targets.map((x) => x.platform)}::text[]) AS r(post_id, platform)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing' AND t.claimed_by = ${nodeId}`
+    },
+
+    async resend(postId, platform, now) {
+      await sql`
+        UPDATE post_targets SET status = 'pending', next_attempt_at = ${now}, lease_expires_at = NULL, claimed_by = NULL
+         WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' AND claimed_by = ${nodeId}`
+    },
+
+    /**
+     * Attempts whose lease ran out, on any node; at start (`all`) also this node's own, whatever
+     * their lease (its previous run is gone). Each is taken over under this node's id before it
+     * is returned, so one node, not every node that notices, resolves it.
+     */
+    async abandoned(now, all) {
+      return sql<TargetRef[]>`
+        UPDATE post_targets t SET lease_expires_at = ${now + RECOVERY_LEASE_MS}, claimed_by = ${nodeId}
+          FROM posts p
+         WHERE p.id = t.post_id AND t.status = 'publishing'
+           AND (t.lease_expires_at <= ${now} OR (${all} AND t.claimed_by = ${nodeId}))
+        RETURNING t.post_id AS "postId", t.platform, p.account_id AS "accountId", coalesce(t.next_attempt_at, p.scheduled_at) AS "dueAt"`
+    },
+
+    async due(now) {
+      const [row] = await sql<{ post: number | null; target: number | null; next_post: number | null; next_target: number | null }[]>`
+        SELECT (SELECT min(scheduled_at) FROM posts WHERE status = 'scheduled') AS post,
+               (SELECT min(next_attempt_at) FROM post_targets WHERE status = 'pending') AS target,
+               (SELECT min(scheduled_at) FROM posts WHERE status = 'scheduled' AND scheduled_at > ${now}) AS next_post,
+               (SELECT min(next_attempt_at) FROM post_targets WHERE status = 'pending' AND next_attempt_at > ${now}) AS next_target`
+      const times = [row!.next_post, row!.next_target].filter((t): t is number => t !== null)
+      return {
+        posts: row!.post !== null && row!.post <= now,
+        targets: row!.target !== null && row!.target <= now,
+        next: times.length ? Math.min(...times) : undefined,
+      }
+    },
+  }
+}

@@ -1,0 +1,53 @@
+import { newId } from '../../../src/ids.js'
+import type { WebhookChanges, WebhooksStore } from '../port.js'
+import { webhookFromRow, type WebhookRow } from '../rows.js'
+import type { Sql } from './connect.js'
+
+export function webhooksStore(sql: Sql): WebhooksStore {
+  const one = (rows: WebhookRow[]) => (rows[0] ? webhookFromRow(rows[0]) : undefined)
+  return {
+    async create(userId, input, now) {
+      return one(
+        await sql<WebhookRow[]>`
+          INSERT INTO webhooks (id, user_id, url, events, description, secret, created_at, updated_at)
+          VALUES (${newId('whk', now)}, ${userId}, ${input.url}, ${JSON.stringify(input.events)}, ${input.description}, ${input.sealedSecret}, ${now}, ${now})
+          RETURNING *`,
+      )!
+    },
+    async get(userId, id) {
+      return one(await sql<WebhookRow[]>`SELECT * FROM webhooks WHERE id = ${id} AND user_id = ${userId}`)
+    },
+    async listPage(userId, after, limit) {
+      return (await sql<WebhookRow[]>`SELECT * FROM webhooks WHERE user_id = ${userId} AND id > ${after} ORDER BY id LIMIT ${limit}`).map(webhookFromRow)
+    },
+    async update(userId: string, id: string, changes: WebhookChanges, now: number) {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<WebhookRow[]>`SELECT * FROM webhooks WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`
+        if (!row) return undefined
+        const enabled = changes.enabled ?? row.enabled === 1
+        const wasEnabled = row.enabled === 1
+        // As on SQLite: enabling starts afresh; the reason and the failure streak belong to the disabled period.
+        const reason = enabled ? null : wasEnabled ? 'disabled by request' : row.disabled_reason
+        const disabledAt = enabled ? null : wasEnabled ? now : row.disabled_at
+        const failingSince = enabled && !wasEnabled ? null : row.failing_since
+        return one(
+          await tx<WebhookRow[]>`
+            UPDATE webhooks SET url = ${changes.url ?? row.url}, events = ${changes.events ? JSON.stringify(changes.events) : row.events},
+                   description = ${changes.description !== undefined ? changes.description : row.description}, enabled = ${enabled ? 1 : 0},
+                   disabled_reason = ${reason}, disabled_at = ${disabledAt}, failing_since = ${failingSince}, updated_at = ${now}
+             WHERE id = ${id} RETURNING *`,
+        )
+      })
+    },
+    async rotateSecret(userId, id, sealedSecret, overlapUntil, now) {
+      return one(
+        await sql<WebhookRow[]>`
+          UPDATE webhooks SET previous_secret = secret, secret = ${sealedSecret}, previous_secret_expires_at = ${overlapUntil}, updated_at = ${now}
+           WHERE id = ${id} AND user_id = ${userId} RETURNING *`,
+      )
+    },
+    async delete(userId, id) {
+      return (await sql`DELETE FROM webhooks WHERE id = ${id} AND user_id = ${userId} RETURNING 1`).length > 0
+    },
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * The rows both SQL stores keep (the same columns on SQLite and PostgreSQL) and how each
+ * becomes a domain value: one mapping, whichever database read it.
+ */
+import type { Connection } from '../../src/api/accounts.js'
+import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
+import type { PostStatus, Target, TargetStatus } from '../../src/api/posts.js'
+import type { ApiKey } from '../../src/api/api-keys.js'
+import type { Plan, Scope } from '../../src/api/common.js'
+import type { User } from '../../src/api/users.js'
+import type { EventType } from '../../src/events.js'
+import { toIso, toIsoOrNull } from '../../src/time.js'
+import { limitsFor } from '../plans.js'
+import type { Metrics, PlatformName } from '../platforms/types.js'
+import type { AttemptRecord, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, WebhookRecord } from './port.js'
+
+export interface UserRow {
+  id: string
+  name: string
+  email: string | null
+  plan: Plan
+  custom_per_minute: number | null
+  custom_per_hour: number | null
+  custom_per_day: number | null
+  timezone: string
+  is_owner: number
+  created_at: number
+}
+
+/** A user row as the API shows it. */
+export function userFromRow(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    plan: row.plan,
+    limits: limitsFor(row.plan, {
+      per_minute: row.custom_per_minute ?? undefined,
+      per_hour: row.custom_per_hour ?? undefined,
+      per_day: row.custom_per_day ?? undefined,
+    }),
+    timezone: row.timezone,
+    created_at: toIso(row.created_at),
+  }
+}
+
+export interface KeyRow {
+  id: string
+  user_id: string
+  name: string
+  prefix: string
+  hash: string
+  scopes: string
+  created_at: number
+  expires_at: number | null
+  revoked_at: number | null
+  last_used_at: number | null
+}
+
+/** A key as the API shows it (never its hash). */
+export function keyFromRow(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes.split(' ').filter(Boolean) as Scope[],
+    prefix: row.prefix,
+    created_at: toIso(row.created_at),
+    expires_at: toIsoOrNull(row.expires_at),
+    last_used_at: toIsoOrNull(row.last_used_at),
+    revoked_at: toIsoOrNull(row.revoked_at),
+  }
+}
+
+/** An api_keys row joined to its owner's columns, named u_…. */
+export type HashRow = KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }
+
+/** The authenticated key, its scopes and its owner, from one joined row. */
+export function principalOf(row: HashRow): Principal {
+  const key = keyFromRow(row)
+  const user = userFromRow({
+    id: row.u_id,
+    name: row.u_name,
+    email: row.u_email,
+    plan: row.u_plan,
+    custom_per_minute: row.u_custom_per_minute,
+    custom_per_hour: row.u_custom_per_hour,
+    custom_per_day: row.u_custom_per_day,
+    timezone: row.u_timezone,
+    is_owner: row.u_is_owner,
+    created_at: row.u_created_at,
+  })
+  return { key, scopes: new Set(key.scopes), user, lastUsedAt: row.last_used_at }
+}
+
+export interface AccountRow {
+  id: string
+  user_id: string
+  name: string
+  created_at: number
+}
+
+export interface ConnectionRow {
+  account_id: string
+  platform: PlatformName
+  handle: string
+  display_name: string
+  status: 'active' | 'reauth_required'
+  credentials: Buffer
+  settings: string
+  connected_at: number
+}
+
+export function connectionFromRow(row: ConnectionRow): Connection {
+  return { platform: row.platform, handle: row.handle, display_name: row.display_name, status: row.status, connected_at: toIso(row.connected_at) }
+}
+
+/** A connection as the daemon uses it: sealed credentials and all. */
+export function storedConnection(row: ConnectionRow, userId: string): StoredConnection {
+  return {
+    accountId: row.account_id,
+    userId,
+    platform: row.platform,
+    handle: row.handle,
+    status: row.status,
+    sealedCredentials: row.credentials,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    connectedAt: row.connected_at,
+  }
+}
+
+export interface FeedRow {
+  post_id: string
+  content: string
+  media_urls: string
+  published_at: number
+}
+
+export function feedItemFromRow(row: FeedRow): FeedItem {
+  return {
+      postId: row.post_id,
+      content: row.content,
+      mediaUrls: JSON.parse(row.media_urls) as string[],
+      publishedAt: row.published_at,
+  }
+}
+
+export interface EventRow {
+  id: string
+  user_id: string
+  type: EventType
+  data: string
+  created_at: number
+}
+
+export function eventFromRow(r: EventRow): StoredEvent {
+  return { id: r.id, userId: r.user_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }
+}
+
+export interface IdempotencyRow {
+  method: string
+  path: string
+  body_hash: string
+  state: 'running' | 'done'
+  status: number | null
+  response: Buffer | null
+  created_at: number
+  expires_at: number
+}
+
+/** How long a stored response is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+// A request still marked running after this long was cut off (a crash, a lost connection
+// mid-write); a retry may take its place rather than wait for an answer that never comes.
+const ABANDONED_AFTER_MS = 60_000
+
+/**
+ * What an earlier request with the same key left, if it still counts: a mismatch, one still in
+ * flight, or an answer to replay. Undefined: the key is free (never used, expired, or held by a
+ * request that was cut off) and this request may claim it.
+ */
+export function earlierClaim(row: IdempotencyRow | undefined, method: string, path: string, bodyHash: string, now: number): IdempotencyClaim | undefined {
+  const live = row && row.expires_at > now && !(row.state === 'running' && now - row.created_at > ABANDONED_AFTER_MS)
+  if (!live) return undefined
+  if (row.method !== method || row.path !== path || row.body_hash !== bodyHash) return { kind: 'mismatch' }
+  if (row.state === 'running') return { kind: 'in_flight' }
+  return { kind: 'replay', response: { status: row.status!, sealed: row.response! } }
+}
+
+export interface PostRow {
+  id: string
+  user_id: string
+  account_id: string
+  content: string
+  media_urls: string
+  platforms: string
+  scheduled_at: number
+  status: PostStatus
+  version: number
+  created_at: number
+  updated_at: number
+  published_at: number | null
+  cancelled_at: number | null
+}
+
+export interface TargetRow {
+  post_id: string
+  platform: PlatformName
+  status: TargetStatus
+  attempts: number
+  attempts_before_retry: number
+  next_attempt_at: number | null
+  lease_expires_at: number | null
+  platform_post_id: string | null
+  url: string | null
+  published_at: number | null
+  error_code: string | null
+  error_detail: string | null
+}
+
+function targetFromRow(row: TargetRow): Target {
+  return {
+    platform: row.platform,
+    status: row.status,
+    attempts: row.attempts,
+    platform_post_id: row.platform_post_id,
+    url: row.url,
+    published_at: toIsoOrNull(row.published_at),
+    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
+  }
+}
+
+/** A post and its targets as the API shows them, targets in the order of the post's platforms. */
+export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord {
+  const platforms = JSON.parse(row.platforms) as PlatformName[]
+  const targets = [...targetRows].sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
+  return {
+    version: row.version,
+    userId: row.user_id,
+    post: {
+      id: row.id,
+      account_id: row.account_id,
+      content: row.content,
+      media_urls: JSON.parse(row.media_urls) as string[],
+      platforms,
+      scheduled_at: toIso(row.scheduled_at),
+      status: row.status,
+      targets: targets.map(targetFromRow),
+      created_at: toIso(row.created_at),
+      updated_at: toIso(row.updated_at),
+      published_at: toIsoOrNull(row.published_at),
+      cancelled_at: toIsoOrNull(row.cancelled_at),
+    },
+  }
+}
+
+export interface AttemptRow {
+  id: string
+  webhook_id: string
+  event_id: string
+  event_type: EventType
+  attempt: number
+  succeeded: number
+  status_code: number | null
+  duration_ms: number
+  response_body: string | null
+  error: string | null
+  next_attempt_at: number | null
+  created_at: number
+}
+
+export function attemptFromRow(row: AttemptRow): WebhookDeliveryAttempt {
+  return {
+    id: row.id,
+    webhook_id: row.webhook_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    attempt: row.attempt,
+    succeeded: row.succeeded === 1,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    response_body: row.response_body,
+    error: row.error,
+    next_attempt_at: toIsoOrNull(row.next_attempt_at),
+    created_at: toIso(row.created_at),
+  }
+}
+
+/** The attempt recorded for a delivery whose lease ran out with no outcome: its node died or hung mid-request. */
+export const INTERRUPTED = 'interrupted: the daemon stopped before this attempt got an answer'
+
+/**
+ * Why a failed attempt disables its endpoint, if it does: the attempt says so (410 Gone), or the
+ * endpoint has failed without a success for as long as is allowed.
+ */
+export function disableReasonFor(r: AttemptRecord, failingSince: number, now: number): string | undefined {
+  if (r.disableReason) return r.disableReason
+  if (now - failingSince < r.disableAfterFailingMs) return undefined
+  const days = Math.round(r.disableAfterFailingMs / 86_400_000)
+  return `every delivery failed for ${days} days (since ${toIso(failingSince)}); the last error: ${r.error ?? `HTTP ${r.statusCode}`}`
+}
+
+export interface WebhookRow {
+  id: string
+  user_id: string
+  url: string
+  events: string
+  description: string | null
+  enabled: number
+  disabled_reason: string | null
+  disabled_at: number | null
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: number | null
+  failing_since: number | null
+  created_at: number
+  updated_at: number
+}
+
+/** An endpoint as the port shows it: never its secrets, sealed or not. */
+export function webhookFromRow(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    url: row.url,
+    events: JSON.parse(row.events) as WebhookRecord['events'],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+/** The counts a snapshot keeps, in column order. */
+export const COUNTS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks'] as const
+
+/**
+ * Engagements of one reading: likes, reposts, replies, quotes and clicks, over the counts the
+ * platform reported; null if it reported none of them (unknown is not zero).
+ */
+export function engagementsOf(m: Metrics): number | null {
+  const reported = [m.likes, m.reposts, m.replies, m.quotes, m.clicks].filter((n): n is number => n !== null)
+  return reported.length ? reported.reduce((a, b) => a + b, 0) : null
+}
+

@@ -1,0 +1,57 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
+import { migrations as defaultMigrations } from './migrations/index.js'
+
+export type Db = Database.Database
+
+/** The SQLite file of a data dir. */
+export const databaseFileOf = (dataDir: string) => join(dataDir, 'smm.db')
+
+/**
+ * Opens (creating if need be) the SQLite file in WAL mode and brings its schema up to date,
+ * one migration per transaction, so a failed step leaves the previous version intact.
+ */
+export function openDatabase(file: string, list: Migration[] = defaultMigrations): Db {
+  const db = new Database(file)
+  try {
+    db.pragma('journal_mode = WAL')
+    // NORMAL in WAL mode is durable across application crashes; only power loss can drop the
+    // last transactions, and never corrupts the file.
+    db.pragma('synchronous = NORMAL')
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 5000')
+    migrate(db, list, file)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+function migrate(db: Db, list: Migration[], file: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  )
+  const recorded = new Map(
+    db
+      .prepare<[], { version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')
+      .all()
+      .map((r) => [r.version, r.checksum]),
+  )
+  const record = db.prepare<[number, string, string, number], void>(
+    'INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)',
+  )
+  const { baseline, pending } = migrationPlan(list, current, recorded, file)
+  if (baseline.length) {
+    db.transaction(() => baseline.forEach((m) => record.run(m.version, m.name, migrationChecksum(m), Date.now())))()
+  }
+  for (const migration of pending) {
+    db.transaction(() => {
+      db.exec(migration.sql)
+      record.run(migration.version, migration.name, migrationChecksum(migration), Date.now())
+      db.pragma(`user_version = ${migration.version}`)
+    }).immediate()
+  }
+}

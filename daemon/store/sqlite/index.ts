@@ -1,0 +1,72 @@
+import { SCOPES } from '../../../src/api/common.js'
+import type { NewUser, Store } from '../port.js'
+import { accountsStore } from './accounts.js'
+import { analyticsStore } from './analytics.js'
+import { apiKeysStore } from './api-keys.js'
+import { openDatabase, type Db } from './db.js'
+import { eventsStore } from './events.js'
+import { feedStore } from './feed.js'
+import { idempotencyStore } from './idempotency.js'
+import { metricsStore } from './metrics.js'
+import { postsStore } from './posts.js'
+import { publishingStore } from './publishing.js'
+import { rateLimitsStore } from './rate-limits.js'
+import { usersStore } from './users.js'
+import { webhookDeliveriesStore } from './webhook-deliveries.js'
+import { webhooksStore } from './webhooks.js'
+
+/** Checks that the store implements the port while keeping its own type, for its own tests. */
+const implementsPort = <T extends Store>(store: T): T => store
+
+/**
+ * The store on one SQLite file (created and migrated if need be). The daemon sees it as a
+ * `Store`; the SQLite store's own tests and benchmarks may also use its database handle.
+ */
+export function openSqliteStore(file: string) {
+  const db = openDatabase(file)
+  const users = usersStore(db)
+  const apiKeys = apiKeysStore(db)
+  const rateLimits = rateLimitsStore(db)
+  const events = eventsStore(db)
+  const accounts = accountsStore(db, events)
+  const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
+  const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
+    if (anyUser.get()) return undefined
+    const user = users.createSync({ ...owner, isOwner: true }, now)
+    const key = apiKeys.createSync(user.id, { name: 'owner (first start)', scopes: SCOPES }, now)
+    return { user, key }
+  })
+  const store = implementsPort({
+    users,
+    apiKeys,
+    async bootstrapOwner(owner, now) {
+      return bootstrapOwner.immediate(owner, now)
+    },
+    rateLimits,
+    idempotency: idempotencyStore(db),
+    webhooks: webhooksStore(db),
+    webhookDeliveries: webhookDeliveriesStore(db),
+    events,
+    accounts,
+    posts: postsStore(db, events),
+    publishing: publishingStore(db, events, accounts),
+    feed: feedStore(db),
+    metrics: metricsStore(db, accounts),
+    analytics: analyticsStore(db),
+    /** The data dir holds its database and its key file together: one daemon, one key. */
+    async acceptsSecretKey() {
+      return true
+    },
+    async backup(target: string) {
+      await db.backup(target)
+    },
+    async close() {
+      if (!db.open) return
+      rateLimits.flushSync()
+      db.close()
+    },
+  })
+  return Object.assign(store, { db: db as Db })
+}
+
+export type SqliteStore = ReturnType<typeof openSqliteStore>

@@ -1,0 +1,88 @@
+import { readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from './helpers/cli.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { feedAccount, liftLimits } from './helpers/posts.js'
+import { freshDatabase } from './helpers/postgres.js'
+
+const MIN = 60_000
+
+describe('smm admin copy --to postgres://…', () => {
+  let source: TestDaemon
+  let target: Awaited<ReturnType<typeof freshDatabase>>
+  let account: string
+  let scheduled: string
+  let webhook: string
+  const dataDir = mkdtempSync(join(tmpdir(), 'smm-copy-'))
+
+  beforeAll(async () => {
+    target = await freshDatabase()
+    // A SQLite daemon with some history: a key, an account with a sealed connection, a published
+    // post and a scheduled one, a webhook and its delivery, rate-limit windows.
+    source = await startTestDaemon({ dataDir, allowPrivateNetwork: true })
+    await liftLimits(source)
+    account = await feedAccount(source, 'Moving')
+    const at = (ms: number) => new Date(source.clock.now() + ms).toISOString()
+    const published = (await source.http.post('/v1/posts', { account_id: account, content: 'Already out', platforms: ['feed'], scheduled_at: at(MIN) }, { key: source.key })).body.id
+    scheduled = (await source.http.post('/v1/posts', { account_id: account, content: 'Still to come', platforms: ['feed'], scheduled_at: at(60 * MIN) }, { key: source.key })).body.id
+    webhook = (await source.http.post('/v1/webhooks', { url: 'https://127.0.0.1:9/smm', events: ['post.published'] }, { key: source.key })).body.id
+    source.clock.advance(MIN)
+    await source.daemon.scheduler.tick(source.clock.now())
+    expect((await source.http.get(`/v1/posts/${published}`, { key: source.key })).body.status).toBe('published')
+    await source.daemon.close()
+  })
+
+  afterAll(async () => {
+    await target.drop()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('copies the whole state; the daemon on PostgreSQL goes on where the SQLite one stopped, with the same key and credentials', async () => {
+    const copy = await runCli(['admin', 'copy', '--to', target.url, '--data-dir', dataDir, '--json'], { env: process.env })
+    expect(copy.code, copy.stderr).toBe(0)
+    const result = JSON.parse(copy.stdout)
+    expect(result.to).not.toContain(new URL(target.url).password)
+    expect(result.rows).toMatchObject({ users: 1, api_keys: 1, accounts: 1, connections: 1, posts: 2, post_targets: 2, webhooks: 1, feed_items: 1 })
+    expect(result.rows.events).toBeGreaterThan(0)
+    expect(result.rows.webhook_deliveries).toBeGreaterThan(0)
+
+    // Same secret key, now from the environment, as every node on the database will have it.
+    const secret = readFileSync(join(dataDir, 'secret.key')).toString('base64')
+    const moved = await startTestDaemon({ dataDir: mkdtempSync(join(tmpdir(), 'smm-moved-')), databaseUrl: target.url, secretKey: secret, clock: source.clock })
+    try {
+      expect((await moved.http.get('/v1/me', { key: source.key })).status).toBe(200)
+      const posts = (await moved.http.get(`/v1/posts?account_id=${account}&order=asc`, { key: source.key })).body.data
+      expect(posts.map((p: { status: string }) => p.status)).toEqual(['published', 'scheduled'])
+      expect((await moved.http.get(`/v1/webhooks/${webhook}`, { key: source.key })).body.url).toBe('https://127.0.0.1:9/smm')
+      // The sealed feed credentials open with the same key: the scheduled post publishes.
+      moved.clock.advance(60 * MIN)
+      await moved.daemon.scheduler.tick(moved.clock.now())
+      expect((await moved.http.get(`/v1/posts/${scheduled}`, { key: source.key })).body).toMatchObject({ status: 'published', targets: [{ status: 'published' }] })
+
+      const again = await runCli(['admin', 'copy', '--to', target.url, '--data-dir', dataDir], { env: process.env })
+      expect(again.code).toBe(5)
+      expect(again.stderr).toContain('already holds data (its users table is not empty); smm copies only into an empty database')
+    } finally {
+      await moved.stop()
+    }
+  })
+
+  it('refuses while a daemon runs on the data dir, and names an unreachable database without its password', async () => {
+    const running = await startTestDaemon({ dataDir })
+    try {
+      const busy = await runCli(['admin', 'copy', '--to', target.url, '--data-dir', dataDir], { env: process.env })
+      expect(busy.code).toBe(5)
+      expect(busy.stderr).toContain(`The data dir ${dataDir} is in use by smm daemon pid ${process.pid}`)
+      expect(busy.stderr).toContain('Stop it before copying')
+    } finally {
+      await running.daemon.close()
+    }
+    const gone = await runCli(['admin', 'copy', '--to', 'postgres://smm:hunter2-secret@127.0.0.1:1/smm', '--data-dir', dataDir], { env: process.env })
+    expect(gone.code).toBe(1)
+    expect(gone.stderr).toContain('Cannot use the database postgres://smm@127.0.0.1:1/smm: connection refused')
+    expect(gone.stderr).not.toContain('hunter2-secret')
+  })
+})

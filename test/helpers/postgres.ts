@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto'
+import net from 'node:net'
+import postgres from 'postgres'
+import { inject } from 'vitest'
+
+/**
+ * A new, empty database on the test run's PostgreSQL server, and a function that drops it: each
+ * test (or file) gets its own, so suites never see each other's rows.
+ */
+export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = inject('postgresUrl')
+  const name = `smm_test_${randomBytes(6).toString('hex')}`
+  const sql = postgres(admin, { max: 1, onnotice: () => undefined })
+  try {
+    await sql.unsafe(`CREATE DATABASE ${name}`)
+  } finally {
+    await sql.end()
+  }
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const sql = postgres(admin, { max: 1, onnotice: () => undefined })
+      try {
+        await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      } finally {
+        await sql.end()
+      }
+    },
+  }
+}
+
+/**
+ * A TCP relay in front of the database that a test can cut (every connection dropped, new ones
+ * refused) and restore on the same port: a database lost and found, without stopping the server.
+ */
+export async function cuttableRelay(target: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+  const to = new URL(target)
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(to.port), to.hostname)
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => s.destroy())
+      s.on('close', () => sockets.delete(s))
+    }
+    client.pipe(upstream).pipe(client)
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
+  await listen(0)
+  const port = (server.address() as net.AddressInfo).port
+  const url = new URL(target)
+  url.port = String(port)
+  const stop = () => new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy()
+    server.close(() => resolve())
+  })
+  return { url: url.toString(), cut: stop, restore: () => listen(port), close: async () => (server.listening ? stop() : undefined) }
+}

@@ -1,0 +1,170 @@
+import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openPostgresStore } from '../daemon/store/postgres/index.js'
+import { StoreUnavailableError, type Store } from '../daemon/store/index.js'
+import { exited, startProcess } from './helpers/daemon-process.js'
+import { httpsClient, type HttpsClient } from './helpers/http.js'
+import { startTestDaemon } from './helpers/daemon.js'
+import { cuttableRelay, freshDatabase } from './helpers/postgres.js'
+
+interface Node {
+  child: ChildProcess
+  dataDir: string
+  http: HttpsClient
+}
+
+const POSTS = 2_000
+let db: Awaited<ReturnType<typeof freshDatabase>>
+let store: Store
+let nodes: Node[]
+let key: string
+let ownerId: string
+
+const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+// Three real `smm daemon` processes, each with its own data dir (certificate, node id) and the
+// one secret key they must share, on one PostgreSQL database.
+beforeAll(async () => {
+  db = await freshDatabase()
+  const env = { ...process.env, SMM_DATABASE_URL: db.url, SMM_SECRET_KEY: randomBytes(32).toString('base64') }
+  nodes = []
+  for (let i = 0; i < 3; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), `smm-node${i}-`))
+    const { child, banner, url } = await startProcess(dataDir, [], env)
+    if (i === 0) key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)![1]!
+    else expect(banner).not.toMatch(/smm_[0-9A-Za-z]{36}/) // the owner and its key are made once, by the first node
+    expect(banner).toContain(`Database: postgres://postgres@127.0.0.1:`)
+    expect(banner).not.toContain(new URL(db.url).password)
+    nodes.push({ child, dataDir, http: httpsClient(url, readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')) })
+  }
+  store = await openPostgresStore(db.url, { max: 4 })
+  ownerId = (await store.users.owner())!.id
+}, 60_000)
+
+afterAll(async () => {
+  for (const node of nodes ?? []) {
+    node.http.close()
+    if (node.child.exitCode === null && node.child.signalCode === null) {
+      node.child.kill('SIGTERM')
+      await exited(node.child)
+    }
+    rmSync(node.dataDir, { recursive: true, force: true })
+  }
+  await store?.close()
+  await db?.drop()
+})
+
+describe('three daemons on one PostgreSQL database', () => {
+  it('counts one key’s requests once: 130 spread over three daemons admit exactly 100 in the minute', async () => {
+    // Not across a minute boundary: the window is the clock's minute.
+    if (Date.now() % 60_000 > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 100))
+    const made = await nodes[0]!.http.post('/v1/api-keys', { name: 'counted', scopes: ['profile:read'] }, { key })
+    const statuses = await Promise.all(Array.from({ length: 130 }, (_, i) => nodes[i % 3]!.http.get('/v1/me', { key: made.body.secret }).then((r) => r.status)))
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30)
+  })
+
+  it('refuses a key revoked through one daemon on the others at once, and applies a plan change everywhere', async () => {
+    const made = await nodes[0]!.http.post('/v1/api-keys', { name: 'revoked soon', scopes: ['profile:read'] }, { key })
+    for (const node of nodes) expect((await node.http.get('/v1/me', { key: made.body.secret })).status).toBe(200)
+    expect((await nodes[1]!.http.delete(`/v1/api-keys/${made.body.id}`, { key })).status).toBe(204)
+    for (const node of nodes) expect((await node.http.get('/v1/me', { key: made.body.secret })).status).toBe(401)
+    await store.users.setPlan(ownerId, 'business')
+    for (const node of nodes) expect((await node.http.get('/v1/me', { key })).body.plan).toBe('business')
+  })
+
+  it('makes one post of the same Idempotency-Key sent to two daemons at once', async () => {
+    await store.users.setPlan(ownerId, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
+    const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Twice' }, { key })).body.id
+    await nodes[0]!.http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key })
+    const body = { account_id: account, content: 'Sent twice', platforms: ['feed'], scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }
+    const headers = { 'Idempotency-Key': `same-${randomBytes(4).toString('hex')}` }
+    const answers = await Promise.all([nodes[1]!, nodes[2]!, nodes[1]!, nodes[2]!].map((n) => n.http.post('/v1/posts', body, { key, headers })))
+    expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1)
+    expect(answers.every((a) => a.status === 201 || (a.status === 409 && a.body.code === 'idempotency_key_in_use'))).toBe(true)
+    expect(new Set(answers.filter((a) => a.status === 201).map((a) => a.body.id)).size).toBe(1)
+    const listed = (await nodes[0]!.http.get(`/v1/posts?account_id=${account}`, { key })).body.data
+    expect(listed).toHaveLength(1)
+  })
+
+  it('publishes 2,000 posts due within one second exactly once, though one daemon is killed in the middle', async () => {
+    const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Crowd' }, { key })).body.id
+    await nodes[0]!.http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key })
+    // Written straight to the database (the API would take longer than the test should), then
+    // one post through each daemon's API, which arms each one's scheduler for the first due time.
+    const due = Date.now() + 6_000
+    for (let i = 0; i < POSTS - 3; i++) {
+      await store.posts.create(ownerId, { accountId: account, content: `crowd ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: due + (i % 1_000) }, Date.now())
+    }
+    for (const node of nodes) {
+      const res = await node.http.post('/v1/posts', { account_id: account, content: `armed by ${node.dataDir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })
+      expect(res.status).toBe(201)
+    }
+    const sql = postgres(db.url, { max: 1, onnotice: () => undefined })
+    try {
+      const published = async () =>
+        Number((await sql`SELECT count(*) AS n FROM posts WHERE account_id = ${account} AND status = 'published'`)[0]!.n)
+      await until('the first posts to be published', async () => (await published()) >= 200, 60_000)
+      nodes[1]!.child.kill('SIGKILL')
+      await exited(nodes[1]!.child)
+      // What the killed node held is taken over once its leases run out (30 s) and a sweep (15 s) looks.
+      await until('every post to be published', async () => (await published()) === POSTS, 120_000)
+
+      const events = await sql<{ n: number }[]>`
+        SELECT count(*) AS n FROM events WHERE type = 'post.published' AND data::jsonb ->> 'account_id' = ${account} GROUP BY data::jsonb ->> 'id'`
+      expect(events).toHaveLength(POSTS)
+      expect(events.every((e) => Number(e.n) === 1)).toBe(true)
+      const attempts = await sql<{ attempts: number; n: string }[]>`
+        SELECT t.attempts, count(*) AS n FROM post_targets t JOIN posts p ON p.id = t.post_id WHERE p.account_id = ${account} GROUP BY t.attempts`
+      const byAttempts = new Map(attempts.map((a) => [a.attempts, Number(a.n)]))
+      // One attempt each, but for those in flight on the killed node (at most its 32 publishes
+      // at once), sent again: the feed takes a repeat as the same item.
+      expect(byAttempts.get(1)).toBeGreaterThanOrEqual(POSTS - 32)
+      expect([...byAttempts.keys()].every((a) => a === 1 || a === 2)).toBe(true)
+      const feed = await sql`SELECT post_id FROM feed_items WHERE account_id = ${account}`
+      expect(feed).toHaveLength(POSTS)
+    } finally {
+      await sql.end()
+    }
+  }, 240_000)
+})
+
+describe('a daemon that loses its database', () => {
+  it('answers 503 store_unavailable while it is gone, keeps serving what needs no database, and carries on once it is back', async () => {
+    const target = await freshDatabase()
+    const relay = await cuttableRelay(target.url)
+    const t = await startTestDaemon({ databaseUrl: relay.url })
+    try {
+      const account = (await t.http.post('/v1/accounts', { name: 'Before' }, { key: t.key })).body.id
+      await relay.cut()
+      const lost = await t.http.get(`/v1/accounts/${account}`, { key: t.key })
+      expect(lost.status).toBe(503)
+      expect(lost.headers['retry-after']).toBe('5')
+      expect(lost.body).toMatchObject({ code: 'store_unavailable', status: 503 })
+      expect(t.logs.join('\n')).not.toContain(new URL(target.url).password)
+      expect((await t.http.get('/healthz')).status).toBe(200)
+      // The scheduler's run meets the same loss (its cron job logs it and runs again)...
+      await expect(t.daemon.scheduler.tick(t.clock.now())).rejects.toThrow(StoreUnavailableError)
+      await relay.restore()
+      // ...and the next run, once the database is back, works.
+      expect(await t.daemon.scheduler.tick(t.clock.now())).toMatchObject({ claimed: 0 })
+      expect((await t.http.get(`/v1/accounts/${account}`, { key: t.key })).body.name).toBe('Before')
+      expect((await t.http.post('/v1/accounts', { name: 'After' }, { key: t.key })).status).toBe(201)
+    } finally {
+      await t.stop()
+      await relay.close()
+      await target.drop()
+    }
+  })
+})

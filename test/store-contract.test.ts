@@ -1,0 +1,568 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { hashApiKey } from '../src/api-key.js'
+import { SCOPES } from '../src/api/common.js'
+import type { Principal, Store } from '../daemon/store/index.js'
+import { migrationChecksum } from '../daemon/store/migrations.js'
+import { DatabaseUnreachableError, openPostgresStore } from '../daemon/store/postgres/index.js'
+import { migrations as postgresMigrations } from '../daemon/store/postgres/migrations/index.js'
+import { openSqliteStore } from '../daemon/store/sqlite/index.js'
+import { freshDatabase } from './helpers/postgres.js'
+
+type Families = Store
+
+interface Backend {
+  name: string
+  /** A new, empty store, and a second store on the same data (another node, another process). */
+  open(): Promise<{ store: Families; another(): Promise<Families>; dispose(): Promise<void> }>
+}
+
+const backends: Backend[] = [
+  {
+    name: 'SQLite',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'smm-contract-'))
+      const file = join(dir, 'smm.db')
+      const opened: Families[] = [openSqliteStore(file)]
+      return {
+        store: opened[0]!,
+        async another() {
+          const store = openSqliteStore(file)
+          opened.push(store)
+          return store
+        },
+        async dispose() {
+          for (const s of opened) await s.close()
+          rmSync(dir, { recursive: true, force: true })
+        },
+      }
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      const db = await freshDatabase()
+      const opened: Families[] = [await openPostgresStore(db.url, { max: 4 })]
+      return {
+        store: opened[0]!,
+        async another() {
+          const store = await openPostgresStore(db.url, { max: 4 })
+          opened.push(store)
+          return store
+        },
+        async dispose() {
+          for (const s of opened) await s.close()
+          await db.drop()
+        },
+      }
+    },
+  },
+]
+
+const T0 = Date.parse('2026-11-23T10:00:00Z')
+const unlimited = { per_minute: 1e9, per_hour: 1e9, per_day: 1e9 }
+
+describe.each(backends)('the store on $name', (backend) => {
+  let store: Families
+  let another: () => Promise<Families>
+  let dispose: () => Promise<void>
+  beforeAll(async () => {
+    ;({ store, another, dispose } = await backend.open())
+  })
+  afterAll(() => dispose())
+
+  describe('users', () => {
+    it('creates, finds and lists users; the first owner is the owner', async () => {
+      const before = await store.users.count()
+      const owner = await store.users.create({ name: 'Ada', email: `ada-${backend.name}@example.com`, isOwner: true }, T0)
+      const other = await store.users.create({ name: 'Bob', plan: 'business', timezone: 'Europe/Paris' }, T0 + 1)
+      expect(owner).toMatchObject({ name: 'Ada', plan: 'standard', timezone: 'UTC', created_at: '2026-11-23T10:00:00.000Z' })
+      expect(owner.limits).toEqual({ per_minute: 100, per_hour: 5_000, per_day: 50_000 })
+      expect(other.limits).toEqual({ per_minute: 200, per_hour: 10_000, per_day: 100_000 })
+      expect(await store.users.get(other.id)).toEqual(other)
+      expect(await store.users.get('usr_nobody')).toBeUndefined()
+      expect((await store.users.owner())?.id).toBe(owner.id)
+      expect(await store.users.count()).toBe(before + 2)
+      expect((await store.users.list()).map((u) => u.id)).toEqual(expect.arrayContaining([owner.id, other.id]))
+    })
+
+    it('keeps custom limits only on the enterprise plan, and sets a time zone', async () => {
+      const user = await store.users.create({ name: 'Cy' }, T0)
+      expect((await store.users.setPlan(user.id, 'enterprise', { per_minute: 7 }))!.limits.per_minute).toBe(7)
+      expect((await store.users.setPlan(user.id, 'business', { per_minute: 7 }))!.limits.per_minute).toBe(200)
+      expect((await store.users.setTimezone(user.id, 'Asia/Tokyo'))!.timezone).toBe('Asia/Tokyo')
+      expect(await store.users.setPlan('usr_nobody', 'business')).toBeUndefined()
+    })
+  })
+
+  describe('API keys', () => {
+    it('authenticates a key by its hash, with its scopes and owner, until it expires or is revoked', async () => {
+      const user = await store.users.create({ name: 'Keyholder' }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'ci', scopes: ['posts:read', 'posts:write'], expiresAt: T0 + 60_000 }, T0)
+      expect(key.secret).toMatch(/^smm_/)
+      const principal = (await store.apiKeys.authenticate(hashApiKey(key.secret), T0 + 1)) as Principal
+      expect(principal.user.id).toBe(user.id)
+      expect([...principal.scopes]).toEqual(['posts:read', 'posts:write'])
+      expect(await store.apiKeys.authenticate(hashApiKey(key.secret), T0 + 60_000)).toBe('expired')
+      expect(await store.apiKeys.authenticate(hashApiKey(`${key.secret}x`), T0)).toBe('unknown')
+
+      const revoked = await store.apiKeys.revoke(user.id, key.id, T0 + 10)
+      expect(revoked!.revoked_at).toBe(new Date(T0 + 10).toISOString())
+      // A second revoke keeps the first time.
+      expect((await store.apiKeys.revoke(null, key.id, T0 + 20))!.revoked_at).toBe(new Date(T0 + 10).toISOString())
+      expect(await store.apiKeys.authenticate(hashApiKey(key.secret), T0 + 11)).toBe('revoked')
+    })
+
+    it('shows a user only their own keys, page by page; the operator sees them all', async () => {
+      const a = await store.users.create({ name: 'A' }, T0)
+      const b = await store.users.create({ name: 'B' }, T0)
+      const keys = []
+      for (let i = 0; i < 3; i++) keys.push(await store.apiKeys.create(a.id, { name: `k${i}`, scopes: SCOPES }, T0 + i))
+      const theirs = await store.apiKeys.create(b.id, { name: 'theirs', scopes: ['profile:read'] }, T0)
+      expect(await store.apiKeys.get(a.id, theirs.id)).toBeUndefined()
+      expect(await store.apiKeys.revoke(a.id, theirs.id, T0)).toBeUndefined()
+      expect((await store.apiKeys.get(null, theirs.id))!.name).toBe('theirs')
+      const first = await store.apiKeys.listPage(a.id, '', 2)
+      const second = await store.apiKeys.listPage(a.id, first.at(-1)!.id, 2)
+      expect([...first, ...second].map((k) => k.name)).toEqual(['k0', 'k1', 'k2'])
+      const all = await store.apiKeys.listAll()
+      expect(all.find((k) => k.id === theirs.id)?.user_id).toBe(b.id)
+      expect(JSON.stringify(all)).not.toContain(keys[0]!.secret)
+    })
+
+    it('records a use at most once a minute', async () => {
+      const user = await store.users.create({ name: 'Toucher' }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 't', scopes: SCOPES }, T0)
+      const use = async (at: number) => {
+        const principal = (await store.apiKeys.authenticate(hashApiKey(key.secret), at)) as Principal
+        await store.apiKeys.touch(principal, at)
+        return (await store.apiKeys.get(user.id, key.id))!.last_used_at
+      }
+      expect(await use(T0 + 1_000)).toBe(new Date(T0 + 1_000).toISOString())
+      expect(await use(T0 + 30_000)).toBe(new Date(T0 + 1_000).toISOString())
+      expect(await use(T0 + 61_000)).toBe(new Date(T0 + 61_000).toISOString())
+    })
+  })
+
+  describe('rate limits', () => {
+    const limits = { per_minute: 3, per_hour: 5, per_day: 100 }
+
+    it('admits up to each window’s limit, counts only what it admits, and starts again with the next window', async () => {
+      const user = await store.users.create({ name: 'Limited' }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'l', scopes: SCOPES }, T0)
+      const at = T0 + 5_000
+      const decisions = []
+      for (let i = 0; i < 5; i++) decisions.push(await store.rateLimits.consume(key.id, limits, at))
+      expect(decisions.map((d) => d.admitted)).toEqual([true, true, true, false, false])
+      expect(decisions[2]!.windows.map((w) => w.remaining)).toEqual([0, 2, 97])
+      expect(decisions[3]).toMatchObject({ violated: ['minute'] })
+      expect(decisions[3]!.windows[0]).toMatchObject({ name: 'minute', limit: 3, seconds: 60, remaining: 0, resetMs: 55_000 })
+      // The next minute: two more fit in the hour, then the hour refuses.
+      const next = T0 + 65_000
+      const later = []
+      for (let i = 0; i < 3; i++) later.push(await store.rateLimits.consume(key.id, limits, next))
+      expect(later.map((d) => d.admitted)).toEqual([true, true, false])
+      expect(later[2]!.violated).toEqual(['hour'])
+    })
+
+  })
+
+  describe('idempotency keys', () => {
+    it('claims a key once; then reports it in flight, a different request with it, or the stored answer', async () => {
+      const user = await store.users.create({ name: 'Retrier' }, T0)
+      const begin = (hash = 'h1', at = T0) => store.idempotency.begin(user.id, 'k-1', 'POST', '/v1/posts', hash, at)
+      expect(await begin()).toEqual({ kind: 'claimed' })
+      expect(await begin()).toEqual({ kind: 'in_flight' })
+      expect(await begin('h2')).toEqual({ kind: 'mismatch' })
+      await store.idempotency.complete(user.id, 'k-1', { status: 201, sealed: Buffer.from('sealed answer') })
+      const replay = await begin()
+      expect(replay.kind).toBe('replay')
+      expect(replay.kind === 'replay' && replay.response.status).toBe(201)
+      expect(replay.kind === 'replay' && Buffer.from(replay.response.sealed).toString()).toBe('sealed answer')
+      // After 24 h the key is free again.
+      expect(await begin('h3', T0 + 24 * 3_600_000)).toEqual({ kind: 'claimed' })
+    })
+
+    it('frees a key given up, and one whose request was cut off a minute ago', async () => {
+      const user = await store.users.create({ name: 'Cut off' }, T0)
+      expect(await store.idempotency.begin(user.id, 'k', 'POST', '/v1/posts', 'h', T0)).toEqual({ kind: 'claimed' })
+      await store.idempotency.release(user.id, 'k')
+      expect(await store.idempotency.begin(user.id, 'k', 'POST', '/v1/posts', 'h', T0)).toEqual({ kind: 'claimed' })
+      expect(await store.idempotency.begin(user.id, 'k', 'POST', '/v1/posts', 'h', T0 + 30_000)).toEqual({ kind: 'in_flight' })
+      expect(await store.idempotency.begin(user.id, 'k', 'POST', '/v1/posts', 'h', T0 + 61_000)).toEqual({ kind: 'claimed' })
+    })
+
+    it('lets one of many requests with the same key, sent at once to several stores, run', async () => {
+      const user = await store.users.create({ name: 'Racer' }, T0)
+      const nodes = [store, await another(), await another()]
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => nodes[i % 3]!.idempotency.begin(user.id, 'same', 'POST', '/v1/posts', 'h', T0)),
+      )
+      expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1)
+      expect(claims.filter((c) => c.kind === 'in_flight')).toHaveLength(11)
+    })
+  })
+
+  describe('accounts, connections and the outbox', () => {
+    it('connects and disconnects a platform, each with its event, and shows an account only to its user', async () => {
+      const user = await store.users.create({ name: 'Brand owner' }, T0)
+      const stranger = await store.users.create({ name: 'Stranger' }, T0)
+      const account = await store.accounts.create(user.id, 'Brand', T0)
+      expect(account).toEqual({ id: account.id, name: 'Brand', connections: [], created_at: new Date(T0).toISOString() })
+      expect(await store.accounts.get(stranger.id, account.id)).toBeUndefined()
+      expect(await store.accounts.connect(stranger.id, account.id, { platform: 'feed', handle: 'x', displayName: 'x', sealedCredentials: Buffer.from('s'), settings: {} }, T0)).toBeUndefined()
+
+      const sealed = Buffer.from([0, 1, 2, 250])
+      const connection = await store.accounts.connect(user.id, account.id, { platform: 'mastodon', handle: '@brand@example.social', displayName: 'Brand', sealedCredentials: sealed, settings: { visibility: 'public' } }, T0 + 1)
+      expect(connection).toEqual({ platform: 'mastodon', handle: '@brand@example.social', display_name: 'Brand', status: 'active', connected_at: new Date(T0 + 1).toISOString() })
+      const stored = await store.accounts.connection(account.id, 'mastodon')
+      expect(stored).toMatchObject({ accountId: account.id, userId: user.id, settings: { visibility: 'public' }, connectedAt: T0 + 1 })
+      expect(Buffer.from(stored!.sealedCredentials).equals(sealed)).toBe(true)
+      expect((await store.accounts.connections(account.id)).map((c) => c.platform)).toEqual(['mastodon'])
+      expect((await store.accounts.listPage(user.id, 'mastodon', '', 10)).map((a) => a.id)).toEqual([account.id])
+      expect(await store.accounts.listPage(user.id, 'bluesky', '', 10)).toEqual([])
+
+      expect(await store.accounts.disconnect(user.id, account.id, 'mastodon', T0 + 2)).toBe(true)
+      expect(await store.accounts.disconnect(user.id, account.id, 'mastodon', T0 + 3)).toBe(false)
+      expect(await store.accounts.connection(account.id, 'mastodon')).toBeUndefined()
+      const events = (await store.events.listAfter('', 1_000)).filter((e) => e.userId === user.id)
+      expect(events.map((e) => e.type)).toEqual(['account.connected', 'account.disconnected'])
+      expect(events[0]!.data).toMatchObject({ id: account.id, platform: 'mastodon', connections: [{ platform: 'mastodon' }] })
+    })
+
+    it('keeps events in order after a given id', async () => {
+      const user = await store.users.create({ name: 'Eventful' }, T0)
+      const first = await store.events.append(user.id, 'webhook.test', { n: 1 }, T0 + 10)
+      const second = await store.events.append(user.id, 'webhook.test', { n: 2 }, T0 + 11)
+      const after = await store.events.listAfter(first.id, 10)
+      expect(after[0]).toEqual({ ...second, data: { n: 2 } })
+    })
+  })
+
+  describe('posts and publishing', () => {
+    const newPost = (accountId: string, at: number, platforms: ('feed' | 'mastodon' | 'discord')[] = ['feed', 'mastodon']) => ({
+      accountId,
+      content: `post at ${at}`,
+      mediaUrls: ['https://example.com/a.png'],
+      platforms,
+      scheduledAt: at,
+    })
+    const setup = async (name: string) => {
+      const user = await store.users.create({ name }, T0)
+      const account = await store.accounts.create(user.id, name, T0)
+      return { user: user.id, account: account.id }
+    }
+
+    it('creates, reads, lists page by page, edits only at the version read, cancels and refuses what a post’s state does not allow', async () => {
+      const { user, account } = await setup('Poster')
+      const stranger = await store.users.create({ name: 'Stranger' }, T0)
+      const first = await store.posts.create(user, newPost(account, T0 + 3_000), T0)
+      expect(first.version).toBe(1)
+      expect(first.post).toMatchObject({ status: 'scheduled', platforms: ['feed', 'mastodon'], media_urls: ['https://example.com/a.png'], targets: [{ platform: 'feed', status: 'pending', attempts: 0 }, { platform: 'mastodon' }] })
+      const second = await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)
+      const third = await store.posts.create(user, newPost(account, T0 + 2_000, ['mastodon']), T0)
+      expect(await store.posts.get(stranger.id, first.post.id)).toBeUndefined()
+
+      const asc = { order: 'asc' as const, accountId: account }
+      const page1 = await store.posts.list(user, asc, 2)
+      const last = page1.at(-1)!.post
+      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at), id: last.id } }, 2)
+      expect([...page1, ...page2].map((r) => r.post.id)).toEqual([second.post.id, third.post.id, first.post.id])
+      expect((await store.posts.list(user, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
+      expect(await store.posts.list(user, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
+
+      const stale = await store.posts.update(user, first.post.id, { content: 'edited' }, 2, T0 + 1)
+      expect(stale.kind).toBe('version_mismatch')
+      const edited = await store.posts.update(user, first.post.id, { content: 'edited', platforms: ['discord'] }, 1, T0 + 1)
+      expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ content: 'edited', platforms: ['discord'], targets: [{ platform: 'discord' }] })
+      expect(edited.kind === 'ok' && edited.record.version).toBe(2)
+      expect((await store.posts.cancel(user, first.post.id, T0 + 2)).kind).toBe('ok')
+      expect((await store.posts.cancel(user, first.post.id, T0 + 3)).kind).toBe('ok')
+      expect((await store.posts.update(user, first.post.id, { content: 'too late' }, 3, T0 + 4)).kind).toBe('wrong_state')
+      expect((await store.posts.retry(user, second.post.id, T0 + 4)).kind).toBe('wrong_state')
+      expect((await store.posts.cancel(stranger.id, second.post.id, T0 + 4)).kind).toBe('not_found')
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect(types).toEqual(['post.scheduled', 'post.scheduled', 'post.scheduled', 'post.updated', 'post.cancelled'])
+    })
+
+    it('claims a due post, one attempt per target under a lease, and settles it once: the post’s final state and events commit with the last outcome', async () => {
+      const { user, account } = await setup('Publisher')
+      const created = await store.posts.create(user, newPost(account, T0 + 10_000), T0)
+      const id = created.post.id
+      const at = T0 + 10_000
+      expect((await store.publishing.due(T0)).next).toBeLessThanOrEqual(at)
+      const claimed = await store.publishing.claimDue(at, 100, 86_400_000)
+      expect(claimed.claimed).toBeGreaterThanOrEqual(1)
+      const refs = (await store.publishing.dueTargets(at, undefined, 1_000)).filter((r) => r.postId === id)
+      expect(refs.map((r) => r.platform)).toEqual(['feed', 'mastodon'])
+      const feed = (await store.publishing.claimTarget(refs[0]!, at, 30_000))!
+      expect(feed).toMatchObject({ postId: id, userId: user, attempts: 1, attemptsSinceRetry: 1, content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'] })
+      expect(await store.publishing.claimTarget(refs[0]!, at, 30_000)).toBeUndefined()
+      const mastodon = (await store.publishing.claimTarget(refs[1]!, at, 30_000))!
+      expect(await store.publishing.settle(id, 'feed', { kind: 'published', platformPostId: 'f1', url: 'https://example.com/f1' }, at + 500)).toBe(true)
+      expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
+      expect((await store.posts.get(user, id))!.post.status).toBe('publishing')
+      expect(await store.publishing.settle(mastodon.postId, 'mastodon', { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503' }, at + 700)).toBe(true)
+      const again = (await store.publishing.dueTargets(at + 90_000, undefined, 1_000)).filter((r) => r.postId === id)
+      expect(again).toEqual([{ postId: id, platform: 'mastodon', accountId: account, dueAt: at + 90_000 }])
+      expect((await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000))!.attempts).toBe(2)
+      expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
+      const done = (await store.posts.get(user, id))!
+      expect(done.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 500).toISOString() })
+      expect(done.post.targets).toEqual([
+        expect.objectContaining({ platform: 'feed', status: 'published', platform_post_id: 'f1', url: 'https://example.com/f1', attempts: 1 }),
+        expect.objectContaining({ platform: 'mastodon', status: 'failed', attempts: 2, error: { code: 'platform_rejected', detail: 'no' } }),
+      ])
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.target.failed', 'post.partially_published'])
+
+      // A retry re-queues what failed, due now, keeping the attempt count.
+      const retried = await store.posts.retry(user, id, at + 100_000)
+      expect(retried.kind === 'ok' && retried.record.post.status).toBe('scheduled')
+      await store.publishing.claimDue(at + 100_000, 100, 86_400_000)
+      const [ref] = (await store.publishing.dueTargets(at + 100_000, undefined, 1_000)).filter((r) => r.postId === id)
+      expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1 })
+    })
+
+    it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
+      const { user, account } = await setup('Late')
+      const late = (await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
+      expect((await store.publishing.claimDue(T0 + 1_000 + 3_600_000, 1_000, 60_000)).missed).toBeGreaterThanOrEqual(1)
+      expect((await store.posts.get(user, late))!.post).toMatchObject({ status: 'failed', targets: [{ status: 'failed', error: { code: 'missed_schedule' } }] })
+
+      const hung = (await store.posts.create(user, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
+      await store.publishing.claimDue(T0 + 5_000_000, 1_000, 86_400_000)
+      const [ref] = (await store.publishing.dueTargets(T0 + 5_000_000, undefined, 1_000)).filter((r) => r.postId === hung)
+      await store.publishing.claimTarget(ref!, T0 + 5_000_000, 30_000)
+      await store.publishing.renewLeases([{ postId: hung, platform: 'discord' }], T0 + 5_000_000 + 60_000)
+      expect((await store.publishing.abandoned(T0 + 5_000_000 + 45_000, false)).map((r) => r.postId)).not.toContain(hung)
+      const abandoned = await store.publishing.abandoned(T0 + 5_000_000 + 61_000, false)
+      expect(abandoned.filter((r) => r.postId === hung)).toEqual([{ postId: hung, platform: 'discord', accountId: account, dueAt: T0 + 5_000_000 }])
+      await store.publishing.resend(hung, 'discord', T0 + 5_000_000 + 61_000)
+      expect((await store.publishing.dueTargets(T0 + 5_000_000 + 61_000, undefined, 1_000)).filter((r) => r.postId === hung)).toHaveLength(1)
+    })
+  })
+
+  describe('webhooks and their deliveries', () => {
+    const limits = { total: 8, perEndpoint: 2, leaseMs: 30_000 }
+    const attempt = (job: { webhookId: string; eventId: string; attempt: number }, succeeded: boolean, nextAttemptAt: number | null, extra = {}) => ({
+      ...job,
+      succeeded,
+      statusCode: succeeded ? 204 : 500,
+      durationMs: 12,
+      responseBody: succeeded ? null : 'down',
+      error: null,
+      nextAttemptAt,
+      disableAfterFailingMs: 5 * 86_400_000,
+      ...extra,
+    })
+
+    it('fans each event out to the endpoints subscribed to it, leases deliveries within the limits, and records each attempt', async () => {
+      const user = await store.users.create({ name: 'Hooked' }, T0)
+      const all = await store.webhooks.create(user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, T0)
+      const some = await store.webhooks.create(user.id, { url: 'https://b.example/h', events: ['post.published'], description: 'b', sealedSecret: 's2' }, T0)
+      expect(all).toMatchObject({ userId: user.id, url: 'https://a.example/h', events: ['*'], enabled: true, disabledReason: null, createdAt: T0 })
+      const published = await store.events.append(user.id, 'post.published', { id: 'pst_1' }, T0 + 1)
+      await store.events.append(user.id, 'account.connected', { id: 'acc_1' }, T0 + 2)
+      while ((await store.webhookDeliveries.dispatch(T0 + 10)) > 0);
+      expect(await store.webhookDeliveries.hasWork(T0 + 10)).toBe(true)
+      const jobs = (await store.webhookDeliveries.claim(T0 + 10, limits)).filter((j) => j.webhookId === all.id || j.webhookId === some.id)
+      expect(jobs.map((j) => [j.webhookId, j.eventType]).sort()).toEqual([[all.id, 'account.connected'], [all.id, 'post.published'], [some.id, 'post.published']].sort())
+      const job = jobs.find((j) => j.webhookId === some.id)!
+      expect(job).toMatchObject({ eventId: published.id, attempt: 1, url: 'https://b.example/h', sealedSecret: 's2', eventCreatedAt: T0 + 1 })
+      expect(JSON.parse(job.eventData)).toEqual({ id: 'pst_1' })
+      // Leased: not claimed again until the lease runs out.
+      expect((await store.webhookDeliveries.claim(T0 + 20, limits)).filter((j) => j.webhookId === some.id)).toEqual([])
+      expect(await store.webhookDeliveries.record(attempt(job, false, T0 + 60_000), T0 + 30)).toEqual({ disabledReason: null })
+      const retry = (await store.webhookDeliveries.claim(T0 + 60_000, limits)).find((j) => j.webhookId === some.id)!
+      expect(retry.attempt).toBe(2)
+      await store.webhookDeliveries.record(attempt(retry, true, null), T0 + 60_010)
+      const listed = await store.webhookDeliveries.listAttempts(some.id, '', 10)
+      expect(listed.map((a) => [a.attempt, a.succeeded, a.status_code])).toEqual([[2, true, 204], [1, false, 500]])
+      expect(listed[1]).toMatchObject({ event_id: published.id, event_type: 'post.published', response_body: 'down', next_attempt_at: new Date(T0 + 60_000).toISOString() })
+    })
+
+    it('disables an endpoint that answers 410, edits and rotates an endpoint, and deletes it with its deliveries', async () => {
+      const user = await store.users.create({ name: 'Gone' }, T0)
+      const hook = await store.webhooks.create(user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
+      await store.events.append(user.id, 'webhook.test', { webhook_id: hook.id }, T0 + 1)
+      while ((await store.webhookDeliveries.dispatch(T0 + 5)) > 0);
+      const job = (await store.webhookDeliveries.claim(T0 + 5, limits)).find((j) => j.webhookId === hook.id)!
+      expect(await store.webhookDeliveries.record(attempt(job, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 6)).toEqual({ disabledReason: 'the endpoint answered 410 Gone' })
+      expect(await store.webhooks.get(user.id, hook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone', disabledAt: T0 + 6 })
+      const enabled = await store.webhooks.update(user.id, hook.id, { enabled: true, url: 'https://back.example/h' }, T0 + 7)
+      expect(enabled).toMatchObject({ enabled: true, disabledReason: null, url: 'https://back.example/h' })
+      expect(await store.webhooks.rotateSecret(user.id, hook.id, 's-new', T0 + 86_400_000, T0 + 8)).toMatchObject({ previousSecretExpiresAt: T0 + 86_400_000 })
+      expect((await store.webhooks.listPage(user.id, '', 10)).map((w) => w.id)).toEqual([hook.id])
+      expect(await store.webhooks.delete(user.id, hook.id)).toBe(true)
+      expect(await store.webhooks.delete(user.id, hook.id)).toBe(false)
+      expect(await store.webhookDeliveries.listAttempts(hook.id, '', 10)).toEqual([])
+    })
+  })
+
+  describe('metrics and analytics', () => {
+    it('claims due reads, keeps every snapshot and the latest counts, and reports sums, rates, the median delay and the top posts', async () => {
+      const user = await store.users.create({ name: 'Analyst' }, T0)
+      const account = await store.accounts.create(user.id, 'Numbers', T0)
+      const ids: string[] = []
+      // Three posts an hour apart, published 1, 2 and 4 seconds late.
+      for (const [i, late] of [1_000, 2_000, 4_000].entries()) {
+        const at = T0 + i * 3_600_000
+        const id = (await store.posts.create(user.id, { accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
+        ids.push(id)
+        await store.publishing.claimDue(at, 100, 86_400_000)
+        const [ref] = (await store.publishing.dueTargets(at, undefined, 1_000)).filter((r) => r.postId === id)
+        await store.publishing.claimTarget(ref!, at, 30_000)
+        await store.publishing.settle(id, 'mastodon', { kind: 'published', platformPostId: `m${i}`, url: `https://social.example/${i}` }, at + late)
+      }
+      const due = (await store.metrics.claimDue(T0 + 86_400_000, 100, 300_000)).filter((d) => ids.includes(d.postId))
+      expect(due.map((d) => d.platformPostId)).toEqual(['m0', 'm1', 'm2'])
+      expect((await store.metrics.claimDue(T0 + 86_400_000, 100, 300_000)).filter((d) => ids.includes(d.postId))).toEqual([])
+      const counts = (likes: number) => ({ impressions: null, likes, reposts: 1, replies: null, quotes: null, clicks: null })
+      await store.metrics.record(due.map((d, i) => ({ postId: d.postId, platform: d.platform, metrics: counts(i * 10), nextAt: null, failures: 0 })), T0 + 86_400_000)
+      await store.metrics.record([{ postId: ids[0]!, platform: 'mastodon', metrics: counts(3), nextAt: null, failures: 0 }], T0 + 86_400_001)
+      expect((await store.metrics.history(ids[0]!, 'mastodon')).map((s) => s.likes)).toEqual([0, 3])
+
+      const report = await store.analytics.report({ userId: user.id, from: T0, to: T0 + 3 * 3_600_000, buckets: [0, 1, 2].map((i) => ({ start: T0 + i * 3_600_000, end: T0 + (i + 1) * 3_600_000 })), top: 2 })
+      expect(report.totals).toEqual({ scheduled: 3, published: 3, failed: 0, medianDelayMs: 2_000, impressions: null, likes: 33, reposts: 3, replies: null, quotes: null, clicks: null, engagements: 36, ratedEngagements: null, ratedImpressions: null })
+      expect(report.byPlatform.map((p) => [p.platform, p.published])).toEqual([['mastodon', 3]])
+      expect([...report.byBucket.entries()].map(([b, a]) => [b, a.medianDelayMs, a.likes])).toEqual([[0, 1_000, 3], [1, 2_000, 10], [2, 4_000, 20]])
+      expect(report.top).toEqual([
+        { postId: ids[2], platform: 'mastodon', url: 'https://social.example/2', engagements: 21 },
+        { postId: ids[1], platform: 'mastodon', url: 'https://social.example/1', engagements: 11 },
+      ])
+    })
+  })
+
+  describe('the feed', () => {
+    it('publishes a post once, however often it is sent, newest first', async () => {
+      const user = await store.users.create({ name: 'Feeder' }, T0)
+      const account = await store.accounts.create(user.id, 'Feed', T0)
+      const first = await store.feed.publish(account.id, 'pst_1', 'hello', ['https://example.com/a.png'], T0)
+      expect(await store.feed.publish(account.id, 'pst_1', 'changed', [], T0 + 5)).toEqual(first)
+      await store.feed.publish(account.id, 'pst_2', 'again', [], T0 + 10)
+      expect((await store.feed.recent(account.id, 10)).map((i) => i.postId)).toEqual(['pst_2', 'pst_1'])
+      expect(first).toEqual({ postId: 'pst_1', content: 'hello', mediaUrls: ['https://example.com/a.png'], publishedAt: T0 })
+    })
+  })
+})
+
+describe('several daemons on one PostgreSQL database', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let nodes: Families[]
+  beforeAll(async () => {
+    db = await freshDatabase()
+    // Three nodes starting at once: the migrations run once, under the advisory lock.
+    nodes = await Promise.all([1, 2, 3].map(() => openPostgresStore(db.url, { max: 4 })))
+  })
+  afterAll(async () => {
+    for (const node of nodes) await node.close()
+    await db.drop()
+  })
+
+  it('counts rate limits exactly: 130 requests at once, spread over three nodes, admit the limit of 100', async () => {
+    const user = await nodes[0]!.users.create({ name: 'Busy' }, T0)
+    const key = await nodes[1]!.apiKeys.create(user.id, { name: 'b', scopes: SCOPES }, T0)
+    const limits = { ...unlimited, per_minute: 100 }
+    const results = await Promise.all(Array.from({ length: 130 }, (_, i) => nodes[i % 3]!.rateLimits.consume(key.id, limits, T0 + 1_000)))
+    expect(results.filter((d) => d.admitted)).toHaveLength(100)
+    expect(results.filter((d) => !d.admitted).every((d) => d.violated.join() === 'minute')).toBe(true)
+    expect((await nodes[2]!.rateLimits.consume(key.id, limits, T0 + 2_000)).admitted).toBe(false)
+    expect((await nodes[2]!.rateLimits.consume(key.id, limits, T0 + 61_000)).admitted).toBe(true)
+  })
+
+  it('refuses a key revoked through one node on every other node at once', async () => {
+    const user = await nodes[0]!.users.create({ name: 'Revoker' }, T0)
+    const key = await nodes[0]!.apiKeys.create(user.id, { name: 'r', scopes: SCOPES }, T0)
+    for (const node of nodes) expect(await node.apiKeys.authenticate(hashApiKey(key.secret), T0 + 1)).toHaveProperty('user.id', user.id)
+    await nodes[1]!.apiKeys.revoke(user.id, key.id, T0 + 2)
+    for (const node of nodes) expect(await node.apiKeys.authenticate(hashApiKey(key.secret), T0 + 3)).toBe('revoked')
+    await nodes[2]!.users.setPlan(user.id, 'business')
+    const principal = (await nodes[0]!.apiKeys.authenticate(hashApiKey((await nodes[0]!.apiKeys.create(user.id, { name: 'n', scopes: SCOPES }, T0)).secret), T0)) as Principal
+    expect(principal.user.plan).toBe('business')
+  })
+
+  it('never lets two nodes claim the same post or target', async () => {
+    const user = await nodes[0]!.users.create({ name: 'Contended' }, T0)
+    const account = await nodes[0]!.accounts.create(user.id, 'C', T0)
+    for (let i = 0; i < 60; i++) {
+      await nodes[i % 3]!.posts.create(user.id, { accountId: account.id, content: `c${i}`, mediaUrls: [], platforms: ['feed', 'discord'], scheduledAt: T0 + i }, T0)
+    }
+    const claims = await Promise.all(nodes.flatMap((node) => [1, 2].map(() => node.publishing.claimDue(T0 + 100, 25, 86_400_000))))
+    expect(claims.reduce((sum, c) => sum + c.claimed, 0)).toBe(60)
+    const refs = await nodes[0]!.publishing.dueTargets(T0 + 100, undefined, 1_000)
+    expect(refs).toHaveLength(120)
+    const taken = await Promise.all(nodes.flatMap((node) => refs.map((ref) => node.publishing.claimTarget(ref, T0 + 100, 30_000))))
+    expect(taken.filter(Boolean)).toHaveLength(120)
+    // A lease that ran out is taken over by one node, not by every node that notices it.
+    const recovered = await Promise.all(nodes.map((node) => node.publishing.abandoned(T0 + 100 + 31_000, false)))
+    expect(recovered.flat()).toHaveLength(120)
+    expect(new Set(recovered.flat().map((r) => `${r.postId} ${r.platform}`)).size).toBe(120)
+  })
+
+  it('records each migration once, with its checksum', async () => {
+    const sql = postgres(db.url, { max: 1, onnotice: () => undefined })
+    try {
+      const rows = await sql<{ version: number; checksum: string }[]>`SELECT version, checksum FROM schema_migrations ORDER BY version`
+      expect(rows).toEqual(postgresMigrations.map((m) => ({ version: m.version, checksum: migrationChecksum(m) })))
+    } finally {
+      await sql.end()
+    }
+  })
+})
+
+describe('PostgreSQL schema and connection errors', () => {
+  it('pins the text of every landed PostgreSQL migration', () => {
+    // A landed migration is never edited: a new one is a new numbered file, and a new line here.
+    expect(Object.fromEntries(postgresMigrations.map((m) => [m.version, migrationChecksum(m)]))).toEqual({
+      1: 'b76a6a019fef8e97cff75dbf16bfec91baef34909226b400608cff9b38b6b13e', // users, keys, rate limits, idempotency, outbox, accounts, connections, feed items, cluster settings
+      2: 'eea22619678b51bd4f37134a84b709c85bf2eae9035e30140e5f1f2e0275971d', // posts, targets, webhooks, deliveries, attempts, metrics
+    })
+  })
+
+  it('refuses a database whose schema is newer than this smm, or whose landed migration changed', async () => {
+    const db = await freshDatabase()
+    const sql = postgres(db.url, { max: 1, onnotice: () => undefined })
+    try {
+      await (await openPostgresStore(db.url)).close()
+      await sql`INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, 'from the future', 'x', 0)`
+      await expect(openPostgresStore(db.url)).rejects.toThrow(/has schema version 99, but this smm knows versions up to \d+/)
+      await sql`DELETE FROM schema_migrations WHERE version = 99`
+      await sql`UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1`
+      await expect(openPostgresStore(db.url)).rejects.toThrow(/^Migration 0001 \(.*\) is not the one applied to postgres:\/\/postgres@127\.0\.0\.1:\d+\/smm_test_/)
+    } finally {
+      await sql.end()
+      await db.drop()
+    }
+  })
+
+  it('fails fast on a database it cannot use, naming the host and the cause, never the password', async () => {
+    const admin = new URL(inject('postgresUrl'))
+    const attempt = async (url: string) => {
+      const started = Date.now()
+      const error = await openPostgresStore(url).then(
+        () => undefined,
+        (e: Error) => e,
+      )
+      expect(error).toBeInstanceOf(DatabaseUnreachableError)
+      expect(Date.now() - started).toBeLessThan(6_000)
+      expect(error!.message).not.toContain('s3cret-pass')
+      expect(error!.message).not.toContain(admin.password)
+      return error!.message
+    }
+    const closed = new URL(admin)
+    closed.port = '1'
+    closed.password = 's3cret-pass'
+    expect(await attempt(closed.toString())).toBe('Cannot use the database postgres://postgres@127.0.0.1:1/postgres: connection refused (is PostgreSQL running and listening there?)')
+    const wrong = new URL(admin)
+    wrong.password = 's3cret-pass'
+    expect(await attempt(wrong.toString())).toMatch(/^Cannot use the database postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: the server refused the user name or password$/)
+    const missing = new URL(admin)
+    missing.pathname = '/no_such_database'
+    expect(await attempt(missing.toString())).toMatch(/: no such database \(create it first/)
+    expect(await attempt('mysql://root:s3cret-pass@localhost/smm')).toMatch(/must start with postgres:\/\//)
+  })
+})
