@@ -6,7 +6,8 @@
 // A rebuild whose bundle, assets and Node are unchanged is skipped (the stamp beside the binary).
 //
 //   --out FILE                where to write it (default dist/bin/smm-daemon)
-//   --addon FILE              the better_sqlite3.node to carry (default: the one in node_modules)
+//   --addon FILE              the better_sqlite3.node to carry, built for this Node's ABI
+//                             (default: the one in node_modules)
 //   --target PLATFORM-ARCH    what that addon was built for (default: this machine)
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -26,7 +27,7 @@ const out = resolve(values.out ?? join(root, 'dist/bin/smm-daemon'))
 const addon = values.addon ?? join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node')
 const [platform, arch] = (values.target ?? `${process.platform}-${process.arch}`).split('-')
 if (!platform || !arch) throw new Error(`--target must look like linux-x64 (got ${values.target})`)
-const target: Target = { platform, arch, modules: process.versions.modules }
+const target: Target = { platform, arch }
 
 // better-sqlite3 finds its addon with `require('bindings')(name)`: in the binary, the asset.
 const bindingsFromAssets: Plugin = {

@@ -9,7 +9,7 @@ export const TARGET_ASSET = 'target.json'
 /** Why the addons in this binary cannot run here, in one line; undefined when they can. */
 export function checkTarget(): string | undefined {
   const builtFor = JSON.parse(getAsset(TARGET_ASSET, 'utf8')) as Target
-  return platformMismatch(builtFor, { platform: process.platform, arch: process.arch, modules: process.versions.modules })
+  return platformMismatch(builtFor, { platform: process.platform, arch: process.arch })
 }
 
 const loaded = new Map<string, unknown>()

@@ -3,27 +3,20 @@ import { accessSync, closeSync, constants, lstatSync, mkdirSync, openSync, readF
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/** What a binary was built for: its addon runs only on this platform, CPU and Node ABI. */
+/** What a binary was built for: its addon runs only on this platform and CPU. */
 export interface Target {
   platform: string
   arch: string
-  /** `process.versions.modules`: the Node ABI the addon was compiled against. */
-  modules: string
 }
 
-export function targetName(t: Pick<Target, 'platform' | 'arch'>): string {
+function targetName(t: Target): string {
   return `${t.platform}-${t.arch}`
 }
 
 /** Why this process cannot load an addon built for `builtFor`, or undefined when it can. */
 export function platformMismatch(builtFor: Target, running: Target): string | undefined {
-  if (builtFor.platform !== running.platform || builtFor.arch !== running.arch) {
-    return `This smm-daemon was built for ${targetName(builtFor)}, but this machine is ${targetName(running)}: use the ${targetName(running)} build.`
-  }
-  if (builtFor.modules !== running.modules) {
-    return `This smm-daemon carries a SQLite addon for Node ABI ${builtFor.modules} but runs on ABI ${running.modules}: rebuild it with npm run build:binary.`
-  }
-  return undefined
+  if (builtFor.platform === running.platform && builtFor.arch === running.arch) return undefined
+  return `This smm-daemon was built for ${targetName(builtFor)}, but this machine is ${targetName(running)}: use the ${targetName(running)} build.`
 }
 
 /** The sticky bit: in such a directory only a file's owner may rename or delete it. */
