@@ -8,7 +8,7 @@ import { BIN, smm, spawnUntil, stop } from './processes.js'
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
 
 /** CPU time (user + system) a process has used, in ms; Linux only (undefined elsewhere). */
-function cpuMs(pid: number): number | undefined {
+export function cpuMs(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
     return (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
@@ -19,14 +19,14 @@ function cpuMs(pid: number): number | undefined {
 }
 
 /** Runs the load and also measures the server's CPU per request, which the load generator's own share of the machine does not skew. */
-async function measure(pid: number, url: string, options: Parameters<typeof load>[1]): Promise<LoadResult & { cpuUsPerRequest?: number }> {
+export async function measure(pid: number, url: string, options: Parameters<typeof load>[1]): Promise<LoadResult & { cpuUsPerRequest?: number }> {
   const before = cpuMs(pid)
   const result = await load(url, { ...options, warmupMs: 0 })
   const after = cpuMs(pid)
   return { ...result, cpuUsPerRequest: before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests }
 }
 
-const row = (r: LoadResult & { cpuUsPerRequest?: number }) => `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms (${r.requests} requests, ${r.errors} errors)${r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`}`
+export const row = (r: LoadResult & { cpuUsPerRequest?: number }) => `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms (${r.requests} requests, ${r.errors} errors)${r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`}`
 
 /**
  * Authenticated GET /v1/me over HTTPS keep-alive: the real daemon (key lookup, rate-limit

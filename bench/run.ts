@@ -3,6 +3,7 @@ import { benchAnalytics } from './analytics.js'
 import { benchBinary } from './binary.js'
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
+import { benchPostgres } from './postgres.js'
 import { benchScheduler } from './scheduler.js'
 import { benchWebhooks } from './webhooks.js'
 
@@ -11,6 +12,7 @@ type Section = [title: string, run: () => Promise<Record<string, number | string
 /** Each feature's benchmark adds one line. */
 const sections: Section[] = [
   ['HTTP API', benchHttp],
+  ['PostgreSQL store', benchPostgres],
   ['Scheduler', benchScheduler],
   ['Webhook delivery', benchWebhooks],
   ['CLI start time', benchCliStart],

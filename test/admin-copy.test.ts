@@ -32,6 +32,8 @@ describe('smm admin copy --to postgres://…', () => {
     source.clock.advance(MIN)
     await source.daemon.scheduler.tick(source.clock.now())
     expect((await source.http.get(`/v1/posts/${published}`, { key: source.key })).body.status).toBe('published')
+    // The outbox fanned out to the webhook (its delivery fails: nothing listens there).
+    await source.daemon.workers.find((w) => w.name === 'webhook-delivery')!.tick!(source.clock.now())
     await source.daemon.close()
   })
 

@@ -258,14 +258,11 @@ describe('scale', () => {
       await t.daemon.store.posts.create(me, { accountId: acc, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at + (i % 1000) }, t.clock.now())
     }
     t.clock.set(at + 999)
-    const started = performance.now()
     const result = await tick()
-    const ms = performance.now() - started
     expect(result.claimed).toBe(10_000)
     const counts = sql(t).prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
     expect(counts).toEqual([{ status: 'published', n: 10_000 }])
     expect((await t.daemon.store.feed.recent(acc, 20_000)).length).toBe(10_000)
-    // The figure is the benchmark's to report (bench/scheduler.ts); here a bound that only a regression breaks.
-    expect(ms).toBeLessThan(45_000)
+    // How long it takes is the benchmark's to report (bench/scheduler.ts), not a test's to time.
   }, 120_000)
 })

@@ -109,9 +109,10 @@ export function hasToolchain(command: string, args: string[] = ['--version']): b
 /**
  * Says why a suite cannot run on this machine. Outside CI that is a loud warning and the suite
  * is not run; under CI (`CI` set) a missing toolchain is a failure, so CI always runs all four.
+ * `probe` is the harmless command line that proves it runs (`go` has `version`, not `--version`).
  */
-export function missingToolchain(sdk: string, command: string, install: string): string | undefined {
-  if (hasToolchain(command)) return undefined
+export function missingToolchain(sdk: string, command: string, install: string, probe: string[] = ['--version']): string | undefined {
+  if (hasToolchain(command, probe)) return undefined
   const message = `The ${sdk} SDK suite needs \`${command}\`, which is not installed: ${install}`
   if (process.env.CI) throw new Error(message)
   console.warn(`NOT RUN: ${message}`)

@@ -1,0 +1,3 @@
+module smm.local/smm
+
+go 1.19

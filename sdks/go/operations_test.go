@@ -1,0 +1,111 @@
+package smm
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The daemon's own OpenAPI document is the list of what the SDK must offer.
+func TestEveryOperationOfTheOpenAPIDocumentHasAMethod(t *testing.T) {
+	live := LiveEnv(t)
+	ctx := context.Background()
+	doc, err := live.Client(t).OpenAPI(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Paths map[string]map[string]struct {
+			OperationID string `json:"operationId"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil {
+		t.Fatal(err)
+	}
+	inDocument := map[string]bool{}
+	sends := newRecorder(t)
+	for path, methods := range parsed.Paths {
+		for method, operation := range methods {
+			if operation.OperationID == "" {
+				continue
+			}
+			inDocument[operation.OperationID] = true
+			if operations[operation.OperationID] == nil {
+				t.Errorf("%s %s (operationId %s) has no method in the Go SDK: add one, and its line in operations.go", method, path, operation.OperationID)
+				continue
+			}
+			// The method must send the operation's method to its path.
+			want := strings.ToUpper(method) + " " + placeholder.ReplaceAllString(path, "x")
+			if got := sends(operations[operation.OperationID]); got != want {
+				t.Errorf("%s: the Go SDK's method sends %q, the document says %q", operation.OperationID, got, want)
+			}
+		}
+	}
+	if len(inDocument) < 20 {
+		t.Fatalf("the document lists only %d operations: is it the API's?", len(inDocument))
+	}
+	var stale []string
+	for id := range operations {
+		if !inDocument[id] {
+			stale = append(stale, id)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		t.Errorf("operations.go maps %v, which the API no longer has", stale)
+	}
+}
+
+var placeholder = regexp.MustCompile(`\{[^}]+\}`)
+
+// newRecorder returns a function that calls a method of operations with "x" for every string
+// argument and zero values for the rest, against a loopback server, and says what it sent.
+func newRecorder(t *testing.T) func(method any) string {
+	var last string
+	server := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		last = r.Method + " " + r.URL.Path
+		io.WriteString(w, `{"data":[],"has_more":false,"next_cursor":null}`)
+	}))
+	t.Cleanup(server.Close)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: server.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewClient(server.URL, "smm_key", WithCAFile(caFile), WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	receivers := map[reflect.Type]reflect.Value{}
+	for _, r := range []any{c, c.Posts, c.Accounts, c.Webhooks, c.APIKeys, c.AI, c.Analytics, c.Feeds} {
+		receivers[reflect.TypeOf(r)] = reflect.ValueOf(r)
+	}
+	return func(method any) string {
+		last = ""
+		fn := reflect.ValueOf(method)
+		args := []reflect.Value{receivers[fn.Type().In(0)], reflect.ValueOf(ctx)}
+		for i := 2; i < fn.Type().NumIn(); i++ {
+			arg := reflect.New(fn.Type().In(i)).Elem()
+			if arg.Kind() == reflect.String {
+				arg.SetString("x")
+			}
+			args = append(args, arg)
+		}
+		out := fn.Call(args)
+		// A list answers a pager, which sends its first request on Next.
+		if next := out[0].MethodByName("Next"); next.IsValid() {
+			next.Call([]reflect.Value{reflect.ValueOf(ctx)})
+		}
+		return last
+	}
+}

@@ -1,0 +1,172 @@
+package smm
+
+import (
+	"context"
+	"net/url"
+	"time"
+)
+
+// Post is a piece of content scheduled to one account's platforms.
+type Post struct {
+	ID          string    `json:"id"`
+	AccountID   string    `json:"account_id"`
+	Content     string    `json:"content"`
+	MediaURLs   []string  `json:"media_urls"`
+	Platforms   []string  `json:"platforms"`
+	ScheduledAt time.Time `json:"scheduled_at"`
+	// Status is scheduled, publishing, published, partially_published, failed or cancelled.
+	Status      string     `json:"status"`
+	Targets     []Target   `json:"targets"`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+	PublishedAt *time.Time `json:"published_at"`
+	CancelledAt *time.Time `json:"cancelled_at"`
+	// ETag is the version this copy was read at; pass it as PostUpdateParams.IfMatch so an
+	// update fails (412) instead of overwriting a change made since. Empty from a list.
+	ETag string `json:"-"`
+}
+
+// Target is how a post fares on one platform.
+type Target struct {
+	Platform string `json:"platform"`
+	// Status is pending, publishing, published, failed or unconfirmed.
+	Status         string       `json:"status"`
+	Attempts       int          `json:"attempts"`
+	PlatformPostID *string      `json:"platform_post_id"`
+	URL            *string      `json:"url"`
+	PublishedAt    *time.Time   `json:"published_at"`
+	Error          *TargetError `json:"error"`
+}
+
+// TargetError is why a target failed.
+type TargetError struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// PostCreateParams is a new post.
+type PostCreateParams struct {
+	AccountID string
+	// Content is required unless MediaURLs are given.
+	Content   string
+	MediaURLs []string
+	Platforms []string
+	// ScheduledAt is when to publish; the zero time publishes now.
+	ScheduledAt time.Time
+	// IdempotencyKey makes a repeated call answer the first post instead of making another;
+	// generated when empty (and reused by the client's own retries either way).
+	IdempotencyKey string
+}
+
+// PostUpdateParams changes a scheduled post: nil fields are left as they are.
+type PostUpdateParams struct {
+	Content     *string
+	MediaURLs   []string
+	ScheduledAt *time.Time
+	Platforms   []string
+	// IfMatch is the ETag of the post as last read (Post.ETag): the update is refused with a
+	// 412 precondition_failed if the post has changed since. Empty: update whatever it is now.
+	IfMatch string
+}
+
+// PostListParams filters and pages the posts, ordered by scheduled time.
+type PostListParams struct {
+	AccountID string
+	// Status is one of Post.Status's values.
+	Status   string
+	Platform string
+	// From and To bound scheduled_at: at or after From, before To (zero: unbounded).
+	From, To time.Time
+	// Order is "asc" (default) or "desc".
+	Order string
+	// Limit is the page size, 1..100 (0: 20). The pager fetches every page.
+	Limit int
+}
+
+// PostsService is /v1/posts.
+type PostsService struct{ c *Client }
+
+// Create schedules a post (POST /v1/posts).
+func (s *PostsService) Create(ctx context.Context, p PostCreateParams) (*Post, error) {
+	body := map[string]any{"account_id": p.AccountID, "platforms": p.Platforms}
+	if p.Content != "" {
+		body["content"] = p.Content
+	}
+	if p.MediaURLs != nil {
+		body["media_urls"] = p.MediaURLs
+	}
+	if !p.ScheduledAt.IsZero() {
+		body["scheduled_at"] = timestamp(p.ScheduledAt)
+	}
+	return s.c.post(ctx, request{method: "POST", path: "/v1/posts", body: body, idempotencyKey: p.IdempotencyKey})
+}
+
+// Get reads a post with its ETag (GET /v1/posts/{id}).
+func (s *PostsService) Get(ctx context.Context, id string) (*Post, error) {
+	return s.c.post(ctx, request{method: "GET", path: pathOf("/v1/posts/{id}", id)})
+}
+
+// Update changes a scheduled post (PUT /v1/posts/{id}).
+func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams) (*Post, error) {
+	body := map[string]any{}
+	if p.Content != nil {
+		body["content"] = *p.Content
+	}
+	if p.MediaURLs != nil {
+		body["media_urls"] = p.MediaURLs
+	}
+	if p.ScheduledAt != nil {
+		body["scheduled_at"] = timestamp(*p.ScheduledAt)
+	}
+	if p.Platforms != nil {
+		body["platforms"] = p.Platforms
+	}
+	return s.c.post(ctx, request{method: "PUT", path: pathOf("/v1/posts/{id}", id), body: body, ifMatch: p.IfMatch})
+}
+
+// Cancel cancels a scheduled post; cancelling it again answers the cancelled post (DELETE /v1/posts/{id}).
+func (s *PostsService) Cancel(ctx context.Context, id string) (*Post, error) {
+	return s.c.post(ctx, request{method: "DELETE", path: pathOf("/v1/posts/{id}", id)})
+}
+
+// Retry re-queues the failed and unconfirmed targets of a failed or partially published post
+// (POST /v1/posts/{id}/retry).
+func (s *PostsService) Retry(ctx context.Context, id string) (*Post, error) {
+	return s.c.post(ctx, request{method: "POST", path: pathOf("/v1/posts/{id}/retry", id)})
+}
+
+// List walks every post that matches p (GET /v1/posts), page after page.
+func (s *PostsService) List(ctx context.Context, p PostListParams) *Pager[Post] {
+	q := url.Values{}
+	setIf(q, "account_id", p.AccountID)
+	setIf(q, "status", p.Status)
+	setIf(q, "platform", p.Platform)
+	setIf(q, "order", p.Order)
+	if !p.From.IsZero() {
+		q.Set("from", timestamp(p.From))
+	}
+	if !p.To.IsZero() {
+		q.Set("to", timestamp(p.To))
+	}
+	return newPager[Post](s.c, "/v1/posts", q, p.Limit)
+}
+
+// post sends a request answered by a post, and keeps the answer's ETag on it.
+func (c *Client) post(ctx context.Context, r request) (*Post, error) {
+	var post Post
+	r.out = &post
+	header, err := c.do(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	post.ETag = header.Get("ETag")
+	return &post, nil
+}
+
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func setIf(q url.Values, name, value string) {
+	if value != "" {
+		q.Set(name, value)
+	}
+}

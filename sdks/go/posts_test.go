@@ -1,0 +1,171 @@
+package smm_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"smm.local/smm"
+)
+
+// feedAccount makes an account with the built-in feed platform connected, as a user would.
+func feedAccount(t *testing.T, ctx context.Context, c *smm.Client) *smm.Account {
+	t.Helper()
+	account, err := c.Accounts.Create(ctx, smm.AccountCreateParams{Name: t.Name()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	connection, err := c.Accounts.Connect(ctx, account.ID, smm.ConnectionCreateParams{Platform: "feed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if connection.Platform != "feed" || connection.Status != "active" {
+		t.Fatalf("feed connection: %+v", connection)
+	}
+	return account
+}
+
+// tomorrow is far enough ahead that no clock move of the suite makes a post due.
+func tomorrow(i int) time.Time { return time.Now().Add(24*time.Hour + time.Duration(i)*time.Minute) }
+
+func TestPostLifecycle(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	me, err := c.Me(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if me.ID == "" || me.Limits.PerMinute == 0 {
+		t.Fatalf("Me: %+v", me)
+	}
+	account := feedAccount(t, ctx, c)
+
+	at := tomorrow(0).Truncate(time.Second)
+	created, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "first draft", Platforms: []string{"feed"}, ScheduledAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.Status != "scheduled" || !created.ScheduledAt.Equal(at) || created.ETag == "" {
+		t.Fatalf("created: %+v", created)
+	}
+
+	got, err := c.Posts.Get(ctx, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != created.ID || got.Content != "first draft" || got.ETag != created.ETag {
+		t.Fatalf("got %+v, created %+v", got, created)
+	}
+
+	content := "second draft"
+	later := at.Add(time.Hour)
+	updated, err := c.Posts.Update(ctx, got.ID, smm.PostUpdateParams{Content: smm.String(content), ScheduledAt: smm.Time(later), IfMatch: got.ETag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if updated.Content != content || !updated.ScheduledAt.Equal(later) || updated.ETag == got.ETag {
+		t.Fatalf("updated: %+v (read at %s)", updated, got.ETag)
+	}
+
+	// The copy read before the update is stale now: updating from it must not overwrite.
+	lost := "an edit based on the old copy"
+	_, err = c.Posts.Update(ctx, got.ID, smm.PostUpdateParams{Content: &lost, IfMatch: got.ETag})
+	var apiErr *smm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 412 || apiErr.Code != "precondition_failed" || apiErr.RequestID == "" {
+		t.Fatalf("a stale If-Match: want a 412 precondition_failed *smm.APIError, got %v", err)
+	}
+	if again, err := c.Posts.Get(ctx, got.ID); err != nil || again.Content != content {
+		t.Fatalf("after the refused update: %+v, %v", again, err)
+	}
+
+	cancelled, err := c.Posts.Cancel(ctx, got.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cancelled.Status != "cancelled" || cancelled.CancelledAt == nil {
+		t.Fatalf("cancelled: %+v", cancelled)
+	}
+	if again, err := c.Posts.Cancel(ctx, got.ID); err != nil || again.Status != "cancelled" {
+		t.Fatalf("cancelling again: %+v, %v", again, err)
+	}
+	_, err = c.Posts.Update(ctx, got.ID, smm.PostUpdateParams{Content: &lost})
+	if !errors.As(err, &apiErr) || apiErr.Status != 409 || apiErr.Code != "post_not_editable" {
+		t.Fatalf("updating a cancelled post: want 409 post_not_editable, got %v", err)
+	}
+}
+
+func TestListFollowsEveryPageAndAnIdempotentCreateMakesOnePost(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	account := feedAccount(t, ctx, c)
+
+	var want []string
+	for i := 0; i < 4; i++ {
+		post, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: fmt.Sprintf("post %d", i), Platforms: []string{"feed"}, ScheduledAt: tomorrow(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, post.ID)
+	}
+	// The same Idempotency-Key twice: the second call answers the first post.
+	params := smm.PostCreateParams{AccountID: account.ID, Content: "once", Platforms: []string{"feed"}, ScheduledAt: tomorrow(10), IdempotencyKey: "go-sdk-" + account.ID}
+	first, err := c.Posts.Create(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.Posts.Create(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != second.ID {
+		t.Fatalf("one Idempotency-Key made two posts: %s and %s", first.ID, second.ID)
+	}
+	want = append(want, first.ID)
+
+	// Pages of 2: the pager must fetch three pages to see all five.
+	pager := c.Posts.List(ctx, smm.PostListParams{AccountID: account.ID, Limit: 2})
+	if pager.Current() != nil {
+		t.Fatal("Current before Next must be nil")
+	}
+	var got []string
+	for pager.Next(ctx) {
+		got = append(got, pager.Current().ID)
+	}
+	if err := pager.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("listed %v, want %v (in scheduled order)", got, want)
+	}
+
+	none, err := c.Posts.List(ctx, smm.PostListParams{AccountID: account.ID, Status: "cancelled"}).All(ctx)
+	if err != nil || len(none) != 0 {
+		t.Fatalf("no cancelled posts: got %v, %v", none, err)
+	}
+}
+
+func TestAValidationErrorNamesEveryField(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	_, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: "acc_missing", Content: "x", Platforms: []string{}})
+	var apiErr *smm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 {
+		t.Fatalf("want a 422 *smm.APIError, got %v", err)
+	}
+	pointers := map[string]bool{}
+	for _, f := range apiErr.Problem.Errors {
+		pointers[f.Pointer] = true
+	}
+	if !pointers["#/platforms"] {
+		t.Fatalf("the problem should point at #/platforms: %+v", apiErr.Problem)
+	}
+	pager := c.Posts.List(ctx, smm.PostListParams{Status: "unknown"})
+	if pager.Next(ctx) || !errors.As(pager.Err(), &apiErr) || apiErr.Status != 422 {
+		t.Fatalf("a bad filter: want Next false and a 422, got %v", pager.Err())
+	}
+}

