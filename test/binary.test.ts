@@ -104,6 +104,7 @@ describe('smm-daemon, the single executable', () => {
     expect(help.stdout).toMatch(/--data-dir=<value>\s+\[default: \$XDG_DATA_HOME\/smm or ~\/\.local\/share\/smm, env:\s+SMM_DATA_DIR\]/)
     expect(help.stdout).toContain('--allow-private-network')
     expect(help.stdout).toContain('$ smm-daemon --data-dir /var/lib/smm')
+    expect(help.stdout).toContain('$SMM_TMPDIR (else $TMPDIR, else /tmp)/smm-<uid>')
     const admin = run(['admin', '--help'])
     expect(admin.stdout).toMatch(/smm-daemon admin users create\s+Create a user/)
     expect(admin.stderr).toBe('')

@@ -104,7 +104,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (wantsHelp) {
     process.stdout.write(await help(config, '', Daemon))
-    process.stdout.write(`\nAlso: ${BIN} --version, and ${BIN} admin … for the operator's commands (${BIN} admin --help).\n`)
+    process.stdout.write(
+      `\nAlso: ${BIN} --version, and ${BIN} admin … for the operator's commands (${BIN} admin --help).\n` +
+        `The SQLite addon is loaded from a private copy in $SMM_TMPDIR (else $TMPDIR, else /tmp)/smm-<uid>.\n`,
+    )
     return
   }
   await Daemon.run(argv, config)
