@@ -72,7 +72,6 @@ const bundled = await build({
   define: { 'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"' },
 })
 const script = bundled.outputFiles[0]!.contents
-if (process.env.SMM_KEEP_BUNDLE) writeFileSync(process.env.SMM_KEEP_BUNDLE, script)
 const assets: Record<string, Uint8Array> = {
   'better_sqlite3.node': readFileSync(addon),
   'target.json': Buffer.from(JSON.stringify(target)),
