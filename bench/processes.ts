@@ -3,10 +3,15 @@ import { fileURLToPath } from 'node:url'
 
 export const BIN = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 
-/** Spawns a process and resolves when `ready` finds what it waits for in its output. */
-export function spawnUntil<T>(args: string[], ready: (output: string) => T | undefined, env: Record<string, string> = {}): Promise<{ child: ChildProcess; value: T }> {
+/** Spawns a process (Node by default) and resolves when `ready` finds what it waits for in its output. */
+export function spawnUntil<T>(
+  args: string[],
+  ready: (output: string) => T | undefined,
+  env: Record<string, string> = {},
+  command: string = process.execPath,
+): Promise<{ child: ChildProcess; value: T }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let output = ''
     const onData = (chunk: Buffer) => {
       output += chunk

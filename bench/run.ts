@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project in one run, each next to its floor.
 import { benchAnalytics } from './analytics.js'
+import { benchBinary } from './binary.js'
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
 import { benchPostgres } from './postgres.js'
@@ -15,6 +16,7 @@ const sections: Section[] = [
   ['Scheduler', benchScheduler],
   ['Webhook delivery', benchWebhooks],
   ['CLI start time', benchCliStart],
+  ['Single executable (dist/bin/smm-daemon)', benchBinary],
   ['Analytics (100,000 posts, 1,000,000 snapshots)', benchAnalytics],
 ]
 
