@@ -3,7 +3,7 @@
  * `import { SmmClient } from 'smm'`.
  */
 export { SmmClient, type RetryEvent, type SmmClientOptions } from './client/smm-client.js'
-export { ConnectionError, type ConnectionErrorCode } from './client/errors.js'
+export { ConnectionError, type ConnectionErrorCode } from "./client/errors.js"
 export { normalizeFingerprint, probeCertificate, type CertificateProbe, type TlsTrust } from './client/tls.js'
 export type { CallOptions, ListItem, ListOperationId, RouteInput, RouteMethods, RouteOutput } from './client/types.js'
 export { ApiError, type FieldError, type Problem } from './errors.js'
