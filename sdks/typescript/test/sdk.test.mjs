@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto'
 import { rootCertificates } from 'node:tls'
 import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
+import { createReceiver } from '../examples/webhook-receiver.mjs'
 import { ConnectionError, methodFor, RateLimitError, SmmApiError, SmmClient, verifyWebhook, WebhookVerificationError } from '@smm/sdk'
 
 const NEEDED = ['SMM_URL', 'SMM_API_KEY', 'SMM_CA_FILE', 'SMM_TEST_LIMITED_API_KEY', 'SMM_TEST_RECEIVER_URL', 'SMM_TEST_CONTROL_URL']
@@ -134,6 +135,20 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.equal(event.type, 'webhook.test')
     assert.throws(() => verifyWebhook(delivery.body, delivery.headers, 'whsec_' + Buffer.alloc(32).toString('base64')), WebhookVerificationError)
     assert.throws(() => verifyWebhook(delivery.body.replace('webhook.test', 'webhook.tesT'), delivery.headers, webhook.secret), WebhookVerificationError)
+
+    // The README's receiver accepts the real delivery and refuses a changed one.
+    const events = []
+    const receiver = createReceiver(webhook.secret, (e) => events.push(e))
+    await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const signed = Object.fromEntries(Object.entries(delivery.headers).filter(([name]) => name.startsWith('webhook-')))
+      const post = (body) => fetch(`http://127.0.0.1:${receiver.address().port}/`, { method: 'POST', headers: signed, body }).then((r) => r.status)
+      assert.equal(await post(delivery.body), 204)
+      assert.equal(await post(delivery.body + ' '), 400)
+      assert.deepEqual(events, [event])
+    } finally {
+      receiver.close()
+    }
   })
 
   test('every operation of /v1/openapi.json has a method', async () => {
