@@ -1,3 +1,4 @@
+import type { Problem as GeneratedProblem } from './generated.js';
 /** Why a request never got an HTTP answer. */
 export type ConnectionErrorCode = 
 /** The server's certificate is not signed by a trusted authority (the daemon's self-signed one, say). */
@@ -18,24 +19,12 @@ export declare class ConnectionError extends Error {
         cause?: unknown;
     });
 }
-/** One invalid field of a request, addressed by a JSON pointer in `#/a/0/b` form. */
-export interface FieldError {
-    pointer: string;
-    code: string;
-    detail: string;
-}
-/** The RFC 9457 problem document every error response of the API carries. */
-export interface Problem {
-    type: string;
-    title: string;
-    status: number;
-    detail: string;
-    /** The request's id (also in the X-Request-Id header): quote it when reporting a problem. */
-    instance?: string;
-    code: string;
-    errors?: FieldError[];
+/** The RFC 9457 problem document every error response of the API carries (`instance` is the request's id). */
+export type Problem = GeneratedProblem & {
     [extension: string]: unknown;
-}
+};
+/** One invalid field of a request, addressed by a JSON pointer in `#/a/0/b` form. */
+export type FieldError = NonNullable<GeneratedProblem['errors']>[number];
 /** An HTTP error answer of the API, carrying its problem document. */
 export declare class SmmApiError extends Error {
     readonly status: number;
