@@ -1,6 +1,7 @@
 /**
- * The smm package's programmatic API: the typed client of the daemon's HTTPS API.
- * `import { SmmClient } from 'smm'`.
+ * The smm package's programmatic API: the CLI's client of the daemon's HTTPS API, one method per
+ * operation id (`import { SmmClient } from 'smm'`). A program that only calls the API wants the
+ * SDK instead, which pulls none of the daemon's dependencies: `sdks/typescript` (`@smm/sdk`).
  */
 export { SmmClient, type RetryEvent, type SmmClientOptions } from './client/smm-client.js'
 export { ConnectionError, type ConnectionErrorCode } from "./client/errors.js"
