@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GENERATED_FILE, generateSdkTypes } from '../scripts/gen-sdk-types.js'
-import { ConnectionError, SmmClient } from '../sdks/typescript/src/index.js'
+import { SmmApiError, SmmClient } from '../sdks/typescript/src/index.js'
 import { runSuite, startSdkFixture, type SdkFixture } from './helpers/sdk-harness.js'
 import { loopbackCertificate } from './helpers/webhook-receiver.js'
 
@@ -45,13 +45,16 @@ describe('TypeScript SDK package', () => {
     }
   }, 120_000)
 
-  it('re-sends the same Idempotency-Key when a POST is retried after a dropped connection', async () => {
+  /** A loopback HTTPS server answering each request with the next of `replies` (`'drop'` hangs up). */
+  async function scripted(replies: ('drop' | { status: number; headers?: Record<string, string>; body: unknown })[]) {
     const { cert, key } = await loopbackCertificate()
     const keys: string[] = []
     const server = https.createServer({ cert, key }, (req, res) => {
       keys.push(String(req.headers['idempotency-key']))
-      if (keys.length === 1) return req.socket.destroy() // the first attempt gets no answer at all
-      req.resume().on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'acc_1', name: 'x' })))
+      const reply = replies[keys.length - 1] ?? replies.at(-1)!
+      if (reply === 'drop') return req.socket.destroy() // no answer at all
+      const type = reply.status >= 400 ? 'application/problem+json' : 'application/json'
+      req.resume().on('end', () => res.writeHead(reply.status, { 'content-type': type, ...reply.headers }).end(JSON.stringify(reply.body)))
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const delays: number[] = []
@@ -60,28 +63,57 @@ describe('TypeScript SDK package', () => {
       apiKey: 'smm_test',
       ca: cert,
       env: {},
-      onRetry: (event) => {
-        expect(event.error).toBeInstanceOf(ConnectionError)
-        delays.push(event.delayMs)
-      },
+      onRetry: (event) => delays.push(event.delayMs),
       sleep: async () => {},
     })
-    try {
-      expect(await client.accounts.create({ name: 'x' })).toEqual({ id: 'acc_1', name: 'x' })
-      expect(keys).toHaveLength(2)
-      expect(keys[1]).toBe(keys[0])
-      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
-      // Backoff with jitter: half to all of 500 ms before the first retry.
-      expect(delays).toHaveLength(1)
-      expect(delays[0]).toBeGreaterThanOrEqual(250)
-      expect(delays[0]).toBeLessThanOrEqual(500)
+    return { keys, delays, client, close: () => (client.close(), server.close()) }
+  }
+  const problem = (status: number, code: string) => ({ type: `urn:smm:problem:${code}`, title: 'x', status, detail: `${code} happened`, code })
 
-      keys.length = 0
-      await client.accounts.create({ name: 'x' }, { idempotencyKey: 'mine' })
-      expect(keys).toEqual(['mine', 'mine'])
+  it('re-sends the same Idempotency-Key when a POST is retried after a dropped connection', async () => {
+    const s = await scripted(['drop', { status: 201, body: { id: 'acc_1', name: 'x' } }])
+    try {
+      expect(await s.client.accounts.create({ name: 'x' })).toEqual({ id: 'acc_1', name: 'x' })
+      expect(s.keys).toHaveLength(2)
+      expect(s.keys[1]).toBe(s.keys[0])
+      expect(s.keys[0]).toMatch(/^[0-9a-f-]{36}$/)
+      // Backoff with jitter: half to all of 500 ms before the first retry.
+      expect(s.delays).toHaveLength(1)
+      expect(s.delays[0]).toBeGreaterThanOrEqual(250)
+      expect(s.delays[0]).toBeLessThanOrEqual(500)
+
+      s.keys.length = 0
+      await s.client.accounts.create({ name: 'x' }, { idempotencyKey: 'mine' })
+      expect(s.keys).toEqual(['mine', 'mine'])
     } finally {
-      client.close()
-      server.close()
+      s.close()
+    }
+  })
+
+  it('retries a 5xx (after its Retry-After when given) at most maxRetries times, and never a 4xx', async () => {
+    const s = await scripted([
+      { status: 503, headers: { 'retry-after': '3' }, body: problem(503, 'unavailable') },
+      { status: 500, body: problem(500, 'internal_error') },
+      { status: 500, body: problem(500, 'internal_error') },
+    ])
+    try {
+      const error = await s.client.me().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(SmmApiError)
+      expect(error).toMatchObject({ status: 500, code: 'internal_error', detail: 'internal_error happened' })
+      expect(s.keys).toHaveLength(3) // the first attempt and the default 2 retries
+      expect(s.delays[0]).toBe(3000)
+      expect(s.delays[1]).toBeGreaterThanOrEqual(500) // the second backoff: half to all of 1 s
+      expect(s.delays[1]).toBeLessThanOrEqual(1000)
+    } finally {
+      s.close()
+    }
+    const t = await scripted([{ status: 404, body: problem(404, 'not_found') }])
+    try {
+      await expect(t.client.posts.get('pst_x')).rejects.toMatchObject({ status: 404, code: 'not_found' })
+      expect(t.keys).toHaveLength(1)
+      expect(t.delays).toEqual([])
+    } finally {
+      t.close()
     }
   })
 })
