@@ -1,21 +1,7 @@
-/** One invalid field of a request, addressed by a JSON pointer in `#/a/0/b` form. */
-export interface FieldError {
-  pointer: string
-  code: string
-  detail: string
-}
+import type { FieldError, Problem } from '../sdks/typescript/src/errors.js'
 
-/** The RFC 9457 problem document every error response carries. */
-export interface Problem {
-  type: string
-  title: string
-  status: number
-  detail: string
-  instance?: string
-  code: string
-  errors?: FieldError[]
-  [extension: string]: unknown
-}
+// The problem document's shape is the SDK's (generated from the contract's Problem schema).
+export type { FieldError, Problem }
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',

@@ -38,7 +38,7 @@ export interface Receiver {
 }
 
 let certificate: Promise<{ cert: string; key: string }> | undefined
-function loopbackCertificate(): Promise<{ cert: string; key: string }> {
+export function loopbackCertificate(): Promise<{ cert: string; key: string }> {
   const notBefore = new Date(Date.now() - 86_400_000 * 365)
   const notAfter = new Date(Date.now() + 86_400_000 * 365 * 5)
   certificate ??= generate([{ name: 'commonName', value: '127.0.0.1' }], {

@@ -1,0 +1,146 @@
+import { ApiCore, type Body, type Page, type Query, type RequestOptions, type Result } from './core.js';
+/** A time as the API takes it: an RFC 3339 string, or a Date. */
+type Time = string | Date;
+type WithTimes<T, K extends keyof T> = Omit<T, K> & {
+    [P in K]?: Time;
+};
+export type PostCreateParams = WithTimes<Body<'createPost'>, 'scheduled_at'>;
+export type PostUpdateParams = WithTimes<Body<'updatePost'>, 'scheduled_at'>;
+export type PostListParams = Omit<WithTimes<Query<'listPosts'>, 'from' | 'to'>, 'cursor'>;
+/**
+ * The client of the smm API: one namespace per resource, one method per operation.
+ *
+ * ```ts
+ * const client = new SmmClient({ baseUrl: 'https://smm.example.com/v1', apiKey: 'smm_…' })
+ * const post = await client.posts.create({ account_id, content: 'Hello', platforms: ['mastodon'] })
+ * for await (const p of client.posts.list({ status: 'scheduled' })) console.log(p.id)
+ * ```
+ */
+export declare class SmmClient extends ApiCore {
+    #private;
+    /** The authenticated user's profile. */
+    me(options?: RequestOptions): Promise<Result<'getMe'>>;
+    /** Changes your own name or IANA time zone (needs the `profile:write` scope). */
+    updateMe(changes: Body<'updateMe'>, options?: RequestOptions): Promise<Result<'updateMe'>>;
+    /** Whether the daemon is up (no key needed). */
+    health(options?: RequestOptions): Promise<Result<'getHealth'>>;
+    /** The daemon's OpenAPI 3.1 document. */
+    openApi(options?: RequestOptions): Promise<Result<'getOpenApi'>>;
+    readonly posts: {
+        /** Every post matching the filters, across pages (`limit` is the page size). */
+        list: (query?: PostListParams, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Post, any, any>;
+        /** One page; pass the previous page's `next_cursor` as `cursor` for the next. */
+        listPage: (query?: PostListParams & {
+            cursor?: string;
+        }, options?: RequestOptions) => Promise<Page<import("./generated.js").Post>>;
+        /** Schedules a post (no `scheduled_at`: now). A retry with the same `idempotencyKey` never makes a second post. */
+        create: (post: PostCreateParams, options?: RequestOptions) => Promise<Result<"createPost">>;
+        get: (id: string, options?: RequestOptions) => Promise<Result<"getPost">>;
+        /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
+        getWithEtag: (id: string, options?: RequestOptions) => Promise<{
+            post: Result<"getPost">;
+            etag: string | undefined;
+        }>;
+        /** Changes a scheduled post; with `{ ifMatch: etag }` it fails (412) if the post changed since that read. */
+        update: (id: string, changes: PostUpdateParams, options?: RequestOptions) => Promise<Result<"updatePost">>;
+        cancel: (id: string, options?: RequestOptions) => Promise<Result<"cancelPost">>;
+        /** Publishes the failed targets of a failed or partially published post again, now. */
+        retry: (id: string, options?: RequestOptions) => Promise<Result<"retryPost">>;
+    };
+    readonly accounts: {
+        list: (query?: Omit<Query<"listAccounts">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Account, any, any>;
+        listPage: (query?: Query<"listAccounts">, options?: RequestOptions) => Promise<Page<import("./generated.js").Account>>;
+        create: (account: Body<"createAccount">, options?: RequestOptions) => Promise<Result<"createAccount">>;
+        get: (id: string, options?: RequestOptions) => Promise<Result<"getAccount">>;
+        /** Renames the account (`account.updated`). */
+        update: (id: string, changes: Body<"updateAccount">, options?: RequestOptions) => Promise<Result<"updateAccount">>;
+        /**
+         * Deletes the account with its connections, posts and feed. One with scheduled posts is
+         * deleted only with `{ cancel_posts: 'true' }` (each post gets `post.cancelled`); otherwise 409.
+         */
+        delete: (id: string, query?: Query<"deleteAccount">, options?: RequestOptions) => Promise<void>;
+        /** Connects a platform with its credentials (verified with the platform first). */
+        connect: (id: string, connection: Body<"connectAccount">, options?: RequestOptions) => Promise<Result<"connectAccount">>;
+        disconnect: (id: string, platform: string, options?: RequestOptions) => Promise<void>;
+    };
+    readonly webhooks: {
+        list: (query?: Omit<Query<"listWebhooks">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Webhook, any, any>;
+        listPage: (query?: Query<"listWebhooks">, options?: RequestOptions) => Promise<Page<import("./generated.js").Webhook>>;
+        /** Creates an endpoint; its signing `secret` is in this response only. */
+        create: (webhook: Body<"createWebhook">, options?: RequestOptions) => Promise<Result<"createWebhook">>;
+        get: (id: string, options?: RequestOptions) => Promise<Result<"getWebhook">>;
+        update: (id: string, changes: Body<"updateWebhook">, options?: RequestOptions) => Promise<Result<"updateWebhook">>;
+        delete: (id: string, options?: RequestOptions) => Promise<void>;
+        /** Sends a `webhook.test` event to the endpoint. */
+        test: (id: string, options?: RequestOptions) => Promise<Result<"testWebhook">>;
+        /** A new signing secret (in this response only). */
+        rotateSecret: (id: string, options?: RequestOptions) => Promise<Result<"rotateWebhookSecret">>;
+        /** Sends one delivery again now, same webhook-id and body; `deliveryId` is its event id (msg_…) or an attempt's (dlv_…). */
+        resendDelivery: (id: string, deliveryId: string, options?: RequestOptions) => Promise<Result<"resendWebhookDelivery">>;
+        /** Every delivery attempt to the endpoint, newest first, across pages. */
+        deliveries: (id: string, query?: Omit<Query<"listWebhookDeliveries">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").WebhookDeliveryAttempt, any, any>;
+        deliveriesPage: (id: string, query?: Query<"listWebhookDeliveries">, options?: RequestOptions) => Promise<Result<"listWebhookDeliveries">>;
+    };
+    readonly apiKeys: {
+        list: (query?: Omit<Query<"listApiKeys">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").ApiKey, any, any>;
+        listPage: (query?: Query<"listApiKeys">, options?: RequestOptions) => Promise<Page<import("./generated.js").ApiKey>>;
+        /** Creates a key; its `secret` is in this response only. */
+        create: (key: WithTimes<Body<"createApiKey">, "expires_at">, options?: RequestOptions) => Promise<Result<"createApiKey">>;
+        revoke: (id: string, options?: RequestOptions) => Promise<void>;
+    };
+    readonly analytics: {
+        /** Totals, per platform, a series and top posts over a time range. */
+        get: (query?: WithTimes<Query<"getAnalytics">, "from" | "to">, options?: RequestOptions) => Promise<Result<"getAnalytics">>;
+    };
+    readonly ai: {
+        /** Drafts posts that fit each platform. */
+        generate: (request: Body<"generateContent">, options?: RequestOptions) => Promise<Result<"generateContent">>;
+    };
+    /** An account's public feed, as text. */
+    readonly feeds: {
+        rss: (accountId: string, options?: RequestOptions) => Promise<string>;
+        atom: (accountId: string, options?: RequestOptions) => Promise<string>;
+        json: (accountId: string, options?: RequestOptions) => Promise<string>;
+    };
+}
+/**
+ * Which method of `SmmClient` calls each operation of /v1/openapi.json. A new operation is one
+ * line here (and a method above); the SDK's suite fails naming any operation missing here.
+ */
+export declare const methodFor: {
+    readonly getHealth: "health";
+    readonly getOpenApi: "openApi";
+    readonly getMe: "me";
+    readonly updateMe: "updateMe";
+    readonly listApiKeys: "apiKeys.list";
+    readonly createApiKey: "apiKeys.create";
+    readonly revokeApiKey: "apiKeys.revoke";
+    readonly generateContent: "ai.generate";
+    readonly listWebhooks: "webhooks.list";
+    readonly createWebhook: "webhooks.create";
+    readonly getWebhook: "webhooks.get";
+    readonly updateWebhook: "webhooks.update";
+    readonly deleteWebhook: "webhooks.delete";
+    readonly testWebhook: "webhooks.test";
+    readonly rotateWebhookSecret: "webhooks.rotateSecret";
+    readonly listWebhookDeliveries: "webhooks.deliveries";
+    readonly resendWebhookDelivery: "webhooks.resendDelivery";
+    readonly listAccounts: "accounts.list";
+    readonly createAccount: "accounts.create";
+    readonly getAccount: "accounts.get";
+    readonly updateAccount: "accounts.update";
+    readonly deleteAccount: "accounts.delete";
+    readonly connectAccount: "accounts.connect";
+    readonly disconnectAccount: "accounts.disconnect";
+    readonly listPosts: "posts.list";
+    readonly createPost: "posts.create";
+    readonly getPost: "posts.get";
+    readonly updatePost: "posts.update";
+    readonly cancelPost: "posts.cancel";
+    readonly retryPost: "posts.retry";
+    readonly getRssFeed: "feeds.rss";
+    readonly getAtomFeed: "feeds.atom";
+    readonly getJsonFeed: "feeds.json";
+    readonly getAnalytics: "analytics.get";
+};
+export {};

@@ -1,0 +1,762 @@
+export interface Problem {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    instance?: string;
+    code: string;
+    errors?: Array<{
+        pointer: string;
+        code: string;
+        detail: string;
+    }>;
+}
+export interface Health {
+    status: "ok";
+    version: string;
+}
+export interface User {
+    id: string;
+    name: string;
+    email: string | null;
+    plan: "standard" | "business" | "enterprise";
+    limits: {
+        per_minute: number;
+        per_hour: number;
+        per_day: number;
+    };
+    timezone: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+}
+export interface ApiKey {
+    id: string;
+    name: string;
+    scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write">;
+    /** The first 12 characters of the key, for recognising it */
+    prefix: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    expires_at: string | null;
+    last_used_at: string | null;
+    revoked_at: string | null;
+}
+export interface ApiKeyWithSecret {
+    id: string;
+    name: string;
+    scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write">;
+    /** The first 12 characters of the key, for recognising it */
+    prefix: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    expires_at: string | null;
+    last_used_at: string | null;
+    revoked_at: string | null;
+    /** The key itself, in this response only: store it now. Absent when an Idempotency-Key replays the response (it is never stored). */
+    secret?: string;
+}
+export interface AiGeneration {
+    id: string;
+    /** builtin: the offline drafting helper; openai: the configured chat-completions server */
+    provider: "builtin" | "openai";
+    model: string;
+    variants: Array<{
+        content: string;
+        /** null for the platform-neutral set */
+        platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | null;
+        /** Length counted the platform's way (graphemes, URLs as 23 on Mastodon…); graphemes for a platform-neutral draft */
+        characters: number;
+    }>;
+    /** Token counts as the model server reported them; null where it reported none */
+    usage: {
+        /** Calls made to the model (0 for the builtin helper) */
+        requests: number;
+        prompt_tokens: number | null;
+        completion_tokens: number | null;
+        total_tokens: number | null;
+    };
+    /** What the provider could not do as asked (a language it cannot write, say) */
+    notes: string[];
+}
+export interface Webhook {
+    id: string;
+    url: string;
+    events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+    description: string | null;
+    enabled: boolean;
+    /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    /** Until when deliveries also carry a signature with the secret before the last rotation */
+    previous_secret_expires_at: string | null;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    updated_at: string;
+}
+export interface WebhookWithSecret {
+    id: string;
+    url: string;
+    events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+    description: string | null;
+    enabled: boolean;
+    /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
+    disabled_reason: string | null;
+    disabled_at: string | null;
+    /** Until when deliveries also carry a signature with the secret before the last rotation */
+    previous_secret_expires_at: string | null;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    updated_at: string;
+    /** `whsec_` + base64 of 32 random bytes, for the Standard Webhooks `verify`. In this response only: store it now. Absent when an Idempotency-Key replays the response (it is never stored). */
+    secret?: string;
+}
+export interface WebhookTestAccepted {
+    /** The `webhook-id` the test delivery carries */
+    event_id: string;
+}
+export interface WebhookDeliveryAttempt {
+    id: string;
+    webhook_id: string;
+    /** The `webhook-id` header sent: the same on every retry of this event */
+    event_id: string;
+    event_type: "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test";
+    /** 1 for the first try of this event, 2 for the first retry… */
+    attempt: number;
+    succeeded: boolean;
+    /** The HTTP status answered, or null when no answer came */
+    status_code: number | null;
+    duration_ms: number;
+    /** The first 1 KiB of the answer */
+    response_body: string | null;
+    /** Why the attempt failed, or null */
+    error: string | null;
+    /** When the event is tried again, or null if this attempt was the last */
+    next_attempt_at: string | null;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+}
+export interface Connection {
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+    handle: string;
+    display_name: string;
+    /** reauth_required: the platform refused the credentials; connect again */
+    status: "active" | "reauth_required";
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    connected_at: string;
+}
+export interface Account {
+    id: string;
+    name: string;
+    connections: Connection[];
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+}
+export interface Target {
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+    /** unconfirmed: the platform was asked but no answer came; it is not re-sent automatically */
+    status: "pending" | "publishing" | "published" | "failed" | "unconfirmed";
+    attempts: number;
+    /** The platform's id of the published item; null while unpublished, and on platforms that return none (a Slack incoming webhook answers only "ok") */
+    platform_post_id: string | null;
+    /** Where the published item can be seen; null while unpublished, and where the platform gives no link (Slack; a Telegram chat that is neither a channel nor a supergroup) */
+    url: string | null;
+    published_at: string | null;
+    error: {
+        code: string;
+        detail: string;
+    } | null;
+}
+export interface Post {
+    id: string;
+    account_id: string;
+    content: string;
+    media_urls: string[];
+    platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    scheduled_at: string;
+    status: "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled";
+    targets: Target[];
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    updated_at: string;
+    published_at: string | null;
+    cancelled_at: string | null;
+}
+export interface AnalyticsMetrics {
+    /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
+    posts_scheduled: number;
+    /** Of those, targets published. */
+    posts_published: number;
+    /** Of those, targets failed for good (unconfirmed, pending and publishing ones are neither published nor failed). */
+    posts_failed: number;
+    /** posts_published / (posts_published + posts_failed), 0..1; null when neither happened. */
+    publish_success_rate: number | null;
+    /** Median over published targets of (target published_at − post scheduled_at), in ms (the mean of the middle two for an even count, rounded); null when none was published. */
+    median_publish_delay_ms: number | null;
+    /** Sum of the latest impressions count of each target. Null when no platform in scope reports it (never 0 for unknown). */
+    impressions: number | null;
+    /** Sum of the latest likes (Mastodon favourites) of each target. Null when no platform in scope reports it (never 0 for unknown). */
+    likes: number | null;
+    /** Sum of the latest reposts (Mastodon reblogs) of each target. Null when no platform in scope reports it (never 0 for unknown). */
+    reposts: number | null;
+    /** Sum of the latest replies of each target. Null when no platform in scope reports it (never 0 for unknown). */
+    replies: number | null;
+    /** Sum of the latest quotes of each target. Null when no platform in scope reports it (never 0 for unknown). */
+    quotes: number | null;
+    /** Sum of the latest link clicks of each target. Null when no platform in scope reports it (never 0 for unknown). */
+    clicks: number | null;
+    /** Sum over targets of likes + reposts + replies + quotes + clicks, each target counting the ones its platform reports. Null when no platform in scope reports it (never 0 for unknown). */
+    engagements: number | null;
+    /** Engagements / impressions over the targets that report both; null when none does or their impressions are 0. */
+    engagement_rate: number | null;
+}
+export interface AnalyticsReport {
+    /** Start of the range (inclusive) */
+    from: string;
+    /** End of the range (exclusive) */
+    to: string;
+    interval: "day" | "week" | "month";
+    totals: AnalyticsMetrics;
+    /** One entry per platform with targets in the range, in the order of the platform list */
+    by_platform: Array<{
+        platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+        /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
+        posts_scheduled: number;
+        /** Of those, targets published. */
+        posts_published: number;
+        /** Of those, targets failed for good (unconfirmed, pending and publishing ones are neither published nor failed). */
+        posts_failed: number;
+        /** posts_published / (posts_published + posts_failed), 0..1; null when neither happened. */
+        publish_success_rate: number | null;
+        /** Median over published targets of (target published_at − post scheduled_at), in ms (the mean of the middle two for an even count, rounded); null when none was published. */
+        median_publish_delay_ms: number | null;
+        /** Sum of the latest impressions count of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        impressions: number | null;
+        /** Sum of the latest likes (Mastodon favourites) of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        likes: number | null;
+        /** Sum of the latest reposts (Mastodon reblogs) of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        reposts: number | null;
+        /** Sum of the latest replies of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        replies: number | null;
+        /** Sum of the latest quotes of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        quotes: number | null;
+        /** Sum of the latest link clicks of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        clicks: number | null;
+        /** Sum over targets of likes + reposts + replies + quotes + clicks, each target counting the ones its platform reports. Null when no platform in scope reports it (never 0 for unknown). */
+        engagements: number | null;
+        /** Engagements / impressions over the targets that report both; null when none does or their impressions are 0. */
+        engagement_rate: number | null;
+    }>;
+    /** Every bucket from the one holding `from` to the one holding the end of the range, empty ones included */
+    series: Array<{
+        /** Start of the day, week (Monday) or month in the user’s timezone; the first may begin before `from`, whose targets it does not count */
+        start: string;
+        /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
+        posts_scheduled: number;
+        /** Of those, targets published. */
+        posts_published: number;
+        /** Of those, targets failed for good (unconfirmed, pending and publishing ones are neither published nor failed). */
+        posts_failed: number;
+        /** posts_published / (posts_published + posts_failed), 0..1; null when neither happened. */
+        publish_success_rate: number | null;
+        /** Median over published targets of (target published_at − post scheduled_at), in ms (the mean of the middle two for an even count, rounded); null when none was published. */
+        median_publish_delay_ms: number | null;
+        /** Sum of the latest impressions count of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        impressions: number | null;
+        /** Sum of the latest likes (Mastodon favourites) of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        likes: number | null;
+        /** Sum of the latest reposts (Mastodon reblogs) of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        reposts: number | null;
+        /** Sum of the latest replies of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        replies: number | null;
+        /** Sum of the latest quotes of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        quotes: number | null;
+        /** Sum of the latest link clicks of each target. Null when no platform in scope reports it (never 0 for unknown). */
+        clicks: number | null;
+        /** Sum over targets of likes + reposts + replies + quotes + clicks, each target counting the ones its platform reports. Null when no platform in scope reports it (never 0 for unknown). */
+        engagements: number | null;
+        /** Engagements / impressions over the targets that report both; null when none does or their impressions are 0. */
+        engagement_rate: number | null;
+    }>;
+    /** Up to 10 targets with the most engagements (latest counts), most first; targets with no reported engagement are left out */
+    top_posts: Array<{
+        post_id: string;
+        platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+        url: string | null;
+        engagements: number;
+    }>;
+}
+/** What each operation takes (path parameters, query, body) and answers. */
+export interface Operations {
+    /** Liveness check (no authentication) */
+    getHealth: {
+        response: Health;
+    };
+    /** This OpenAPI 3.1 document (no authentication) */
+    getOpenApi: {
+        response: Record<string, unknown>;
+    };
+    /** Get the authenticated user profile */
+    getMe: {
+        response: User;
+    };
+    /** Change your own name or time zone */
+    updateMe: {
+        body: {
+            name?: string;
+            timezone?: string;
+        };
+        response: User;
+    };
+    /** List the user's API keys (never their secrets) */
+    listApiKeys: {
+        query: {
+            limit?: string;
+            cursor?: string;
+        };
+        response: {
+            data: ApiKey[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+    };
+    /** Create an API key; its secret is in this response only */
+    createApiKey: {
+        body: {
+            name: string;
+            scopes?: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write">;
+            expires_at?: string | null;
+        };
+        response: ApiKeyWithSecret;
+    };
+    /** Revoke an API key; requests with it are refused from now on */
+    revokeApiKey: {
+        params: {
+            id: string;
+        };
+        response: void;
+    };
+    /** Draft posts that fit each platform, from the configured model or the offline helper */
+    generateContent: {
+        body: {
+            /** What the posts should say: a topic, an announcement, notes to turn into a post */
+            prompt: string;
+            /** Draft for each of these, fitting its rules; left out: one platform-neutral set that fits every platform */
+            platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">;
+            tone?: "neutral" | "friendly" | "professional" | "witty" | "enthusiastic";
+            /** Drafts per platform (default 1) */
+            variants?: number;
+            /** BCP 47 tag of the language to write in (default: the language of the prompt) */
+            language?: string;
+            hashtags?: boolean;
+        };
+        response: AiGeneration;
+    };
+    /** List the user's webhook endpoints (never their secrets) */
+    listWebhooks: {
+        query: {
+            limit?: string;
+            cursor?: string;
+        };
+        response: {
+            data: Webhook[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+    };
+    /** Register an HTTPS endpoint for events; its signing secret is in this response only */
+    createWebhook: {
+        body: {
+            url: string;
+            events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+            description?: string | null;
+        };
+        response: WebhookWithSecret;
+    };
+    /** One webhook endpoint */
+    getWebhook: {
+        params: {
+            id: string;
+        };
+        response: Webhook;
+    };
+    /** Change an endpoint (url, events, description) or enable/disable it; enabling clears disabled_reason */
+    updateWebhook: {
+        params: {
+            id: string;
+        };
+        body: {
+            url?: string;
+            events?: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+            description?: string | null;
+            enabled?: boolean;
+        };
+        response: Webhook;
+    };
+    /** Delete an endpoint and its delivery history; pending deliveries are dropped */
+    deleteWebhook: {
+        params: {
+            id: string;
+        };
+        response: void;
+    };
+    /** Send a webhook.test event to this endpoint only */
+    testWebhook: {
+        params: {
+            id: string;
+        };
+        response: WebhookTestAccepted;
+    };
+    /** Replace the signing secret; for 24 h deliveries are signed with both the old and the new one */
+    rotateWebhookSecret: {
+        params: {
+            id: string;
+        };
+        response: WebhookWithSecret;
+    };
+    /** Send one delivery again now (same webhook-id and body), whether it succeeded or failed; its attempts keep counting */
+    resendWebhookDelivery: {
+        params: {
+            id: string;
+            /** The event id of the delivery (msg_…, its webhook-id header), or the id of one of its attempts (dlv_…) */
+            delivery_id: string;
+        };
+        response: WebhookTestAccepted;
+    };
+    /** The endpoint's delivery attempts, newest first: status codes, durations, answers and errors */
+    listWebhookDeliveries: {
+        params: {
+            id: string;
+        };
+        query: {
+            limit?: string;
+            cursor?: string;
+        };
+        response: {
+            data: WebhookDeliveryAttempt[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+    };
+    /** List the accounts, optionally those connected to one platform */
+    listAccounts: {
+        query: {
+            limit?: string;
+            cursor?: string;
+            platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+        };
+        response: {
+            data: Account[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+    };
+    /** Create an account (a brand or person) to connect platforms to */
+    createAccount: {
+        body: {
+            name: string;
+        };
+        response: Account;
+    };
+    /** Get an account and its connections */
+    getAccount: {
+        params: {
+            id: string;
+        };
+        response: Account;
+    };
+    /** Rename an account (sends account.updated) */
+    updateAccount: {
+        params: {
+            id: string;
+        };
+        body: {
+            name: string;
+        };
+        response: Account;
+    };
+    /** Delete an account, its connections, posts and feed (sends account.deleted); refused while it has scheduled posts unless cancel_posts=true */
+    deleteAccount: {
+        params: {
+            id: string;
+        };
+        query: {
+            /** true: cancel the account’s scheduled posts too (each gets post.cancelled); otherwise they make the delete 409 */
+            cancel_posts?: "true" | "false";
+        };
+        response: void;
+    };
+    /** Connect a platform (credentials are verified with it, then stored encrypted); replaces an existing connection */
+    connectAccount: {
+        params: {
+            id: string;
+        };
+        body: {
+            platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+            /** The platform's credentials (see the platform table); feed needs none */
+            credentials?: Record<string, unknown>;
+        };
+        response: Connection;
+    };
+    /** Disconnect a platform and forget its credentials */
+    disconnectAccount: {
+        params: {
+            id: string;
+            platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+        };
+        response: void;
+    };
+    /** List posts by scheduled time, filtered by status, account, platform and time range */
+    listPosts: {
+        query: {
+            limit?: string;
+            cursor?: string;
+            /** Only posts in this state, or in any of several separated by commas (scheduled,publishing) */
+            status?: string;
+            account_id?: string;
+            platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+            from?: string;
+            to?: string;
+            /** By scheduled_at; default asc */
+            order?: "asc" | "desc";
+            /** true: the answer also says how many posts match (`total`), this page and the rest */
+            count?: "true" | "false";
+        };
+        response: {
+            data: Post[];
+            has_more: boolean;
+            next_cursor: string | null;
+            /** With ?count=true: how many posts match the filters, from this page on */
+            total?: number;
+        };
+    };
+    /** Create and schedule a post (no scheduled_at: publish now) */
+    createPost: {
+        body: {
+            account_id: string;
+            content?: string;
+            media_urls?: string[];
+            scheduled_at?: string;
+            platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">;
+        };
+        response: Post;
+    };
+    /** Get a post, its status and each platform’s result (with an ETag) */
+    getPost: {
+        params: {
+            id: string;
+        };
+        response: Post;
+    };
+    /** Update a scheduled post (If-Match honoured); 409 post_not_editable once it is no longer scheduled */
+    updatePost: {
+        params: {
+            id: string;
+        };
+        body: {
+            /** If present, must be the post’s own account: a post cannot move */
+            account_id?: string;
+            content?: string;
+            media_urls?: string[];
+            scheduled_at?: string;
+            platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">;
+        };
+        response: Post;
+    };
+    /** Cancel a scheduled post; cancelling again answers the cancelled post */
+    cancelPost: {
+        params: {
+            id: string;
+        };
+        response: Post;
+    };
+    /** Re-queue the failed and unconfirmed targets of a failed or partially published post, now */
+    retryPost: {
+        params: {
+            id: string;
+        };
+        response: Post;
+    };
+    /** The account's feed as RSS 2.0 (media as enclosures) */
+    getRssFeed: {
+        params: {
+            account_id: string;
+        };
+        response: string;
+    };
+    /** The account's feed as Atom (media as enclosure links) */
+    getAtomFeed: {
+        params: {
+            account_id: string;
+        };
+        response: string;
+    };
+    /** The account's feed as JSON Feed 1.1 (media as attachments) */
+    getJsonFeed: {
+        params: {
+            account_id: string;
+        };
+        response: string;
+    };
+    /** Publishing performance and engagement over a time range, in total, per platform, as a series and top posts */
+    getAnalytics: {
+        query: {
+            /** Start (inclusive). A date is the start of that day in the user’s timezone. Default: 30 days before `to`, at the start of a day. */
+            from?: string;
+            /** End (exclusive). A date is included: the range ends at the start of the next day. Default: the end of today in the user’s timezone. */
+            to?: string;
+            /** Only this account’s posts */
+            account_id?: string;
+            /** Only targets on this platform */
+            platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack";
+            /** Only this post */
+            post_id?: string;
+            /** Series bucket size, aligned to the user’s timezone: days from midnight, weeks from Monday, months from the 1st */
+            interval?: "day" | "week" | "month";
+        };
+        response: AnalyticsReport;
+    };
+}
+export type OperationId = keyof Operations;
+/** Every operation of the API: its HTTP method and path. */
+export declare const operations: {
+    readonly getHealth: {
+        readonly method: "GET";
+        readonly path: "/healthz";
+    };
+    readonly getOpenApi: {
+        readonly method: "GET";
+        readonly path: "/v1/openapi.json";
+    };
+    readonly getMe: {
+        readonly method: "GET";
+        readonly path: "/v1/me";
+    };
+    readonly updateMe: {
+        readonly method: "PATCH";
+        readonly path: "/v1/me";
+    };
+    readonly listApiKeys: {
+        readonly method: "GET";
+        readonly path: "/v1/api-keys";
+    };
+    readonly createApiKey: {
+        readonly method: "POST";
+        readonly path: "/v1/api-keys";
+    };
+    readonly revokeApiKey: {
+        readonly method: "DELETE";
+        readonly path: "/v1/api-keys/{id}";
+    };
+    readonly generateContent: {
+        readonly method: "POST";
+        readonly path: "/v1/ai/generate";
+    };
+    readonly listWebhooks: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks";
+    };
+    readonly createWebhook: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks";
+    };
+    readonly getWebhook: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks/{id}";
+    };
+    readonly updateWebhook: {
+        readonly method: "PATCH";
+        readonly path: "/v1/webhooks/{id}";
+    };
+    readonly deleteWebhook: {
+        readonly method: "DELETE";
+        readonly path: "/v1/webhooks/{id}";
+    };
+    readonly testWebhook: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/test";
+    };
+    readonly rotateWebhookSecret: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/rotate-secret";
+    };
+    readonly resendWebhookDelivery: {
+        readonly method: "POST";
+        readonly path: "/v1/webhooks/{id}/deliveries/{delivery_id}/resend";
+    };
+    readonly listWebhookDeliveries: {
+        readonly method: "GET";
+        readonly path: "/v1/webhooks/{id}/deliveries";
+    };
+    readonly listAccounts: {
+        readonly method: "GET";
+        readonly path: "/v1/accounts";
+    };
+    readonly createAccount: {
+        readonly method: "POST";
+        readonly path: "/v1/accounts";
+    };
+    readonly getAccount: {
+        readonly method: "GET";
+        readonly path: "/v1/accounts/{id}";
+    };
+    readonly updateAccount: {
+        readonly method: "PATCH";
+        readonly path: "/v1/accounts/{id}";
+    };
+    readonly deleteAccount: {
+        readonly method: "DELETE";
+        readonly path: "/v1/accounts/{id}";
+    };
+    readonly connectAccount: {
+        readonly method: "POST";
+        readonly path: "/v1/accounts/{id}/connections";
+    };
+    readonly disconnectAccount: {
+        readonly method: "DELETE";
+        readonly path: "/v1/accounts/{id}/connections/{platform}";
+    };
+    readonly listPosts: {
+        readonly method: "GET";
+        readonly path: "/v1/posts";
+    };
+    readonly createPost: {
+        readonly method: "POST";
+        readonly path: "/v1/posts";
+    };
+    readonly getPost: {
+        readonly method: "GET";
+        readonly path: "/v1/posts/{id}";
+    };
+    readonly updatePost: {
+        readonly method: "PUT";
+        readonly path: "/v1/posts/{id}";
+    };
+    readonly cancelPost: {
+        readonly method: "DELETE";
+        readonly path: "/v1/posts/{id}";
+    };
+    readonly retryPost: {
+        readonly method: "POST";
+        readonly path: "/v1/posts/{id}/retry";
+    };
+    readonly getRssFeed: {
+        readonly method: "GET";
+        readonly path: "/feeds/{account_id}.rss";
+    };
+    readonly getAtomFeed: {
+        readonly method: "GET";
+        readonly path: "/feeds/{account_id}.atom";
+    };
+    readonly getJsonFeed: {
+        readonly method: "GET";
+        readonly path: "/feeds/{account_id}.json";
+    };
+    readonly getAnalytics: {
+        readonly method: "GET";
+        readonly path: "/v1/analytics";
+    };
+};

@@ -1,0 +1,90 @@
+import https from 'node:https';
+import { isIP } from 'node:net';
+import tls from 'node:tls';
+import { ConnectionError } from './errors.js';
+/** A SHA-256 fingerprint as Node and `smm daemon` print it: upper-case hex pairs joined by colons. */
+export function normalizeFingerprint(input) {
+    const hex = input.trim().replace(/^sha-?256[:=\s]*/i, '').replace(/[:\s]/g, '').toUpperCase();
+    if (!/^[0-9A-F]{64}$/.test(hex))
+        return undefined;
+    return hex.match(/../g).join(':');
+}
+/** Whether a TLS error code means "the certificate is not trusted" rather than "nobody answered". */
+export function isCertificateError(code) {
+    return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(code);
+}
+/**
+ * An agent that accepts exactly one certificate. The fingerprint is checked when the handshake
+ * completes and before the socket is handed to the request, so no header (and no key) is ever
+ * written to a server that is not the pinned one. Session resumption is off so every
+ * connection shows its certificate.
+ */
+class PinnedAgent extends https.Agent {
+    fingerprint;
+    handshakeTimeoutMs;
+    constructor(fingerprint, handshakeTimeoutMs, options) {
+        super({ ...options, rejectUnauthorized: false, maxCachedSessions: 0 });
+        this.fingerprint = fingerprint;
+        this.handshakeTimeoutMs = handshakeTimeoutMs;
+    }
+    createConnection(options, callback) {
+        const socket = tls.connect({ ...options, rejectUnauthorized: false });
+        const fail = (error) => {
+            socket.destroy();
+            callback?.(error, socket);
+        };
+        socket.once('error', fail);
+        // The request's own timeout starts only once it has this socket: bound the handshake here.
+        socket.setTimeout(this.handshakeTimeoutMs, () => fail(new ConnectionError('timeout', `No TLS handshake with ${options.host}:${options.port} within ${this.handshakeTimeoutMs / 1000} s.`)));
+        socket.once('secureConnect', () => {
+            socket.off('error', fail);
+            socket.setTimeout(0);
+            const seen = socket.getPeerCertificate().fingerprint256;
+            if (seen !== this.fingerprint) {
+                fail(new ConnectionError('certificate_mismatch', `The server's TLS certificate (SHA-256 ${seen}) is not the pinned one (${this.fingerprint}). Nothing was sent. If the daemon's certificate was replaced on purpose, log in again to pin the new one.`));
+                return;
+            }
+            callback?.(null, socket);
+        });
+        return undefined;
+    }
+}
+/** The HTTPS agent for a trust setting; keeps connections alive between calls. */
+export function createAgent(trust, timeoutMs = 30_000) {
+    const options = { keepAlive: true };
+    if (trust.fingerprint) {
+        const pinned = normalizeFingerprint(trust.fingerprint);
+        if (!pinned)
+            throw new TypeError(`fingerprint: "${trust.fingerprint}" is not a SHA-256 fingerprint (64 hex digits, colons optional)`);
+        return new PinnedAgent(pinned, timeoutMs, options);
+    }
+    return new https.Agent(trust.ca ? { ...options, ca: trust.ca } : options);
+}
+/** Connects, reads the server's certificate and hangs up without sending a byte of HTTP. */
+export function probeCertificate(url, ca, timeoutMs = 10_000) {
+    const { hostname, port } = new URL(url);
+    const host = hostname.replace(/^\[|\]$/g, '');
+    return new Promise((resolve, reject) => {
+        const socket = tls.connect({
+            host,
+            port: Number(port || 443),
+            servername: isIP(host) ? undefined : host,
+            rejectUnauthorized: false,
+            ...(ca ? { ca } : {}),
+        });
+        socket.setTimeout(timeoutMs, () => socket.destroy(new ConnectionError('timeout', `${url} did not complete a TLS handshake within ${timeoutMs / 1000} s.`)));
+        socket.once('error', (error) => reject(error instanceof ConnectionError ? error : new ConnectionError('connection_failed', `Cannot connect to ${url}: ${error.message}`, { cause: error })));
+        socket.once('secureConnect', () => {
+            const cert = socket.getPeerCertificate();
+            const reason = socket.authorizationError;
+            resolve({
+                fingerprint: cert.fingerprint256,
+                subject: [cert.subject?.CN ?? ''].flat().join(', '),
+                validTo: cert.valid_to,
+                trusted: socket.authorized,
+                ...(reason ? { reason: String(reason) } : {}),
+            });
+            socket.end();
+        });
+    });
+}

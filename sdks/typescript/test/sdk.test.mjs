@@ -1,0 +1,210 @@
+// The SDK against a live daemon. The vitest wrapper (test/sdk-typescript.test.ts at the top of
+// the repository) starts one and sets the variables below; run alone, the suite says what it needs.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { createHmac } from 'node:crypto'
+import { rootCertificates } from 'node:tls'
+import { after, before, describe, test } from 'node:test'
+import { promisify } from 'node:util'
+import { createReceiver } from '../examples/webhook-receiver.mjs'
+import { ConnectionError, methodFor, RateLimitError, SmmApiError, SmmClient, verifyWebhook, WebhookVerificationError } from '@smm/sdk'
+
+const NEEDED = ['SMM_URL', 'SMM_API_KEY', 'SMM_CA_FILE', 'SMM_TEST_LIMITED_API_KEY', 'SMM_TEST_RECEIVER_URL', 'SMM_TEST_CONTROL_URL']
+const missing = NEEDED.filter((name) => !process.env[name])
+const skip = missing.length > 0 && `needs a daemon: run \`npx vitest run test/sdk-typescript.test.ts\` from the repository root (missing ${missing.join(', ')})`
+const env = process.env
+const control = (path, init) => fetch(env.SMM_TEST_CONTROL_URL + path, init).then((r) => r.json())
+const advance = (seconds) => control('/clock/advance', { method: 'POST', body: JSON.stringify({ seconds }) })
+const rejection = (promise) => promise.then(() => assert.fail('expected an error'), (e) => e)
+
+describe('the TypeScript SDK against the daemon', { skip }, () => {
+  let client
+  let account
+  before(async () => {
+    client = new SmmClient()
+    account = await client.accounts.create({ name: 'SDK suite' })
+    await client.accounts.connect(account.id, { platform: 'feed' })
+  })
+  after(() => client?.close())
+  const later = (minutes) => new Date(Date.now() + minutes * 60_000)
+
+  test('reads its settings from SMM_URL, SMM_API_KEY and SMM_CA_FILE, and adds /v1 to a bare URL', async () => {
+    assert.equal(client.baseUrl, env.SMM_URL)
+    const bare = new SmmClient({ baseUrl: new URL(env.SMM_URL).origin })
+    assert.equal(bare.baseUrl, env.SMM_URL)
+    assert.match((await bare.me()).id, /^usr_/)
+    bare.close()
+  })
+
+  test('refuses http:// before any request, and a wrong CA is an error', async () => {
+    assert.throws(() => new SmmClient({ baseUrl: env.SMM_URL.replace('https:', 'http:'), apiKey: 'smm_x' }), { name: 'TypeError', message: /must start with https:\/\// })
+    for (const options of [{ ca: rootCertificates[0] }, { env: { SMM_URL: env.SMM_URL, SMM_API_KEY: env.SMM_API_KEY } }]) {
+      const untrusting = new SmmClient({ baseUrl: env.SMM_URL, apiKey: env.SMM_API_KEY, ...options })
+      const error = await rejection(untrusting.me())
+      assert.ok(error instanceof ConnectionError)
+      assert.equal(error.code, 'certificate_untrusted')
+    }
+  })
+
+  test('creates, gets, updates with the version read, refuses a stale one (412) and cancels a post', async () => {
+    const post = await client.posts.create({ account_id: account.id, content: 'v1', platforms: ['feed'], scheduled_at: later(60) })
+    assert.equal(post.status, 'scheduled')
+    assert.deepEqual(await client.posts.get(post.id), post)
+    const { etag } = await client.posts.getWithEtag(post.id)
+    const updated = await client.posts.update(post.id, { content: 'v2' }, { ifMatch: etag })
+    assert.equal(updated.content, 'v2')
+    const stale = await rejection(client.posts.update(post.id, { content: 'v3' }, { ifMatch: etag }))
+    assert.ok(stale instanceof SmmApiError)
+    assert.equal(stale.status, 412)
+    assert.equal(stale.problem.status, 412)
+    assert.match(stale.requestId, /^req_/)
+    assert.equal((await client.posts.get(post.id)).content, 'v2')
+    const cancelled = await client.posts.cancel(post.id)
+    assert.equal(cancelled.status, 'cancelled')
+  })
+
+  test('carries every invalid field of a 422', async () => {
+    const error = await rejection(client.posts.create({ account_id: account.id, platforms: ['nowhere'], media_urls: ['http://x'] }))
+    assert.ok(error instanceof SmmApiError)
+    assert.equal(error.status, 422)
+    assert.equal(error.code, 'validation_error')
+    assert.deepEqual(error.errors.map((e) => e.pointer).sort(), ['#/media_urls/0', '#/platforms/0'])
+  })
+
+  test('lists across pages, and gives one page with its cursor', async () => {
+    const own = await client.accounts.create({ name: 'Pages' })
+    await client.accounts.connect(own.id, { platform: 'feed' })
+    const made = []
+    for (let i = 0; i < 5; i++) made.push((await client.posts.create({ account_id: own.id, content: `p${i}`, platforms: ['feed'], scheduled_at: later(10 + i) })).id)
+    const seen = []
+    for await (const post of client.posts.list({ account_id: own.id, limit: 2 })) seen.push(post.id)
+    assert.deepEqual(seen, made)
+    const first = await client.posts.listPage({ account_id: own.id, limit: 2 })
+    assert.equal(first.data.length, 2)
+    assert.equal(first.has_more, true)
+    const second = await client.posts.listPage({ account_id: own.id, limit: 2, cursor: first.next_cursor })
+    assert.deepEqual(second.data.map((p) => p.id), made.slice(2, 4))
+  })
+
+  test('the same Idempotency-Key twice makes one post', async () => {
+    const own = await client.accounts.create({ name: 'Once' })
+    await client.accounts.connect(own.id, { platform: 'feed' })
+    const input = { account_id: own.id, content: 'once', platforms: ['feed'], scheduled_at: later(30) }
+    const a = await client.posts.create(input, { idempotencyKey: 'sdk-ts-once' })
+    const b = await client.posts.create(input, { idempotencyKey: 'sdk-ts-once' })
+    assert.equal(b.id, a.id)
+    const all = []
+    for await (const post of client.posts.list({ account_id: own.id })) all.push(post.id)
+    assert.deepEqual(all, [a.id])
+  })
+
+  test('a 429 is a RateLimitError with its delay, and is retried after exactly Retry-After', async () => {
+    const hasty = new SmmClient({ apiKey: env.SMM_TEST_LIMITED_API_KEY, maxRetries: 0 })
+    await hasty.me()
+    await hasty.me()
+    const limited = await rejection(hasty.me())
+    assert.ok(limited instanceof RateLimitError)
+    assert.equal(limited.status, 429)
+    assert.ok(limited.retryAfter >= 1 && limited.retryAfter <= 60, `retryAfter ${limited.retryAfter}`)
+    hasty.close()
+
+    const waits = []
+    const patient = new SmmClient({
+      apiKey: env.SMM_TEST_LIMITED_API_KEY,
+      onRetry: (event) => waits.push({ delayMs: event.delayMs, retryAfter: event.error.retryAfter }),
+      sleep: (ms) => advance(ms / 1000),
+    })
+    const me = await patient.me()
+    assert.match(me.id, /^usr_/)
+    assert.equal(waits.length, 1)
+    assert.equal(waits[0].delayMs, waits[0].retryAfter * 1000)
+    patient.close()
+  })
+
+  test('a webhook delivered by the daemon verifies with the endpoint secret', async () => {
+    const webhook = await client.webhooks.create({ url: env.SMM_TEST_RECEIVER_URL, events: ['webhook.test'] })
+    assert.match(webhook.secret, /^whsec_/)
+    await client.webhooks.test(webhook.id)
+    let delivery
+    for (let i = 0; i < 200 && !delivery; i++) {
+      delivery = (await control('/webhooks')).find((d) => d.body.includes(webhook.id))
+      if (!delivery) await new Promise((resolve) => setImmediate(resolve))
+    }
+    assert.ok(delivery, 'the receiver got no delivery of the test event')
+    const event = verifyWebhook(delivery.body, delivery.headers, webhook.secret, { now: Number(delivery.headers['webhook-timestamp']) * 1000 })
+    assert.equal(event.type, 'webhook.test')
+    assert.throws(() => verifyWebhook(delivery.body, delivery.headers, 'whsec_' + Buffer.alloc(32).toString('base64')), WebhookVerificationError)
+    assert.throws(() => verifyWebhook(delivery.body.replace('webhook.test', 'webhook.tesT'), delivery.headers, webhook.secret), WebhookVerificationError)
+
+    // The README's receiver accepts the real delivery and refuses a changed one.
+    const events = []
+    const receiver = createReceiver(webhook.secret, (e) => events.push(e))
+    await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const signed = Object.fromEntries(Object.entries(delivery.headers).filter(([name]) => name.startsWith('webhook-')))
+      const post = (body) => fetch(`http://127.0.0.1:${receiver.address().port}/`, { method: 'POST', headers: signed, body }).then((r) => r.status)
+      assert.equal(await post(delivery.body), 204)
+      assert.equal(await post(delivery.body + ' '), 400)
+      assert.deepEqual(events, [event])
+    } finally {
+      receiver.close()
+    }
+  })
+
+  test('every operation of /v1/openapi.json has a method', async () => {
+    const doc = await client.openApi()
+    const lacking = []
+    for (const methods of Object.values(doc.paths)) {
+      for (const { operationId } of Object.values(methods)) {
+        const path = methodFor[operationId]
+        const fn = path?.split('.').reduce((at, name) => at?.[name], client)
+        if (typeof fn !== 'function') lacking.push(operationId)
+      }
+    }
+    assert.deepEqual(lacking, [], `operations without an SDK method (add them to methodFor in src/client.ts): ${lacking.join(', ')}`)
+  })
+
+  test('the README examples run against the daemon', async () => {
+    const run = (file) => promisify(execFile)(process.execPath, [file], { cwd: new URL('..', import.meta.url), env: process.env })
+    assert.match((await run('examples/quickstart.mjs')).stdout, /^pst_\w+ scheduled\n$/)
+    assert.match((await run('examples/errors.mjs')).stdout, /^422 validation_error #\/platforms\/0 #\/account_id req_\w+\n$/)
+    assert.match((await run('examples/pagination.mjs')).stdout, /^\d+ true\n$/)
+    assert.equal((await run('examples/retries.mjs')).stdout, 'true\n')
+  })
+})
+
+describe('verifyWebhook', () => {
+  // The Standard Webhooks specification's test vector.
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+  const body = '{"test": 2432232314}'
+  const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' }
+  const now = 1614265330 * 1000
+  const fails = (message, fn) => assert.throws(fn, (e) => e instanceof WebhookVerificationError && message.test(e.message))
+
+  test('accepts the Standard Webhooks vector, from a Buffer, a string or fetch Headers', () => {
+    assert.deepEqual(verifyWebhook(Buffer.from(body), headers, secret, { now }), { test: 2432232314 })
+    assert.deepEqual(verifyWebhook(body, new Headers(headers), secret, { now: now + 299_000 }), { test: 2432232314 })
+  })
+
+  test('accepts one matching signature among several', () => {
+    const signature = `v1,${Buffer.alloc(32).toString('base64')} v2,abc ${headers['webhook-signature']}`
+    assert.deepEqual(verifyWebhook(body, { ...headers, 'webhook-signature': signature }, secret, { now }), { test: 2432232314 })
+  })
+
+  test('rejects a changed body, another secret, an old or future timestamp, and malformed headers', () => {
+    fails(/No signature/, () => verifyWebhook('{"test": 2432232315}', headers, secret, { now }))
+    fails(/No signature/, () => verifyWebhook(body, headers, 'whsec_' + Buffer.from('another secret').toString('base64'), { now }))
+    fails(/old/, () => verifyWebhook(body, headers, secret, { now: now + 301_000 }))
+    fails(/future/, () => verifyWebhook(body, headers, secret, { now: now - 301_000 }))
+    fails(/webhook-signature header is missing/, () => verifyWebhook(body, { ...headers, 'webhook-signature': undefined }, secret, { now }))
+    fails(/not a number/, () => verifyWebhook(body, { ...headers, 'webhook-timestamp': 'yesterday' }, secret, { now }))
+    fails(/No signature/, () => verifyWebhook(body, { ...headers, 'webhook-signature': 'v1' }, secret, { now }))
+    fails(/No signature/, () => verifyWebhook(body, { ...headers, 'webhook-signature': 'garbage,,, v1,%%%' }, secret, { now }))
+  })
+
+  test('rejects a signed body that is not JSON', () => {
+    const text = 'not json'
+    const signature = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${text}`).digest('base64')
+    fails(/not JSON/, () => verifyWebhook(text, { ...headers, 'webhook-signature': `v1,${signature}` }, secret, { now }))
+  })
+})
