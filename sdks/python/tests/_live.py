@@ -8,6 +8,7 @@ import os
 import time
 import unittest
 import urllib.request
+from datetime import datetime
 from typing import Any, Dict, List
 
 VARIABLES = ("SMM_URL", "SMM_API_KEY", "SMM_CA_FILE", "SMM_TEST_LIMITED_API_KEY", "SMM_TEST_RECEIVER_URL", "SMM_TEST_CONTROL_URL")
@@ -28,8 +29,10 @@ def control(method: str, path: str, body: Any = None) -> Any:
         return json.loads(response.read())
 
 
-def advance_clock(seconds: float) -> None:
-    control("POST", "/clock/advance", {"seconds": seconds})
+def advance_clock(seconds: float) -> float:
+    """Moves the daemon's clock; returns its new time (Unix seconds). 0 just reads it."""
+    now = control("POST", "/clock/advance", {"seconds": seconds})["now"]
+    return datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp()
 
 
 def wait_for_delivery(predicate: Any, timeout: float = 20.0) -> Dict[str, Any]:
