@@ -4,21 +4,25 @@ import os
 import runpy
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
+import zipfile
 from contextlib import redirect_stdout
 from pathlib import Path
 from unittest import mock
 
 import smm
 
-from _live import needs_daemon
+from _live import advance_clock, needs_daemon
 
 SECRET = "whsec_c2VjcmV0LWZvci10aGUtZXhhbXBsZQ=="
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def run(name: str) -> str:
+    # An example waits in wall time; with the daemon's manual clock, start it in a fresh rate-limit minute.
+    advance_clock(60)
     # The SDK from this checkout, as `pip install ./sdks/python` would provide it.
     env = {**os.environ, "PYTHONPATH": str(EXAMPLES.parent)}
     done = subprocess.run([sys.executable, str(EXAMPLES / name)], env=env, capture_output=True, text=True, timeout=60)
@@ -66,6 +70,24 @@ class WebhookExample(unittest.TestCase):
         headers = {"webhook-id": "msg_1", "webhook-timestamp": str(now), "webhook-signature": signature}
         self.assertEqual(self.call(body, headers), "204 No Content")
         self.assertEqual(self.call(body.replace(b"test", b"tost"), headers), "400 Bad Request")
+
+
+class Documentation(unittest.TestCase):
+    def test_the_readme_shows_each_example_verbatim(self) -> None:
+        readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+        for example in sorted(EXAMPLES.glob("*.py")):
+            self.assertIn("```python\n" + example.read_text(encoding="utf-8") + "```", readme, "README.md lost examples/%s" % example.name)
+
+    def test_the_package_builds_a_wheel_with_its_type_marker(self) -> None:
+        sys.path.insert(0, str(EXAMPLES.parent / "_build"))
+        self.addCleanup(sys.path.remove, str(EXAMPLES.parent / "_build"))
+        import backend
+        with tempfile.TemporaryDirectory() as out:
+            with zipfile.ZipFile(Path(out) / backend.build_wheel(out)) as wheel:
+                names = wheel.namelist()
+        self.assertIn("smm/py.typed", names)
+        self.assertIn("smm/__init__.py", names)
+        self.assertIn("smm-%s.dist-info/METADATA" % smm.__version__, names)
 
 
 if __name__ == "__main__":

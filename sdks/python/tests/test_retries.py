@@ -9,7 +9,7 @@ from typing import List
 
 import smm
 
-from _live import needs_daemon
+from _live import advance_clock, needs_daemon
 
 
 class FlakyRelay:
@@ -107,7 +107,7 @@ def daemon_address() -> str:
 @needs_daemon
 class RetriedCreate(unittest.TestCase):
     def setUp(self) -> None:
-        self.api = smm.Client(sleep=lambda s: None)
+        self.api = smm.Client(sleep=advance_clock)
         self.account = self.api.accounts.create(name="retries")
         self.api.accounts.connect(self.account.id, platform="feed")
         self.waits: List[float] = []
