@@ -1,4 +1,5 @@
 """The client: one attribute per resource, one method per operation of the API."""
+import json
 import os
 import time
 from datetime import datetime, timezone
@@ -196,7 +197,6 @@ class Feeds(_Resource):
         return self._text(account_id, "atom")
 
     def json(self, account_id: str) -> Record:
-        import json
         return Record(json.loads(self._text(account_id, "json")))
 
 

@@ -25,7 +25,10 @@ class Record:
         raise AttributeError("%s has no field %r (fields: %s)" % (type(self).__name__, name, ", ".join(self._data)))
 
     def __getitem__(self, key: str) -> Any:
-        return self.__dict__[key] if key in self._data else self._data[key]
+        """`record["from"]`: the fields whose names are no valid attribute (KeyError when absent)."""
+        if key not in self._data:
+            raise KeyError(key)
+        return self.__dict__[key]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Record) and other._data == self._data

@@ -19,14 +19,14 @@ class FlakyRelay:
 
     APPLICATION_DATA = 0x17  # TLS record type: from the client, its request (or its TLS 1.3 Finished)
 
-    def __init__(self, upstream: str, drop: int) -> None:
+    def __init__(self, upstream: str, drop: int, listen: str = "127.0.0.1") -> None:
         host, _, port = upstream.rpartition(":")
         self.upstream = (host, int(port))
         self.drop = drop
         self.connections = 0
         #: For each dropped connection, how many bytes the daemon answered that the client never got.
         self.dropped_bytes: List[int] = []
-        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server = socket.create_server((listen, 0))
         self.port = self.server.getsockname()[1]
         self.threads: List[threading.Thread] = []
         threading.Thread(target=self._accept, daemon=True).start()
@@ -137,6 +137,18 @@ class RetriedCreate(unittest.TestCase):
         self.assertEqual(relay.connections, 4)
         self.assertEqual(len(self.waits), 3)
         self.assertIn("after 4 attempt(s)", str(caught.exception))
+
+
+@needs_daemon
+class HostName(unittest.TestCase):
+    def test_a_certificate_for_another_host_is_an_error(self) -> None:
+        # 127.0.0.2 is loopback too, but not a name in the daemon's certificate.
+        relay = FlakyRelay(daemon_address(), drop=0, listen="127.0.0.2")
+        self.addCleanup(relay.close)
+        with self.assertRaises(smm.TlsError) as caught:
+            smm.Client("https://127.0.0.2:%d/v1" % relay.port, max_retries=2, sleep=lambda s: None).me()
+        self.assertIn("127.0.0.2", str(caught.exception))
+        self.assertEqual(relay.connections, 1)  # never retried
 
 
 if __name__ == "__main__":
