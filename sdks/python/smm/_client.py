@@ -1,0 +1,238 @@
+"""The client: one attribute per resource, one method per operation of the API."""
+import json
+import os
+import time
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
+
+from ._records import Account, ApiKey, Post, Record, User, Webhook
+from ._transport import Transport
+
+R = TypeVar("R", bound=Record)
+Time = Union[datetime, str]
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: "Leave this field as it is" in an update (None means JSON null where the API allows it).
+UNSET: Any = _Unset()
+
+
+def _rfc3339(value: Optional[Time], name: str) -> Optional[str]:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("%s must be timezone-aware (e.g. datetime.now(timezone.utc)), got a naive datetime" % name)
+        return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+    raise TypeError("%s must be a datetime or an RFC 3339 string, got %s" % (name, type(value).__name__))
+
+
+def _fields(**values: Any) -> Dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not UNSET}
+
+
+class _Resource:
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def _one(self, cls: Type[R], method: str, path: str, **kwargs: Any) -> R:
+        response = self._t.request(method, path, **kwargs)
+        return cls(response.json(), etag=response.headers.get("etag"))
+
+    def _none(self, method: str, path: str, **kwargs: Any) -> None:
+        self._t.request(method, path, **kwargs)
+
+    def _pages(self, cls: Type[R], path: str, query: Dict[str, Any]) -> Iterator[R]:
+        """Every item of every page, following `next_cursor`; a page is fetched only when needed."""
+        cursor = None
+        while True:
+            page = self._t.request("GET", path, query={**query, "cursor": cursor}).json()
+            for item in page["data"]:
+                yield cls(item)
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+
+class Posts(_Resource):
+    def create(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
+               media_urls: Optional[List[str]] = None, idempotency_key: Optional[str] = None) -> Post:
+        """Schedules a post (now when `scheduled_at` is None). The same `idempotency_key` never makes two posts."""
+        body = _fields(account_id=account_id, content=content, platforms=platforms,
+                       scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
+        return self._one(Post, "POST", self._t.path("/posts"), body=body, idempotency_key=idempotency_key)
+
+    def get(self, id: str) -> Post:
+        """The post; its `etag` is what `update(if_match=...)` takes."""
+        return self._one(Post, "GET", self._t.path("/posts/{id}", id=id))
+
+    def list(self, account_id: Optional[str] = None, status: Optional[str] = None, limit: Optional[int] = None, *,
+             platform: Optional[str] = None, from_: Optional[Time] = None, to: Optional[Time] = None,
+             order: Optional[str] = None) -> Iterator[Post]:
+        """Every matching post, page after page (`limit` is the page size)."""
+        query = {"account_id": account_id, "status": status, "limit": limit, "platform": platform,
+                 "from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "order": order}
+        return self._pages(Post, self._t.path("/posts"), query)
+
+    def update(self, id: str, *, content: str = UNSET, platforms: List[str] = UNSET, scheduled_at: Time = UNSET,
+               media_urls: List[str] = UNSET, if_match: Optional[str] = None) -> Post:
+        """Changes the given fields of a scheduled post. With `if_match` (a post's `etag`), a post changed
+        since then raises PreconditionFailedError instead of being overwritten."""
+        body = _fields(content=content, platforms=platforms, media_urls=media_urls,
+                       scheduled_at=UNSET if scheduled_at is UNSET else _rfc3339(scheduled_at, "scheduled_at"))
+        headers = {"If-Match": if_match} if if_match else None
+        return self._one(Post, "PUT", self._t.path("/posts/{id}", id=id), body=body, headers=headers)
+
+    def cancel(self, id: str) -> Post:
+        return self._one(Post, "DELETE", self._t.path("/posts/{id}", id=id))
+
+    def retry(self, id: str, *, idempotency_key: Optional[str] = None) -> Post:
+        """Publishes a failed or partially published post's failed targets again."""
+        return self._one(Post, "POST", self._t.path("/posts/{id}/retry", id=id), idempotency_key=idempotency_key)
+
+
+class Accounts(_Resource):
+    def create(self, *, name: str, idempotency_key: Optional[str] = None) -> Account:
+        return self._one(Account, "POST", self._t.path("/accounts"), body={"name": name}, idempotency_key=idempotency_key)
+
+    def get(self, id: str) -> Account:
+        return self._one(Account, "GET", self._t.path("/accounts/{id}", id=id))
+
+    def list(self, platform: Optional[str] = None, limit: Optional[int] = None) -> Iterator[Account]:
+        return self._pages(Account, self._t.path("/accounts"), {"platform": platform, "limit": limit})
+
+    def connect(self, id: str, *, platform: str, credentials: Optional[Dict[str, Any]] = None,
+                idempotency_key: Optional[str] = None) -> Account:
+        """Connects a platform to the account (`feed` needs no credentials)."""
+        body = _fields(platform=platform, credentials=UNSET if credentials is None else credentials)
+        return self._one(Account, "POST", self._t.path("/accounts/{id}/connections", id=id), body=body, idempotency_key=idempotency_key)
+
+    def disconnect(self, id: str, platform: str) -> None:
+        self._none("DELETE", self._t.path("/accounts/{id}/connections/{platform}", id=id, platform=platform))
+
+
+class Webhooks(_Resource):
+    def create(self, *, url: str, events: List[str], description: Optional[str] = None,
+               idempotency_key: Optional[str] = None) -> Webhook:
+        """Registers an endpoint; the answer's `secret` (verify with it) is shown only this once."""
+        body = _fields(url=url, events=events, description=UNSET if description is None else description)
+        return self._one(Webhook, "POST", self._t.path("/webhooks"), body=body, idempotency_key=idempotency_key)
+
+    def get(self, id: str) -> Webhook:
+        return self._one(Webhook, "GET", self._t.path("/webhooks/{id}", id=id))
+
+    def list(self, limit: Optional[int] = None) -> Iterator[Webhook]:
+        return self._pages(Webhook, self._t.path("/webhooks"), {"limit": limit})
+
+    def update(self, id: str, *, url: str = UNSET, events: List[str] = UNSET, description: Optional[str] = UNSET,
+               enabled: bool = UNSET) -> Webhook:
+        """Changes the given fields (`description=None` clears it)."""
+        body = _fields(url=url, events=events, description=description, enabled=enabled)
+        return self._one(Webhook, "PATCH", self._t.path("/webhooks/{id}", id=id), body=body)
+
+    def delete(self, id: str) -> None:
+        self._none("DELETE", self._t.path("/webhooks/{id}", id=id))
+
+    def test(self, id: str, *, idempotency_key: Optional[str] = None) -> Record:
+        """Sends a `webhook.test` event to the endpoint."""
+        return self._one(Record, "POST", self._t.path("/webhooks/{id}/test", id=id), idempotency_key=idempotency_key)
+
+    def rotate_secret(self, id: str, *, idempotency_key: Optional[str] = None) -> Webhook:
+        """A new secret (in the answer, once); the old one keeps signing for a while."""
+        return self._one(Webhook, "POST", self._t.path("/webhooks/{id}/rotate-secret", id=id), idempotency_key=idempotency_key)
+
+    def deliveries(self, id: str, limit: Optional[int] = None) -> Iterator[Record]:
+        """Every delivery attempt to the endpoint, newest first."""
+        return self._pages(Record, self._t.path("/webhooks/{id}/deliveries", id=id), {"limit": limit})
+
+
+class ApiKeys(_Resource):
+    def create(self, *, name: str, scopes: Optional[List[str]] = None, expires_at: Optional[Time] = None,
+               idempotency_key: Optional[str] = None) -> ApiKey:
+        """A new key; the answer's `secret` is shown only this once."""
+        body = _fields(name=name, scopes=UNSET if scopes is None else scopes,
+                       expires_at=UNSET if expires_at is None else _rfc3339(expires_at, "expires_at"))
+        return self._one(ApiKey, "POST", self._t.path("/api-keys"), body=body, idempotency_key=idempotency_key)
+
+    def list(self, limit: Optional[int] = None) -> Iterator[ApiKey]:
+        return self._pages(ApiKey, self._t.path("/api-keys"), {"limit": limit})
+
+    def revoke(self, id: str) -> None:
+        self._none("DELETE", self._t.path("/api-keys/{id}", id=id))
+
+
+class Ai(_Resource):
+    def generate(self, *, prompt: str, platforms: Optional[List[str]] = None, tone: Optional[str] = None,
+                 variants: Optional[int] = None, language: Optional[str] = None, hashtags: Optional[bool] = None,
+                 idempotency_key: Optional[str] = None) -> Record:
+        """Drafts of post content for the prompt (nothing is scheduled)."""
+        body = {k: v for k, v in dict(prompt=prompt, platforms=platforms, tone=tone, variants=variants,
+                                      language=language, hashtags=hashtags).items() if v is not None}
+        return self._one(Record, "POST", self._t.path("/ai/generate"), body=body, idempotency_key=idempotency_key)
+
+
+class Analytics(_Resource):
+    def get(self, *, from_: Optional[Time] = None, to: Optional[Time] = None, account_id: Optional[str] = None,
+            platform: Optional[str] = None, post_id: Optional[str] = None, interval: Optional[str] = None) -> Record:
+        query = {"from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "account_id": account_id,
+                 "platform": platform, "post_id": post_id, "interval": interval}
+        return self._one(Record, "GET", self._t.path("/analytics"), query=query)
+
+
+class Feeds(_Resource):
+    """An account's public feed of published posts (the `feed` platform), as served to readers."""
+
+    def _text(self, account_id: str, extension: str) -> str:
+        path = self._t.root_path("/feeds/{account_id}." + extension, account_id=account_id)
+        return self._t.request("GET", path).body.decode("utf-8")
+
+    def rss(self, account_id: str) -> str:
+        return self._text(account_id, "rss")
+
+    def atom(self, account_id: str) -> str:
+        return self._text(account_id, "atom")
+
+    def json(self, account_id: str) -> Record:
+        return Record(json.loads(self._text(account_id, "json")))
+
+
+class Client:
+    """A client of one smm API.
+
+    `base_url` (https only; `/v1` is added when it has no path) and `api_key` default to the
+    SMM_URL and SMM_API_KEY environment variables, `ca_file` to SMM_CA_FILE. 429s (after their
+    Retry-After), 5xx and connection failures are retried up to `max_retries` times; `sleep` is
+    what waits between attempts (tests inject their own).
+    """
+
+    def __init__(self, base_url: Optional[str] = None, api_key: Optional[str] = None, *, ca_file: Optional[str] = None,
+                 max_retries: int = 2, timeout: float = 30.0, sleep: Callable[[float], None] = time.sleep) -> None:
+        base_url = base_url or os.environ.get("SMM_URL")
+        if not base_url:
+            raise ValueError("base_url is required (or set SMM_URL), e.g. https://smm.example.com/v1")
+        api_key = api_key or os.environ.get("SMM_API_KEY") or ""
+        ca_file = ca_file or os.environ.get("SMM_CA_FILE") or None
+        self._t = Transport(base_url, api_key, ca_file=ca_file, max_retries=max_retries, timeout=timeout, sleep=sleep)
+        self.posts = Posts(self._t)
+        self.accounts = Accounts(self._t)
+        self.webhooks = Webhooks(self._t)
+        self.api_keys = ApiKeys(self._t)
+        self.ai = Ai(self._t)
+        self.analytics = Analytics(self._t)
+        self.feeds = Feeds(self._t)
+
+    def me(self) -> User:
+        """The key's owner: plan, limits, time zone."""
+        return User(self._t.request("GET", self._t.path("/me")).json())
+
+    def health(self) -> Record:
+        """The daemon's health check (no key needed)."""
+        return Record(self._t.request("GET", self._t.root_path("/healthz")).json())
+
+    def openapi(self) -> Dict[str, Any]:
+        """The API's OpenAPI document."""
+        return self._t.request("GET", self._t.path("/openapi.json")).json()

@@ -1,0 +1,36 @@
+"""Which SDK method serves each operationId of /v1/openapi.json. Adding an operation: one line here
+and its method; the suite fails, naming the operationId, when the API has one this map lacks."""
+from typing import Dict
+
+OPERATIONS: Dict[str, str] = {
+    "getHealth": "health",
+    "getOpenApi": "openapi",
+    "getMe": "me",
+    "listApiKeys": "api_keys.list",
+    "createApiKey": "api_keys.create",
+    "revokeApiKey": "api_keys.revoke",
+    "generateContent": "ai.generate",
+    "listWebhooks": "webhooks.list",
+    "createWebhook": "webhooks.create",
+    "getWebhook": "webhooks.get",
+    "updateWebhook": "webhooks.update",
+    "deleteWebhook": "webhooks.delete",
+    "testWebhook": "webhooks.test",
+    "rotateWebhookSecret": "webhooks.rotate_secret",
+    "listWebhookDeliveries": "webhooks.deliveries",
+    "listAccounts": "accounts.list",
+    "createAccount": "accounts.create",
+    "getAccount": "accounts.get",
+    "connectAccount": "accounts.connect",
+    "disconnectAccount": "accounts.disconnect",
+    "listPosts": "posts.list",
+    "createPost": "posts.create",
+    "getPost": "posts.get",
+    "updatePost": "posts.update",
+    "cancelPost": "posts.cancel",
+    "retryPost": "posts.retry",
+    "getRssFeed": "feeds.rss",
+    "getAtomFeed": "feeds.atom",
+    "getJsonFeed": "feeds.json",
+    "getAnalytics": "analytics.get",
+}

@@ -1,0 +1,90 @@
+"""Records: API objects as attribute bags (`post.id`, `post.status`), annotated for type checkers."""
+from typing import Any, Dict, List, Mapping, Optional
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return Record(value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+class Record:
+    """An object the API returned. Every JSON field is an attribute; `to_dict()` gives the JSON back."""
+
+    def __init__(self, data: Mapping[str, Any], etag: Optional[str] = None) -> None:
+        self._data: Dict[str, Any] = dict(data)
+        #: The ETag the API sent with this object (posts): pass it as `if_match` to update safely.
+        self.etag = etag
+        for key, value in self._data.items():
+            self.__dict__[key] = _wrap(value)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for fields the API left out: say which, rather than a bare AttributeError.
+        raise AttributeError("%s has no field %r (fields: %s)" % (type(self).__name__, name, ", ".join(self._data)))
+
+    def __getitem__(self, key: str) -> Any:
+        """`record["from"]`: the fields whose names are no valid attribute (KeyError when absent)."""
+        if key not in self._data:
+            raise KeyError(key)
+        return self.__dict__[key]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and other._data == self._data
+
+    def __repr__(self) -> str:
+        return "%s(%r)" % (type(self).__name__, self._data)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return dict(self._data)
+
+
+class User(Record):
+    id: str
+    name: str
+    plan: str
+    timezone: str
+
+
+class Account(Record):
+    id: str
+    name: str
+    connections: List[Record]
+
+
+class Post(Record):
+    id: str
+    account_id: str
+    content: str
+    media_urls: List[str]
+    platforms: List[str]
+    scheduled_at: str
+    status: str
+    targets: List[Record]
+
+
+class Webhook(Record):
+    id: str
+    url: str
+    events: List[str]
+    enabled: bool
+    #: Only in the answer of create and rotate_secret: keep it, it is never shown again.
+    secret: str
+
+
+class ApiKey(Record):
+    id: str
+    name: str
+    scopes: List[str]
+    #: Only in the answer of create: keep it, it is never shown again.
+    secret: str
+
+
+class WebhookEvent(Record):
+    """A verified webhook: `type`, `timestamp`, `data`, plus the `webhook_id` header (stable across retries)."""
+
+    type: str
+    timestamp: str
+    data: Record
+    webhook_id: str
