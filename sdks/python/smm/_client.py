@@ -105,6 +105,15 @@ class Accounts(_Resource):
     def list(self, platform: Optional[str] = None, limit: Optional[int] = None) -> Iterator[Account]:
         return self._pages(Account, self._t.path("/accounts"), {"platform": platform, "limit": limit})
 
+    def update(self, id: str, *, name: str) -> Account:
+        """Renames the account (`account.updated`)."""
+        return self._one(Account, "PATCH", self._t.path("/accounts/{id}", id=id), body={"name": name})
+
+    def delete(self, id: str, *, cancel_posts: bool = False) -> None:
+        """Deletes the account with its connections, posts and feed. One with scheduled posts is
+        deleted only with `cancel_posts=True` (each post gets `post.cancelled`); otherwise 409."""
+        self._none("DELETE", self._t.path("/accounts/{id}", id=id), query={"cancel_posts": "true" if cancel_posts else None})
+
     def connect(self, id: str, *, platform: str, credentials: Optional[Dict[str, Any]] = None,
                 idempotency_key: Optional[str] = None) -> Account:
         """Connects a platform to the account (`feed` needs no credentials)."""
@@ -144,6 +153,12 @@ class Webhooks(_Resource):
     def rotate_secret(self, id: str, *, idempotency_key: Optional[str] = None) -> Webhook:
         """A new secret (in the answer, once); the old one keeps signing for a while."""
         return self._one(Webhook, "POST", self._t.path("/webhooks/{id}/rotate-secret", id=id), idempotency_key=idempotency_key)
+
+    def resend_delivery(self, id: str, delivery_id: str) -> Record:
+        """Sends one delivery again now, same webhook-id and body; `delivery_id` is its event id
+        (msg_…) or the id of one of its attempts (dlv_…)."""
+        path = self._t.path("/webhooks/{id}/deliveries/{delivery_id}/resend", id=id, delivery_id=delivery_id)
+        return self._one(Record, "POST", path)
 
     def deliveries(self, id: str, limit: Optional[int] = None) -> Iterator[Record]:
         """Every delivery attempt to the endpoint, newest first."""
@@ -228,6 +243,10 @@ class Client:
     def me(self) -> User:
         """The key's owner: plan, limits, time zone."""
         return User(self._t.request("GET", self._t.path("/me")).json())
+
+    def update_me(self, *, name: str = UNSET, timezone: str = UNSET) -> User:
+        """Changes your own name or IANA time zone (needs the `profile:write` scope)."""
+        return User(self._t.request("PATCH", self._t.path("/me"), body=_fields(name=name, timezone=timezone)).json())
 
     def health(self) -> Record:
         """The daemon's health check (no key needed)."""
