@@ -474,15 +474,27 @@ describe('several daemons on one PostgreSQL database', () => {
     expect((await nodes[2]!.rateLimits.consume(key.id, limits, T0 + 61_000)).admitted).toBe(true)
   })
 
-  it('refuses a key revoked through one node on every other node at once', async () => {
+  it('has every node honour a key revoked or a plan changed through another as soon as it is told, though each keeps what it authenticated', async () => {
     const user = await nodes[0]!.users.create({ name: 'Revoker' }, T0)
     const key = await nodes[0]!.apiKeys.create(user.id, { name: 'r', scopes: SCOPES }, T0)
-    for (const node of nodes) expect(await node.apiKeys.authenticate(hashApiKey(key.secret), T0 + 1)).toHaveProperty('user.id', user.id)
-    await nodes[1]!.apiKeys.revoke(user.id, key.id, T0 + 2)
-    for (const node of nodes) expect(await node.apiKeys.authenticate(hashApiKey(key.secret), T0 + 3)).toBe('revoked')
+    const hash = hashApiKey(key.secret)
+    for (const node of nodes) expect(await node.apiKeys.authenticate(hash, T0 + 1)).toHaveProperty('user.plan', 'standard')
+    // The clock stands still at T0 + 1: a node's kept key never expires by itself here, so only the
+    // change's notification can make it answer otherwise (on a running clock, a second does).
+    const honoured = async (expected: (answer: Awaited<ReturnType<Store['apiKeys']['authenticate']>>) => boolean) => {
+      const deadline = Date.now() + 10_000
+      for (const node of nodes) {
+        while (!expected(await node.apiKeys.authenticate(hash, T0 + 1))) {
+          if (Date.now() > deadline) return false
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+      }
+      return true
+    }
     await nodes[2]!.users.setPlan(user.id, 'business')
-    const principal = (await nodes[0]!.apiKeys.authenticate(hashApiKey((await nodes[0]!.apiKeys.create(user.id, { name: 'n', scopes: SCOPES }, T0)).secret), T0)) as Principal
-    expect(principal.user.plan).toBe('business')
+    expect(await honoured((a) => typeof a === 'object' && a.user.plan === 'business')).toBe(true)
+    await nodes[1]!.apiKeys.revoke(user.id, key.id, T0)
+    expect(await honoured((a) => a === 'revoked')).toBe(true)
   })
 
   it('never lets two nodes claim the same post or target', async () => {
@@ -520,6 +532,7 @@ describe('PostgreSQL schema and connection errors', () => {
     expect(Object.fromEntries(postgresMigrations.map((m) => [m.version, migrationChecksum(m)]))).toEqual({
       1: 'b76a6a019fef8e97cff75dbf16bfec91baef34909226b400608cff9b38b6b13e', // users, keys, rate limits, idempotency, outbox, accounts, connections, feed items, cluster settings
       2: 'eea22619678b51bd4f37134a84b709c85bf2eae9035e30140e5f1f2e0275971d', // posts, targets, webhooks, deliveries, attempts, metrics
+      3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
     })
   })
 

@@ -20,11 +20,27 @@ export async function createApiKey(q: Queryable, userId: string, input: NewApiKe
   return { ...keyFromRow(row!), secret }
 }
 
+/** How long (on the daemon's clock) an authenticated key is reused without asking the database, at most. */
+const KNOWN_FOR_MS = 1_000
+
 /**
- * Every request reads its key here, so a key revoked or a plan changed through any node is
- * refused or applied by every node on its next request.
+ * Keys authenticated on this node are kept for up to a second, so the hot path does not read
+ * the same rows on every request. Any change to a key or a user, through any node or `smm
+ * admin`, notifies every node (a trigger's pg_notify on 'smm_auth') and each forgets them at
+ * once; the second's bound holds even while the notification connection is being re-made.
  */
 export function apiKeysStore(sql: Sql): ApiKeysStore {
+  const known = new Map<string, { row: HashRow; at: number }>()
+  void sql.listen('smm_auth', () => known.clear(), () => known.clear()).catch(() => known.clear())
+  const lookUp = async (hash: string) =>
+    (
+      await sql<HashRow[]>`
+        SELECT k.*, u.id AS u_id, u.name AS u_name, u.email AS u_email, u.plan AS u_plan,
+               u.custom_per_minute AS u_custom_per_minute, u.custom_per_hour AS u_custom_per_hour,
+               u.custom_per_day AS u_custom_per_day, u.timezone AS u_timezone, u.is_owner AS u_is_owner,
+               u.created_at AS u_created_at
+          FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ${hash}`
+    )[0]
   const own = async (userId: string | null, id: string) => {
     const [row] = await sql<KeyRow[]>`SELECT * FROM api_keys WHERE id = ${id}`
     return row && (userId === null || row.user_id === userId) ? row : undefined
@@ -32,14 +48,14 @@ export function apiKeysStore(sql: Sql): ApiKeysStore {
   return {
     create: (userId, input, now) => createApiKey(sql, userId, input, now),
     async authenticate(hash, now) {
-      const [row] = await sql<HashRow[]>`
-        SELECT k.*, u.id AS u_id, u.name AS u_name, u.email AS u_email, u.plan AS u_plan,
-               u.custom_per_minute AS u_custom_per_minute, u.custom_per_hour AS u_custom_per_hour,
-               u.custom_per_day AS u_custom_per_day, u.timezone AS u_timezone, u.is_owner AS u_is_owner,
-               u.created_at AS u_created_at
-          FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ${hash}`
+      const cached = known.get(hash)
+      const row = cached && now >= cached.at && now - cached.at < KNOWN_FOR_MS ? cached.row : await lookUp(hash)
       // As on SQLite: found by the hash's index, then compared again in constant time.
       if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
+      if (row !== cached?.row) {
+        if (known.size >= 10_000) known.clear()
+        known.set(hash, { row, at: now })
+      }
       if (row.revoked_at !== null && row.revoked_at <= now) return 'revoked'
       if (row.expires_at !== null && row.expires_at <= now) return 'expired'
       return principalOf(row)
