@@ -164,9 +164,9 @@ async function publishRun(admin: string, name: string, nodes: number, posts: num
     }
     const lateness = (await sql<{ ms: number }[]>`
       SELECT f.published_at - p.scheduled_at AS ms FROM feed_items f JOIN posts p ON p.id = f.post_id WHERE f.account_id = ${account.id}`).map((r) => Number(r.ms)).sort((a, b) => a - b)
-    const [{ last }] = (await sql<{ last: number }[]>`SELECT max(published_at)::bigint AS last FROM feed_items WHERE account_id = ${account.id}`) as [{ last: number }]
+    const [finished] = await sql<{ last: number }[]>`SELECT max(published_at)::bigint AS last FROM feed_items WHERE account_id = ${account.id}`
     await sql.end()
-    return { seconds: (last - due) / 1000, p50: percentile(lateness, 50), p99: percentile(lateness, 99) }
+    return { seconds: (finished!.last - due) / 1000, p50: percentile(lateness, 50), p99: percentile(lateness, 99) }
   } finally {
     for (const d of daemons) {
       await stop(d.child)
