@@ -61,7 +61,7 @@ export const discord: Platform = {
   name: 'discord',
   credentials: Credentials,
   // Webhook executions take no idempotency key: a re-send would post twice.
-  idempotentPublish: false,
+  idempotencyWindowMs: 0,
 
   measure,
 

@@ -50,7 +50,7 @@ export const slack: Platform = {
   name: 'slack',
   credentials: Credentials,
   // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
-  idempotentPublish: false,
+  idempotencyWindowMs: 0,
 
   measure,
 

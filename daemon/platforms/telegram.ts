@@ -86,7 +86,7 @@ export const telegram: Platform = {
   name: 'telegram',
   credentials: Credentials,
   // The Bot API has no idempotency key: a re-send would post twice.
-  idempotentPublish: false,
+  idempotencyWindowMs: 0,
 
   measure,
 

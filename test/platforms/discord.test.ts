@@ -27,7 +27,7 @@ describe('discord', () => {
     const verified = await discord.verify({ webhook_url: fake.hookUrl() }, ctx)
     expect(verified).toMatchObject({ handle: 'smm announcements', settings: { channel_id: '900', guild_id: '800' } })
     expect(discord.metrics).toBeUndefined()
-    expect(discord.idempotentPublish).toBe(false)
+    expect(discord.idempotencyWindowMs).toBe(0)
   })
 
   it('refuses a deleted webhook or a wrong token at connect time with Discord reason', async () => {

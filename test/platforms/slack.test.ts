@@ -21,7 +21,7 @@ describe('slack', () => {
     expect(connection.handle).toBe('T0001/B0001')
     expect(fake.messages).toEqual([])
     expect(slack.metrics).toBeUndefined()
-    expect(slack.idempotentPublish).toBe(false)
+    expect(slack.idempotencyWindowMs).toBe(0)
   })
 
   it('refuses a removed webhook at connect time with Slack reason', async () => {
