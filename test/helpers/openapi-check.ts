@@ -1,6 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import type { TestResponse } from './http.js'
+import { routes } from '../../src/contract.js'
+import { buildOpenApi } from '../../src/openapi.js'
+import type { ResponseCheck, TestResponse } from './http.js'
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { headers: Record<string, Header> } }
 type Header = { required?: boolean; schema: Record<string, unknown> }
@@ -45,5 +47,23 @@ export function documentChecker(doc: Doc) {
       if (!ajv.validate({ $ref: ref }, res.body)) problems.push(`${method} ${path} ${res.status} body: ${ajv.errorsText()}`)
     }
     return problems
+  }
+}
+
+/**
+ * Checks any answer of the daemon against its own document, by concrete path: what matches no
+ * documented operation (an unknown path, a method the path does not serve) is left alone.
+ */
+export function contractCheck(): ResponseCheck {
+  const doc = buildOpenApi(routes, 'test') as unknown as Doc
+  const check = documentChecker(doc)
+  const templates = Object.keys(doc.paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }))
+  return (method, path, res) => {
+    const bare = path.split('?')[0]!
+    const found = templates.find(({ template, pattern }) => pattern.test(bare) && doc.paths[template]![method.toLowerCase()])
+    return found ? check(method, found.template, res) : []
   }
 }
