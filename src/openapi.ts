@@ -80,9 +80,11 @@ function responses(def: RouteDef): Record<string, unknown> {
   const successHeaders = [...(def.status === 201 ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(def.method === 'POST' ? ['Idempotent-Replayed'] : [])]
   const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content) }
   const problem = (status: number, description: string, headers: string[] = []) => (out[status] = response(def, description, headers, problemContent))
-  if (def.body || def.query || def.params) problem(422, 'A field is invalid: every invalid field is listed in `errors`')
-  if (def.body) {
-    problem(400, 'The body is not valid JSON (or not UTF-8)')
+  if (def.body || def.query || def.params || def.method === 'POST') {
+    problem(422, 'A field is invalid: every invalid field is listed in `errors`; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)')
+  }
+  if (def.body || def.method === 'POST') {
+    problem(400, 'The body is not valid JSON (or not UTF-8); on POST also `invalid_idempotency_key`')
     problem(413, 'The body is over 1 MiB')
     problem(415, 'The body is not application/json in UTF-8')
   }
