@@ -11,7 +11,30 @@ function schemaOf(schema: v.GenericSchema, typeMode: 'input' | 'output'): JsonSc
 }
 
 const problemRef = { $ref: '#/components/schemas/Problem' }
-const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: problemRef } } })
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` })
+
+/**
+ * The response headers the daemon sends, declared once and referenced by each response. Those
+ * `required` are in every response that lists them; the rate-limit fields are absent when the
+ * request was refused before its key was known (401), Idempotent-Replayed unless it is a replay.
+ */
+const HEADERS: Record<string, { description: string; required?: boolean; schema: JsonSchema }> = {
+  'X-Request-Id': { description: 'The id of this request, also in the daemon log: quote it when reporting a problem', required: true, schema: { type: 'string' } },
+  RateLimit: { description: 'IETF RateLimit: the quota left in the window closest to its limit, `"name";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'IETF RateLimit-Policy: every window that applies, `"name";q=<limit>;w=<seconds>`', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before trying again', required: true, schema: { type: 'integer', minimum: 0 } },
+  ETag: { description: "The resource's version, for If-Match", required: true, schema: { type: 'string' } },
+  Location: { description: 'The path of the resource just created', required: true, schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+}
+
+/** A response with its headers: X-Request-Id always, the rate-limit fields on routes that need a key. */
+function response(def: RouteDef, description: string, extra: string[] = [], content?: JsonSchema): JsonSchema {
+  const names = ['X-Request-Id', ...(def.scope ? ['RateLimit', 'RateLimit-Policy'] : []), ...extra]
+  return { description, headers: Object.fromEntries(names.map((name) => [name, header(name)])), ...(content ? { content } : {}) }
+}
+
+const problemContent = { 'application/problem+json': { schema: problemRef } }
 
 function parameters(def: RouteDef): JsonSchema[] {
   const out: JsonSchema[] = []
@@ -31,31 +54,75 @@ function parameters(def: RouteDef): JsonSchema[] {
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     })
   }
+  if (def.ifMatch) {
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'Apply the change only if the resource still has one of these ETags (or `*`); else 412.',
+      schema: { type: 'string' },
+    })
+  }
   return out
 }
 
+/**
+ * Every status the operation can answer: its success, the problems every route of its kind
+ * shares (derived from what it declares: a body, a key, path parameters, If-Match), and its own.
+ */
 function responses(def: RouteDef): Record<string, unknown> {
-  const success: JsonSchema = { description: def.summary }
+  let content: JsonSchema | undefined
   if (def.response) {
     const schema = schemaOf(def.response, 'output')
     const types = def.produces ?? ['application/json']
-    success.content = Object.fromEntries(types.map((type) => [type, type.endsWith('json') ? { schema } : { schema: { type: 'string' } }]))
+    content = Object.fromEntries(types.map((type) => [type, type.endsWith('json') ? { schema } : { schema: { type: 'string' } }]))
   }
-  const out: Record<string, unknown> = { [def.status]: success }
-  if (def.body || def.query || def.params) out['422'] = problemResponse('A field is invalid: every invalid field is listed in `errors`')
-  if (def.body) {
-    out['400'] = problemResponse('The body is not valid JSON')
-    out['413'] = problemResponse('The body is over 1 MiB')
-    out['415'] = problemResponse('The body is not application/json')
+  const successHeaders = [...(def.status === 201 ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(def.method === 'POST' ? ['Idempotent-Replayed'] : [])]
+  const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content) }
+  const problem = (status: number, description: string, headers: string[] = []) => (out[status] = response(def, description, headers, problemContent))
+  if (def.body || def.query || def.params || def.method === 'POST') {
+    problem(422, 'A field is invalid: every invalid field is listed in `errors`; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)')
+  }
+  if (def.body || def.method === 'POST') {
+    problem(400, 'The body is not valid JSON (or not UTF-8); on POST also `invalid_idempotency_key`')
+    problem(413, 'The body is over 1 MiB')
+    problem(415, 'The body is not application/json in UTF-8')
   }
   if (def.scope) {
-    out['401'] = problemResponse('Missing, malformed, unknown, expired or revoked API key')
-    out['403'] = problemResponse('The key lacks the scope this endpoint needs')
-    out['429'] = problemResponse('A rate limit was exceeded; see Retry-After')
+    problem(401, 'Missing, malformed, unknown, expired or revoked API key')
+    problem(403, 'The key lacks the scope this endpoint needs')
   }
-  if (def.params) out['404'] = problemResponse('No such resource (or not yours)')
-  for (const [status, description] of Object.entries(def.problems ?? {})) out[status] = problemResponse(description)
+  problem(429, def.scope ? 'A rate limit was exceeded, or too many failed authentications came from this address' : 'Too many failed authentications came from this address', ['Retry-After'])
+  if (def.params) problem(404, 'No such resource (or not yours)')
+  if (def.method === 'POST') problem(409, '`idempotency_key_in_use`: a request with this Idempotency-Key is still being processed')
+  if (def.ifMatch) problem(412, '`precondition_failed`: the resource no longer has the ETag sent in If-Match (its current ETag is in the answer)', ['ETag'])
+  for (const [status, description] of Object.entries(def.problems ?? {})) {
+    // A route's own 409 joins the Idempotency-Key conflict every POST may answer.
+    const shared = status === '409' && out[409] ? `${(out[409] as { description: string }).description}; ` : ''
+    problem(Number(status), `${shared}${description}`)
+  }
+  out['431'] = response(def, 'The request headers are too large (answered by the HTTP server, without a body)')
+  problem(500, 'An unexpected error: the daemon logged it under the X-Request-Id')
+  problem(503, '`store_unavailable`: the database cannot be reached right now', ['Retry-After'])
   return out
+}
+
+/** The operation's description: what it does, and who may call it. */
+function describe(def: RouteDef): string {
+  const who = def.scope ? `Needs an API key with the \`${def.scope}\` scope.` : 'Open: no API key needed.'
+  return [def.description ?? `${def.summary}.`, who].join(' ')
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  meta: 'The daemon itself: health, version, this document',
+  profile: 'The caller: its user and the key in use',
+  'api-keys': 'API keys and their scopes',
+  accounts: 'Accounts and their platform connections',
+  posts: 'Scheduled posts and their per-platform results',
+  webhooks: 'Webhook subscriptions and their deliveries',
+  analytics: 'Engagement metrics and rollups',
+  ai: 'AI drafting',
+  feeds: "The built-in feed platform's public RSS, Atom and JSON feeds",
 }
 
 /** The OpenAPI 3.1 document of the API, generated from the same schemas that validate it. */
@@ -65,10 +132,12 @@ export function buildOpenApi(routes: Record<string, RouteDef>, version: string):
     const operation: JsonSchema = {
       operationId,
       summary: def.summary,
+      description: describe(def),
       tags: [def.tag],
       parameters: parameters(def),
       responses: responses(def),
-      security: def.scope ? [{ bearer: [def.scope] }] : [],
+      // An http bearer scheme takes no scopes in its requirement: the scope is `x-required-scope`.
+      security: def.scope ? [{ bearer: [] }] : [],
     }
     if (def.scope) operation['x-required-scope'] = def.scope
     if (def.body) {
@@ -81,12 +150,16 @@ export function buildOpenApi(routes: Record<string, RouteDef>, version: string):
     info: {
       title: 'smm API',
       version,
+      contact: { name: 'smm' },
+      license: { name: 'MIT', identifier: 'MIT' },
       description: 'Self-hosted social media management. Errors are RFC 9457 problem+json; lists are cursor-paginated.',
     },
     servers: [{ url: '/' }],
+    tags: [...new Set(Object.values(routes).map((def) => def.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `The ${name} endpoints` })),
     paths,
     components: {
       schemas: { Problem: schemaOf(Problem, 'output') },
+      headers: HEADERS,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An smm API key: smm_…' } },
     },
   }

@@ -18,7 +18,7 @@ const RULES: Record<string, (s: string) => boolean> = {
   bluesky: (s) => graphemes(s) <= 300 && Buffer.byteLength(s) <= 3_000,
   telegram: (s) => s.length <= 4_096,
   discord: (s) => s.length <= 2_000,
-  slack: (s) => s.length <= 40_000,
+  slack: (s) => s.length <= 4_000,
 }
 const PLATFORMS = Object.keys(RULES)
 

@@ -2,6 +2,8 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/contract.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { documentChecker } from './helpers/openapi-check.js'
+import { feedAccount } from './helpers/posts.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -38,5 +40,71 @@ describe('GET /v1/openapi.json', () => {
     expect(body.required).toEqual(['name'])
     expect(body.additionalProperties).toBe(false)
     expect(Object.keys(body.properties).sort()).toEqual(['expires_at', 'name', 'scopes'])
+  })
+
+  it('gives every operation a description, a declared tag, and the statuses and headers every route shares', async () => {
+    const doc = (await t.http.get('/v1/openapi.json')).body
+    const tags = new Set(doc.tags.map((tag: { name: string; description: string }) => tag.description && tag.name))
+    for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(operations)) {
+        const at = `${method.toUpperCase()} ${path}`
+        expect(op.description, at).toMatch(op['x-required-scope'] ? new RegExp(`\`${op['x-required-scope']}\` scope`) : /no API key/)
+        expect(op.tags.every((tag: string) => tags.has(tag)), at).toBe(true)
+        for (const status of ['429', '431', '500', '503']) expect(op.responses[status], `${at} ${status}`).toBeDefined()
+        for (const [status, response] of Object.entries<any>(op.responses)) expect(response.headers['X-Request-Id'], `${at} ${status}`).toBeDefined()
+        if (method === 'post') expect(op.responses['409'].description, at).toContain('idempotency_key_in_use')
+        if (op.requestBody) for (const status of ['400', '413', '415', '422']) expect(op.responses[status], `${at} ${status}`).toBeDefined()
+      }
+    }
+    const update = doc.paths['/v1/posts/{id}'].put
+    expect(update.parameters.map((p: { name: string }) => p.name)).toContain('If-Match')
+    expect(update.responses['412'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' })
+    expect(update.responses['409'].description).toContain('post_not_editable')
+    expect(doc.paths['/v1/posts/{id}/retry'].post.responses['409'].description).toContain('post_not_retryable')
+    expect(doc.paths['/v1/posts'].post.responses['201'].headers).toMatchObject({ Location: {}, ETag: {}, 'Idempotent-Replayed': {}, RateLimit: {}, 'RateLimit-Policy': {} })
+    expect(doc.components.schemas.Problem.properties.status.type).toBe('integer')
+    expect(doc.paths['/feeds/{account_id}.json'].get.responses['200'].content['application/feed+json'].schema.type).toBe('object')
+  })
+
+  it('answers only what it documents: statuses, headers and bodies of real answers match the document', async () => {
+    const doc = (await t.http.get('/v1/openapi.json')).body
+    const check = documentChecker(doc)
+    const problems: string[] = []
+    const call = async (method: string, template: string, path: string, options: Parameters<typeof t.http.request>[2] = {}) => {
+      const res = await t.http.request(method, path, options)
+      problems.push(...check(method, template, res))
+      return res
+    }
+    const key = { key: t.key }
+    const account = await feedAccount(t, 'Documented')
+    await call('GET', '/v1/me', '/v1/me', key)
+    await call('GET', '/v1/me', '/v1/me')
+    await call('GET', '/v1/me', '/v1/me', { key: 'smm_not_a_key' })
+    const created = await call('POST', '/v1/posts', '/v1/posts', { ...key, json: { account_id: account, content: 'Hello', scheduled_at: new Date(t.clock.now() + 3_600_000).toISOString(), platforms: ['feed'] }, headers: { 'idempotency-key': 'doc-1' } })
+    expect(created.status).toBe(201)
+    const replay = await call('POST', '/v1/posts', '/v1/posts', { ...key, json: { account_id: account, content: 'Hello', scheduled_at: new Date(t.clock.now() + 3_600_000).toISOString(), platforms: ['feed'] }, headers: { 'idempotency-key': 'doc-1' } })
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+    const id = created.body.id
+    await call('POST', '/v1/posts', '/v1/posts', { ...key, json: { account_id: account, platforms: [] } })
+    await call('POST', '/v1/posts', '/v1/posts', { ...key, raw: '{"account_id":', headers: { 'content-type': 'application/json' } })
+    await call('POST', '/v1/posts', '/v1/posts', { ...key, raw: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    await call('GET', '/v1/posts/{id}', `/v1/posts/${id}`, key)
+    await call('GET', '/v1/posts/{id}', '/v1/posts/pst_01JD0000000000000000000000', key)
+    await call('PUT', '/v1/posts/{id}', `/v1/posts/${id}`, { ...key, json: { content: 'Edited' }, headers: { 'if-match': '"v0"' } })
+    await call('PUT', '/v1/posts/{id}', `/v1/posts/${id}`, { ...key, json: { content: 'Edited' } })
+    await call('GET', '/v1/posts', '/v1/posts', key)
+    await call('DELETE', '/v1/posts/{id}', `/v1/posts/${id}`, key)
+    await call('PUT', '/v1/posts/{id}', `/v1/posts/${id}`, { ...key, json: { content: 'Too late' } })
+    await call('POST', '/v1/posts/{id}/retry', `/v1/posts/${id}/retry`, key)
+    await call('GET', '/v1/accounts', '/v1/accounts', key)
+    await call('GET', '/feeds/{account_id}.json', `/feeds/${account}.json`)
+    await call('GET', '/feeds/{account_id}.rss', `/feeds/${account}.rss`)
+    await call('GET', '/v1/openapi.json', '/v1/openapi.json')
+    expect(problems).toEqual([])
+    // The checker itself notices an undeclared status, a missing header and a body off its schema.
+    const me = await t.http.get('/v1/me', key)
+    expect(check('GET', '/v1/me', { ...me, status: 418 })[0]).toContain('418, which the document does not declare')
+    expect(check('GET', '/v1/me', { ...me, headers: { ...me.headers, 'x-request-id': undefined as never } })).toEqual(['GET /v1/me 200 lacks the X-Request-Id header'])
+    expect(check('GET', '/v1/me', { ...me, body: { ...me.body, id: 42 } })[0]).toContain('GET /v1/me 200 body:')
   })
 })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { mastodon } from '../daemon/platforms/mastodon.js'
 import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
 import { eventsOf, feedAccount, liftLimits } from './helpers/posts.js'
 
@@ -14,7 +15,13 @@ beforeAll(async () => {
     allowPrivateNetwork: true,
     overrides: {
       egress: { ca: loop.ca },
-      platforms: [loopbackPlatform('discord', { idempotent: false, timeoutMs: 300 }), loopbackPlatform('slack', { idempotent: true, timeoutMs: 300 })],
+      platforms: [
+        loopbackPlatform('discord', { idempotent: false, timeoutMs: 300 }),
+        loopbackPlatform('slack', { idempotent: true, timeoutMs: 300 }),
+        // Idempotent for a while only: Mastodon's own hour, and a platform with a 10-minute window.
+        loopbackPlatform('mastodon', { idempotent: true, windowMs: mastodon.idempotencyWindowMs, timeoutMs: 300 }),
+        loopbackPlatform('telegram', { idempotent: true, windowMs: 10 * MIN, timeoutMs: 300 }),
+      ],
     },
   })
   await liftLimits(t)
@@ -24,10 +31,10 @@ afterAll(async () => {
   await loop.close()
 })
 
-/** An account connected to feed and to the loopback discord and slack. */
+/** An account connected to feed and to every loopback platform. */
 async function account(name: string): Promise<string> {
   const id = await feedAccount(t, name)
-  for (const platform of ['discord', 'slack']) {
+  for (const platform of ['discord', 'slack', 'mastodon', 'telegram']) {
     const res = await t.http.post(`/v1/accounts/${id}/connections`, { platform, credentials: { webhook_url: loop.url } }, { key: t.key })
     expect(res.status).toBe(201)
   }
@@ -221,6 +228,68 @@ describe('downtime and crashes', () => {
     ])
     expect(post.status).toBe('partially_published')
     expect(loop.received.slice(before).map((r) => r.idempotency_key)).toEqual([id])
+  })
+
+  it("re-sends an interrupted Mastodon publish within the Idempotency-Key's hour, and past it marks it unconfirmed unsent", async () => {
+    const acc = await account('Window')
+    /** Schedules a post and leaves its target `publishing` as a daemon killed mid-attempt would. */
+    const interrupted = async () => {
+      const { publishing } = t.daemon.store
+      const id = await schedule(acc, ['mastodon'], MIN)
+      t.clock.advance(MIN)
+      await publishing.claimDue(t.clock.now(), 10, 86_400_000)
+      const [ref] = (await publishing.dueTargets(t.clock.now(), undefined, 10)).filter((r) => r.postId === id)
+      expect(await publishing.claimTarget(ref!, t.clock.now(), 300_000)).toBeDefined()
+      return id
+    }
+    loop.reply({ status: 200 })
+
+    const soon = await interrupted()
+    t.clock.advance(10 * MIN)
+    let before = loop.received.length
+    await t.restart()
+    await tick()
+    expect(await get(soon)).toMatchObject({ status: 'published', targets: [{ platform: 'mastodon', status: 'published' }] })
+    expect(loop.received.slice(before).filter((r) => r.idempotency_key === soon)).toHaveLength(1)
+
+    // 56 min after it fell due: a re-send might leave after the hour, when the key is forgotten.
+    const late = await interrupted()
+    t.clock.advance(56 * MIN)
+    before = loop.received.length
+    await t.restart()
+    await tick()
+    expect(await get(late)).toMatchObject({
+      status: 'failed',
+      targets: [{ platform: 'mastodon', status: 'unconfirmed', error: { code: 'unconfirmed', detail: expect.stringContaining('mastodon recognises a repeated request for only 60 min') } }],
+    })
+    expect(loop.received.slice(before).filter((r) => r.idempotency_key === late)).toEqual([])
+  })
+
+  it('re-sends a publish that timed out only while the platform would still recognise the first request', async () => {
+    const acc = await account('Window retry')
+    loop.reply('hang')
+    const id = await schedule(acc, ['telegram'], MIN)
+    const sent = loop.received.length
+    t.clock.advance(MIN)
+    await tick()
+    // Retries at 1.5 and then 4.5 min later keep inside the 10-minute window (with 5 min to spare)…
+    expect(await get(id)).toMatchObject({ status: 'publishing', targets: [{ status: 'pending', attempts: 1 }] })
+    t.clock.advance(1.5 * MIN)
+    await tick()
+    expect(await get(id)).toMatchObject({ targets: [{ status: 'pending', attempts: 2 }] })
+    // …the next would be 13.5 min later, after the platform forgot the request: unconfirmed instead.
+    t.clock.advance(4.5 * MIN)
+    await tick()
+    loop.reply({ status: 200 })
+    expect(await get(id)).toMatchObject({
+      status: 'failed',
+      targets: [{ status: 'unconfirmed', attempts: 3, error: { code: 'unconfirmed', detail: expect.stringContaining('telegram recognises a repeated request for only 10 min') } }],
+    })
+    const sends = () => loop.received.slice(sent).filter((r) => r.idempotency_key === id).length
+    expect(sends()).toBe(3)
+    t.clock.advance(15 * MIN)
+    await tick()
+    expect(sends()).toBe(3)
   })
 
   it('lets a publish in flight finish on shutdown instead of abandoning it', async () => {

@@ -88,7 +88,7 @@ export const bluesky: Platform = {
   credentials: Credentials,
   // The record key comes from our post id, and publish first looks for a record under that
   // key: a re-send finds the post it made instead of making another.
-  idempotentPublish: true,
+  idempotencyWindowMs: Infinity,
 
   // The 3,000-byte limit binds only on text of long multi-byte graphemes; `check` enforces it.
   measure: (draft) => ({ length: graphemeLength(draft.content), limit: MAX_GRAPHEMES }),

@@ -8,6 +8,8 @@ import { PlatformError, type Draft, type Platform, type PlatformContext, type Te
 
 const Credentials = v.strictObject({
   webhook_url: HttpsUrl('a channel webhook URL from Server Settings → Integrations → Webhooks'),
+  // Scheduled text pings nobody unless the connection allows it, and then only the users it names.
+  allow_user_mentions: v.optional(v.boolean('must be true or false'), false),
 })
 
 const LABEL = 'Discord'
@@ -59,7 +61,7 @@ export const discord: Platform = {
   name: 'discord',
   credentials: Credentials,
   // Webhook executions take no idempotency key: a re-send would post twice.
-  idempotentPublish: false,
+  idempotencyWindowMs: 0,
 
   measure,
 
@@ -83,11 +85,13 @@ export const discord: Platform = {
   },
 
   async publish(connection, request, ctx) {
-    const { webhook_url } = v.parse(Credentials, connection.credentials)
+    const { webhook_url, allow_user_mentions } = v.parse(Credentials, connection.credentials)
     const target = new URL(webhook_url)
     // Without wait=true Discord answers 204 and we would never learn the message id.
     target.searchParams.set('wait', 'true')
-    const payload: Record<string, unknown> = { content: request.content }
+    // Without allowed_mentions Discord turns @everyone, @here, <@&role> and <@user> in the text
+    // into notifications: an empty `parse` list makes them plain text.
+    const payload: Record<string, unknown> = { content: request.content, allowed_mentions: { parse: allow_user_mentions ? ['users'] : [] } }
     let body: string | Uint8Array = JSON.stringify(payload)
     let contentType = 'application/json'
     if (request.mediaUrls.length > 0) {

@@ -15,7 +15,7 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Platfor
   return {
     name: 'feed',
     credentials: v.strictObject({}),
-    idempotentPublish: true,
+    idempotencyWindowMs: Infinity,
     measure: (draft) => ({ length: graphemeLength(draft.content), limit: FEED_MAX_CHARS }),
     check(draft) {
       const errors: FieldError[] = []

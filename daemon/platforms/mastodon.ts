@@ -140,9 +140,9 @@ function measure(draft: Draft, settings: Record<string, unknown>): TextMeasure {
 export const mastodon: Platform = {
   name: 'mastodon',
   credentials: Credentials,
-  // The instance remembers an Idempotency-Key for an hour: a re-send within it returns the
-  // status already created instead of posting twice.
-  idempotentPublish: true,
+  // The instance remembers an Idempotency-Key for an hour (Mastodon keeps it in Redis with a
+  // one-hour expiry): a re-send within it returns the status already created, after it posts again.
+  idempotencyWindowMs: 3_600_000,
 
   measure,
 

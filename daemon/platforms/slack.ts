@@ -10,8 +10,9 @@ const Credentials = v.strictObject({
 })
 
 const LABEL = 'Slack'
-// Slack truncates message text past 40,000 characters; we refuse rather than lose the end.
-const MAX_CHARACTERS = 40_000
+// Slack truncates `text` past 40,000 characters and asks for at most 4,000 (longer text is
+// split or shown collapsed); we keep to its guidance, counted as the user wrote it.
+const MAX_CHARACTERS = 4_000
 // Answers that mean the webhook no longer works: removed, its app uninstalled, its channel gone.
 const WEBHOOK_GONE = new Set(['invalid_token', 'no_service', 'no_service_id', 'no_team', 'team_disabled', 'channel_not_found', 'channel_is_archived', 'action_prohibited'])
 
@@ -22,9 +23,18 @@ function failure(response: OutboundResponse, ctx: PlatformContext): PlatformErro
   return statusError(LABEL, response, reason, ctx.clock.now())
 }
 
-/** The text Slack gets: media go as links on their own lines, which Slack unfurls. */
+/** The text as the user wrote it: media go as links on their own lines, which Slack unfurls. */
 function textOf(content: string, mediaUrls: string[]): string {
   return [content, ...mediaUrls].filter((part) => part !== '').join('\n')
+}
+
+/**
+ * Slack reads `<…>` in `text` as a link or a mention (`<!channel>`, `<@U123>`) and `&` as the
+ * start of an entity, so these three are escaped as its formatting reference says: what was
+ * scheduled shows as written and notifies nobody. Other HTML entities must not be encoded.
+ */
+export function slackEscape(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 }
 
 // Slack documents its limit in characters without saying which; UTF-16 units never count fewer.
@@ -40,7 +50,7 @@ export const slack: Platform = {
   name: 'slack',
   credentials: Credentials,
   // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
-  idempotentPublish: false,
+  idempotencyWindowMs: 0,
 
   measure,
 
@@ -67,7 +77,7 @@ export const slack: Platform = {
 
   async publish(connection, request, ctx) {
     const { webhook_url } = v.parse(Credentials, connection.credentials)
-    const response = await post(ctx, webhook_url, { text: textOf(request.content, request.mediaUrls) })
+    const response = await post(ctx, webhook_url, { text: slackEscape(textOf(request.content, request.mediaUrls)) })
     if (response.status !== 200) throw failure(response, ctx)
     // Slack answers "ok" and nothing else: there is no message id or permalink to record.
     return { platform_post_id: null, url: null }

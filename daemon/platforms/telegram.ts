@@ -86,7 +86,7 @@ export const telegram: Platform = {
   name: 'telegram',
   credentials: Credentials,
   // The Bot API has no idempotency key: a re-send would post twice.
-  idempotentPublish: false,
+  idempotencyWindowMs: 0,
 
   measure,
 
@@ -119,6 +119,8 @@ export const telegram: Platform = {
     for (const [index, url] of request.mediaUrls.entries()) files.push(await download(ctx, url, index))
     const caption = request.content === '' ? {} : { caption: request.content }
     let message: Message
+    // No parse_mode, here or on captions: the text is plain, so `<a>`, `*bold*` or a
+    // `tg://user?id=` link in a post is shown as written, never parsed into markup or mentions.
     if (files.length === 0) {
       message = await call<Message>(ctx, credentials, 'sendMessage', { json: { chat_id: credentials.chat_id, text: request.content } })
     } else if (files.length === 1) {

@@ -105,11 +105,12 @@ export interface Platform {
   /** The credentials `POST /v1/accounts/{id}/connections` takes for this platform. */
   credentials: v.GenericSchema<unknown, Record<string, unknown>>
   /**
-   * Whether publishing the same post twice cannot create two items (an idempotency key, a
-   * deterministic record key). If so, a publish whose outcome is unknown is re-sent; if not,
-   * the target becomes `unconfirmed` rather than risk a double post.
+   * How long after a publish request the platform still knows it, so that sending it again
+   * cannot create a second item: an idempotency key's lifetime (Mastodon's hour), `Infinity`
+   * for a deterministic record key, 0 where a re-send would post twice. A publish whose outcome
+   * is unknown is re-sent only inside this window; past it the target becomes `unconfirmed`.
    */
-  idempotentPublish: boolean
+  idempotencyWindowMs: number
   /**
    * The text's length counted the platform's way and the most it allows for this draft (a
    * caption under media may be shorter): the one rule `check` enforces on length, and what

@@ -6,6 +6,27 @@ import type { ClaimedTarget, Outcome } from '../store/index.js'
 export const MAX_ATTEMPTS = 5
 const FIRST_RETRY_MS = 90_000
 
+/**
+ * A re-send must be due this long before the platform's idempotency window closes: it may wait
+ * its turn (a tick, the per-connection limit) before it leaves.
+ */
+export const RESEND_MARGIN_MS = 5 * 60_000
+
+/**
+ * Whether a publish sent no earlier than `sentAt`, whose outcome is unknown, may be sent again
+ * at `resendAt`: only while the platform still knows the first request, so a repeat cannot
+ * post twice.
+ */
+export function canResend(platform: Platform, sentAt: number, resendAt: number): boolean {
+  return resendAt + RESEND_MARGIN_MS - sentAt <= platform.idempotencyWindowMs
+}
+
+/** What `unconfirmed` says: why the outcome is unknown and why smm did not simply send it again. */
+export function unconfirmedDetail(name: string, window: number, why: string): string {
+  const because = window > 0 ? ` (${name} recognises a repeated request for only ${Math.round(window / 60_000)} min, so smm did not send it again)` : ''
+  return `${why}; it may or may not have published${because}. Check ${name}, then retry if it did not.`
+}
+
 /** Exponential backoff after the n-th failed attempt: 1.5, 4.5, 13.5 and 40.5 min, an hour in all. */
 export function backoffMs(attempt: number): number {
   return FIRST_RETRY_MS * 3 ** (attempt - 1)
@@ -19,7 +40,7 @@ export function backoffMs(attempt: number): number {
  * and the answer been lost). A network failure before any connection was made (refused, DNS,
  * TLS handshake) cannot have published anything, so it is retried like any transient error.
  */
-export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: Platform, now: number, maxAttempts = MAX_ATTEMPTS): Outcome {
+export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: Platform, started: number, now: number, maxAttempts = MAX_ATTEMPTS): Outcome {
   const name = platform.name
   let kind: 'transient' | 'permanent' | 'auth' | 'unknown'
   let code: string
@@ -40,15 +61,14 @@ export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: 
     code = 'internal_error'
     detail = `${name} publish failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`
   }
-  if (kind === 'unknown') {
-    if (!platform.idempotentPublish) {
-      return { kind: 'unconfirmed', detail: `${name} was asked to publish but did not answer (${detail}); it may or may not have published. Check, then retry if it did not.` }
-    }
-    kind = 'transient'
-  }
   if (kind === 'auth') return { kind: 'failed', code, detail: `${name} refused the credentials: ${detail}. Reconnect the account, then retry.`, reauthRequired: true }
   if (kind === 'permanent') return { kind: 'failed', code, detail }
   const tried = target.attemptsSinceRetry
   if (tried >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${tried} attempts)` }
-  return { kind: 'retry', at: now + Math.max(backoffMs(tried), retryAfterMs), code, detail }
+  const at = now + Math.max(backoffMs(tried), retryAfterMs)
+  // The request sent at `started` may have published: send it again only while the platform would know it.
+  if (kind === 'unknown' && !canResend(platform, started, at)) {
+    return { kind: 'unconfirmed', detail: unconfirmedDetail(name, platform.idempotencyWindowMs, `${name} was asked to publish but did not answer (${detail})`) }
+  }
+  return { kind: 'retry', at, code, detail }
 }

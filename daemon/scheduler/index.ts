@@ -7,7 +7,7 @@ import type { PlatformContext } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
 import type { ClaimedTarget, Outcome, TargetRef } from '../store/index.js'
-import { MAX_ATTEMPTS, outcomeOfError } from './attempt.js'
+import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 
 export interface SchedulerDeps {
@@ -197,16 +197,18 @@ export class Scheduler {
 
   /**
    * Attempts whose lease ran out, or at start every attempt (no attempt of a dead process is
-   * alive): re-sent where the platform makes a repeat harmless, else `unconfirmed`.
+   * alive): re-sent while the platform would recognise the repeat (the attempt was sent no
+   * earlier than it fell due), else `unconfirmed`.
    */
   private async recover(now: number, all: boolean): Promise<void> {
     const { store, platforms } = this.deps
     for (const ref of await store.publishing.abandoned(now, all)) {
       if (this.queued.has(`${ref.postId} ${ref.platform}`)) continue
-      if (platforms.platformFor(ref.platform)?.idempotentPublish) {
+      const platform = platforms.platformFor(ref.platform)
+      if (platform && canResend(platform, ref.dueAt, now)) {
         await store.publishing.resend(ref.postId, ref.platform, now)
       } else {
-        const detail = `The daemon stopped while ${ref.platform} was publishing this post, so whether it was published is unknown. Check ${ref.platform}, then retry if it was not.`
+        const detail = unconfirmedDetail(ref.platform, platform?.idempotencyWindowMs ?? 0, `The daemon stopped while ${ref.platform} was publishing this post`)
         await store.publishing.settle(ref.postId, ref.platform, { kind: 'unconfirmed', detail }, now)
       }
       this.deps.log.warn({ post_id: ref.postId, platform: ref.platform }, 'recovered an interrupted publish attempt')
@@ -277,7 +279,7 @@ export class Scheduler {
       const refreshed = result.credentials && { sealedCredentials: secrets.seal(result.credentials, `${target.accountId}:${name}`), connectedAt: connection.connectedAt }
       return { kind: 'published', platformPostId: result.platform_post_id, url: result.url, ...(refreshed ? { refreshed } : {}) }
     } catch (error) {
-      return outcomeOfError(error, target, platform, clock.now(), this.options.maxAttempts)
+      return outcomeOfError(error, target, platform, now, clock.now(), this.options.maxAttempts)
     }
   }
 

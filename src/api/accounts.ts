@@ -116,6 +116,7 @@ export const accountRoutes = {
     body: ConnectionCreate,
     status: 201,
     response: Connection,
+    problems: { 502: '`platform_unavailable`: the platform could not be reached to verify the credentials (nothing was stored)' },
   }),
   disconnectAccount: route({
     method: 'DELETE',

@@ -51,7 +51,7 @@ export const Problem = v.pipe(
   v.object({
     type: v.string(),
     title: v.string(),
-    status: v.number(),
+    status: v.pipe(v.number(), v.integer()),
     detail: v.string(),
     instance: v.optional(v.string()),
     code: v.string(),

@@ -3,6 +3,29 @@ import { route } from './route.js'
 
 const FeedParams = v.object({ account_id: v.string() })
 
+/** A JSON Feed 1.1 document (https://www.jsonfeed.org/version/1.1/) as the daemon writes it. */
+export const JsonFeed = v.pipe(
+  v.object({
+    version: v.literal('https://jsonfeed.org/version/1.1'),
+    title: v.string(),
+    home_page_url: v.string(),
+    feed_url: v.string(),
+    description: v.string(),
+    authors: v.array(v.object({ name: v.string() })),
+    items: v.array(
+      v.object({
+        id: v.string(),
+        url: v.string(),
+        title: v.string(),
+        content_text: v.string(),
+        date_published: v.string(),
+        attachments: v.optional(v.array(v.object({ url: v.string(), mime_type: v.string() }))),
+      }),
+    ),
+  }),
+  v.title('JsonFeed'),
+)
+
 /** The built-in `feed` platform's public output: no key needed, newest item first. */
 export const feedRoutes = {
   getRssFeed: route({
@@ -32,7 +55,7 @@ export const feedRoutes = {
     tag: 'feeds',
     params: FeedParams,
     status: 200,
-    response: v.string(),
+    response: JsonFeed,
     produces: ['application/feed+json'],
   }),
 }

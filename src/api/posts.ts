@@ -140,6 +140,7 @@ export const postRoutes = {
     body: PostCreate,
     status: 201,
     response: Post,
+    etag: true,
   }),
   getPost: route({
     method: 'GET',
@@ -150,6 +151,7 @@ export const postRoutes = {
     params: IdParams,
     status: 200,
     response: Post,
+    etag: true,
   }),
   updatePost: route({
     method: 'PUT',
@@ -161,6 +163,11 @@ export const postRoutes = {
     body: PostUpdate,
     status: 200,
     response: Post,
+    etag: true,
+    ifMatch: true,
+    problems: {
+      409: '`post_not_editable`: the post is no longer scheduled; `edit_conflict`: it kept changing while the edit was applied',
+    },
   }),
   cancelPost: route({
     method: 'DELETE',
@@ -171,6 +178,8 @@ export const postRoutes = {
     params: IdParams,
     status: 200,
     response: Post,
+    etag: true,
+    problems: { 409: '`post_not_editable`: the post is publishing or already published, failed or partly published' },
   }),
   retryPost: route({
     method: 'POST',
@@ -181,5 +190,7 @@ export const postRoutes = {
     params: IdParams,
     status: 200,
     response: Post,
+    etag: true,
+    problems: { 409: '`post_not_retryable`: only a failed or partially published post with failed or unconfirmed targets can be retried' },
   }),
 }

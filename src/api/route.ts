@@ -23,7 +23,16 @@ export interface RouteDef {
   response?: v.GenericSchema
   /** Content types other than JSON that the success response may take (feeds, say). */
   produces?: string[]
-  /** Error statuses particular to this route, beyond the ones every route shares, and when. */
+  /** What the operation does, beyond its summary (the document adds who may call it). */
+  description?: string
+  /** The success response carries an ETag (the resource's version). */
+  etag?: boolean
+  /** The request may carry If-Match; a stale one is 412 `precondition_failed`. */
+  ifMatch?: boolean
+  /**
+   * Error statuses particular to this route, beyond the ones every route shares, and when. The
+   * OpenAPI document lists exactly these and the shared ones, so a new status is declared here.
+   */
   problems?: Record<number, string>
   /**
    * Response fields shown in this one response only (a key's or a webhook's secret): never

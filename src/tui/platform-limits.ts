@@ -19,7 +19,7 @@ export const platformLimits: Record<string, PlatformLimit> = {
   bluesky: { max: 300, unit: 'graphemes' },
   telegram: { max: 4_096, unit: 'characters' },
   discord: { max: 2_000, unit: 'characters' },
-  slack: { max: 40_000, unit: 'characters' },
+  slack: { max: 4_000, unit: 'characters' },
 }
 
 const URL = /https?:\/\/[^\s]+/g

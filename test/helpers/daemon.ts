@@ -7,6 +7,7 @@ import pino from 'pino'
 import { ManualClock } from '../../src/time.js'
 import { startDaemon, type DaemonOptions, type DaemonOverrides, type RunningDaemon } from '../../daemon/main.js'
 import { httpsClient, type HttpsClient } from './http.js'
+import { contractCheck } from './openapi-check.js'
 import { freshDatabase } from './postgres.js'
 
 export interface TestDaemon {
@@ -66,13 +67,13 @@ export async function startTestDaemon(
     },
     ca: state.ca,
     key: state.key,
-    http: httpsClient(first.url, state.ca),
+    http: httpsClient(first.url, state.ca, contractCheck()),
     logs,
     async restart() {
       t.http.close()
       await state.daemon.close()
       state.daemon = await start()
-      t.http = httpsClient(state.daemon.url, state.ca)
+      t.http = httpsClient(state.daemon.url, state.ca, contractCheck())
     },
     async stop() {
       rawConnections.get(t)?.close()

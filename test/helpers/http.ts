@@ -17,8 +17,14 @@ export interface RequestOptions {
   headers?: Record<string, string>
 }
 
-/** A tiny HTTPS client for tests: trusts the daemon's CA, keeps connections alive. */
-export function httpsClient(baseUrl: string, ca: string) {
+/** Problems with an answer, judged against the API's contract; empty if none. */
+export type ResponseCheck = (method: string, path: string, res: TestResponse) => string[]
+
+/**
+ * A tiny HTTPS client for tests: trusts the daemon's CA, keeps connections alive. With `check`,
+ * every answer is checked as it arrives, and one that breaks the contract fails the request.
+ */
+export function httpsClient(baseUrl: string, ca: string, check?: ResponseCheck) {
   const agent = new https.Agent({ ca, keepAlive: true })
   const request = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers }
@@ -42,7 +48,10 @@ export function httpsClient(baseUrl: string, ca: string) {
           } catch {
             body = undefined
           }
-          resolve({ status: res.statusCode!, headers: flat, text, body })
+          const answer = { status: res.statusCode!, headers: flat, text, body }
+          const problems = check?.(method, path, answer) ?? []
+          if (problems.length > 0) reject(new Error(`The answer breaks the OpenAPI document:\n${problems.join('\n')}`))
+          else resolve(answer)
         })
         res.on('error', reject)
       })

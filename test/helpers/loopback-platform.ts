@@ -68,13 +68,14 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
 
 /**
  * A platform module for that protocol, registered under a real platform's name. `idempotent`
- * says whether the server side dedupes by `idempotency_key` (it decides what a crash leaves).
+ * says whether the server side dedupes by `idempotency_key` (it decides what a crash leaves),
+ * `windowMs` for how long (forever unless given).
  */
-export function loopbackPlatform(name: PlatformName, options: { idempotent: boolean; maxChars?: number; timeoutMs?: number }): Platform {
+export function loopbackPlatform(name: PlatformName, options: { idempotent: boolean; windowMs?: number; maxChars?: number; timeoutMs?: number }): Platform {
   return {
     name,
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
-    idempotentPublish: options.idempotent,
+    idempotencyWindowMs: options.idempotent ? (options.windowMs ?? Infinity) : 0,
     measure: (draft) => ({ length: draft.content.length, limit: options.maxChars ?? 2000 }),
     check(draft) {
       const max = options.maxChars ?? 2000

@@ -27,7 +27,7 @@ describe('discord', () => {
     const verified = await discord.verify({ webhook_url: fake.hookUrl() }, ctx)
     expect(verified).toMatchObject({ handle: 'smm announcements', settings: { channel_id: '900', guild_id: '800' } })
     expect(discord.metrics).toBeUndefined()
-    expect(discord.idempotentPublish).toBe(false)
+    expect(discord.idempotencyWindowMs).toBe(0)
   })
 
   it('refuses a deleted webhook or a wrong token at connect time with Discord reason', async () => {
@@ -81,5 +81,19 @@ describe('discord', () => {
     const error = await platformError(discord.publish(other, { postId: 'pst_5', content: 'x', mediaUrls: [] }, ctx))
     expect(error).toMatchObject({ kind: 'auth' })
     expect(error.message).toContain('Unknown Webhook')
+  })
+
+  it('pings nobody: @everyone, @here, roles and users in the text stay text, with media too', async () => {
+    const content = 'Hi @everyone and @here, <@&555> and <@123>'
+    await discord.publish(connection, { postId: 'pst_6', content, mediaUrls: [] }, ctx)
+    expect(fake.messages.at(-1)).toMatchObject({ content, allowed_mentions: { parse: [] }, pinged: [] })
+    await discord.publish(connection, { postId: 'pst_7', content, mediaUrls: [mediaHost.media('cat.png')] }, ctx)
+    expect(fake.messages.at(-1)).toMatchObject({ content, allowed_mentions: { parse: [] }, pinged: [] })
+  })
+
+  it('a connection that allows user mentions pings the users named, never everyone or a role', async () => {
+    const mentioning = { ...connection, credentials: { webhook_url: fake.hookUrl(), allow_user_mentions: true } }
+    await discord.publish(mentioning, { postId: 'pst_8', content: 'Thanks <@123>! @everyone <@&555>', mediaUrls: [] }, ctx)
+    expect(fake.messages.at(-1)).toMatchObject({ allowed_mentions: { parse: ['users'] }, pinged: ['<@123>'] })
   })
 })

@@ -65,7 +65,7 @@ describe('mastodon', () => {
     const again = await mastodon.publish(connection, { postId: 'pst_01JRESEND', content: 'Once only', mediaUrls: [] }, ctx)
     expect(again.platform_post_id).toBe(first.platform_post_id)
     expect([...instance.statuses.values()].filter((s) => s.content === 'Once only')).toHaveLength(1)
-    expect(mastodon.idempotentPublish).toBe(true)
+    expect(mastodon.idempotencyWindowMs).toBe(3_600_000)
   })
 
   it('a 503 then a 429 are transient (with the reset time), and the retry succeeds', async () => {

@@ -21,7 +21,7 @@ describe('slack', () => {
     expect(connection.handle).toBe('T0001/B0001')
     expect(fake.messages).toEqual([])
     expect(slack.metrics).toBeUndefined()
-    expect(slack.idempotentPublish).toBe(false)
+    expect(slack.idempotencyWindowMs).toBe(0)
   })
 
   it('refuses a removed webhook at connect time with Slack reason', async () => {
@@ -30,9 +30,18 @@ describe('slack', () => {
     expect(error.message).toContain('no_service')
   })
 
-  it('checks 40,000 characters, media links included', () => {
-    expect(slack.check({ content: 'x'.repeat(40_000), media_urls: [] }, {})).toEqual([])
-    expect(slack.check({ content: 'x'.repeat(39_990), media_urls: ['https://m.example/cat.png'] }, {})[0]).toMatchObject({ code: 'too_long' })
+  it("checks Slack's 4,000-character guidance, media links included, counted as written (before escaping)", () => {
+    expect(slack.check({ content: 'x'.repeat(4_000), media_urls: [] }, {})).toEqual([])
+    expect(slack.check({ content: '&'.repeat(4_000), media_urls: [] }, {})).toEqual([])
+    expect(slack.check({ content: 'x'.repeat(3_990), media_urls: ['https://m.example/cat.png'] }, {})[0]).toMatchObject({ code: 'too_long', detail: expect.stringContaining('4000') })
+  })
+
+  it('escapes &, < and > so a post cannot notify the channel or forge a link', async () => {
+    const content = 'Hey <!channel> <!here> <@U123> & <https://evil.example|bank> &amp;'
+    await slack.publish(connection, { postId: 'pst_9', content, mediaUrls: ['https://cdn.example.com/a.png?x=1&y=2'] }, ctx)
+    expect(fake.messages.at(-1)).toBe(
+      'Hey &lt;!channel&gt; &lt;!here&gt; &lt;@U123&gt; &amp; &lt;https://evil.example|bank&gt; &amp;amp;\nhttps://cdn.example.com/a.png?x=1&amp;y=2',
+    )
   })
 
   it('publishes text with media as links, and says no id comes back', async () => {

@@ -49,14 +49,14 @@ describe('telegram', () => {
 
   it('sends text with sendMessage and links the message in a public channel', async () => {
     const published = await telegram.publish(connection, { postId: 'pst_1', content: 'Hello channel', mediaUrls: [] }, ctx)
-    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendMessage', chat_id: '@smmnews', text: 'Hello channel' })
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendMessage', chat_id: '@smmnews', text: 'Hello channel', parse_mode: undefined })
     expect(published.url).toMatch(/^https:\/\/t\.me\/smmnews\/\d+$/)
     expect(published.platform_post_id).toBe(`-1001234567890:${published.url!.split('/').pop()}`)
   })
 
   it('uploads one image with sendPhoto and several with sendMediaGroup, the caption on the first', async () => {
     await telegram.publish(connection, { postId: 'pst_2', content: 'One cat', mediaUrls: [mediaHost.media('cat.png')] }, ctx)
-    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendPhoto', caption: 'One cat', files: [{ field: 'photo', name: 'cat.png', type: 'image/png' }] })
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendPhoto', caption: 'One cat', parse_mode: undefined, files: [{ field: 'photo', name: 'cat.png', type: 'image/png' }] })
     const album = await telegram.publish(connection, { postId: 'pst_3', content: 'Two cats', mediaUrls: [mediaHost.media('cat.png'), mediaHost.media('cat.png')] }, ctx)
     expect(fake.sent.at(-1)).toMatchObject({
       method: 'sendMediaGroup',
