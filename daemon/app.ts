@@ -28,7 +28,9 @@ export function createApp(deps: AppDeps): Koa<State> {
   // Errors are rendered by our middleware and logged there; Koa's default stderr print is noise.
   app.silent = true
 
-  const router = new Router<State>()
+  // Exact matching: `/V1/me`, `/v1/me/` and `/v1//me` are not `/v1/me`, so no spelling of a path
+  // can reach a route while passing the middleware that checks `/v1/` paths (issue 17, point 3).
+  const router = new Router<State>({ sensitive: true, strict: true })
   for (const register of resources) register(router, deps)
 
   app.use(requestLog(deps))
