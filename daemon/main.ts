@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { userInfo } from 'node:os'
@@ -16,6 +15,7 @@ import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, loadSecretKey } from './secret-box.js'
 import { lockDataDir } from './store/data-dir-lock.js'
+import { prepareDataDir } from './files.js'
 import { openStore, type Store } from './store/index.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import { createWorkers, type Worker } from './workers.js'
@@ -132,7 +132,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     { baseUrl: options.aiBaseUrl, apiKey: options.aiApiKey, model: options.aiModel, timeoutMs: options.aiTimeoutMs },
     createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
   )
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const { warning } = prepareDataDir(options.dataDir)
+  if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
   const databaseFile = join(options.dataDir, 'smm.db')
   const lock = lockDataDir(options.dataDir, `${options.host}:${options.port}`)
   let store: Store

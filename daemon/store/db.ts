@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import Database from 'better-sqlite3'
+import { ownerOnlyFile } from '../files.js'
 import { migrations as defaultMigrations, type Migration } from './migrations/index.js'
 
 export type Db = Database.Database
@@ -40,6 +41,7 @@ export class MigrationChangedError extends Error {
  * one migration per transaction, so a failed step leaves the previous version intact.
  */
 export function openDatabase(file: string, list: Migration[] = defaultMigrations): Db {
+  if (file !== ':memory:') ownerOnlyFile(file)
   const db = new Database(file)
   try {
     db.pragma('journal_mode = WAL')

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { ownerOnlyFile } from '../files.js'
 import type { NewKeySecret } from '../../src/api/api-keys.js'
 import { SCOPES } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
@@ -92,6 +93,7 @@ export function openStore(file: string): Store {
     metrics: metricsStore(db, accounts),
     analytics: analyticsStore(db),
     async backup(target: string) {
+      ownerOnlyFile(target)
       await db.backup(target)
     },
     close() {
