@@ -5,6 +5,7 @@ import type { AppDeps, State } from './context.js'
 import { authenticate } from './middleware/auth.js'
 import { jsonBody } from './middleware/body.js'
 import { errorRenderer } from './middleware/errors.js'
+import { singleHeaders } from './middleware/headers.js'
 import { idempotency } from './middleware/idempotency.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Koa<State> {
   app.use(requestLog(deps))
   app.use(errorRenderer(deps))
   app.use(transportCheck(deps))
+  app.use(singleHeaders())
   app.use(authenticate(deps))
   app.use(rateLimit(deps))
   app.use(jsonBody())
