@@ -14,6 +14,10 @@ async function verifyWithPlatform(deps: AppDeps, platform: Platform, credentials
     return await platform.verify(credentials, { http: deps.http, clock: deps.clock, log: deps.log })
   } catch (error) {
     const refused = (detail: string) => validationFailed([{ pointer: '#/credentials', code: 'credentials_rejected', detail }])
+    // smm's own egress rules refused the address: that is not the platform judging the credentials.
+    if ((error instanceof PlatformError && error.code === 'address_refused') || (error instanceof EgressError && (error.code === 'forbidden_address' || error.code === 'invalid_url'))) {
+      throw validationFailed([{ pointer: '#/credentials', code: 'address_refused', detail: `smm refused to connect, so ${platform.name} never saw these credentials: ${error.message}` }])
+    }
     if (error instanceof PlatformError && error.kind !== 'transient') throw refused(`${platform.name} refused these credentials: ${error.message}`)
     if (error instanceof EgressError && !error.transient) throw refused(`${platform.name} could not be reached with these credentials: ${error.message}`)
     if (error instanceof PlatformError || error instanceof EgressError) {
