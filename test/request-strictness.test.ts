@@ -112,4 +112,20 @@ describe('requests are exactly what they say', () => {
       expect(res.body.code).toBe('invalid_idempotency_key')
     }
   })
+
+  it('refuses control characters and NUL in names and other single-line fields with 422, naming the field', async () => {
+    const before = await keyNames()
+    for (const bad of ['a\u0000b', 'line\nbreak', 'red \u001b[31m', 'tab\tin', 'c1 \u009b']) {
+      const key = await t.http.post('/v1/api-keys', { name: bad }, { key: t.key })
+      expect(key.status, JSON.stringify(bad)).toBe(422)
+      expect(key.body.errors).toEqual([expect.objectContaining({ pointer: '#/name', detail: expect.stringContaining('without control characters') })])
+      expect((await t.http.post('/v1/accounts', { name: bad }, { key: t.key })).body.errors[0].pointer).toBe('#/name')
+      const hook = await t.http.post('/v1/webhooks', { url: 'https://93.184.215.14/in', events: ['*'], description: bad }, { key: t.key })
+      expect(hook.status).toBe(422)
+      expect(hook.body.errors[0].pointer).toBe('#/description')
+    }
+    expect(await keyNames()).toEqual(before)
+    // Printable text in any script is fine.
+    expect((await t.http.post('/v1/api-keys', { name: 'Ünïcode 名前 ✓' }, { key: t.key })).status).toBe(201)
+  })
 })
