@@ -66,6 +66,11 @@ describe('accounts', () => {
     expect(unknown.status).toBe(422)
     expect(unknown.body.errors).toEqual([expect.objectContaining({ pointer: '#/platform', detail: expect.stringContaining('must be one of: feed') })])
 
+    for (const credentials of [[], ['token'], 'token', null]) {
+      const res = await t.http.post(path, { platform: 'feed', credentials }, { key: t.key })
+      expect(res.status, JSON.stringify(credentials)).toBe(422)
+      expect(res.body.errors[0].pointer).toBe('#/credentials')
+    }
     const creds = await t.http.post(path, { platform: 'feed', credentials: { token: 'x' } }, { key: t.key })
     expect(creds.status).toBe(422)
     expect(creds.body.errors).toEqual([expect.objectContaining({ pointer: '#/credentials/token', code: 'unknown_field' })])

@@ -49,6 +49,11 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
   })
 
   bind(router, routes.connectAccount, async (ctx, { params, body, principal }) => {
+    // Valibot's record takes an array as an object (`[]` would pass as no credentials), so the
+    // sent value is checked as sent.
+    if (Array.isArray((ctx.request.body as { credentials?: unknown }).credentials)) {
+      throw invalidField('#/credentials', "must be an object of the platform's credential fields, not an array", 'type')
+    }
     const account = await store.accounts.get(principal.user.id, params.id)
     if (!account) throw notFound('account', params.id)
     const platform = deps.platforms.platformFor(body.platform)
