@@ -1,7 +1,7 @@
-import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/contract.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { rawRequest } from './helpers/raw-request.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -9,22 +9,10 @@ beforeAll(async () => {
 })
 afterAll(() => t.stop())
 
-/** Sends the path exactly as given: `new URL` would resolve `/./` and `//`, which is the point. */
-function send(method: string, path: string, key?: string): Promise<{ status: number; body: any }> {
-  const url = new URL(t.url)
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {}
-  const body = ['POST', 'PUT', 'PATCH'].includes(method) ? '{}' : undefined
-  if (body) headers['content-type'] = 'application/json'
-  return new Promise((resolve, reject) => {
-    const req = https.request({ host: url.hostname, port: url.port, path, method, headers, ca: t.ca, agent: false }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (c) => (text += c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+function send(method: string, path: string, key?: string) {
+  const headers = key ? ['Authorization', `Bearer ${key}`] : []
+  if (!['POST', 'PUT', 'PATCH'].includes(method)) return rawRequest(t, method, path, headers)
+  return rawRequest(t, method, path, [...headers, 'Content-Type', 'application/json'], Buffer.from('{}'))
 }
 
 /** The route's path with a value for each parameter. */

@@ -1,7 +1,7 @@
-import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
+import { rawRequest } from './helpers/raw-request.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -10,22 +10,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.stop())
 
-/** A request with its headers exactly as listed (repeats included) and its body as raw bytes. */
-function send(method: string, path: string, headers: string[], body?: Buffer): Promise<{ status: number; body: any }> {
-  const url = new URL(t.url)
-  return new Promise((resolve, reject) => {
-    // Given as an array, headers are sent as they are: Node adds neither Host nor Content-Length.
-    const all = [...headers, 'Host', url.host, ...(body ? ['Content-Length', String(body.length)] : [])]
-    const req = https.request({ host: url.hostname, port: url.port, path, method, headers: all, ca: t.ca, agent: false }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (c) => (text += c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const send = (method: string, path: string, headers: string[], body?: Buffer) => rawRequest(t, method, path, headers, body)
 const json = (bytes: Buffer | string, contentType = 'application/json') => ({
   headers: ['Authorization', `Bearer ${t.key}`, 'Content-Type', contentType],
   body: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
