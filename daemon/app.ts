@@ -5,6 +5,7 @@ import type { AppDeps, State } from './context.js'
 import { authenticate } from './middleware/auth.js'
 import { jsonBody } from './middleware/body.js'
 import { errorRenderer } from './middleware/errors.js'
+import { singleHeaders } from './middleware/headers.js'
 import { idempotency } from './middleware/idempotency.js'
 import { rateLimit } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
@@ -28,12 +29,15 @@ export function createApp(deps: AppDeps): Koa<State> {
   // Errors are rendered by our middleware and logged there; Koa's default stderr print is noise.
   app.silent = true
 
-  const router = new Router<State>()
+  // Exact matching: `/V1/me`, `/v1/me/` and `/v1//me` are not `/v1/me`, so no spelling of a path
+  // can reach a route while passing the middleware that checks `/v1/` paths (issue 17, point 3).
+  const router = new Router<State>({ sensitive: true, strict: true })
   for (const register of resources) register(router, deps)
 
   app.use(requestLog(deps))
   app.use(errorRenderer(deps))
   app.use(transportCheck(deps))
+  app.use(singleHeaders())
   app.use(authenticate(deps))
   app.use(rateLimit(deps))
   app.use(jsonBody())

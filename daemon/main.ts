@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { userInfo } from 'node:os'
@@ -17,6 +17,7 @@ import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, keyFingerprint, loadSecretKey, SecretKeyError } from './secret-box.js'
 import { databaseFileOf, describeDatabase, lockDataDir, openStore, type Store } from './store/index.js'
+import { prepareDataDir } from './files.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import { createWorkers, type Worker } from './workers.js'
 
@@ -151,7 +152,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     { baseUrl: options.aiBaseUrl, apiKey: options.aiApiKey, model: options.aiModel, timeoutMs: options.aiTimeoutMs },
     createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
   )
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const { warning } = prepareDataDir(options.dataDir)
+  if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
   const databaseFile = databaseFileOf(options.dataDir)
   const database = options.databaseUrl ? describeDatabase(options.databaseUrl) : databaseFile
   // The data dir's SQLite file is one daemon's; a PostgreSQL database is shared by design.

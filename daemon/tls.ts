@@ -58,7 +58,7 @@ export async function ensureSelfSigned(dataDir: string, now: Date = new Date()):
       ],
     })
     writeFileSync(keyPath, pems.private, { mode: 0o600 })
-    writeFileSync(certPath, pems.cert, { mode: 0o644 })
+    writeFileSync(certPath, pems.cert, { mode: 0o600 })
   }
   const cert = readFileSync(certPath, 'utf8')
   return { cert, key: readFileSync(keyPath, 'utf8'), certPath, fingerprint: fingerprintOf(cert), selfSigned: true }

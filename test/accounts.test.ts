@@ -93,6 +93,14 @@ describe('accounts', () => {
     expect(seen.length).toBeGreaterThanOrEqual(5)
   })
 
+  it('says smm refused a private address, and how to allow it, rather than blaming the platform for the credentials', async () => {
+    const account = await t.http.post('/v1/accounts', { name: 'Private' }, { key: t.key })
+    const res = await t.http.post(`/v1/accounts/${account.body.id}/connections`, { platform: 'mastodon', credentials: { instance_url: 'https://127.0.0.1:9/', access_token: 'token' } }, { key: t.key })
+    expect(res.status).toBe(422)
+    expect(res.body.errors).toEqual([{ pointer: '#/credentials', code: 'address_refused', detail: expect.stringMatching(/^smm refused to connect, so mastodon never saw these credentials: .*127\.0\.0\.1.*--allow-private-network/) }])
+    expect(res.body.errors[0].detail).not.toContain('refused these credentials')
+  })
+
   it('refuses unknown platforms, platforms not in this build, bad credentials and unknown fields, naming the field', async () => {
     const account = await t.http.post('/v1/accounts', { name: 'Refusals' }, { key: t.key })
     const path = `/v1/accounts/${account.body.id}/connections`
@@ -100,6 +108,11 @@ describe('accounts', () => {
     expect(unknown.status).toBe(422)
     expect(unknown.body.errors).toEqual([expect.objectContaining({ pointer: '#/platform', detail: expect.stringContaining('must be one of: feed') })])
 
+    for (const credentials of [[], ['token'], 'token', null]) {
+      const res = await t.http.post(path, { platform: 'feed', credentials }, { key: t.key })
+      expect(res.status, JSON.stringify(credentials)).toBe(422)
+      expect(res.body.errors[0].pointer).toBe('#/credentials')
+    }
     const creds = await t.http.post(path, { platform: 'feed', credentials: { token: 'x' } }, { key: t.key })
     expect(creds.status).toBe(422)
     expect(creds.body.errors).toEqual([expect.objectContaining({ pointer: '#/credentials/token', code: 'unknown_field' })])

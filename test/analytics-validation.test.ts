@@ -24,6 +24,26 @@ describe('GET /v1/analytics input', () => {
     expect(res.body.errors.find((e: any) => e.pointer === '#/interval').detail).toBe('must be day, week or month')
   })
 
+  it('dates outside the years 0001 to 9999 are 422, so every timestamp answered stays RFC 3339', async () => {
+    for (const [query, pointer] of [
+      ['?from=0000-12-01&to=0001-01-02', '#/from'],
+      ['?from=0000-12-31T23:00:00Z&to=0001-01-02T00:00:00Z', '#/from'],
+      ['?from=9999-12-01&to=9999-12-31T23:00:00-02:00', '#/to'],
+      ['?from=9999-12-20&to=9999-12-31', '#/to'],
+    ] as const) {
+      const res = await get(query)
+      expect(res.status, query).toBe(422)
+      expect(res.body.errors, query).toEqual([expect.objectContaining({ pointer, detail: expect.stringContaining('outside the years 0001 to 9999') })])
+    }
+    // The edges themselves are writable and answered.
+    const first = await get('?from=0001-01-01T00:00:00Z&to=0001-01-05T00:00:00Z&interval=day')
+    expect(first.status).toBe(200)
+    expect(first.body.from).toBe('0001-01-01T00:00:00.000Z')
+    const last = await get('?from=9999-12-20T00:00:00Z&to=9999-12-31T23:00:00Z')
+    expect(last.status).toBe(200)
+    expect(last.body.to).toBe('9999-12-31T23:00:00.000Z')
+  })
+
   it('from after to, or equal to it, is 422 invalid_range', async () => {
     const res = await get('?from=2026-11-10&to=2026-11-01')
     expect(res.status).toBe(422)

@@ -63,6 +63,11 @@ function nextDayStart(day: CivilDate, start: number, next: CivilDate, timeZone: 
   return startOfDayInstant(next, timeZone)
 }
 
+/** The instants RFC 3339 can write (years 0001 to 9999), which every instant of a report must be. */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
+const OUTSIDE_YEARS = 'is outside the years 0001 to 9999 (in UTC, and in your timezone for its first day, week or month), which RFC 3339 cannot write'
+
 function periodStart(date: CivilDate, interval: Interval): CivilDate {
   if (interval === 'week') return startOfWeek(date, 1)
   if (interval === 'month') return firstOfMonth(date)
@@ -101,6 +106,8 @@ export function resolveRange(
   const buckets: ResolvedRange['buckets'] = []
   let day = periodStart(dayOf(from, timeZone), query.interval)
   let start = startOfDayInstant(day, timeZone)
+  if (!(start >= FIRST_INSTANT)) return [{ pointer: query.from !== undefined ? '#/from' : '#/to', code: 'out_of_range', detail: OUTSIDE_YEARS }]
+  if (to > LAST_INSTANT) return [{ pointer: '#/to', code: 'out_of_range', detail: OUTSIDE_YEARS }]
   while (start < to) {
     const nextDay = nextPeriod(day, query.interval)
     const next = nextDayStart(day, start, nextDay, timeZone)

@@ -47,13 +47,6 @@ export function authenticate(deps: AppDeps): Koa.Middleware<State> {
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/v1/') || OPEN_PATHS.has(ctx.path)) return next()
     const address = ctx.state.clientIp
-    const wait = limiter.retryAfter(address)
-    if (wait > 0) {
-      throw new ApiError(429, 'rate_limited', `Too many failed authentications from ${address}. Try again in ${wait} s.`, {
-        headers: { 'Retry-After': String(wait) },
-        extensions: { violated: ['auth_failures'] },
-      })
-    }
     const header = ctx.get('Authorization')
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header)
     let problem: string | undefined
@@ -68,6 +61,16 @@ export function authenticate(deps: AppDeps): Koa.Middleware<State> {
       else ctx.state.principal = found
     }
     if (problem !== undefined) {
+      // The limit counts failures, not clients: a valid key is served even from an address that
+      // is locked out (behind NAT one guessing client must not lock out everyone). Keys carry a
+      // checksum and 178 random bits, so answering the guesses is no help to the guesser.
+      const wait = limiter.retryAfter(address)
+      if (wait > 0) {
+        throw new ApiError(429, 'rate_limited', `Too many failed authentications from ${address}. Try again in ${wait} s.`, {
+          headers: { 'Retry-After': String(wait) },
+          extensions: { violated: ['auth_failures'] },
+        })
+      }
       limiter.fail(address)
       throw invalidToken(problem)
     }

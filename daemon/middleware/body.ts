@@ -1,46 +1,86 @@
-import { bodyParser } from '@koa/bodyparser'
 import type Koa from 'koa'
-import { ApiError, badRequest } from '../../src/errors.js'
+import getRawBody from 'raw-body'
+import { ApiError, badRequest, invalidField } from '../../src/errors.js'
 import type { State } from '../context.js'
 
 /** The largest request body the API reads. */
 export const MAX_BODY_BYTES = 1024 * 1024
+
+const tooLarge = () => new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`)
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+/** With the `u` flag a surrogate pair is one code point, so this finds only lone surrogates. */
+const LONE_SURROGATE = /\p{Cs}/u
 
 function hasBody(ctx: Koa.Context): boolean {
   const length = ctx.get('Content-Length')
   return (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== ''
 }
 
+/** True when a string anywhere in the value (a key or a value) holds a lone surrogate (`"\ud800"`). */
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value)
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate)
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(v))
+  return false
+}
+
+/** Reads the bytes, refusing more than the limit (from the declared length, or as they arrive). */
+async function readBytes(ctx: Koa.Context): Promise<Buffer> {
+  const length = ctx.get('Content-Length')
+  try {
+    return await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: length === '' ? undefined : length })
+  } catch (error) {
+    const type = (error as { type?: string }).type
+    if (type === 'entity.too.large') throw tooLarge()
+    if (type === 'request.size.invalid') throw badRequest('invalid_body', `The request body is not as long as its Content-Length (${length} bytes).`)
+    throw error
+  }
+}
+
 /**
- * Reads JSON bodies only: a body of another type is 415, one over 1 MiB is 413 (refused from
- * its declared length before it is read, or as soon as a chunked one passes the limit), and
- * malformed JSON is 400.
+ * Reads JSON bodies exactly: a body of another type or charset is 415, one over 1 MiB is 413,
+ * and one that is not strict UTF-8 JSON (invalid or overlong bytes, lone surrogates, escaped
+ * or not) is 400 `invalid_json`, never stored with U+FFFD in place of what was sent. Every
+ * endpoint takes a JSON object; PUT and PATCH must send one. No body leaves `ctx.request.body`
+ * undefined.
  */
 export function jsonBody(): Koa.Middleware<State> {
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: MAX_BODY_BYTES,
-    jsonStrict: true,
-    onError(error) {
-      const status = (error as { status?: number }).status
-      if (status === 413) {
-        throw new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`)
-      }
-      if (status === 415) throw new ApiError(415, 'unsupported_media_type', 'The request body must be UTF-8 JSON.')
-      throw badRequest('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`)
-    },
-  })
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next()
-    if (hasBody(ctx)) {
-      const length = Number(ctx.get('Content-Length') || 0)
-      if (length > MAX_BODY_BYTES) {
-        throw new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`)
-      }
-      if (!ctx.is('application/json')) {
-        throw new ApiError(415, 'unsupported_media_type', `Request bodies must be sent as "Content-Type: application/json" (got "${ctx.get('Content-Type') || 'none'}").`)
-      }
+    if (!hasBody(ctx)) {
+      if (ctx.method !== 'POST') throw invalidField('#', `${ctx.method} needs a JSON object body: the fields to change.`, 'required')
+      return next()
     }
-    return parse(ctx as Koa.ParameterizedContext, next)
+    if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) throw tooLarge()
+    const charset = ctx.request.charset
+    if (!ctx.is('application/json') || (charset !== '' && charset.toLowerCase() !== 'utf-8')) {
+      throw new ApiError(415, 'unsupported_media_type', `Request bodies must be sent as "Content-Type: application/json" in UTF-8 (got "${ctx.get('Content-Type') || 'none'}").`)
+    }
+    let text: string
+    try {
+      text = utf8.decode(await readBytes(ctx))
+    } catch (error) {
+      if (error instanceof ApiError) throw error
+      throw badRequest('invalid_json', 'The request body is not valid UTF-8 (invalid, overlong or surrogate byte sequences).')
+    }
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch (error) {
+      throw badRequest('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`)
+    }
+    if (hasLoneSurrogate(body)) throw badRequest('invalid_json', 'The request body holds a lone UTF-16 surrogate escape (e.g. "\\ud800"), which is not a character.')
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw invalidField('#', `The request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`}.`, 'type')
+    }
+    ctx.request.body = body
+    return next()
+  }
+}
+
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON object of a POST, PUT or PATCH (see `jsonBody`); undefined when none was sent. */
+    body?: unknown
   }
 }

@@ -4,16 +4,16 @@ import { ApiError, conflict } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 
 // RFC 9110 printable ASCII (VCHAR and space), 1 to 255 of them, optionally in double quotes.
-const KEY_PATTERN = /^"?([\x20-\x7e]{1,255}?)"?$/
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/
 /** Response headers worth replaying: the ones that describe the stored body or the resource. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag']
 
 function parseKey(header: string): string {
-  const match = KEY_PATTERN.exec(header)
-  if (!match || match[1]!.trim() === '') {
+  const key = /^"(.*)"$/s.exec(header)?.[1] ?? header
+  if (!KEY_PATTERN.test(key) || key.trim() === '') {
     throw new ApiError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters, bare or in double quotes.')
   }
-  return match[1]!
+  return key
 }
 
 /** The response as it may be kept: a secret shown once is not stored beside its hash for 24 h. */
@@ -36,10 +36,11 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
   const open = (userId: string, key: string, sealed: Buffer) =>
     deps.secrets.open(sealed, `idempotency:${userId}:${key}`) as { headers: Record<string, string>; body: string }
   return async (ctx, next) => {
-    const header = ctx.get('Idempotency-Key')
+    // Present but empty or blank is a mistake to report, not a request without a key.
+    const header = ctx.req.headers['idempotency-key']
     const principal = ctx.state.principal
-    if (ctx.method !== 'POST' || header === '' || !principal) return next()
-    const key = parseKey(header)
+    if (ctx.method !== 'POST' || header === undefined || !principal) return next()
+    const key = parseKey(String(header))
     const userId = principal.user.id
     const bodyHash = createHash('sha256').update(JSON.stringify(ctx.request.body ?? null)).digest('hex')
     const claim = await store.begin(userId, key, ctx.method, ctx.path, bodyHash, deps.clock.now())

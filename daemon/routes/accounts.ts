@@ -14,6 +14,10 @@ async function verifyWithPlatform(deps: AppDeps, platform: Platform, credentials
     return await platform.verify(credentials, { http: deps.http, clock: deps.clock, log: deps.log })
   } catch (error) {
     const refused = (detail: string) => validationFailed([{ pointer: '#/credentials', code: 'credentials_rejected', detail }])
+    // smm's own egress rules refused the address: that is not the platform judging the credentials.
+    if ((error instanceof PlatformError && error.code === 'address_refused') || (error instanceof EgressError && (error.code === 'forbidden_address' || error.code === 'invalid_url'))) {
+      throw validationFailed([{ pointer: '#/credentials', code: 'address_refused', detail: `smm refused to connect, so ${platform.name} never saw these credentials: ${error.message}` }])
+    }
     if (error instanceof PlatformError && error.kind !== 'transient') throw refused(`${platform.name} refused these credentials: ${error.message}`)
     if (error instanceof EgressError && !error.transient) throw refused(`${platform.name} could not be reached with these credentials: ${error.message}`)
     if (error instanceof PlatformError || error instanceof EgressError) {
@@ -65,6 +69,11 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
   })
 
   bind(router, routes.connectAccount, async (ctx, { params, body, principal }) => {
+    // Valibot's record takes an array as an object (`[]` would pass as no credentials), so the
+    // sent value is checked as sent.
+    if (Array.isArray((ctx.request.body as { credentials?: unknown }).credentials)) {
+      throw invalidField('#/credentials', "must be an object of the platform's credential fields, not an array", 'type')
+    }
     const account = await store.accounts.get(principal.user.id, params.id)
     if (!account) throw notFound('account', params.id)
     const platform = deps.platforms.platformFor(body.platform)

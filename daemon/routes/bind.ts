@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import type * as v from 'valibot'
-import type { RouteDef } from '../../src/contract.js'
-import { insufficientScope } from '../../src/errors.js'
+import { routes, type RouteDef } from '../../src/contract.js'
+import { insufficientScope, invalidField } from '../../src/errors.js'
 import { parseInput } from '../../src/validate.js'
 import type { Ctx, State } from '../context.js'
 import type { Principal } from '../store/index.js'
@@ -31,10 +31,17 @@ export function koaPath(path: string): string {
  * with the route's own schemas before the handler runs, so no handler parses by hand.
  */
 export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Handler<R>): void {
+  // From the contract, not `def`: a handler that parses its own body binds with `body: undefined`.
+  const takesBody = Object.values(routes).some((r: RouteDef) => r.method === def.method && r.path === def.path && r.body !== undefined)
   router.register(koaPath(def.path), [def.method], async (ctx) => {
     const principal = ctx.state.principal
     if (def.scope && !principal?.scopes.has(def.scope)) throw insufficientScope(def.scope)
     ctx.state.shownOnce = def.shownOnce
+    const sent = ctx.request.body
+    // An action without a body (`…/retry`, `…/test`) must not run on a request that asked for more.
+    if (!takesBody && sent !== undefined && Object.keys(sent as object).length > 0) {
+      throw invalidField('#', `${def.method} ${def.path} takes no body: send none, or {}.`, 'unexpected')
+    }
     const input = {
       params: def.params ? parseInput(def.params, ctx.params) : undefined,
       query: def.query ? parseInput(def.query, { ...ctx.query }) : undefined,

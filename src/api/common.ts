@@ -25,6 +25,12 @@ export type PlatformName = (typeof PLATFORM_NAMES)[number]
 export const PLANS = ['standard', 'business', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 
+/**
+ * For single-line text (names, descriptions): no control characters (C0 with tab, newline and NUL,
+ * DEL, C1). They would reach terminals through the CLI's tables as line breaks or escape sequences.
+ */
+export const singleLine = () => v.check((value: string) => !/\p{Cc}/u.test(value), 'must be one line of text, without control characters (newline, tab, NUL, escape)')
+
 /** A timestamp as the API writes it: RFC 3339, UTC, `Z`. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z'))
 export const NullableTimestamp = v.nullable(Timestamp)

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { EVENT_TYPES } from '../events.js'
-import { IdParams, listOf, NullableTimestamp, PageQueryEntries, Timestamp } from './common.js'
+import { IdParams, listOf, NullableTimestamp, PageQueryEntries, singleLine, Timestamp } from './common.js'
 import { route } from './route.js'
 
 /** What an endpoint subscribes to: event types, or `*` for every type (including future ones). */
@@ -50,7 +50,7 @@ const Events = v.pipe(
   v.check((e) => !e.includes('*') || e.length === 1, '"*" already means every event type: give it alone'),
 )
 
-const Description = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(500, 'must be at most 500 characters')))
+const Description = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(500, 'must be at most 500 characters'), singleLine()))
 
 export const WebhookCreate = v.strictObject({
   url: Url,

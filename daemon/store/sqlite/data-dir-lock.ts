@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { ownerOnlyFile } from '../../files.js'
 
 /** Who holds a data dir: written beside the lock for the next daemon's error message. */
 export interface LockHolder {
@@ -34,6 +35,7 @@ export interface DataDirLock {
 export function lockDataDir(dataDir: string, listen: string): DataDirLock {
   const file = join(dataDir, 'daemon.lock')
   const holderFile = join(dataDir, 'daemon.pid')
+  ownerOnlyFile(file)
   const lock = new Database(file, { timeout: 0 })
   try {
     lock.pragma('locking_mode = EXCLUSIVE')

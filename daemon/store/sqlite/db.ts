@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { ownerOnlyFile } from '../../files.js'
 import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
 import { migrations as defaultMigrations } from './migrations/index.js'
 
@@ -13,6 +14,7 @@ export const databaseFileOf = (dataDir: string) => join(dataDir, 'smm.db')
  * one migration per transaction, so a failed step leaves the previous version intact.
  */
 export function openDatabase(file: string, list: Migration[] = defaultMigrations): Db {
+  if (file !== ':memory:') ownerOnlyFile(file)
   const db = new Database(file)
   try {
     db.pragma('journal_mode = WAL')

@@ -1,4 +1,5 @@
 import { SCOPES } from '../../../src/api/common.js'
+import { ownerOnlyFile } from '../../files.js'
 import type { NewUser, Store } from '../port.js'
 import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
@@ -58,6 +59,7 @@ export function openSqliteStore(file: string) {
       return true
     },
     async backup(target: string) {
+      ownerOnlyFile(target)
       await db.backup(target)
     },
     async close() {
