@@ -103,6 +103,10 @@ describe('commands against the daemon', () => {
         'Time zone: UTC',
         'Since:     2026-11-21 12:00 UTC',
         `Daemon:    ${t.url}`,
+        `Key:       ${t.key.slice(0, 12)}…`,
+        '',
+        'Profiles on this machine:',
+        `* default  ${t.url}`,
         '',
       ].join('\n'),
     )
