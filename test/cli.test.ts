@@ -200,6 +200,15 @@ describe('commands against the daemon', () => {
     })
   })
 
+  it('explains how to test webhooks with a local receiver when the daemon refuses a private URL', async () => {
+    const refused = await smm(['webhooks', 'create', 'https://127.0.0.1:9443/hook'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^Error: The request has 1 invalid field: URL\.\n {2}URL: 127\.0\.0\.1 is a private, loopback or otherwise non-public address/)
+    expect(refused.stderr).toContain('  smm daemon --allow-private-network\n')
+    expect(refused.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem')
+    expect((await t.http.get('/v1/webhooks', { key: t.key })).body.data).toEqual([])
+  })
+
   it('takes SMM_URL, SMM_API_KEY and SMM_CA_FILE over any profile, for scripts', async () => {
     const ca = join(home.dir, 'daemon-ca.pem')
     writeFileSync(ca, t.ca)
