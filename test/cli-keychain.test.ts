@@ -57,7 +57,7 @@ describe('the key in the OS keychain (Secret Service)', () => {
     expect(JSON.parse(whoami.stdout)).toEqual((await t.http.get('/v1/me', { key: t.key })).body)
 
     const logout = await inSession(['logout'])
-    expect(logout).toMatchObject({ code: 0, stdout: 'Logged out: its key is no longer stored here.\n' })
+    expect(logout).toMatchObject({ code: 0, stdout: `Logged out: its key is no longer stored here; log in again with \`smm login --url ${t.url}\`.\n` })
     expect(lookup()).toBeUndefined()
   })
 })

@@ -103,6 +103,10 @@ describe('commands against the daemon', () => {
         'Time zone: UTC',
         'Since:     2026-11-21 12:00 UTC',
         `Daemon:    ${t.url}`,
+        `Key:       ${t.key.slice(0, 12)}…`,
+        '',
+        'Profiles on this machine:',
+        `* default  ${t.url}`,
         '',
       ].join('\n'),
     )
@@ -175,7 +179,9 @@ describe('commands against the daemon', () => {
   })
 
   it('says a mistyped command as typed with the one meant, and a refused connection as a daemon that is not running', async () => {
-    const [typo, topicTypo] = await Promise.all([smm(['posts', 'lst', '--status', 'failed']), smm(['post', 'list'])])
+    const [typo, topicTypo, version] = await Promise.all([smm(['posts', 'lst', '--status', 'failed']), smm(['post', 'list']), smm(['version'])])
+    const { version: ours } = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8'))
+    expect(version).toEqual({ code: 0, stderr: '', stdout: `smm ${ours} (Node.js ${process.version}, ${process.platform}-${process.arch})\n` })
     expect(typo).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm posts lst --status failed` is not a command. Did you mean `smm posts list`? `smm help posts` lists them.\n' })
     expect(topicTypo).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm post list` is not a command. Did you mean `smm posts list`? `smm help` lists them.\n' })
 
@@ -192,6 +198,15 @@ describe('commands against the daemon', () => {
       stdout: '',
       stderr: `Error: No daemon is running at https://127.0.0.1:${port} (the connection was refused). Start it there with \`smm daemon\`, or point this profile at the right one with \`smm login --url …\` (or SMM_URL).\n`,
     })
+  })
+
+  it('explains how to test webhooks with a local receiver when the daemon refuses a private URL', async () => {
+    const refused = await smm(['webhooks', 'create', 'https://127.0.0.1:9443/hook'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^Error: The request has 1 invalid field: URL\.\n {2}URL: 127\.0\.0\.1 is a private, loopback or otherwise non-public address/)
+    expect(refused.stderr).toContain('  smm daemon --allow-private-network\n')
+    expect(refused.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem')
+    expect((await t.http.get('/v1/webhooks', { key: t.key })).body.data).toEqual([])
   })
 
   it('takes SMM_URL, SMM_API_KEY and SMM_CA_FILE over any profile, for scripts', async () => {
@@ -228,10 +243,17 @@ describe('commands against the daemon', () => {
     expect(login.code).toBe(0)
     expect(JSON.parse(login.stdout).id).toMatch(/^usr_/)
     const logout = await smm(['logout', '--profile', 'work'])
-    expect(logout).toEqual({ code: 0, stdout: 'Logged out on profile "work": its key is no longer stored here.\n', stderr: '' })
+    expect(logout).toEqual({ code: 0, stdout: `Logged out on profile "work": its key is no longer stored here; log in again with \`smm login --url ${t.url} --profile work\`.\n`, stderr: '' })
+    // The profile stays (its URL and certificate), so the hint says how to log in to it again.
+    const keyless = await smm(['whoami', '--profile', 'work'])
+    expect(keyless.code).toBe(3)
+    // (With no Secret Service here, the line also says why the keychain could not be read.)
+    expect(keyless.stderr).toMatch(new RegExp(`^Error: No API key for ${t.url} on profile "work".*: run \`smm login --url ${t.url} --profile work\` again, or set SMM_API_KEY\\.\n$`))
+    const forget = await smm(['logout', '--profile', 'work', '--forget', '--json'])
+    expect(JSON.parse(forget.stdout)).toEqual({ profile: 'work', logged_out: false, forgotten: true })
     const [gone, still] = await Promise.all([smm(['whoami', '--profile', 'work']), smm(['whoami', '--json'])])
     expect(gone.code).toBe(3)
-    expect(gone.stderr).toBe('Error: Not logged in on profile "work": run `smm login --url https://HOST:8443`, or set SMM_URL and SMM_API_KEY.\n')
+    expect(gone.stderr).toBe('Error: Not logged in on profile "work": run `smm login --url https://HOST:8443 --profile work`, or set SMM_URL and SMM_API_KEY.\n')
     expect(still.code).toBe(0)
     expect(JSON.parse(readFileSync(join(home.env.XDG_CONFIG_HOME!, 'smm', 'credentials.json'), 'utf8'))).toEqual({ keys: { default: t.key } })
   })

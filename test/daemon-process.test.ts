@@ -125,7 +125,7 @@ describe('smm admin', () => {
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/only the enterprise plan/)
 
-    const key = await runCli(['admin', 'keys', 'create', '--user', id, '--name', 'acme-ci', '--scope', 'posts:read'], env)
+    const key = await runCli(['admin', 'keys', 'create', 'acme-ci', '--user', id, '--scope', 'posts:read'], env)
     expect(key.code).toBe(0)
     const secret = /(smm_[0-9A-Za-z]{36})/.exec(key.stdout)![1]!
     const listed = await runCli(['admin', 'keys', 'list', '--user', id], env)

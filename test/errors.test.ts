@@ -15,9 +15,10 @@ describe('every error is RFC 9457 problem+json', () => {
     expect(missing.status).toBe(404)
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/)
     expect(missing.body).toMatchObject({ type: 'urn:smm:problem:not_found', code: 'not_found', status: 404, instance: missing.headers['x-request-id'] })
-    const wrong = await t.http.request('PATCH', '/v1/me', { key: t.key, json: {} })
+    const wrong = await t.http.request('DELETE', '/v1/me', { key: t.key })
     expect(wrong.status).toBe(405)
     expect(wrong.headers.allow).toContain('GET')
+    expect(wrong.headers.allow).toContain('PATCH')
     expect(wrong.body.code).toBe('method_not_allowed')
   })
 

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import type { WebhookWithSecret } from '../../src/api/webhooks.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
-import { eventFlag, secretNotice } from '../../src/cli/webhook-output.js'
+import { eventFlag, secretNotice, privateReceiverHint } from '../../src/cli/webhook-output.js'
 
 export default class WebhooksCreate extends ApiCommand {
   static override description = `Send events to an HTTPS endpoint of yours, signed the Standard Webhooks way.
@@ -36,5 +36,12 @@ Its signing secret is printed once, now, and never again: store it where the rec
       this.log(secretNotice(webhook.secret))
     }
     return webhook
+  }
+
+  /** A private receiver URL is usually a local test: say how to allow it, after the error. */
+  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    await super.catch(error)
+    const hint = this.jsonEnabled() ? undefined : privateReceiverHint(error, this.config.bin)
+    if (hint) process.stderr.write(`${hint}\n`)
   }
 }

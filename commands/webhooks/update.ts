@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import type { Webhook, WebhookUpdate } from '../../src/api/webhooks.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
-import { eventFlag, webhookDetails } from '../../src/cli/webhook-output.js'
+import { eventFlag, webhookDetails, privateReceiverHint } from '../../src/cli/webhook-output.js'
 
 export default class WebhooksUpdate extends ApiCommand {
   static override description = `Change a webhook endpoint: its URL, events or description, or turn its delivery off and on.
@@ -43,5 +43,12 @@ Only what you name changes. --enable also clears why it was disabled (410 Gone, 
     const webhook = await this.waitFor('Updating the webhook', client.updateWebhook({ params: { id: args.id }, body: changes }))
     if (!this.jsonEnabled()) this.log(`Updated webhook ${webhook.id}.\n\n${webhookDetails(webhook)}`)
     return webhook
+  }
+
+  /** A private receiver URL is usually a local test: say how to allow it, after the error. */
+  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    await super.catch(error)
+    const hint = this.jsonEnabled() ? undefined : privateReceiverHint(error, this.config.bin)
+    if (hint) process.stderr.write(`${hint}\n`)
   }
 }

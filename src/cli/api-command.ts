@@ -132,7 +132,7 @@ export abstract class ApiCommand extends BaseCommand {
     const saved = new Profiles().get(name)
     const url = env.SMM_URL || saved?.url
     const where = name === 'default' ? '' : ` on profile "${name}"`
-    if (!url) throw notLoggedIn(`Not logged in${where}: run \`smm login --url https://HOST:8443\`, or set SMM_URL and SMM_API_KEY.`)
+    if (!url) throw notLoggedIn(`Not logged in${where}: run \`smm login --url https://HOST:8443${this.profileFlag()}\`, or set SMM_URL and SMM_API_KEY.`)
     const own = saved && sameOrigin(url, saved.url) ? saved : undefined
     const trust: TlsTrust = env.SMM_CA_FILE
       ? { ca: readCa(env.SMM_CA_FILE, 'SMM_CA_FILE') }
@@ -147,7 +147,7 @@ export abstract class ApiCommand extends BaseCommand {
       apiKey = stored.key
       if (!apiKey) {
         const why = stored.keychainError ? ` (the OS keychain could not be read: ${stored.keychainError})` : ''
-        throw notLoggedIn(`No API key for ${url}${where}${why}: run \`smm login --url ${url}\` again, or set SMM_API_KEY.`)
+        throw notLoggedIn(`No API key for ${url}${where}${why}: run \`smm login --url ${url}${this.profileFlag()}\` again, or set SMM_API_KEY.`)
       }
     }
     if (!apiKey) throw notLoggedIn(`No API key for ${url}: set SMM_API_KEY, or run \`smm login --url ${url}\`.`)

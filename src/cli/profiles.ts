@@ -70,6 +70,11 @@ export class Profiles {
     writeJsonFile(this.dir, 'config.json', config)
   }
 
+  /** Every saved profile, by name. */
+  all(): Record<string, Profile> {
+    return this.#read().profiles
+  }
+
   /** Forgets a profile; whether there was one. */
   delete(name: string): boolean {
     const config = this.#read()

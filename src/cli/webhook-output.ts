@@ -1,10 +1,27 @@
 import { Flags } from '@oclif/core'
+import { ApiError } from '../errors.js'
 import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
 import { repeatable } from './flags.js'
 import { details, localTime, paint, shownOnceGone, table } from './output.js'
 
 /** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
 export const eventFlag = Flags.option({ options: WEBHOOK_EVENT_FILTERS, helpValue: '<event>', ...repeatable, delimiter: ',' })
+
+/**
+ * What to do when the daemon refused a webhook URL as private: the common case is a receiver on
+ * this machine, being tested. Undefined for any other failure.
+ */
+export function privateReceiverHint(error: Error, bin: string): string | undefined {
+  const refused = error instanceof ApiError && error.errors.some((e) => e.pointer === '#/url' && e.detail.includes('--allow-private-network'))
+  if (!refused) return undefined
+  return [
+    'To test with a receiver on this machine or your network, the operator runs the daemon with',
+    `  ${bin} daemon --allow-private-network`,
+    "(only where every user is trusted: it lets their URLs reach your network). If the receiver's",
+    'certificate is self-signed, start the daemon with NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem',
+    'so that it trusts it.',
+  ].join('\n')
+}
 
 function state(w: Webhook): string {
   return w.enabled ? 'enabled' : `disabled${w.disabled_reason ? `: ${w.disabled_reason}` : ''}`
