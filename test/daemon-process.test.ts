@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
-import { exited, startProcess } from './helpers/daemon-process.js'
+import { exited, startProcess } from './helpers/smm-process.js'
 import { httpsClient } from './helpers/http.js'
 
 

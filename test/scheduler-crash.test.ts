@@ -40,7 +40,7 @@ async function seed(): Promise<void> {
       await store.posts.create(owner.id, { accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now }, now)
     }
   }
-  store.close()
+  await store.close()
 }
 
 const count = (db: Database.Database, sql: string) => (db.prepare(sql).get() as { n: number }).n

@@ -1,20 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+/**
+ * The daemon as its own process, for tests that kill it: `node --import tsx
+ * test/helpers/daemon-process.ts DATA_DIR`. Prints one JSON line ({url, ca}) once it listens.
+ */
+import pino from 'pino'
+import { startDaemon } from '../../daemon/main.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
-
-/** Starts `smm daemon` as a real process and resolves once its banner is complete. */
-export function startProcess(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; banner: string; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
-    let stderr = ''
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk
-      const url = /listening on (https:\/\/\S+)\/v1/.exec(stderr)?.[1]
-      if (url && /SHA-256 fingerprint: .+\n/.test(stderr) && (!stderr.includes('First start') || stderr.includes('curl'))) resolve({ child, banner: stderr, url })
-    })
-    child.on('exit', (code) => reject(new Error(`daemon exited ${code}: ${stderr}`)))
-  })
-}
-
-export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+const dataDir = process.argv[2]
+if (!dataDir) throw new Error('usage: daemon-process.ts DATA_DIR')
+const daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0 }, { log: pino({ level: 'silent' }) })
+process.stdout.write(`${JSON.stringify({ url: daemon.url, ca: daemon.tls?.certPath })}\n`)
+process.once('SIGTERM', () => {
+  daemon.close().then(() => process.exit(0), () => process.exit(1))
+})
