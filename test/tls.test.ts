@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generate } from 'selfsigned'
 import { describe, expect, it } from 'vitest'
+import { SCOPES } from '../src/api/common.js'
 import { httpsClient } from './helpers/http.js'
 import { startTestDaemon } from './helpers/daemon.js'
 
@@ -55,7 +56,7 @@ describe('first start', () => {
       expect(t.daemon.firstStart?.secret).toMatch(/^smm_[0-9A-Za-z]{36}$/)
       const keys = await t.http.get('/v1/api-keys', { key: t.key })
       expect(keys.body.data).toHaveLength(1)
-      expect(keys.body.data[0].scopes).toHaveLength(10)
+      expect(keys.body.data[0].scopes).toEqual([...SCOPES])
       await t.restart()
       expect(t.daemon.firstStart).toBeUndefined()
       expect((await t.http.get('/v1/api-keys', { key: t.key })).body.data).toHaveLength(1)
