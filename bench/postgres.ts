@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -8,7 +8,8 @@ import { hashApiKey } from '../src/api-key.js'
 import { SCOPES } from '../src/api/common.js'
 import { openPostgresStore } from '../daemon/store/postgres/index.js'
 import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.js'
-import { measure, row } from './http.js'
+import { httpsClient } from '../test/helpers/http.js'
+import { cpuMs, measure, row } from './http.js'
 import { load } from './load.js'
 import { BIN, smm, spawnUntil, stop } from './processes.js'
 
@@ -117,16 +118,35 @@ async function pool(count: number, task: (i: number) => Promise<unknown>): Promi
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
+/** CPU time used so far by the daemons and by every PostgreSQL process on the machine. */
+function cpuOf(daemons: { child: import('node:child_process').ChildProcess }[]): { daemons: number; postgres: number } {
+  const daemonMs = daemons.reduce((sum, d) => sum + (cpuMs(d.child.pid!) ?? 0), 0)
+  let postgresMs = 0
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgresMs += cpuMs(Number(pid)) ?? 0
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return { daemons: daemonMs, postgres: postgresMs }
+}
+
+/** Accounts the published posts are spread over: an agency's, each its own feed connection. */
+const ACCOUNTS = Number(process.env.BENCH_PG_ACCOUNTS ?? 50)
+
 /**
  * `nodes` daemon processes on one fresh database, and `posts` posts to the feed due in one
- * second: how long until every one is published, and how late each was (the feed item's
- * time against the post's), with `waiting` more posts scheduled for tomorrow in the tables.
+ * second, spread over `ACCOUNTS` accounts: how long until every one is published, and how late
+ * each was (the feed item's time against the post's), with `waiting` more posts scheduled for
+ * tomorrow in the tables. A post that fails fails the run, with its error.
  */
-async function publishRun(admin: string, name: string, nodes: number, posts: number, waiting = 0): Promise<{ seconds: number; p50: number; p99: number }> {
+export async function publishRun(admin: string, name: string, nodes: number, posts: number, waiting = 0): Promise<{ seconds: number; p50: number; p99: number; cpu: { daemons: number; postgres: number } }> {
   const url = await createDatabase(admin, name)
   const env = { SMM_DATABASE_URL: url, SMM_SECRET_KEY: randomBytes(32).toString('base64') }
-  const daemons: { child: import('node:child_process').ChildProcess; url: string; ca: string; dir: string }[] = []
+  const daemons: { child: import('node:child_process').ChildProcess; http: ReturnType<typeof httpsClient>; dir: string }[] = []
   const store = await openPostgresStore(url, { max: CONCURRENCY })
+  const sql = postgres(url, { max: 1, onnotice: () => undefined })
   try {
     let key = ''
     for (let i = 0; i < nodes; i++) {
@@ -136,39 +156,51 @@ async function publishRun(admin: string, name: string, nodes: number, posts: num
         return found && /SHA-256 fingerprint/.test(out) && (i > 0 || out.includes('curl')) ? { url: found, key: /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1] } : undefined
       }, env)
       if (i === 0) key = started.value.key!
-      daemons.push({ child: started.child, url: started.value.url, ca: readFileSync(join(dir, 'tls-cert.pem'), 'utf8'), dir })
+      daemons.push({ child: started.child, http: httpsClient(started.value.url, readFileSync(join(dir, 'tls-cert.pem'), 'utf8')), dir })
     }
     const owner = (await store.users.owner())!
     await store.users.setPlan(owner.id, 'enterprise', { per_minute: 1e9, per_hour: 1e9, per_day: 1e9 })
-    const account = await store.accounts.create(owner.id, 'Bench', Date.now())
-    await store.accounts.connect(owner.id, account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: Buffer.from([]), settings: {} }, Date.now())
-    const later = await store.accounts.create(owner.id, 'Tomorrow', Date.now())
-    await pool(waiting, (i) => store.posts.create(owner.id, { accountId: later.id, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
+    // Connected through the API, as a user does (the connection's credentials sealed by the daemon).
+    const accounts: string[] = []
+    for (let i = 0; i <= ACCOUNTS; i++) {
+      const account = (await daemons[0]!.http.post('/v1/accounts', { name: `Bench ${i}` }, { key })).body.id as string
+      await daemons[0]!.http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key })
+      accounts.push(account)
+    }
+    const later = accounts.pop()!
+    await pool(waiting, (i) => store.posts.create(owner.id, { accountId: later, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
     // Written while no daemon looks (an hour ahead), then moved to one second a few seconds from now.
-    await pool(posts, (i) => store.posts.create(owner.id, { accountId: account.id, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
+    await pool(posts, (i) => store.posts.create(owner.id, { accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
     const due = Date.now() + 3_000
-    const sql = postgres(url, { max: 1, onnotice: () => undefined })
-    await sql`UPDATE posts SET scheduled_at = ${due} + (scheduled_at % 1000) WHERE account_id = ${account.id}`
+    await sql`UPDATE posts SET scheduled_at = ${due} + (scheduled_at % 1000) WHERE account_id = ANY(${accounts})`
     // Each daemon arms for it when a post is created through it.
     for (const d of daemons) {
-      const { httpsClient } = await import('../test/helpers/http.js')
-      const http = httpsClient(d.url, d.ca)
-      await http.post('/v1/posts', { account_id: account.id, content: `armed ${d.dir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })
-      http.close()
+      await d.http.post('/v1/posts', { account_id: accounts[0], content: `armed ${d.dir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })
     }
     const total = posts + nodes
+    const before = cpuOf(daemons)
     for (;;) {
-      const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM feed_items WHERE account_id = ${account.id}`
-      if (row!.n >= total) break
+      const [row] = await sql<{ published: number; failed: number }[]>`
+        SELECT count(*) FILTER (WHERE status = 'published')::int AS published, count(*) FILTER (WHERE status IN ('failed', 'unconfirmed'))::int AS failed
+          FROM post_targets t WHERE t.post_id IN (SELECT id FROM posts WHERE account_id = ANY(${accounts}))`
+      if (row!.failed > 0) {
+        const [error] = await sql<{ error_code: string; error_detail: string }[]>`SELECT error_code, error_detail FROM post_targets WHERE status IN ('failed', 'unconfirmed') LIMIT 1`
+        throw new Error(`${row!.failed} posts failed: ${error!.error_code}: ${error!.error_detail}`)
+      }
+      if (row!.published >= total) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
+    const after = cpuOf(daemons)
+    // Per post: what each side spends (the PostgreSQL figure includes its share of this loop's polling).
+    const cpu = { daemons: (after.daemons - before.daemons) / total, postgres: (after.postgres - before.postgres) / total }
     const lateness = (await sql<{ ms: number }[]>`
-      SELECT f.published_at - p.scheduled_at AS ms FROM feed_items f JOIN posts p ON p.id = f.post_id WHERE f.account_id = ${account.id}`).map((r) => Number(r.ms)).sort((a, b) => a - b)
-    const [finished] = await sql<{ last: number }[]>`SELECT max(published_at)::bigint AS last FROM feed_items WHERE account_id = ${account.id}`
-    await sql.end()
-    return { seconds: (finished!.last - due) / 1000, p50: percentile(lateness, 50), p99: percentile(lateness, 99) }
+      SELECT f.published_at - p.scheduled_at AS ms FROM feed_items f JOIN posts p ON p.id = f.post_id WHERE f.account_id = ANY(${accounts})`).map((r) => Number(r.ms)).sort((a, b) => a - b)
+    const [finished] = await sql<{ last: number }[]>`SELECT max(published_at)::bigint AS last FROM feed_items WHERE account_id = ANY(${accounts})`
+    return { seconds: (finished!.last - due) / 1000, p50: percentile(lateness, 50), p99: percentile(lateness, 99), cpu }
   } finally {
+    await sql.end()
     for (const d of daemons) {
+      d.http.close()
       await stop(d.child)
       rmSync(d.dir, { recursive: true, force: true })
     }
@@ -184,7 +216,8 @@ async function publishing(admin: string): Promise<Record<string, number | string
   for (const nodes of [1, 2, 3]) {
     const run = await publishRun(admin, `bench_publish_${nodes}`, nodes, POSTS)
     rates.push(POSTS / run.seconds)
-    figures[`${POSTS} posts due in one second, ${nodes} daemon${nodes > 1 ? 's' : ''}`] = `${(POSTS / run.seconds).toFixed(0)} posts/s (all out ${run.seconds.toFixed(1)} s after the due second began)`
+    figures[`${POSTS} posts on ${ACCOUNTS} accounts due in one second, ${nodes} daemon${nodes > 1 ? 's' : ''}`] =
+      `${(POSTS / run.seconds).toFixed(0)} posts/s (all out ${run.seconds.toFixed(1)} s after the due second began); CPU per post: daemons ${run.cpu.daemons.toFixed(2)} ms, PostgreSQL ${run.cpu.postgres.toFixed(2)} ms; cores busy ${(((run.cpu.daemons + run.cpu.postgres) * POSTS) / 1000 / run.seconds).toFixed(2)}`
   }
   figures['publish throughput ratio 3 daemons / 1 (goal >= 2)'] = Number((rates[2]! / rates[0]!).toFixed(2))
   const WAITING = Number(process.env.BENCH_PG_WAITING ?? 99_000)

@@ -11,7 +11,9 @@ export function spawnUntil<T>(
   command: string = process.execPath,
 ): Promise<{ child: ChildProcess; value: T }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the daemons a benchmark starts.
+    const nodeArgs = command === process.execPath ? (process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []) : []
+    const child = spawn(command, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let output = ''
     const onData = (chunk: Buffer) => {
       output += chunk

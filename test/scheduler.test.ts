@@ -214,7 +214,7 @@ describe('downtime and crashes', () => {
     // Claim the post and every target as a dying daemon would have, without calling any platform.
     const { publishing } = t.daemon.store
     await publishing.claimDue(t.clock.now(), 10, 86_400_000)
-    for (const ref of await publishing.dueTargets(t.clock.now(), undefined, 10)) {
+    for (const ref of await publishing.reserveDue(t.clock.now(), 10, 300_000)) {
       if (ref.postId === id) expect(await publishing.claimTarget(ref, t.clock.now(), 300_000)).toBeDefined()
     }
     const before = loop.received.length
@@ -238,7 +238,7 @@ describe('downtime and crashes', () => {
       const id = await schedule(acc, ['mastodon'], MIN)
       t.clock.advance(MIN)
       await publishing.claimDue(t.clock.now(), 10, 86_400_000)
-      const [ref] = (await publishing.dueTargets(t.clock.now(), undefined, 10)).filter((r) => r.postId === id)
+      const [ref] = (await publishing.reserveDue(t.clock.now(), 10, 300_000)).filter((r) => r.postId === id)
       expect(await publishing.claimTarget(ref!, t.clock.now(), 300_000)).toBeDefined()
       return id
     }

@@ -296,8 +296,10 @@ describe.each(backends)('the store on $name', (backend) => {
       expect((await store.publishing.due(T0)).next).toBeLessThanOrEqual(at)
       const claimed = await store.publishing.claimDue(at, 100, 86_400_000)
       expect(claimed.claimed).toBeGreaterThanOrEqual(1)
-      const refs = (await store.publishing.dueTargets(at, undefined, 1_000)).filter((r) => r.postId === id)
+      const refs = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id).sort((a, b) => a.platform.localeCompare(b.platform))
       expect(refs.map((r) => r.platform)).toEqual(['feed', 'mastodon'])
+      // Reserved: not handed out twice.
+      expect((await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)).toEqual([])
       const feed = (await store.publishing.claimTarget(refs[0]!, at, 30_000))!
       expect(feed).toMatchObject({ postId: id, userId: user, attempts: 1, attemptsSinceRetry: 1, content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'] })
       expect(await store.publishing.claimTarget(refs[0]!, at, 30_000)).toBeUndefined()
@@ -306,7 +308,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
       expect((await store.posts.get(user, id))!.post.status).toBe('publishing')
       expect(await store.publishing.settle(mastodon.postId, 'mastodon', { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503' }, at + 700)).toBe(true)
-      const again = (await store.publishing.dueTargets(at + 90_000, undefined, 1_000)).filter((r) => r.postId === id)
+      const again = (await store.publishing.reserveDue(at + 90_000, 1_000, 30_000)).filter((r) => r.postId === id)
       expect(again).toEqual([{ postId: id, platform: 'mastodon', accountId: account, dueAt: at + 90_000 }])
       expect((await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000))!.attempts).toBe(2)
       expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
@@ -323,7 +325,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const retried = await store.posts.retry(user, id, at + 100_000)
       expect(retried.kind === 'ok' && retried.record.post.status).toBe('scheduled')
       await store.publishing.claimDue(at + 100_000, 100, 86_400_000)
-      const [ref] = (await store.publishing.dueTargets(at + 100_000, undefined, 1_000)).filter((r) => r.postId === id)
+      const [ref] = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).filter((r) => r.postId === id)
       expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1 })
     })
 
@@ -335,14 +337,14 @@ describe.each(backends)('the store on $name', (backend) => {
 
       const hung = (await store.posts.create(user, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
       await store.publishing.claimDue(T0 + 5_000_000, 1_000, 86_400_000)
-      const [ref] = (await store.publishing.dueTargets(T0 + 5_000_000, undefined, 1_000)).filter((r) => r.postId === hung)
+      const [ref] = (await store.publishing.reserveDue(T0 + 5_000_000, 1_000, 30_000)).filter((r) => r.postId === hung)
       await store.publishing.claimTarget(ref!, T0 + 5_000_000, 30_000)
       await store.publishing.renewLeases([{ postId: hung, platform: 'discord' }], T0 + 5_000_000 + 60_000)
       expect((await store.publishing.abandoned(T0 + 5_000_000 + 45_000, false)).map((r) => r.postId)).not.toContain(hung)
       const abandoned = await store.publishing.abandoned(T0 + 5_000_000 + 61_000, false)
       expect(abandoned.filter((r) => r.postId === hung)).toEqual([{ postId: hung, platform: 'discord', accountId: account, dueAt: T0 + 5_000_000 }])
       await store.publishing.resend(hung, 'discord', T0 + 5_000_000 + 61_000)
-      expect((await store.publishing.dueTargets(T0 + 5_000_000 + 61_000, undefined, 1_000)).filter((r) => r.postId === hung)).toHaveLength(1)
+      expect((await store.publishing.reserveDue(T0 + 5_000_000 + 61_000, 1_000, 30_000)).filter((r) => r.postId === hung)).toHaveLength(1)
     })
   })
 
@@ -414,7 +416,7 @@ describe.each(backends)('the store on $name', (backend) => {
         const id = (await store.posts.create(user.id, { accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
         ids.push(id)
         await store.publishing.claimDue(at, 100, 86_400_000)
-        const [ref] = (await store.publishing.dueTargets(at, undefined, 1_000)).filter((r) => r.postId === id)
+        const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
         await store.publishing.claimTarget(ref!, at, 30_000)
         await store.publishing.settle(id, 'mastodon', { kind: 'published', platformPostId: `m${i}`, url: `https://social.example/${i}` }, at + late)
       }
@@ -505,14 +507,40 @@ describe('several daemons on one PostgreSQL database', () => {
     }
     const claims = await Promise.all(nodes.flatMap((node) => [1, 2].map(() => node.publishing.claimDue(T0 + 100, 25, 86_400_000))))
     expect(claims.reduce((sum, c) => sum + c.claimed, 0)).toBe(60)
-    const refs = await nodes[0]!.publishing.dueTargets(T0 + 100, undefined, 1_000)
-    expect(refs).toHaveLength(120)
-    const taken = await Promise.all(nodes.flatMap((node) => refs.map((ref) => node.publishing.claimTarget(ref, T0 + 100, 30_000))))
-    expect(taken.filter(Boolean)).toHaveLength(120)
+    // Reserved at once by every node, two batches each: every target held by exactly one node.
+    const reserved = await Promise.all(nodes.flatMap((node, n) => [1, 2].map(async () => ({ n, refs: await node.publishing.reserveDue(T0 + 100, 25, 30_000) }))))
+    const all = reserved.flatMap((r) => r.refs)
+    expect(all).toHaveLength(120)
+    expect(new Set(all.map((r) => `${r.postId} ${r.platform}`)).size).toBe(120)
+    // A node cannot attempt what another holds; each attempts its own.
+    const taken = await Promise.all(reserved.flatMap(({ n, refs }) => refs.flatMap((ref) => nodes.map(async (node, m) => ({ mine: m === n, target: await node.publishing.claimTarget(ref, T0 + 100, 30_000) })))))
+    expect(taken.filter((t) => t.target)).toHaveLength(120)
+    expect(taken.every((t) => Boolean(t.target) === t.mine)).toBe(true)
     // A lease that ran out is taken over by one node, not by every node that notices it.
     const recovered = await Promise.all(nodes.map((node) => node.publishing.abandoned(T0 + 100 + 31_000, false)))
     expect(recovered.flat()).toHaveLength(120)
     expect(new Set(recovered.flat().map((r) => `${r.postId} ${r.platform}`)).size).toBe(120)
+  })
+
+  it("makes a reservation that lapsed (its node died before attempting) due again for another node, and a stopping node's reservations due at once", async () => {
+    const user = await nodes[0]!.users.create({ name: 'Lapsed' }, T0)
+    const account = await nodes[0]!.accounts.create(user.id, 'L', T0)
+    const at = T0 + 1_000_000
+    for (let i = 0; i < 4; i++) await nodes[0]!.posts.create(user.id, { accountId: account.id, content: `l${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)
+    await nodes[0]!.publishing.claimDue(at, 10, 86_400_000)
+    const [dead, stopping, other] = nodes as [Families, Families, Families]
+    const held = await dead.publishing.reserveDue(at, 2, 30_000)
+    const given = await stopping.publishing.reserveDue(at, 2, 30_000)
+    expect([held.length, given.length]).toEqual([2, 2])
+    expect(await other.publishing.reserveDue(at + 1_000, 10, 30_000)).toEqual([])
+    await stopping.publishing.releaseReservations()
+    expect(await other.publishing.reserveDue(at + 1_000, 10, 30_000)).toEqual(given)
+    // Nothing was sent for a lapsed reservation: the target is pending again, never unconfirmed.
+    const lapsed = at + 30_500
+    expect((await other.publishing.abandoned(lapsed, false)).filter((r) => r.accountId === account.id)).toEqual([])
+    expect(await other.publishing.reserveDue(lapsed, 10, 30_000)).toEqual(held)
+    for (const ref of held) expect(await dead.publishing.claimTarget(ref, lapsed, 30_000)).toBeUndefined()
+    for (const ref of [...held, ...given]) expect((await other.publishing.claimTarget(ref, lapsed, 30_000))?.attempts).toBe(1)
   })
 
   it('records each migration once, with its checksum', async () => {

@@ -28,6 +28,11 @@ export interface SchedulerOptions {
   /** Attempts in flight per platform, and per connection (one account on one platform). */
   perPlatform?: number
   perConnection?: number
+  /**
+   * Targets a node holds at once (reserved, waiting for a slot, or being attempted): it reserves
+   * more only as these finish, so the nodes sharing a database share a burst. Default 64.
+   */
+  holding?: number
   /** The safety-net sweep, a croner pattern. Default every 15 s. */
   sweepPattern?: string
   /** How long `stop()` waits for attempts in flight. Default 10 s. */
@@ -42,6 +47,8 @@ export interface TickResult {
 
 const BATCH = 500
 
+const keyOf = (ref: Pick<TargetRef, 'postId' | 'platform'>) => `${ref.postId} ${ref.platform}`
+
 /**
  * Publishes posts when they are due. A croner job is armed for the earliest due post or retry
  * (re-armed whenever posts change), a periodic sweep is the safety net, and `tick(now)` does
@@ -51,9 +58,8 @@ const BATCH = 500
 export class Scheduler {
   private readonly options: Required<SchedulerOptions>
   private readonly limiter: KeyedLimiter
-  private readonly queued = new Set<string>()
   private readonly inFlight = new Set<Promise<void>>()
-  /** The targets this scheduler's attempts hold leases on, by `postId platform`. */
+  /** The targets this scheduler holds leases on (reserved or being attempted), by `postId platform`. */
   private readonly leased = new Map<string, { postId: string; platform: TargetRef['platform'] }>()
   private renewer: NodeJS.Timeout | undefined
   private armed: { at: number; job: Cron } | undefined
@@ -74,6 +80,7 @@ export class Scheduler {
       maxAttempts: MAX_ATTEMPTS,
       perPlatform: 32,
       perConnection: 4,
+      holding: 64,
       sweepPattern: '*/15 * * * * *',
       stopGraceMs: 10_000,
       ...options,
@@ -121,17 +128,20 @@ export class Scheduler {
       if (batch.claimed < BATCH) break
     }
     const attempts: Promise<void>[] = []
-    let after: TargetRef | undefined
-    for (;;) {
-      const page = await store.publishing.dueTargets(now, after, BATCH)
-      for (const ref of page) {
-        const key = `${ref.postId} ${ref.platform}`
-        if (this.queued.has(key)) continue
-        this.queued.add(key)
-        attempts.push(this.track(this.attempt(ref, now).finally(() => this.queued.delete(key))))
+    // Reserve only what this node can soon attempt, more as attempts finish: a burst is shared
+    // with the other nodes on the database, not swallowed by the first to look.
+    while (!this.stopping) {
+      const room = this.options.holding - this.leased.size
+      if (room <= 0) {
+        await Promise.race(this.inFlight)
+        continue
       }
-      if (page.length < BATCH) break
-      after = page[page.length - 1]
+      const refs = await store.publishing.reserveDue(now, room, this.options.leaseMs)
+      for (const ref of refs) {
+        this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform })
+        attempts.push(this.track(this.attempt(ref, now)))
+      }
+      if (refs.length < room) break
     }
     result.attempted = attempts.length
     // Also wait for attempts an overlapping tick started: when this resolves, everything due
@@ -156,6 +166,8 @@ export class Scheduler {
     await Promise.race([Promise.allSettled([...this.inFlight]), grace])
     clearTimeout(timer)
     clearInterval(this.renewer)
+    // What was reserved and not begun is due again for the other nodes (or the next start) at once.
+    await this.deps.store.publishing.releaseReservations().catch((error) => this.logError(error, 'release'))
   }
 
   private track(work: Promise<void>): Promise<void> {
@@ -203,7 +215,7 @@ export class Scheduler {
   private async recover(now: number, all: boolean): Promise<void> {
     const { store, platforms } = this.deps
     for (const ref of await store.publishing.abandoned(now, all)) {
-      if (this.queued.has(`${ref.postId} ${ref.platform}`)) continue
+      if (this.leased.has(keyOf(ref))) continue
       const platform = platforms.platformFor(ref.platform)
       if (platform && canResend(platform, ref.dueAt, now)) {
         await store.publishing.resend(ref.postId, ref.platform, now)
@@ -218,14 +230,11 @@ export class Scheduler {
   private async attempt(ref: TargetRef, horizon: number): Promise<void> {
     const { store, clock, log } = this.deps
     const release = await this.limiter.acquire([`connection:${ref.accountId}:${ref.platform}`, `platform:${ref.platform}`])
-    let leaseKey: string | undefined
     try {
-      // Stopping: leave it pending (unclaimed), for the next start.
+      // Stopping: leave it pending (its reservation given back at stop), for another node or the next start.
       if (this.stopping) return
       const target = await store.publishing.claimTarget(ref, Math.max(horizon, clock.now()), this.options.leaseMs)
       if (!target) return
-      leaseKey = `${target.postId} ${target.platform}`
-      this.leased.set(leaseKey, { postId: target.postId, platform: target.platform })
       const started = clock.now()
       const outcome = await this.publish(target)
       await store.publishing.settle(target.postId, target.platform, outcome, clock.now())
@@ -243,7 +252,7 @@ export class Scheduler {
       // The target stays `publishing` under its lease; recovery resolves it.
       this.logError(error, 'attempt', { post_id: ref.postId, platform: ref.platform })
     } finally {
-      if (leaseKey) this.leased.delete(leaseKey)
+      this.leased.delete(keyOf(ref))
       release()
     }
   }

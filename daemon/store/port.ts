@@ -487,20 +487,30 @@ export interface PostsStore {
 export interface PublishingStore {
   /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
   claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult>
-  /** Due targets in due order, after a (dueAt, postId, platform) key: pages through one tick's work. */
-  dueTargets(now: number, after: TargetRef | undefined, limit: number): Promise<TargetRef[]>
-  /** Takes one target for an attempt, under a lease; undefined if another worker has it. */
+  /**
+   * Reserves up to `limit` due targets for this node, oldest first, passing over those another
+   * live node holds: the work this node will attempt. A reservation is a lease on a target that
+   * is still pending: nothing has been sent, so one that lapses (its node died) makes the target
+   * due again for any node, never `unconfirmed`.
+   */
+  reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]>
+  /** Gives back this node's reservations it has not attempted (a node that stops). */
+  releaseReservations(): Promise<void>
+  /** Takes one target this node reserved (or nobody holds) for an attempt, under a lease; undefined if another node has it. */
   claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined>
   /**
    * Records an attempt's outcome, its events and, once every target is settled, the post's
    * final state and event: all in one transaction. False if the target was settled already.
    */
   settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean>
-  /** Extends the leases of attempts this node is still running: while it lives, no other node takes them over. */
+  /** Extends the leases of targets this node reserved or is attempting: while it lives, no other node takes them over. */
   renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void>
   /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
   resend(postId: string, platform: PlatformName, now: number): Promise<void>
-  /** Attempts whose lease ran out (or, with `all`, every attempt: at start, none is alive). */
+  /**
+   * Attempts whose lease ran out (or, with `all`, every attempt of this node: at start, none is
+   * alive, and its reservations are given back).
+   */
   abandoned(now: number, all: boolean): Promise<TargetRef[]>
   /**
    * What is due: whether posts wait to be claimed (at `now` or before), whether targets wait

@@ -11,6 +11,12 @@ export async function appendEvent(q: Queryable, userId: string, type: EventType,
   return { id, userId, type, data, createdAt: now }
 }
 
+/** Appends several events of one user in one statement, in order (their ids are monotonic). */
+export async function appendEvents(q: Queryable, userId: string, events: readonly (readonly [EventType, unknown])[], now: number): Promise<void> {
+  const rows = events.map(([type, data]) => ({ id: newId('msg', now), user_id: userId, type, data: JSON.stringify(data), created_at: now }))
+  await q`INSERT INTO events ${q(rows, 'id', 'user_id', 'type', 'data', 'created_at')}`
+}
+
 export function eventsStore(sql: Sql): EventsStore {
   return {
     append: (userId, type, data, now) => appendEvent(sql, userId, type, data, now),

@@ -2,11 +2,10 @@ import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, TargetRef } from '../port.js'
-import type { PostRow, TargetRow } from '../rows.js'
+import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
-import { appendEvent } from './events.js'
-import { recordOf } from './posts.js'
+import { appendEvents } from './events.js'
 
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
 
@@ -16,10 +15,11 @@ const RECOVERY_LEASE_MS = 60_000
 /**
  * Records one attempt's outcome on `tx`. The post's row is locked first, so that targets of one
  * post settled at once on several nodes take turns, and the last one sees every other outcome
- * and writes the post's final state.
+ * and writes the post's final state. The post as the events carry it is built from the rows
+ * read here, not read again: a settle is six statements, the hottest write of a burst.
  */
 async function settleOn(tx: Queryable, postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
-  const [post] = await tx<Pick<PostRow, 'id'>[]>`SELECT id FROM posts WHERE id = ${postId} FOR UPDATE`
+  const [post] = await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`
   if (!post) return false
   const done = { lease_expires_at: null, claimed_by: null }
   let changed
@@ -46,29 +46,32 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
     await tx`UPDATE posts SET updated_at = ${now}, version = version + 1 WHERE id = ${postId}`
     return true
   }
-  const final = await finishIfDone(tx, postId, now)
-  const record = (await recordOf(tx, postId))!
+  const targets = await tx<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ${postId}`
+  const final = finalStatusOf(targets)
+  let after: PostRow = post
+  if (!final) after = { ...post, updated_at: now, version: post.version + 1 }
+  else if (post.status === 'publishing') after = { ...post, ...final, updated_at: now, version: post.version + 1 }
+  if (after !== post) {
+    await tx`UPDATE posts SET status = ${after.status}, published_at = ${after.published_at}, updated_at = ${now}, version = ${after.version} WHERE id = ${postId}`
+  }
+  const record = postRecordOf(after, targets)
   if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, now)
   if (outcome.kind === 'published' && outcome.refreshed) {
     await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
   }
-  await appendEvent(tx, record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
-  if (final) await appendEvent(tx, record.userId, `post.${final}`, record.post, now)
+  await appendEvents(tx, record.userId, [
+    [outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }],
+    ...(final ? [[`post.${final.status}`, record.post] as const] : []),
+  ], now)
   return true
 }
 
-async function finishIfDone(tx: Queryable, postId: string, now: number): Promise<FinalStatus | undefined> {
-  const targets = await tx<Pick<TargetRow, 'status' | 'published_at'>[]>`SELECT status, published_at FROM post_targets WHERE post_id = ${postId}`
-  if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
-    await tx`UPDATE posts SET updated_at = ${now}, version = version + 1 WHERE id = ${postId}`
-    return undefined
-  }
+/** How a post ends once no target is still in play (pending or publishing); undefined before. */
+function finalStatusOf(targets: TargetRow[]): { status: FinalStatus; published_at: number | null } | undefined {
+  if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return undefined
   const published = targets.filter((t) => t.status === 'published')
   const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
-  const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
-  await tx`UPDATE posts SET status = ${status}, published_at = ${publishedAt}, updated_at = ${now}, version = version + 1
-            WHERE id = ${postId} AND status = 'publishing'`
-  return status
+  return { status, published_at: published.length ? Math.max(...published.map((t) => t.published_at!)) : null }
 }
 
 /**
@@ -77,6 +80,9 @@ async function finishIfDone(tx: Queryable, postId: string, now: number): Promise
  * work; each claim carries this node's id and a lease.
  */
 export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
+  async function releaseReservations(): Promise<void> {
+    await sql`UPDATE post_targets SET lease_expires_at = NULL, claimed_by = NULL WHERE status = 'pending' AND claimed_by = ${nodeId}`
+  }
   return {
     async claimDue(now, limit, catchUpMs) {
       return sql.begin(async (tx) => {
@@ -105,14 +111,19 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
       })
     },
 
-    async dueTargets(now, after, limit) {
-      return sql<TargetRef[]>`
-        SELECT t.post_id AS "postId", t.platform, p.account_id AS "accountId", t.next_attempt_at AS "dueAt"
-          FROM post_targets t JOIN posts p ON p.id = t.post_id
-         WHERE t.status = 'pending' AND t.next_attempt_at <= ${now}
-           AND (t.next_attempt_at, t.post_id, t.platform) > (${after?.dueAt ?? -1}, ${after?.postId ?? ''}, ${after?.platform ?? ''})
-         ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ${limit}`
+    async reserveDue(now, limit, leaseMs) {
+      const refs = await sql<TargetRef[]>`
+        UPDATE post_targets t SET lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
+          FROM posts p
+         WHERE p.id = t.post_id AND (t.post_id, t.platform) IN (
+                 SELECT post_id, platform FROM post_targets
+                  WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
+                  ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING t.post_id AS "postId", t.platform, p.account_id AS "accountId", t.next_attempt_at AS "dueAt"`
+      return [...refs].sort((a, b) => a.dueAt - b.dueAt)
     },
+
+    releaseReservations,
 
     async claimTarget(ref, now, leaseMs): Promise<ClaimedTarget | undefined> {
       // The WHERE is checked again on the row as locked: of two nodes, one updates, the other finds it taken.
@@ -120,6 +131,7 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
         UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
           FROM posts p
          WHERE p.id = t.post_id AND t.post_id = ${ref.postId} AND t.platform = ${ref.platform} AND t.status = 'pending' AND t.next_attempt_at <= ${now}
+           AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= ${now})
         RETURNING t.attempts, t.attempts_before_retry, t.next_attempt_at, p.user_id, p.content, p.media_urls`
       if (!row) return undefined
       return {
@@ -140,7 +152,7 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
       await sql`
         UPDATE post_targets t SET lease_expires_at = ${until}
           FROM unnest(${targets.map((x) => x.postId)}::text[], ${targets.map((x) => x.platform)}::text[]) AS r(post_id, platform)
-         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing' AND t.claimed_by = ${nodeId}`
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status IN ('pending', 'publishing') AND t.claimed_by = ${nodeId}`
     },
 
     async resend(postId, platform, now) {
@@ -151,10 +163,11 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     /**
      * Attempts whose lease ran out, on any node; at start (`all`) also this node's own, whatever
-     * their lease (its previous run is gone). Each is taken over under this node's id before it
+     * their lease (its previous run is gone), and its reservations are given back. Each is taken over under this node's id before it
      * is returned, so one node, not every node that notices, resolves it.
      */
     async abandoned(now, all) {
+      if (all) await releaseReservations()
       return sql<TargetRef[]>`
         UPDATE post_targets t SET lease_expires_at = ${now + RECOVERY_LEASE_MS}, claimed_by = ${nodeId}
           FROM posts p

@@ -25,12 +25,14 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     "UPDATE post_targets SET next_attempt_at = coalesce(next_attempt_at, ?) WHERE post_id = ? AND status = 'pending' RETURNING next_attempt_at AS due_at",
   )
   const pendingOf = db.prepare<[string], { platform: PlatformName }>("SELECT platform FROM post_targets WHERE post_id = ? AND status = 'pending'")
-  const dueTargets = db.prepare<[number, number, string, string, number], TargetRef>(
-    `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, t.next_attempt_at AS dueAt
-       FROM post_targets t JOIN posts p ON p.id = t.post_id
-      WHERE t.status = 'pending' AND t.next_attempt_at <= ? AND (t.next_attempt_at, t.post_id, t.platform) > (?, ?, ?)
-      ORDER BY t.next_attempt_at, t.post_id, t.platform LIMIT ?`,
+  // A reservation is a lease on a pending target: this process will attempt it.
+  const reserve = db.prepare<[number, number, number, number], TargetRef>(
+    `UPDATE post_targets SET lease_expires_at = ?
+      WHERE rowid IN (SELECT rowid FROM post_targets WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+                       ORDER BY next_attempt_at LIMIT ?)
+      RETURNING post_id AS postId, platform, (SELECT account_id FROM posts p WHERE p.id = post_id) AS accountId, next_attempt_at AS dueAt`,
   )
+  const release = db.prepare("UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND lease_expires_at IS NOT NULL")
   const claimTarget = db.prepare<[number, string, string, number], { attempts: number; attempts_before_retry: number; next_attempt_at: number }>(
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
       WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
@@ -55,7 +57,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
   const renewOne = db.prepare<[number, string, string], void>(
-    "UPDATE post_targets SET lease_expires_at = ? WHERE post_id = ? AND platform = ? AND status = 'publishing'",
+    "UPDATE post_targets SET lease_expires_at = ? WHERE post_id = ? AND platform = ? AND status IN ('pending', 'publishing')",
   )
   const renew = db.transaction((targets: readonly { postId: string; platform: PlatformName }[], until: number) => {
     for (const t of targets) renewOne.run(until, t.postId, t.platform)
@@ -150,12 +152,14 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       return claim.immediate(now, limit, catchUpMs)
     },
 
-    /** Due targets in due order, after a (dueAt, postId, platform) key: pages through one tick's work. */
-    async dueTargets(now: number, after: TargetRef | undefined, limit: number): Promise<TargetRef[]> {
-      return dueTargets.all(now, after?.dueAt ?? -1, after?.postId ?? '', after?.platform ?? '', limit)
+    async reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]> {
+      return reserve.all(now + leaseMs, now, now, limit).sort((a, b) => a.dueAt - b.dueAt)
     },
 
-    /** Takes one target for an attempt, under a lease; undefined if another worker has it. */
+    async releaseReservations(): Promise<void> {
+      release.run()
+    },
+
     async claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined> {
       return claimOne.immediate(ref, now, leaseMs)
     },
@@ -177,8 +181,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       resend.run(now, postId, platform)
     },
 
-    /** Attempts whose lease ran out (or, with `all`, every attempt: at start, none is alive). */
     async abandoned(now: number, all: boolean): Promise<TargetRef[]> {
+      if (all) release.run()
       return abandoned.all(all ? 1 : 0, now)
     },
 
