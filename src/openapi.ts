@@ -25,6 +25,7 @@ const HEADERS: Record<string, { description: string; required?: boolean; schema:
   'Retry-After': { description: 'Seconds to wait before trying again', required: true, schema: { type: 'integer', minimum: 0 } },
   ETag: { description: "The resource's version, for If-Match", required: true, schema: { type: 'string' } },
   Location: { description: 'The path of the resource just created', required: true, schema: { type: 'string' } },
+  'WWW-Authenticate': { description: 'RFC 6750: why the key was refused (`invalid_token`), or the scope it lacks (`insufficient_scope`)', required: true, schema: { type: 'string' } },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 }
 
@@ -89,8 +90,8 @@ function responses(def: RouteDef): Record<string, unknown> {
     problem(415, 'The body is not application/json in UTF-8')
   }
   if (def.scope) {
-    problem(401, 'Missing, malformed, unknown, expired or revoked API key')
-    problem(403, 'The key lacks the scope this endpoint needs')
+    problem(401, 'Missing, malformed, unknown, expired or revoked API key', ['WWW-Authenticate'])
+    problem(403, 'The key lacks the scope this endpoint needs', ['WWW-Authenticate'])
   }
   problem(429, def.scope ? 'A rate limit was exceeded, or too many failed authentications came from this address' : 'Too many failed authentications came from this address', ['Retry-After'])
   if (def.params) problem(404, 'No such resource (or not yours)')
