@@ -15,7 +15,7 @@ import { BIN, smm, spawnUntil, stop } from './processes.js'
 
 const CONCURRENCY = 16
 
-async function createDatabase(admin: string, name: string): Promise<string> {
+export async function createDatabase(admin: string, name: string): Promise<string> {
   const sql = postgres(admin, { max: 1, onnotice: () => undefined })
   await sql.unsafe(`CREATE DATABASE ${name}`)
   await sql.end()
@@ -72,7 +72,7 @@ async function drivers(url: string): Promise<Record<string, number | string>> {
 }
 
 /** The same daemon build, once on a SQLite data dir and once on PostgreSQL: authenticated GET /v1/me. */
-async function apiThroughput(url: string): Promise<Record<string, number | string>> {
+export async function apiThroughput(url: string): Promise<Record<string, number | string>> {
   const durationMs = Number(process.env.BENCH_SECONDS ?? 5) * 1000
   const results: Record<string, Awaited<ReturnType<typeof measure>>> = {}
   for (const [name, env] of [

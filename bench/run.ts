@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project in one run, each next to its floor.
 import { benchAnalytics } from './analytics.js'
+import { benchAttack } from './attack.js'
 import { benchBinary } from './binary.js'
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
@@ -12,6 +13,7 @@ type Section = [title: string, run: () => Promise<Record<string, number | string
 /** Each feature's benchmark adds one line. */
 const sections: Section[] = [
   ['HTTP API', benchHttp],
+  ['Slow clients', benchAttack],
   ['PostgreSQL store', benchPostgres],
   ['Scheduler', benchScheduler],
   ['Webhook delivery', benchWebhooks],
