@@ -28,6 +28,7 @@ describe('migrations are history', () => {
       5: '09eea3f26ed891b3e88648466b01d7bf5e3e5ff6b5b57c92e7588e444289f62c', // metric snapshots, latest metrics per target, collection schedule
       6: 'db78856d406e62de839632f3239369d23b36fcdeaeb22925318a1fb70fb65287', // analytics rollups by UTC hour and publish delays, kept by triggers
       7: '71c6cfc576b64b34f71b090a95d3c88fe22f69b103c8f5fb7f5ddbc626525b98', // attempt counts kept across retries
+      8: 'a2622c5cf6fd52b09fec5292dc0898a51d307ef5b100c64023993efd9647d38f', // when an attempt of unknown outcome was first sent
     })
   })
 

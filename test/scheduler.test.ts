@@ -272,24 +272,42 @@ describe('downtime and crashes', () => {
     const sent = loop.received.length
     t.clock.advance(MIN)
     await tick()
-    // Retries at 1.5 and then 4.5 min later keep inside the 10-minute window (with 5 min to spare)…
+    // A retry 1.5 min after the first request keeps inside the 10-minute window (with 5 min to spare)…
     expect(await get(id)).toMatchObject({ status: 'publishing', targets: [{ status: 'pending', attempts: 1 }] })
     t.clock.advance(1.5 * MIN)
     await tick()
-    expect(await get(id)).toMatchObject({ targets: [{ status: 'pending', attempts: 2 }] })
-    // …the next would be 13.5 min later, after the platform forgot the request: unconfirmed instead.
-    t.clock.advance(4.5 * MIN)
-    await tick()
+    // …the next would be 4.5 min later, 6 min after the first: too close to the platform forgetting it. Unconfirmed instead.
     loop.reply({ status: 200 })
     expect(await get(id)).toMatchObject({
       status: 'failed',
-      targets: [{ status: 'unconfirmed', attempts: 3, error: { code: 'unconfirmed', detail: expect.stringContaining('telegram recognises a repeated request for only 10 min') } }],
+      targets: [{ status: 'unconfirmed', attempts: 2, error: { code: 'unconfirmed', detail: expect.stringContaining('telegram recognises a repeated request for only 10 min') } }],
     })
     const sends = () => loop.received.slice(sent).filter((r) => r.idempotency_key === id).length
-    expect(sends()).toBe(3)
+    expect(sends()).toBe(2)
     t.clock.advance(15 * MIN)
     await tick()
-    expect(sends()).toBe(3)
+    expect(sends()).toBe(2)
+  })
+
+  it('counts the window from the first request that got no answer, whatever failed after it', async () => {
+    const acc = await account('Window chain')
+    loop.reply('hang')
+    const id = await schedule(acc, ['telegram'], MIN)
+    const sent = loop.received.length
+    t.clock.advance(MIN)
+    await tick()
+    // The first request may have published; the second is refused outright (a 503 says nothing of the first)…
+    loop.reply({ status: 503 })
+    t.clock.advance(1.5 * MIN)
+    await tick()
+    // …so the third, 4.5 min later, would leave 10.5 min after the first: past telegram's window with its margin.
+    expect(await get(id)).toMatchObject({
+      status: 'failed',
+      targets: [{ status: 'unconfirmed', attempts: 2, error: { code: 'unconfirmed', detail: expect.stringContaining('An earlier attempt got no answer from telegram') } }],
+    })
+    t.clock.advance(60 * MIN)
+    await tick()
+    expect(loop.received.slice(sent).filter((r) => r.idempotency_key === id)).toHaveLength(2)
   })
 
   it('lets a publish in flight finish on shutdown instead of abandoning it', async () => {

@@ -307,10 +307,11 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.settle(id, 'feed', { kind: 'published', platformPostId: 'f1', url: 'https://example.com/f1' }, at + 500)).toBe(true)
       expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
       expect((await store.posts.get(user, id))!.post.status).toBe('publishing')
-      expect(await store.publishing.settle(mastodon.postId, 'mastodon', { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503' }, at + 700)).toBe(true)
+      expect(await store.publishing.settle(mastodon.postId, 'mastodon', { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503', uncertainSince: at + 1 }, at + 700)).toBe(true)
       const again = (await store.publishing.reserveDue(at + 90_000, 1_000, 30_000)).filter((r) => r.postId === id)
       expect(again).toEqual([{ postId: id, platform: 'mastodon', accountId: account, dueAt: at + 90_000 }])
-      expect((await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000))!.attempts).toBe(2)
+      // The chain remembers when a request of unknown outcome was first sent, for the platform's window.
+      expect(await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000)).toMatchObject({ attempts: 2, uncertainSince: at + 1 })
       expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
       const done = (await store.posts.get(user, id))!
       expect(done.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 500).toISOString() })
@@ -326,7 +327,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(retried.kind === 'ok' && retried.record.post.status).toBe('scheduled')
       await store.publishing.claimDue(at + 100_000, 100, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).filter((r) => r.postId === id)
-      expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1 })
+      expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1, uncertainSince: undefined })
     })
 
     it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
@@ -561,6 +562,7 @@ describe('PostgreSQL schema and connection errors', () => {
       1: 'b76a6a019fef8e97cff75dbf16bfec91baef34909226b400608cff9b38b6b13e', // users, keys, rate limits, idempotency, outbox, accounts, connections, feed items, cluster settings
       2: 'eea22619678b51bd4f37134a84b709c85bf2eae9035e30140e5f1f2e0275971d', // posts, targets, webhooks, deliveries, attempts, metrics
       3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
+      4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
     })
   })
 

@@ -66,9 +66,13 @@ export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: 
   const tried = target.attemptsSinceRetry
   if (tried >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${tried} attempts)` }
   const at = now + Math.max(backoffMs(tried), retryAfterMs)
-  // The request sent at `started` may have published: send it again only while the platform would know it.
-  if (kind === 'unknown' && !canResend(platform, started, at)) {
-    return { kind: 'unconfirmed', detail: unconfirmedDetail(name, platform.idempotencyWindowMs, `${name} was asked to publish but did not answer (${detail})`) }
+  // A request of this chain whose outcome is unknown (this one, or an earlier one, whatever
+  // ended the attempts since) may have published: send again only while the platform would
+  // still know the first of them.
+  const uncertainSince = target.uncertainSince ?? (kind === 'unknown' ? started : undefined)
+  if (uncertainSince !== undefined && !canResend(platform, uncertainSince, at)) {
+    const why = kind === 'unknown' ? `${name} was asked to publish but did not answer (${detail})` : `An earlier attempt got no answer from ${name}, and this one failed (${detail})`
+    return { kind: 'unconfirmed', detail: unconfirmedDetail(name, platform.idempotencyWindowMs, why) }
   }
-  return { kind: 'retry', at, code, detail }
+  return { kind: 'retry', at, code, detail, ...(uncertainSince === undefined ? {} : { uncertainSince }) }
 }

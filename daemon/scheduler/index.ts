@@ -132,7 +132,8 @@ export class Scheduler {
     // with the other nodes on the database, not swallowed by the first to look.
     while (!this.stopping) {
       const room = this.options.holding - this.leased.size
-      if (room <= 0) {
+      // Reserved in batches of at least half of what a node holds: one statement, not one per target.
+      if (room < this.options.holding / 2) {
         await Promise.race(this.inFlight)
         continue
       }
@@ -209,8 +210,8 @@ export class Scheduler {
 
   /**
    * Attempts whose lease ran out, or at start every attempt (no attempt of a dead process is
-   * alive): re-sent while the platform would recognise the repeat (the attempt was sent no
-   * earlier than it fell due), else `unconfirmed`.
+   * alive): re-sent while the platform would recognise the repeat (counted from when the attempt
+   * fell due, or an earlier attempt of unknown outcome was sent), else `unconfirmed`.
    */
   private async recover(now: number, all: boolean): Promise<void> {
     const { store, platforms } = this.deps

@@ -125,6 +125,8 @@ export interface ClaimedTarget extends TargetRef {
   attempts: number
   /** Attempts since the user last retried the post, this one included: what the attempt limit counts. */
   attemptsSinceRetry: number
+  /** When a request of this chain whose outcome is unknown was first sent, if one was. */
+  uncertainSince: number | undefined
   content: string
   mediaUrls: string[]
 }
@@ -140,7 +142,7 @@ export type Outcome =
     }
   | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean }
   | { kind: 'unconfirmed'; detail: string }
-  | { kind: 'retry'; at: number; code: string; detail: string }
+  | { kind: 'retry'; at: number; code: string; detail: string; uncertainSince?: number }
 
 export interface ClaimResult {
   claimed: number

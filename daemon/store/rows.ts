@@ -208,6 +208,7 @@ export interface TargetRow {
   status: TargetStatus
   attempts: number
   attempts_before_retry: number
+  uncertain_since: number | null
   next_attempt_at: number | null
   lease_expires_at: number | null
   platform_post_id: string | null

@@ -131,7 +131,7 @@ export function postsStore(sql: Sql): PostsStore {
         // As on SQLite: the post keeps its scheduled_at, the retry time goes on the targets.
         await tx`UPDATE posts SET status = 'scheduled', updated_at = ${now}, version = version + 1 WHERE id = ${id}`
         await tx`
-          UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, next_attempt_at = ${now},
+          UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, uncertain_since = NULL, next_attempt_at = ${now},
                  lease_expires_at = NULL, claimed_by = NULL, error_code = NULL, error_detail = NULL
            WHERE post_id = ${id} AND status IN ('failed', 'unconfirmed')`
         const record = (await recordOf(tx, id))!

@@ -26,12 +26,13 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
   if (outcome.kind === 'published') {
     changed = await tx`
       UPDATE post_targets SET status = 'published', platform_post_id = ${outcome.platformPostId}, url = ${outcome.url}, published_at = ${now},
-             metrics_due_at = ${now + FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL,
+             metrics_due_at = ${now + FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, uncertain_since = NULL,
              ${tx(done)}
        WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
   } else if (outcome.kind === 'retry') {
     changed = await tx`
       UPDATE post_targets SET status = 'pending', next_attempt_at = ${outcome.at}, error_code = ${outcome.code}, error_detail = ${outcome.detail},
+             uncertain_since = ${outcome.uncertainSince ?? null},
              ${tx(done)}
        WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
   } else {
@@ -127,12 +128,12 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     async claimTarget(ref, now, leaseMs): Promise<ClaimedTarget | undefined> {
       // The WHERE is checked again on the row as locked: of two nodes, one updates, the other finds it taken.
-      const [row] = await sql<{ attempts: number; attempts_before_retry: number; next_attempt_at: number; user_id: string; content: string; media_urls: string }[]>`
+      const [row] = await sql<{ attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null; user_id: string; content: string; media_urls: string }[]>`
         UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
           FROM posts p
          WHERE p.id = t.post_id AND t.post_id = ${ref.postId} AND t.platform = ${ref.platform} AND t.status = 'pending' AND t.next_attempt_at <= ${now}
            AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= ${now})
-        RETURNING t.attempts, t.attempts_before_retry, t.next_attempt_at, p.user_id, p.content, p.media_urls`
+        RETURNING t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls`
       if (!row) return undefined
       return {
         ...ref,
@@ -140,6 +141,7 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
         userId: row.user_id,
         attempts: row.attempts,
         attemptsSinceRetry: row.attempts - row.attempts_before_retry,
+        uncertainSince: row.uncertain_since ?? undefined,
         content: row.content,
         mediaUrls: JSON.parse(row.media_urls) as string[],
       }
@@ -157,7 +159,7 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     async resend(postId, platform, now) {
       await sql`
-        UPDATE post_targets SET status = 'pending', next_attempt_at = ${now}, lease_expires_at = NULL, claimed_by = NULL
+        UPDATE post_targets SET status = 'pending', uncertain_since = coalesce(uncertain_since, next_attempt_at), next_attempt_at = ${now}, lease_expires_at = NULL, claimed_by = NULL
          WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' AND claimed_by = ${nodeId}`
     },
 
@@ -173,7 +175,7 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
           FROM posts p
          WHERE p.id = t.post_id AND t.status = 'publishing'
            AND (t.lease_expires_at <= ${now} OR (${all} AND t.claimed_by = ${nodeId}))
-        RETURNING t.post_id AS "postId", t.platform, p.account_id AS "accountId", coalesce(t.next_attempt_at, p.scheduled_at) AS "dueAt"`
+        RETURNING t.post_id AS "postId", t.platform, p.account_id AS "accountId", coalesce(t.uncertain_since, t.next_attempt_at, p.scheduled_at) AS "dueAt"`
     },
 
     async due(now) {

@@ -49,7 +49,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       WHERE id = ? AND status IN ('failed', 'partially_published')`,
   )
   const requeueTargets = db.prepare<[number, string], void>(
-    `UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, next_attempt_at = ?, lease_expires_at = NULL,
+    `UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, uncertain_since = NULL, next_attempt_at = ?, lease_expires_at = NULL,
             error_code = NULL, error_detail = NULL
       WHERE post_id = ? AND status IN ('failed', 'unconfirmed')`,
   )

@@ -33,27 +33,27 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       RETURNING post_id AS postId, platform, (SELECT account_id FROM posts p WHERE p.id = post_id) AS accountId, next_attempt_at AS dueAt`,
   )
   const release = db.prepare("UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND lease_expires_at IS NOT NULL")
-  const claimTarget = db.prepare<[number, string, string, number], { attempts: number; attempts_before_retry: number; next_attempt_at: number }>(
+  const claimTarget = db.prepare<[number, string, string, number], { attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null }>(
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
       WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
-      RETURNING attempts, attempts_before_retry, next_attempt_at`,
+      RETURNING attempts, attempts_before_retry, next_attempt_at, uncertain_since`,
   )
   // Publishing also starts the target's metrics schedule (daemon/analytics), in the same write.
   const setPublished = db.prepare<[string | null, string | null, number, number, string, string], void>(
     `UPDATE post_targets SET status = 'published', platform_post_id = ?, url = ?, published_at = ?, metrics_due_at = ?, lease_expires_at = NULL,
-            next_attempt_at = NULL, error_code = NULL, error_detail = NULL
+            next_attempt_at = NULL, error_code = NULL, error_detail = NULL, uncertain_since = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
   const setFailed = db.prepare<[string, string, string, string, string], void>(
     `UPDATE post_targets SET status = ?, error_code = ?, error_detail = ?, lease_expires_at = NULL, next_attempt_at = NULL
       WHERE post_id = ? AND platform = ? AND status IN ('publishing', 'pending')`,
   )
-  const setRetry = db.prepare<[number, string, string, string, string], void>(
-    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, error_code = ?, error_detail = ?, lease_expires_at = NULL
+  const setRetry = db.prepare<[number, string, string, number | null, string, string], void>(
+    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, error_code = ?, error_detail = ?, uncertain_since = ?, lease_expires_at = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
   const resend = db.prepare<[number, string, string], void>(
-    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, lease_expires_at = NULL
+    `UPDATE post_targets SET status = 'pending', uncertain_since = coalesce(uncertain_since, next_attempt_at), next_attempt_at = ?, lease_expires_at = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
   const renewOne = db.prepare<[number, string, string], void>(
@@ -63,7 +63,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     for (const t of targets) renewOne.run(until, t.postId, t.platform)
   })
   const abandoned = db.prepare<[number, number], { postId: string; platform: PlatformName; accountId: string; dueAt: number }>(
-    `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.next_attempt_at, p.scheduled_at) AS dueAt
+    `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.uncertain_since, t.next_attempt_at, p.scheduled_at) AS dueAt
        FROM post_targets t JOIN posts p ON p.id = t.post_id
       WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
   )
@@ -94,7 +94,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const settle = db.transaction((postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean => {
     let changed: number
     if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, now + FIRST_COLLECTION_AFTER_MS, postId, platform).changes
-    else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, postId, platform).changes
+    else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, outcome.uncertainSince ?? null, postId, platform).changes
     else {
       const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
       changed = setFailed.run(status, code, outcome.detail, postId, platform).changes
@@ -141,6 +141,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       userId: post.user_id,
       attempts: row.attempts,
       attemptsSinceRetry: row.attempts - row.attempts_before_retry,
+      uncertainSince: row.uncertain_since ?? undefined,
       content: post.content,
       mediaUrls: JSON.parse(post.media_urls) as string[],
     }
