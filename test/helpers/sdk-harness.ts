@@ -6,6 +6,7 @@
  * The suites read their setup from the environment:
  * - `SMM_URL` (the API's base, with `/v1`), `SMM_API_KEY` (every scope), `SMM_CA_FILE` (the
  *   daemon's self-signed certificate);
+ * - `SMM_TEST_TLS_KEY_FILE`: the key of that certificate, for a suite's stand-in server (a 5xx);
  * - `SMM_TEST_LIMITED_API_KEY`: a key whose owner is on an enterprise plan of
  *   `LIMITED_PER_MINUTE` requests a minute, so a suite meets a real 429 on its third call;
  * - `SMM_TEST_RECEIVER_URL`: an https URL the daemon will deliver webhooks to (the daemon trusts
@@ -18,6 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import http from 'node:http'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { ManualClock } from '../../src/time.js'
 import { startTestDaemon, type TestDaemon } from './daemon.js'
@@ -88,6 +90,8 @@ export async function startSdkFixture(): Promise<SdkFixture> {
       SMM_URL: `${daemon.url}/v1`,
       SMM_API_KEY: daemon.key,
       SMM_CA_FILE: caFile,
+      // The daemon's own key, for a suite's stand-in server that must answer what the daemon will not (a 503) under a trusted certificate.
+      SMM_TEST_TLS_KEY_FILE: join(daemon.dataDir, 'tls-key.pem'),
       SMM_TEST_LIMITED_API_KEY: limitedKey.secret,
       SMM_TEST_RECEIVER_URL: receiver.url,
       SMM_TEST_CONTROL_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,

@@ -1,6 +1,8 @@
 """Retries over real connections that fail: a TCP relay in front of the daemon drops answers on purpose."""
+import http.server
 import os
 import socket
+import ssl
 import threading
 import unittest
 import uuid
@@ -137,6 +139,72 @@ class RetriedCreate(unittest.TestCase):
         self.assertEqual(relay.connections, 4)
         self.assertEqual(len(self.waits), 3)
         self.assertIn("after 4 attempt(s)", str(caught.exception))
+
+
+class FailingServer:
+    """Stands in for the daemon under its own certificate and key, answering `failures` 503s (with
+    Retry-After) before the real answer: what a daemon whose database is unreachable says."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.requests: List[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+                outer.requests.append(self.path)
+                if len(outer.requests) <= outer.failures:
+                    body = b'{"type":"urn:smm:problem:store_unavailable","title":"Service Unavailable","status":503,' \
+                           b'"detail":"The database cannot be reached right now.","code":"store_unavailable","instance":"req_1"}'
+                    self.send_response(503)
+                    self.send_header("Content-Type", "application/problem+json")
+                    self.send_header("Retry-After", "2")
+                else:
+                    body = b'{"id":"usr_1","name":"owner","plan":"standard","timezone":"UTC"}'
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.environ["SMM_CA_FILE"], os.environ["SMM_TEST_TLS_KEY_FILE"])
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@needs_daemon
+class ServerErrors(unittest.TestCase):
+    def client(self, server: FailingServer, waits: List[float], **options) -> smm.Client:
+        return smm.Client("https://127.0.0.1:%d/v1" % server.port, sleep=waits.append, **options)
+
+    def test_a_503_is_retried_after_its_retry_after_and_the_answer_comes_through(self) -> None:
+        server = FailingServer(failures=2)
+        self.addCleanup(server.close)
+        waits: List[float] = []
+        me = self.client(server, waits).me()
+        self.assertEqual(me.id, "usr_1")
+        self.assertEqual(server.requests, ["/v1/me"] * 3)
+        self.assertEqual(waits, [2.0, 2.0])
+
+    def test_retries_of_a_5xx_are_bounded_and_then_the_problem_is_raised(self) -> None:
+        server = FailingServer(failures=100)
+        self.addCleanup(server.close)
+        waits: List[float] = []
+        with self.assertRaises(smm.ApiError) as caught:
+            self.client(server, waits, max_retries=1).me()
+        self.assertEqual((caught.exception.status, caught.exception.code), (503, "store_unavailable"))
+        self.assertEqual(len(server.requests), 2)
+        self.assertEqual(waits, [2.0])
 
 
 @needs_daemon
