@@ -212,9 +212,10 @@ describe('migration 6', () => {
     try {
       const file = join(dir, 'smm.db')
       const db = openDatabase(file, migrations.filter((m) => m.version < 6))
-      // Today's stores write the old data, so they get the column migration 7 adds for a while;
-      // it is dropped again below, leaving the file as version 5 had it.
+      // Today's stores write the old data, so they get the columns migrations 7 and 8 add for a
+      // while; they are dropped again below, leaving the file as version 5 had it.
       db.exec('ALTER TABLE post_targets ADD COLUMN attempts_before_retry INTEGER NOT NULL DEFAULT 0')
+      db.exec('ALTER TABLE post_targets ADD COLUMN uncertain_since INTEGER')
       const events = eventsStore(db)
       const accounts = accountsStore(db, events)
       const users = usersStore(db)
@@ -234,6 +235,7 @@ describe('migration 6', () => {
       }
       await metrics.record([{ postId: a, platform: 'mastodon', metrics: { impressions: null, likes: 4, reposts: 1, replies: 0, quotes: null, clicks: null }, nextAt: null, failures: 0 }], T0 + 2 * HOUR)
       db.exec('ALTER TABLE post_targets DROP COLUMN attempts_before_retry')
+      db.exec('ALTER TABLE post_targets DROP COLUMN uncertain_since')
       db.close()
 
       const upgraded = openSqliteStore(file)
