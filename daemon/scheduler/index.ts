@@ -6,7 +6,8 @@ import type { PlatformRegistry } from '../platforms/index.js'
 import type { PlatformContext } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Outcome, TargetRef } from '../store/index.js'
+import type { ClaimedTarget, Outcome, Settlement, TargetRef } from '../store/index.js'
+import { Batcher } from '../batcher.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 
@@ -68,6 +69,8 @@ export class Scheduler {
   private started: Promise<void> | undefined
   private stopping = false
   private readonly platformCtx: PlatformContext
+  /** Outcomes recorded together, one transaction per batch: a burst's hottest write. */
+  private readonly settlements: Batcher<Settlement, boolean>
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -88,6 +91,16 @@ export class Scheduler {
     const { perPlatform, perConnection } = this.options
     this.limiter = new KeyedLimiter((key) => (key.startsWith('platform:') ? perPlatform : perConnection))
     this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
+    const { publishing } = deps.store
+    this.settlements = new Batcher(async (batch) => {
+      try {
+        return (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value }))
+      } catch (error) {
+        if (batch.length === 1) return [{ status: 'rejected', reason: error }]
+        // One outcome that cannot be written must not hold back the others: each alone.
+        return Promise.allSettled(batch.map((s) => publishing.settle(s.postId, s.platform, s.outcome, s.at)))
+      }
+    })
   }
 
   /** Resolves attempts a previous run left open, then starts the sweep and arms for the next post. */
@@ -238,7 +251,7 @@ export class Scheduler {
       if (!target) return
       const started = clock.now()
       const outcome = await this.publish(target)
-      await store.publishing.settle(target.postId, target.platform, outcome, clock.now())
+      await this.settlements.add({ postId: target.postId, platform: target.platform, outcome, at: clock.now() })
       log.info({
         msg: 'publish attempt',
         post_id: target.postId,

@@ -144,6 +144,14 @@ export type Outcome =
   | { kind: 'unconfirmed'; detail: string }
   | { kind: 'retry'; at: number; code: string; detail: string; uncertainSince?: number }
 
+/** One attempt's outcome and when it came, for `settleAll`. */
+export interface Settlement {
+  postId: string
+  platform: PlatformName
+  outcome: Outcome
+  at: number
+}
+
 export interface ClaimResult {
   claimed: number
   /** Posts too late to publish (beyond the catch-up window), failed with `missed_schedule`. */
@@ -505,6 +513,11 @@ export interface PublishingStore {
    * final state and event: all in one transaction. False if the target was settled already.
    */
   settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean>
+  /**
+   * Several outcomes in one transaction, each as `settle` records it (at its own time): what a
+   * burst's attempts write. Whether each was recorded, in order; one that fails fails them all.
+   */
+  settleAll(settlements: readonly Settlement[]): Promise<boolean[]>
   /** Extends the leases of targets this node reserved or is attempting: while it lives, no other node takes them over. */
   renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void>
   /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */

@@ -149,6 +149,26 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     settle: (postId, platform, outcome, now) => sql.begin((tx) => settleOn(tx, postId, platform, outcome, now)),
 
+    async settleAll(settlements) {
+      return sql.begin(async (tx) => {
+        // Every post of the batch locked at once, in one order: batches on several nodes never deadlock.
+        await tx`SELECT id FROM posts WHERE id = ANY(${[...new Set(settlements.map((s) => s.postId))].sort()}) ORDER BY id FOR UPDATE`
+        const byPost = new Map<string, number[]>()
+        settlements.forEach((s, i) => byPost.set(s.postId, [...(byPost.get(s.postId) ?? []), i]))
+        const recorded: boolean[] = []
+        // Posts side by side on the transaction's connection (the driver pipelines them), each post's targets in turn.
+        await Promise.all(
+          [...byPost.values()].map(async (indices) => {
+            for (const i of indices) {
+              const s = settlements[i]!
+              recorded[i] = await settleOn(tx, s.postId, s.platform, s.outcome, s.at)
+            }
+          }),
+        )
+        return recorded
+      })
+    },
+
     async renewLeases(targets, until) {
       if (targets.length === 0) return
       await sql`

@@ -6,7 +6,7 @@ import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './posts.js'
 import type { TargetRow } from '../rows.js'
-import type { TargetRef, ClaimedTarget, Outcome, ClaimResult } from '../port.js'
+import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement } from '../port.js'
 
 /** How a post ends once every target is settled. */
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
@@ -117,6 +117,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     return true
   })
 
+  const settleAll = db.transaction((settlements: readonly Settlement[]) => settlements.map((s) => settle(s.postId, s.platform, s.outcome, s.at)))
+
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
     const result: ClaimResult = { claimed: 0, missed: 0 }
     for (const post of claimPosts.all(now, now, limit)) {
@@ -171,6 +173,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
      */
     async settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
       return settle.immediate(postId, platform, outcome, now)
+    },
+
+    async settleAll(settlements: readonly Settlement[]): Promise<boolean[]> {
+      return settleAll.immediate(settlements)
     },
 
     async renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void> {
