@@ -541,7 +541,10 @@ describe('several daemons on one PostgreSQL database', () => {
     expect((await other.publishing.abandoned(lapsed, false)).filter((r) => r.accountId === account.id)).toEqual([])
     expect(await other.publishing.reserveDue(lapsed, 10, 30_000)).toEqual(held)
     for (const ref of held) expect(await dead.publishing.claimTarget(ref, lapsed, 30_000)).toBeUndefined()
-    for (const ref of [...held, ...given]) expect((await other.publishing.claimTarget(ref, lapsed, 30_000))?.attempts).toBe(1)
+    // Claimed together, each once: in the order asked, and a second claim finds them taken.
+    const batch = await other.publishing.claimTargets([...held, ...given].map((ref) => ({ ref, now: lapsed })), 30_000)
+    expect(batch.map((t) => [t?.postId, t?.platform, t?.attempts])).toEqual([...held, ...given].map((ref) => [ref.postId, ref.platform, 1]))
+    expect(await other.publishing.claimTargets([{ ref: held[0]!, now: lapsed }], 30_000)).toEqual([undefined])
   })
 
   it('records each migration once, with its checksum', async () => {

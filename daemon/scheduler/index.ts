@@ -71,6 +71,8 @@ export class Scheduler {
   private readonly platformCtx: PlatformContext
   /** Outcomes recorded together, one transaction per batch: a burst's hottest write. */
   private readonly settlements: Batcher<Settlement, boolean>
+  /** Claims taken together likewise: one statement for the attempts that get their slots at once. */
+  private readonly claims: Batcher<{ ref: TargetRef; now: number }, ClaimedTarget | undefined>
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -92,6 +94,9 @@ export class Scheduler {
     this.limiter = new KeyedLimiter((key) => (key.startsWith('platform:') ? perPlatform : perConnection))
     this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
     const { publishing } = deps.store
+    this.claims = new Batcher(async (batch) =>
+      (await publishing.claimTargets(batch, this.options.leaseMs)).map((value) => ({ status: 'fulfilled' as const, value })),
+    )
     this.settlements = new Batcher(async (batch) => {
       try {
         return (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value }))
@@ -247,7 +252,7 @@ export class Scheduler {
     try {
       // Stopping: leave it pending (its reservation given back at stop), for another node or the next start.
       if (this.stopping) return
-      const target = await store.publishing.claimTarget(ref, Math.max(horizon, clock.now()), this.options.leaseMs)
+      const target = await this.claims.add({ ref, now: Math.max(horizon, clock.now()) })
       if (!target) return
       const started = clock.now()
       const outcome = await this.publish(target)

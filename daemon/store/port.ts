@@ -508,6 +508,8 @@ export interface PublishingStore {
   releaseReservations(): Promise<void>
   /** Takes one target this node reserved (or nobody holds) for an attempt, under a lease; undefined if another node has it. */
   claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined>
+  /** Several claims in one statement or transaction, each at its own time: what a burst's attempts take. */
+  claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]>
   /**
    * Records an attempt's outcome, its events and, once every target is settled, the post's
    * final state and event: all in one transaction. False if the target was settled already.

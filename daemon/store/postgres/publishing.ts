@@ -84,6 +84,32 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
   async function releaseReservations(): Promise<void> {
     await sql`UPDATE post_targets SET lease_expires_at = NULL, claimed_by = NULL WHERE status = 'pending' AND claimed_by = ${nodeId}`
   }
+  async function claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]> {
+    if (claims.length === 0) return []
+    // The WHERE is checked again on each row as locked: of two nodes, one updates, the other finds it taken.
+    const rows = await sql<{ post_id: string; platform: string; attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null; user_id: string; content: string; media_urls: string }[]>`
+      UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = r.now + ${leaseMs}, claimed_by = ${nodeId}
+        FROM posts p, unnest(${claims.map((c) => c.ref.postId)}::text[], ${claims.map((c) => c.ref.platform)}::text[], ${claims.map((c) => c.now)}::bigint[]) AS r(post_id, platform, now)
+       WHERE p.id = t.post_id AND t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'pending' AND t.next_attempt_at <= r.now
+         AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= r.now)
+      RETURNING t.post_id, t.platform, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls`
+    const claimed = new Map(rows.map((row) => [`${row.post_id} ${row.platform}`, row]))
+    return claims.map(({ ref }): ClaimedTarget | undefined => {
+      const row = claimed.get(`${ref.postId} ${ref.platform}`)
+      if (!row) return undefined
+      return {
+        ...ref,
+        dueAt: row.next_attempt_at,
+        userId: row.user_id,
+        attempts: row.attempts,
+        attemptsSinceRetry: row.attempts - row.attempts_before_retry,
+        uncertainSince: row.uncertain_since ?? undefined,
+        content: row.content,
+        mediaUrls: JSON.parse(row.media_urls) as string[],
+      }
+    })
+  }
+
   return {
     async claimDue(now, limit, catchUpMs) {
       return sql.begin(async (tx) => {
@@ -126,26 +152,9 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     releaseReservations,
 
-    async claimTarget(ref, now, leaseMs): Promise<ClaimedTarget | undefined> {
-      // The WHERE is checked again on the row as locked: of two nodes, one updates, the other finds it taken.
-      const [row] = await sql<{ attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null; user_id: string; content: string; media_urls: string }[]>`
-        UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
-          FROM posts p
-         WHERE p.id = t.post_id AND t.post_id = ${ref.postId} AND t.platform = ${ref.platform} AND t.status = 'pending' AND t.next_attempt_at <= ${now}
-           AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= ${now})
-        RETURNING t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls`
-      if (!row) return undefined
-      return {
-        ...ref,
-        dueAt: row.next_attempt_at,
-        userId: row.user_id,
-        attempts: row.attempts,
-        attemptsSinceRetry: row.attempts - row.attempts_before_retry,
-        uncertainSince: row.uncertain_since ?? undefined,
-        content: row.content,
-        mediaUrls: JSON.parse(row.media_urls) as string[],
-      }
-    },
+    claimTarget: async (ref, now, leaseMs) => (await claimTargets([{ ref, now }], leaseMs))[0],
+
+    claimTargets,
 
     settle: (postId, platform, outcome, now) => sql.begin((tx) => settleOn(tx, postId, platform, outcome, now)),
 

@@ -133,6 +133,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     return result
   })
 
+  const claimAll = db.transaction((claims: readonly { ref: TargetRef; now: number }[], leaseMs: number) => claims.map((c) => claimOne(c.ref, c.now, leaseMs)))
   const claimOne = db.transaction((ref: TargetRef, now: number, leaseMs: number): ClaimedTarget | undefined => {
     const row = claimTarget.get(now + leaseMs, ref.postId, ref.platform, now)
     if (!row) return undefined
@@ -165,6 +166,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
     async claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined> {
       return claimOne.immediate(ref, now, leaseMs)
+    },
+
+    async claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]> {
+      return claimAll.immediate(claims, leaseMs)
     },
 
     /**
