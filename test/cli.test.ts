@@ -103,7 +103,9 @@ describe('commands against the daemon', () => {
         'Time zone: UTC',
         'Since:     2026-11-21 12:00 UTC',
         `Daemon:    ${t.url}`,
-        `Key:       ${t.key.slice(0, 12)}…`,
+        `Key:       ${t.key.slice(0, 12)}… ${t.daemon.firstStart!.keyId} "owner (first start)"`,
+        'Scopes:    all',
+        'Expires:   never',
         '',
         'Profiles on this machine:',
         `* default  ${t.url}`,
@@ -150,6 +152,17 @@ describe('commands against the daemon', () => {
     expect((await t.http.get('/v1/api-keys', { key: secret })).status).toBe(401)
     const page = await smm(['keys', 'list', '--limit', '2', '--json'])
     expect(JSON.parse(page.stdout)).toEqual((await t.http.get('/v1/api-keys?limit=2', { key: t.key })).body)
+  })
+
+  it('whoami shows the scopes and expiry of the key in use, or says why it cannot', async () => {
+    const make = async (scopes: string[]) =>
+      (await t.http.post('/v1/api-keys', { name: `whoami ${scopes.length}`, scopes, expires_at: '2027-01-01T00:00:00Z' }, { key: t.key })).body
+    const [listing, blind] = await Promise.all([make(['profile:read', 'keys:write']), make(['profile:read'])])
+    const [seen, unseen] = await Promise.all([smm(['whoami'], undefined, { SMM_API_KEY: listing.secret }), smm(['whoami'], undefined, { SMM_API_KEY: blind.secret })])
+    expect(seen.code).toBe(0)
+    expect(seen.stdout).toContain(`Key:       ${listing.prefix}… ${listing.id} "whoami 2" (from SMM_API_KEY)\nScopes:    profile:read keys:write\nExpires:   2027-01-01 00:00 UTC\n`)
+    expect(unseen.code).toBe(0)
+    expect(unseen.stdout).toContain(`Key:       ${blind.prefix}… (from SMM_API_KEY)\nScopes:    not shown: listing keys needs the keys:write scope, which this key does not hold\n`)
   })
 
   it('shows a problem as one line with each field error, or as JSON, with the exit code of SPEC §11', async () => {
