@@ -238,6 +238,31 @@ describe('commands against the daemon', () => {
     })
   })
 
+  it('puts --profile into the commands it suggests when a profile other than the default is in use', async () => {
+    const ca = join(home.dir, 'daemon-ca.pem')
+    writeFileSync(ca, t.ca)
+    const scripted = cliHome()
+    const env = { ...scripted.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: ca }
+    const [post, calendar, account] = await Promise.all([
+      runCli(['posts', 'create', '--text', 'Hello', '--profile', 'work'], { env }),
+      runCli(['calendar', '--profile', 'work', '--tz', 'UTC'], { env }),
+      runCli(['accounts', 'show', 'Nowhere', '--profile', 'work'], { env }),
+    ])
+    const plain = await runCli(['posts', 'create', '--text', 'Hello'], { env })
+    scripted.remove()
+    expect(post).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: You have no account yet: create one with `smm accounts create NAME --profile work`, then connect a platform to it.\n',
+    })
+    expect(plain.stderr).toBe('Error: You have no account yet: create one with `smm accounts create NAME`, then connect a platform to it.\n')
+    expect(calendar.code).toBe(2)
+    expect(calendar.stderr).toMatch(/^Error: smm calendar needs an interactive terminal .*use: smm posts list --from \d{4}-\d\d-01 --to \d{4}-\d\d-01 --every-status --profile work\n/)
+    expect(account.code).toBe(4)
+    expect(account.stderr).toBe('Error: ACCOUNT: no account is named "Nowhere"; you have none yet (`smm accounts create NAME --profile work`).\n')
+    expect((await t.http.get('/v1/accounts', { key: t.key })).body.data).toEqual([])
+  })
+
   it('exits 6 when rate limited beyond a short wait', async () => {
     const me = (await t.http.get('/v1/me', { key: t.key })).body
     await t.daemon.store.users.setPlan(me.id, 'enterprise', { per_minute: 1, per_hour: 100, per_day: 100 })
