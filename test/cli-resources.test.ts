@@ -277,6 +277,32 @@ describe('smm ai generate', () => {
   })
 })
 
+describe('the example keys of smm keys create --help', () => {
+  it('hold the scopes their commands need: the ci key posts by account name, the reporting key reads analytics', { timeout: 60_000 }, async () => {
+    const manifest = JSON.parse(readFileSync(join(resolve(import.meta.dirname, '..'), 'oclif.manifest.json'), 'utf8'))
+    const examples: string[] = manifest.commands['keys:create'].examples
+    const scopesOf = (name: string) => {
+      const example = examples.find((e) => e.includes(`keys create ${name} `))!
+      return [...example.matchAll(/--scope (\S+)/g)].flatMap((m) => m[1]!.split(','))
+    }
+    const keyWith = async (scopes: string[]) => (await t.http.post('/v1/api-keys', { name: 'example', scopes }, { key: t.key })).body.secret as string
+    const [ci, reporting] = await Promise.all([keyWith(scopesOf('ci')), keyWith(scopesOf('reporting'))])
+    const as = (key: string, args: string[]) => runCli(args, { env: { ...env, SMM_API_KEY: key } })
+    await smm(['accounts', 'create', 'Example Keys'])
+    await smm(['accounts', 'connect', 'Example Keys', '--platform', 'feed'])
+
+    const posted = await as(ci, ['posts', 'create', '--account', 'Example Keys', '--platform', 'feed', '--text', 'From CI', '--in', '2h', '--json'])
+    expect(posted).toMatchObject({ code: 0, stderr: '' })
+    const listed = await as(ci, ['posts', 'list', '--account', 'Example Keys', '--json'])
+    expect(json(listed).data.map((p: any) => p.id)).toEqual([json(posted).id])
+    const whoami = await as(ci, ['whoami', '--json'])
+    expect(whoami.code).toBe(0)
+    const report = await as(reporting, ['analytics', '--account', 'Example Keys', '--json'])
+    expect(report).toMatchObject({ code: 0, stderr: '' })
+    expect(json(report).totals.posts_scheduled).toBe(1)
+  })
+})
+
 describe('help', () => {
   it('gives every command a description and an example, and groups them in topics', async () => {
     const root = resolve(import.meta.dirname, '..')

@@ -306,7 +306,7 @@ describe('help', () => {
     ])
     expect(help.code).toBe(0)
     for (const command of ['login', 'logout', 'whoami', 'keys', 'autocomplete', 'daemon']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'))
-    expect(keysCreate.stdout).toContain('$ smm keys create ci --scope posts:read --scope posts:write --expires-in 90d')
+    expect(keysCreate.stdout).toContain('$ smm keys create ci --scope profile:read,accounts:read,posts:read,posts:write --expires-in 90d')
     expect(keysCreate.stdout).toMatch(/--profile=<value>/)
     expect(completion.code).toBe(0)
     expect(completion.stdout).toContain('smm autocomplete script bash')

@@ -11,7 +11,7 @@ export default class AdminKeysCreate extends AdminCommand {
 
   static override examples = [
     '<%= config.bin %> admin keys create laptop',
-    '<%= config.bin %> admin keys create ci --user usr_01J… --scope posts:read,posts:write --expires 2027-01-01T00:00:00Z',
+    '<%= config.bin %> admin keys create ci --user usr_01J… --scope profile:read,accounts:read,posts:read,posts:write --expires 2027-01-01T00:00:00Z',
   ]
 
   // The name is an argument, as in `smm keys create NAME`: one way to name a key.
