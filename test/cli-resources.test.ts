@@ -137,6 +137,33 @@ describe('smm accounts disconnect from a script', () => {
   })
 })
 
+describe('deletes from a script', () => {
+  it('webhooks delete and accounts delete refuse without --yes, with exit 2, and delete nothing', async () => {
+    const account = (await t.http.post('/v1/accounts', { name: 'Kept' }, { key: t.key })).body.id
+    const webhook = (await t.http.post('/v1/webhooks', { url: receiver.url, events: ['*'] }, { key: t.key })).body.id
+    const [hook, acct, acctJson] = await Promise.all([
+      smm(['webhooks', 'delete', webhook]),
+      smm(['accounts', 'delete', account]),
+      smm(['accounts', 'delete', account, '--json']),
+    ])
+    expect(hook).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to delete webhook ${webhook} and its delivery history without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect(acct).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to delete account ${account} and every post and connection of it without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect(acctJson.code).toBe(2)
+    expect(JSON.parse(acctJson.stderr)).toMatchObject({ code: 'confirmation_required' })
+    expect((await t.http.get(`/v1/webhooks/${webhook}`, { key: t.key })).status).toBe(200)
+    expect((await t.http.get(`/v1/accounts/${account}`, { key: t.key })).status).toBe(200)
+    await t.http.delete(`/v1/webhooks/${webhook}`, { key: t.key })
+  })
+})
+
 describe('smm accounts by name', () => {
   it('takes a unique name wherever an account is asked for, renames, and deletes only with --cancel-posts while posts are scheduled', { timeout: 60_000 }, async () => {
     const id = json(await smm(['accounts', 'create', 'Night Owl', '--json'])).id
