@@ -4,6 +4,7 @@ import type { User } from '../src/api/users.js'
 import { apiKeyDisplayPrefix } from '../src/api-key.js'
 import { ApiCommand } from '../src/cli/api-command.js'
 import { Profiles } from '../src/cli/profiles.js'
+import { formatNumber } from '../src/numbers.js'
 import { details, localTime } from '../src/cli/output.js'
 import { ApiError } from '../src/errors.js'
 
@@ -27,7 +28,7 @@ The key's scopes and expiry are read from the key list, which needs the keys:wri
       const pairs: [string, string][] = [
         ['User', `${me.name} (${me.id})`],
         ['Email', me.email ?? '-'],
-        ['Plan', `${me.plan}: ${per_minute}/minute, ${per_hour}/hour, ${per_day}/day`],
+        ['Plan', `${me.plan}: ${formatNumber(per_minute)}/minute, ${formatNumber(per_hour)}/hour, ${formatNumber(per_day)}/day`],
         ['Time zone', me.timezone],
         ['Since', localTime(me.created_at)],
         ['Daemon', `${client.baseUrl}${this.profileName === 'default' ? '' : ` (profile "${this.profileName}")`}`],

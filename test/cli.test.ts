@@ -99,7 +99,7 @@ describe('commands against the daemon', () => {
       [
         `User:      ${me.name} (${me.id})`,
         'Email:     -',
-        'Plan:      standard: 100/minute, 5000/hour, 50000/day',
+        'Plan:      standard: 100/minute, 5,000/hour, 50,000/day',
         'Time zone: UTC',
         'Since:     2026-11-21 12:00 UTC',
         `Daemon:    ${t.url}`,

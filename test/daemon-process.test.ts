@@ -1,5 +1,5 @@
 import net from 'node:net'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -131,6 +131,18 @@ describe('smm admin', () => {
     const listed = await runCli(['admin', 'keys', 'list', '--user', id], env)
     expect(listed.stdout).toContain(secret.slice(0, 12))
     expect(listed.stdout).not.toContain(secret)
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID +USER +NAME +PREFIX +STATUS +EXPIRES +LAST USED +SCOPES$/)
+    expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^key_\\w{26}  ${id}  acme-ci  ${secret.slice(0, 12)}  active  never    never      posts:read$`))
+    const [users, usersJson, keysJson] = await Promise.all([
+      runCli(['admin', 'users', 'list'], env),
+      runCli(['admin', 'users', 'list', '--json'], env),
+      runCli(['admin', 'keys', 'list', '--user', id, '--json'], env),
+    ])
+    expect(users.stdout.split('\n')[0]).toMatch(/^ID +NAME +EMAIL +PLAN +PER MINUTE +PER HOUR +PER DAY +TIME ZONE +SINCE$/)
+    expect(users.stdout).toMatch(new RegExp(`^${id}  Acme +social@acme\\.example  enterprise  500 +10,000 +100,000 +Europe/Berlin `, 'm'))
+    // A list, as every list of the API is: an envelope a script reads .data of.
+    expect(JSON.parse(usersJson.stdout)).toMatchObject({ data: expect.arrayContaining([expect.objectContaining({ id, name: 'Acme' })]), has_more: false, next_cursor: null })
+    expect(JSON.parse(keysJson.stdout)).toEqual({ data: [expect.objectContaining({ name: 'acme-ci', user_id: id, scopes: ['posts:read'] })], has_more: false, next_cursor: null })
     const keyId = /(key_[0-9A-Z]{26})/.exec(listed.stdout)![1]!
     const revoked = await runCli(['admin', 'keys', 'revoke', keyId], env)
     expect(revoked.stdout).toMatch(/Revoked key_/)
@@ -148,5 +160,19 @@ describe('smm admin', () => {
     const res = await runCli(['admin', 'users', 'list'], { env: { ...process.env, SMM_DATA_DIR: join(tmpdir(), 'smm-nowhere') } })
     expect(res.code).toBe(4)
     expect(res.stderr).toMatch(/No smm database at .*Start the daemon once/)
+  })
+
+  it('says a database that is there but cannot be opened is that, not "not found"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-broken-'))
+    writeFileSync(join(dir, 'smm.db'), 'this is not a database, but a note someone left here\n'.repeat(100))
+    const res = await runCli(['admin', 'users', 'list'], { env: { ...process.env, SMM_DATA_DIR: dir } })
+    const asJson = await runCli(['admin', 'keys', 'list', '--json'], { env: { ...process.env, SMM_DATA_DIR: dir } })
+    rmSync(dir, { recursive: true, force: true })
+    expect(res.code).toBe(1)
+    expect(res.stdout).toBe('')
+    expect(res.stderr).toMatch(new RegExp(`^Error: .*${join(dir, 'smm.db')}.*not a database`, 'i'))
+    expect(res.stderr).not.toMatch(/not found|No smm database/i)
+    expect(asJson.code).toBe(1)
+    expect(JSON.parse(asJson.stderr)).toMatchObject({ code: 'store_unopenable' })
   })
 })
