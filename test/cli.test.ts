@@ -218,6 +218,7 @@ describe('commands against the daemon', () => {
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/^Error: The request has 1 invalid field: URL\.\n {2}URL: 127\.0\.0\.1 is a private, loopback or otherwise non-public address/)
     expect(refused.stderr).toContain('  smm daemon --allow-private-network\n')
+    expect(refused.stderr).toContain('  smm daemon --allow-private-network --webhook-ca-file /path/to/receiver-cert.pem\n')
     expect(refused.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem')
     expect((await t.http.get('/v1/webhooks', { key: t.key })).body.data).toEqual([])
   })

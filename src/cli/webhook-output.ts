@@ -18,8 +18,9 @@ export function privateReceiverHint(error: Error, bin: string): string | undefin
     'To test with a receiver on this machine or your network, the operator runs the daemon with',
     `  ${bin} daemon --allow-private-network`,
     "(only where every user is trusted: it lets their URLs reach your network). If the receiver's",
-    'certificate is self-signed, start the daemon with NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem',
-    'so that it trusts it.',
+    'certificate is self-signed, the daemon trusts it for webhook deliveries with',
+    `  ${bin} daemon --allow-private-network --webhook-ca-file /path/to/receiver-cert.pem`,
+    '(or SMM_WEBHOOK_CA_FILE; NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem trusts it for everything).',
   ].join('\n')
 }
 
