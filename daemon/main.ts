@@ -120,8 +120,14 @@ function listen(server: Listener['server'], host: string, port: number): Promise
 async function drain(listener: Listener, graceMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => listener.server.close(() => resolve()))
   const servers: http.Server[] = listener.httpServers
-  for (const s of servers) s.closeIdleConnections()
-  const ticker = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 100)
+  // Connections with nothing in flight go now: idle keep-alive ones, and those that never sent
+  // a request. Busy ones finish their request first (up to the deadline), then go as they idle.
+  const closeIdle = () => {
+    listener.closeUnused()
+    for (const s of servers) s.closeIdleConnections()
+  }
+  closeIdle()
+  const ticker = setInterval(closeIdle, 100)
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())
   // Every server is closed, listening or not: closing also stops its timeout checks.
   const allClosed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))

@@ -1,4 +1,6 @@
+import https from 'node:https'
 import net from 'node:net'
+import tls from 'node:tls'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,6 +106,35 @@ describe('smm daemon as a process', () => {
     const res = await runCli(['daemon', '--port', '0', '--data-dir', dir], { env: process.env })
     expect(res.code).not.toBe(0)
     expect(res.stderr).toMatch(/schema version 999.*newer smm/s)
+    rmSync(dir, { recursive: true, force: true })
+  })
+})
+
+describe('smm daemon stopping', () => {
+  it('exits promptly on SIGTERM while clients hold connections open: a keep-alive one, a connected TLS one with no request yet, a silent TCP one', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-stop-'))
+    const { child, banner, url } = await startProcess(dir)
+    const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)![1]!
+    const ca = readFileSync(join(dir, 'tls-cert.pem'), 'utf8')
+    const { port } = new URL(url)
+    // What a calendar leaves between refreshes: a keep-alive connection after a request.
+    const agent = new https.Agent({ keepAlive: true, ca })
+    const status = await new Promise<number>((resolve, reject) =>
+      https.get(`${url}/v1/me`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => (res.resume(), res.on('end', () => resolve(res.statusCode!)))).on('error', reject),
+    )
+    expect(status).toBe(200)
+    // A pool that connects ahead of its next request, and a client that connected and said nothing.
+    const ready = tls.connect({ port: Number(port), host: '127.0.0.1', ca, servername: 'localhost' })
+    const silent = net.connect(Number(port), '127.0.0.1')
+    for (const s of [ready, silent]) s.on('error', () => {})
+    await Promise.all([new Promise((r) => ready.once('secureConnect', r)), new Promise((r) => silent.once('connect', r))])
+
+    const asked = Date.now()
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+    // Well inside the first-byte (10 s) and header (20 s) timeouts it used to wait out.
+    expect(Date.now() - asked).toBeLessThan(5_000)
+    agent.destroy()
     rmSync(dir, { recursive: true, force: true })
   })
 })
