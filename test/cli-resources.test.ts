@@ -65,7 +65,11 @@ describe('smm accounts', () => {
       smm(['accounts', 'connect', blog.id, '--platform', 'discord', '--credentials-file', badFile]),
       smm(['accounts', 'connect', 'acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--platform', 'feed']),
     ])
-    expect(feed).toEqual({ code: 0, stderr: '', stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\n` })
+    expect(feed).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\nIts posts are published to the feed at ${t.url}/feeds/${acme}.rss (also .atom and .json); reading it needs no key.\n`,
+    })
     expect(fromFile.code).toBe(0)
     expect(json(fromFile)).toEqual((await get(`/v1/accounts/${acme}`)).connections.find((c: any) => c.platform === 'discord'))
     expect(fromStdin).toEqual({ code: 0, stderr: '', stdout: `Connected discord to account ${blog.id} as ${loop.url} (discord loopback).\n` })
@@ -90,6 +94,7 @@ describe('smm accounts', () => {
         '',
       ].join('\n'),
     })
+    expect((await t.http.get(`/feeds/${acme}.rss`)).status).toBe(200)
     expect(json(listJson)).toEqual(await get('/v1/accounts?platform=feed'))
     expect(json(listJson).data.map((a: any) => a.id)).toEqual([acme])
     const row = (c: any) =>
@@ -103,6 +108,8 @@ describe('smm accounts', () => {
         '',
         `PLATFORM  HANDLE${' '.repeat(loop.url.length - 6)}  NAME                     STATUS  CONNECTED`,
         ...account.connections.map(row),
+        '',
+        `Feed: ${t.url}/feeds/${acme}.rss (also .atom and .json)`,
         '',
       ].join('\n'),
     )
