@@ -322,5 +322,12 @@ describe('help', () => {
       }).toString()
     expect(complete('smm keys c')).toBe('create\n')
     expect(complete('smm log')).toBe('login logout\n')
+    // zsh also completes flag values: platforms, scopes, statuses, events; bash completes
+    // commands and flags only (oclif's bash script has no values to offer).
+    const zsh = readFileSync(join(home.env.XDG_CACHE_HOME!, 'smm', 'autocomplete', 'functions', 'zsh', '_smm'), 'utf8')
+    expect(zsh).toContain('platform options:(feed mastodon bluesky telegram discord slack)')
+    expect(zsh).toMatch(/--scope"\[[^\]]*\]:scope options:\(profile:read profile:write accounts:read/)
+    expect(zsh).toMatch(/--status"\[[^\]]*\]:status options:\(scheduled publishing published/)
+    expect(zsh).toMatch(/--event"\[[^\]]*\]:event options:\(\* post\.scheduled/)
   })
 })
