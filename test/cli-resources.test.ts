@@ -68,7 +68,7 @@ describe('smm accounts', () => {
     expect(feed).toEqual({
       code: 0,
       stderr: '',
-      stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\nIts posts are published to the feed at ${t.url}/feeds/${acme}.rss (also .atom and .json); reading it needs no key.\n`,
+      stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\nIts posts are published to the feed at ${t.url}/feeds/${acme}.rss (also .atom and .json, and .html to read it in a browser); reading it needs no key.\n`,
     })
     expect(fromFile.code).toBe(0)
     expect(json(fromFile)).toEqual((await get(`/v1/accounts/${acme}`)).connections.find((c: any) => c.platform === 'discord'))
@@ -109,7 +109,7 @@ describe('smm accounts', () => {
         `PLATFORM  HANDLE${' '.repeat(loop.url.length - 6)}  NAME                     STATUS  CONNECTED`,
         ...account.connections.map(row),
         '',
-        `Feed: ${t.url}/feeds/${acme}.rss (also .atom and .json)`,
+        `Feed: ${t.url}/feeds/${acme}.rss (also .atom and .json, and .html to read it in a browser)`,
         '',
       ].join('\n'),
     )

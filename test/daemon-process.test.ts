@@ -75,7 +75,7 @@ describe('smm daemon as a process', () => {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50))
       target = (await http.get(`/v1/posts/${post}`, { key })).body.targets[0]
     }
-    expect(target).toMatchObject({ status: 'published', url: `https://smm.example.com/social/feeds/${account}.json#${post}` })
+    expect(target).toMatchObject({ status: 'published', url: `https://smm.example.com/social/feeds/${account}.html#${post}` })
     http.close()
     child.kill('SIGTERM')
     expect(await exited(child)).toBe(0)

@@ -21,7 +21,7 @@ export function accountTable(accounts: readonly Account[]): string {
  */
 export function feedUrls(daemonUrl: string, accountId: string): string {
   const base = `${daemonUrl.replace(/\/+$/, '')}/feeds/${accountId}`
-  return `${base}.rss (also .atom and .json)`
+  return `${base}.rss (also .atom and .json, and .html to read it in a browser)`
 }
 
 /** One account and its connections; `daemonUrl` lets it show where a connected feed is read. */
