@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiError } from '../errors.js'
 import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
 import { repeatable } from './flags.js'
+import { formatNumber } from '../numbers.js'
 import { details, localTime, paint, shownOnceGone, table } from './output.js'
 
 /** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
@@ -63,7 +64,7 @@ export function deliveryTable(attempts: readonly WebhookDeliveryAttempt[]): stri
     { header: 'TRY', value: (a) => String(a.attempt) },
     { header: 'RESULT', value: (a) => (a.succeeded ? 'ok' : 'failed'), style: (a) => (a.succeeded ? 'green' : 'red') },
     { header: 'HTTP', value: (a) => (a.status_code === null ? '-' : String(a.status_code)) },
-    { header: 'MS', value: (a) => String(Math.round(a.duration_ms)) },
+    { header: 'MS', value: (a) => formatNumber(a.duration_ms) },
     { header: 'NEXT TRY', value: (a) => localTime(a.next_attempt_at, '') },
     { header: 'ERROR', value: (a) => a.error ?? '' },
   ])
