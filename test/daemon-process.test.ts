@@ -140,7 +140,7 @@ describe('smm daemon stopping', () => {
 })
 
 describe('smm admin', () => {
-  it('creates users and keys, sets plans, revokes and backs up, on the data dir', async () => {
+  it('creates users and keys, sets plans, revokes and backs up, on the data dir', { timeout: 60_000 }, async () => {
     const env = { env: { ...process.env, SMM_DATA_DIR: dataDir } }
     const user = await runCli(['admin', 'users', 'create', '--name', 'Acme', '--email', 'social@acme.example', '--json'], env)
     expect(user.code).toBe(0)
@@ -155,6 +155,20 @@ describe('smm admin', () => {
     const wrong = await runCli(['admin', 'users', 'set-plan', id, '--plan', 'standard', '--per-minute', '5'], env)
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/only the enterprise plan/)
+
+    // --expires and --expires-in read as in `smm keys create`; a time it cannot read is refused, naming it, and makes no key.
+    const [phrase, badTime, past] = await Promise.all([
+      runCli(['admin', 'keys', 'create', 'owner-month', '--expires-in', '30d', '--json'], env),
+      runCli(['admin', 'keys', 'create', 'owner-never', '--expires', 'whenever'], env),
+      runCli(['admin', 'keys', 'create', 'owner-past', '--expires', '2020-01-01T00:00:00Z'], env),
+    ])
+    expect(Math.abs(Date.parse(JSON.parse(phrase.stdout).expires_at) - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000)
+    expect(badTime.code).toBe(2)
+    expect(badTime.stderr).toMatch(/^Error: --expires: .*whenever/)
+    expect(past.code).toBe(2)
+    expect(past.stderr).toMatch(/^Error: --expires 2020-01-01T00:00:00Z: that is 20(19-12-31|20-01-01) \d\d:\d\d \S+, already past; give a time in the future, or --expires-in 30d\.\n$/)
+    const names = JSON.parse((await runCli(['admin', 'keys', 'list', '--json'], env)).stdout).data.map((k: { name: string }) => k.name)
+    expect(names.filter((n: string) => n.startsWith('owner-'))).toEqual(['owner-month'])
 
     const key = await runCli(['admin', 'keys', 'create', 'acme-ci', '--user', id, '--scope', 'posts:read'], env)
     expect(key.code).toBe(0)
