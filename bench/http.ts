@@ -43,7 +43,7 @@ export async function benchHttp(): Promise<Record<string, number | string>> {
       return url && key && out.includes('curl') ? { url, key } : undefined
     })
     // Limits high enough not to refuse the benchmark, while every request is still counted.
-    const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], { SMM_DATA_DIR: dataDir }))[0].id
+    const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], { SMM_DATA_DIR: dataDir })).data[0].id
     smm(['admin', 'users', 'set-plan', owner, '--plan', 'enterprise', '--per-minute', '100000000', '--per-hour', '100000000', '--per-day', '100000000'], { SMM_DATA_DIR: dataDir })
     const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
     const headers = { authorization: `Bearer ${daemon.value.key}` }

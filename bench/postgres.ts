@@ -91,7 +91,7 @@ export async function apiThroughput(url: string): Promise<Record<string, number 
         env,
       )
       const adminEnv = { SMM_DATA_DIR: dataDir, ...env }
-      const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], adminEnv))[0].id
+      const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], adminEnv)).data[0].id
       smm(['admin', 'users', 'set-plan', owner, '--plan', 'enterprise', '--per-minute', '100000000', '--per-hour', '100000000', '--per-day', '100000000'], adminEnv)
       const options = { ca: readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'), headers: { authorization: `Bearer ${daemon.value.key}` }, connections: CONCURRENCY }
       await load(`${daemon.value.url}/v1/me`, { ...options, durationMs: 1_000, warmupMs: 0 })

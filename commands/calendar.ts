@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../src/cli/api-command.js'
-import { EXIT } from '../src/cli/exit-codes.js'
 import { openApiCalendarSource } from '../src/tui/api-source.js'
 import { canonicalTimeZone, localeWeekStart, systemLocale, systemTimeZone, zonedParts, type Weekday } from '../src/zoned-time.js'
 import { NoTerminalError, isInteractive } from '../src/tui/no-terminal-error.js'
+import { usageError } from '../src/cli/command-error.js'
 
 const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 
@@ -35,7 +35,7 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
     const { flags } = await this.parse(Calendar)
     if (!isInteractive(process.stdin, process.stdout)) {
       const month = zonedParts(Date.now(), flags.tz ?? systemTimeZone()).date.slice(0, 7)
-      this.error(new NoTerminalError(month).message, { exit: EXIT.usage })
+      throw usageError('no_terminal', new NoTerminalError(month, this.profileFlag()).message)
     }
     const { source, timeZone: profileZone } = await this.waitFor('Connecting', openApiCalendarSource(await this.client()))
     const timeZone = flags.tz ?? (profileZone && canonicalTimeZone(profileZone)) ?? systemTimeZone()
@@ -45,7 +45,7 @@ Times are shown and entered in your profile's time zone, or --tz. Weeks start on
         : ((WEEK_STARTS.indexOf(flags['week-start']) as Weekday))
     // Ink and React load here, for this command only, so every other command starts fast.
     const { renderCalendar } = await import('../src/tui/render-calendar.js')
-    await renderCalendar(source, { timeZone, weekStart })
+    await renderCalendar(source, { timeZone, weekStart, profileFlag: this.profileFlag() })
   }
 
   // A line on stderr would tear the full-screen drawing; a request that still fails after the

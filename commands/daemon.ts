@@ -67,6 +67,11 @@ On first start with an empty data dir it creates the owner user and prints an AP
       description: 'Let webhook, media and platform URLs that users supply reach private, loopback and link-local addresses (off: SSRF protection)',
       env: 'SMM_ALLOW_PRIVATE_NETWORK',
     }),
+    'webhook-ca-file': Flags.string({
+      description: "A PEM file of certificates to trust for webhook deliveries only, besides the public roots: a receiver's self-signed certificate, or a private CA",
+      env: 'SMM_WEBHOOK_CA_FILE',
+      helpValue: '<file>',
+    }),
     'public-url': Flags.string({
       description: 'The URL users reach this daemon at (e.g. behind a proxy), for links it publishes such as feed item URLs; default: the listening URL',
       env: 'SMM_PUBLIC_URL',
@@ -112,6 +117,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       trustedProxies: flags['trusted-proxy'],
       logLevel: flags['log-level'],
       allowPrivateNetwork: flags['allow-private-network'],
+      webhookCaFile: flags['webhook-ca-file'],
       publicUrl: flags['public-url'],
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
       connectionLimits: { perAddress: flags['max-connections-per-address'] },

@@ -105,7 +105,7 @@ A daemon's self-signed certificate is trusted with --ca (its tls-cert.pem), or b
     let key: string
     if (fromStdin) key = (await readStdin()).trim()
     else if (interactive()) key = (await askHidden('API key: ')).trim()
-    else throw usageError('no_key', 'No API key: pipe it in with --key-stdin, or run `smm login` in a terminal to be asked for it.')
+    else throw usageError('no_key', `No API key: pipe it in with --key-stdin, or run \`smm login${this.profileFlag()}\` in a terminal to be asked for it.`)
     if (!key) throw usageError('no_key', 'No API key was given.')
     if (!isWellFormedApiKey(key)) {
       throw new CommandError(

@@ -20,6 +20,11 @@ export interface AppDeps {
   authFailuresPerMinute?: number
   /** Outbound HTTP to user-supplied URLs, through the egress policy. */
   http: HttpClient
+  /**
+   * The same, for webhook deliveries, when the operator trusts more CAs for receivers than for
+   * everything else (`--webhook-ca-file`); unset: `http`.
+   */
+  webhookHttp?: HttpClient
   /** Writes drafts for `POST /v1/ai/generate`: the configured model server, or the builtin helper. */
   ai: AiProvider
   /** Whether user-supplied URLs may point at private addresses (checked again at creation). */

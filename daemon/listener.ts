@@ -121,6 +121,36 @@ export interface Listener {
   server: net.Server
   /** Every HTTP server that carries requests, to drain on shutdown. */
   httpServers: http.Server[]
+  /**
+   * Closes every connection that has not started a request: accepted but silent, in its TLS
+   * handshake, or connected and waiting. Node's closeIdleConnections leaves those alone, so a
+   * client that keeps a connection ready (a calendar between refreshes, a pool that pre-connects)
+   * held a stopping daemon for the whole of its first-byte or header timeout.
+   */
+  closeUnused(): void
+}
+
+/** The connections that have not carried a request yet, by peer; they go once one arrives. */
+function unusedConnections() {
+  const unused = new Map<string, net.Socket>()
+  const peer = (socket: net.Socket) => `${socket.remoteAddress}|${socket.remotePort}`
+  return {
+    accepted(socket: net.Socket) {
+      const key = peer(socket)
+      unused.set(key, socket)
+      socket.once('close', () => {
+        if (unused.get(key) === socket) unused.delete(key)
+      })
+    },
+    /** A request arrived on this socket (the TLS socket over the accepted one has the same peer). */
+    used(socket: net.Socket) {
+      unused.delete(peer(socket))
+    },
+    closeAll() {
+      for (const socket of unused.values()) socket.destroy()
+      unused.clear()
+    },
+  }
 }
 
 /** Counts the connections each client address holds, refusing those over the cap. */
@@ -192,9 +222,12 @@ export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Log
     req.socket.setTimeout(0)
   })
   const admit = perAddressCap(limits.perAddress, report)
+  const unused = unusedConnections()
+  for (const s of [secure, plain]) s.prependListener('request', (req: http.IncomingMessage) => unused.used(req.socket))
   const server = net.createServer((socket) => {
     socket.on('error', (error) => log.debug({ msg: 'socket error', err: error.message }))
     if (!admit(socket)) return
+    unused.accepted(socket)
     socket.setTimeout(limits.firstByteMs, () => {
       report('no first byte', socket.remoteAddress, { ms: limits.firstByteMs })
       socket.destroy()
@@ -226,7 +259,7 @@ export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Log
   server.on('listening', () => {
     for (const s of [secure, plain]) s.emit('listening')
   })
-  return { server, httpServers: [secure, plain] }
+  return { server, httpServers: [secure, plain], closeUnused: () => unused.closeAll() }
 }
 
 /** Plain HTTP for use behind a TLS-terminating proxy; the app admits only trusted proxies. */
@@ -234,5 +267,8 @@ export function proxyListener(handler: RequestListener, log: Logger, limits: Con
   const server = http.createServer({ connectionsCheckingInterval: checkEvery(limits) }, handler)
   tune(server, limits)
   server.on('clientError', onClientError(throttledLog(log)))
-  return { server, httpServers: [server] }
+  const unused = unusedConnections()
+  server.on('connection', (socket: net.Socket) => unused.accepted(socket))
+  server.prependListener('request', (req: http.IncomingMessage) => unused.used(req.socket))
+  return { server, httpServers: [server], closeUnused: () => unused.closeAll() }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import nodeTls from 'node:tls'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import pino, { type Logger } from 'pino'
@@ -33,6 +34,8 @@ export interface DaemonOptions {
   logLevel?: string
   /** Let outbound requests to user-supplied URLs reach private and loopback addresses. */
   allowPrivateNetwork?: boolean
+  /** A PEM file of certificates to trust, besides the public roots, for webhook deliveries only (a receiver's self-signed certificate). */
+  webhookCaFile?: string
   /** How long shutdown waits for requests in flight before closing their connections. */
   shutdownGraceMs?: number
   /** An OpenAI-compatible chat-completions server (up to `/v1`); unset: the builtin drafting helper. */
@@ -117,8 +120,14 @@ function listen(server: Listener['server'], host: string, port: number): Promise
 async function drain(listener: Listener, graceMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => listener.server.close(() => resolve()))
   const servers: http.Server[] = listener.httpServers
-  for (const s of servers) s.closeIdleConnections()
-  const ticker = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 100)
+  // Connections with nothing in flight go now: idle keep-alive ones, and those that never sent
+  // a request. Busy ones finish their request first (up to the deadline), then go as they idle.
+  const closeIdle = () => {
+    listener.closeUnused()
+    for (const s of servers) s.closeIdleConnections()
+  }
+  closeIdle()
+  const ticker = setInterval(closeIdle, 100)
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())
   // Every server is closed, listening or not: closing also stops its timeout checks.
   const allClosed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
@@ -126,6 +135,30 @@ async function drain(listener: Listener, graceMs: number): Promise<void> {
   clearInterval(ticker)
   for (const s of servers) s.closeAllConnections()
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 100).unref())])
+}
+
+/**
+ * The certificates Node.js trusts by default: its public roots and NODE_EXTRA_CA_CERTS. A `ca`
+ * option replaces them for the connections it is given to, so an extra CA for webhook receivers
+ * is added to these rather than put in their place.
+ */
+function defaultCas(): string[] {
+  const node = nodeTls as typeof nodeTls & { getCACertificates?: (type: 'default') => string[] }
+  if (node.getCACertificates) return node.getCACertificates('default')
+  const extra = process.env.NODE_EXTRA_CA_CERTS
+  return [...nodeTls.rootCertificates, ...(extra ? [readCaFile(extra, 'NODE_EXTRA_CA_CERTS')] : [])]
+}
+
+/** A PEM file of certificates, or an error that names the file, the setting and what is wrong. */
+function readCaFile(file: string, setting: string): string {
+  let pem: string
+  try {
+    pem = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new Error(`${setting} ${file}: ${(error as Error).message}`)
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`${setting} ${file}: not a PEM certificate file (no "-----BEGIN CERTIFICATE-----" in it)`)
+  return pem
 }
 
 /** Starts the daemon: storage, TLS, first-start bootstrap, the HTTP listener and background jobs. */
@@ -152,6 +185,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     { baseUrl: options.aiBaseUrl, apiKey: options.aiApiKey, model: options.aiModel, timeoutMs: options.aiTimeoutMs },
     createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
   )
+  const webhookCa = options.webhookCaFile === undefined ? undefined : readCaFile(options.webhookCaFile, '--webhook-ca-file')
   const { warning } = prepareDataDir(options.dataDir)
   if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
   const databaseFile = databaseFileOf(options.dataDir)
@@ -190,6 +224,9 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     let listeningUrl = ''
     const platforms = createPlatformRegistry({ store, publicUrl: () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, ''), extra: overrides.platforms })
     const http = createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress })
+    const webhookHttp = webhookCa
+      ? createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress, ca: [...defaultCas(), webhookCa, ...[overrides.egress?.ca ?? []].flat()] })
+      : undefined
     const scheduler = new Scheduler(
       { store, clock, log, http, platforms, secrets },
       { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...overrides.scheduler },
@@ -204,6 +241,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       ai,
       allowPrivateNetwork: Boolean(overrides.egress?.allowPrivateNetwork ?? options.allowPrivateNetwork),
       http,
+      webhookHttp,
       platforms,
       secrets,
       scheduler,

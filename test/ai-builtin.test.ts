@@ -85,6 +85,15 @@ describe('POST /v1/ai/generate with the builtin helper', () => {
     expect(res.body.variants[0].content.startsWith('Our autumn roastery open day in Lyon.')).toBe(true)
   })
 
+  it('keeps each hashtag one word: marks stay with their letters, compounds and possessives are not split', async () => {
+    // "São Tomé" typed with combining accents, as some keyboards and pastes produce it.
+    const prompt = 'Open-air tasting of São Tomé cacao at Maria\u2019s open-air stall, Saturday\u2019s open-air market'.normalize('NFD')
+    const res = await generate({ prompt, platforms: ['discord'], hashtags: true })
+    const tags = res.body.variants[0].content.split('\n\n').at(-1)
+    expect(tags).toBe('#OpenAir #Tasting #Tomé')
+    for (const tag of tags.split(' ')) expect(tag).toMatch(/^#[\p{L}\p{N}]+$/u)
+  })
+
   it('writes each tone differently and adds hashtags from the prompt only when asked', async () => {
     const prompt = 'Our bakery now opens at 7am on weekdays, with fresh sourdough bread and sourdough pastries'
     const tones = ['neutral', 'friendly', 'professional', 'witty', 'enthusiastic']

@@ -156,6 +156,16 @@ describe('POST /v1/ai/generate with an OpenAI-compatible server', () => {
     expect(variant.characters).toBeLessThanOrEqual(300)
     expect(model.received).toHaveLength(2)
   })
+
+  it('keeps the hashtags that end a draft whole when it cuts one to fit, cutting the text before them', async () => {
+    const sentence = 'Our roastery opens its doors to visitors this Saturday morning. '
+    model.answer = (_req, res) => json(res, 200, completion([`${sentence.repeat(20).trim()}\n\n#Coffee #OpenDay #Leith`]))
+    const res = await generate({ prompt: 'Open day', platforms: ['bluesky'], hashtags: true })
+    expect(res.status).toBe(200)
+    const [variant] = res.body.variants
+    expect(variant.content).toMatch(/^(Our roastery opens its doors to visitors this Saturday morning\. ?)+\n\n#Coffee #OpenDay #Leith$/)
+    expect(variant.characters).toBeLessThanOrEqual(300)
+  })
 })
 
 describe('AI provider failures', () => {

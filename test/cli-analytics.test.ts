@@ -55,6 +55,28 @@ describe('terminal charts', () => {
     expect(seriesChart(report([1, 2]), 'sparkline', false)).toContain('posts published  ▅█  total 3, peak 2 on 2026-11-02')
   })
 
+  it('says "no engagement yet" for a series that is zero throughout, instead of drawing it with "peak 0"', () => {
+    const quiet = report([1, 2])
+    quiet.series = quiet.series.map((b) => ({ ...b, likes: 0, posts_failed: 0 }))
+    quiet.totals = { ...quiet.totals, likes: 0, posts_failed: 0 }
+    const sparklines = seriesChart(quiet, 'sparkline', false)
+    expect(sparklines).toContain('likes            ▁▁  no engagement yet')
+    expect(sparklines).toContain('posts failed     ▁▁  none in this range')
+    expect(sparklines).not.toContain('peak 0')
+    const bars = seriesChart(quiet, 'bars', false)
+    expect(bars).toContain('likes\n  no engagement yet\n')
+    expect(bars).not.toContain('likes (total 0)')
+  })
+
+  it('writes numbers one way everywhere: grouped by thousands, whatever the locale', () => {
+    const big = report([12_345, 2])
+    big.totals = { ...big.totals, median_publish_delay_ms: 4_000_000 * 1_000, engagement_rate: 12.3456 }
+    const table = metricsTable(big, false)
+    expect(table).toMatch(/^posts published +12,347 +12,347$/m)
+    expect(table).toMatch(/^median publish delay +1,111\.1 h +-$/m)
+    expect(table).toMatch(/^engagement rate +1,234\.6% +3\.1%$/m)
+  })
+
   it('puts each metric on a row with the total and each platform: rates as %, delays as durations, missing as -', () => {
     const lines = metricsTable(report([1, 2]), false).split('\n')
     expect(lines[0]).toBe('METRIC                TOTAL   MASTODON')

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { colorEnabled, localTime, table } from '../src/cli/output.js'
+import { displayWidth, graphemesOf } from '../src/display-width.js'
+import { clip } from '../src/tui/post-style.js'
 
 describe('human output', () => {
   it('colours only a terminal, never with NO_COLOR, always with FORCE_COLOR', () => {
@@ -22,6 +24,27 @@ describe('human output', () => {
     expect(table(rows, columns, false)).toBe('ID      STATUS\nkey_1   active\nkey_22  revoked')
     const coloured = table(rows, columns, true).replace(/\u001b\[\d+m/g, '')
     expect(coloured).toBe('ID      STATUS\nkey_1   active\nkey_22  revoked')
+  })
+
+  it('aligns columns by the columns a name takes on screen: emoji with skin tones, flags, CJK, accents', () => {
+    const rows = [{ name: '👩🏽‍🌾 Farm' }, { name: '日本茶' }, { name: 'Cafe\u0301 🇫🇷' }, { name: 'Plain' }]
+    const lines = table(rows, [{ header: 'NAME', value: (r) => r.name }, { header: 'ID', value: () => 'x' }], false).split('\n')
+    // Every "x" sits in the same terminal column.
+    const columns = lines.map((line) => displayWidth(line.slice(0, line.lastIndexOf(line.endsWith('ID') ? 'ID' : 'x'))))
+    expect(new Set(columns).size, lines.join('\n')).toBe(1)
+    expect(columns[0]).toBe(9) // '👩🏽‍🌾 Farm' is 7 columns wide, then two spaces
+  })
+
+  it('clips calendar text to a width in columns, never inside a grapheme cluster', () => {
+    const text = '👩🏽‍🌾👍🏽🇩🇪日本e\u0301x and more'
+    const clusters = new Set(graphemesOf(text))
+    for (let width = 1; width <= 20; width++) {
+      const clipped = clip(text, width)
+      expect(displayWidth(clipped), `width ${width}: ${clipped}`).toBeLessThanOrEqual(width)
+      for (const cluster of graphemesOf(clipped.replace(/…$/, ''))) expect(clusters.has(cluster), `width ${width}: ${clipped}`).toBe(true)
+    }
+    expect(clip(text, 6)).toBe('👩🏽‍🌾👍🏽…')
+    expect(clip('short', 5)).toBe('short')
   })
 
   it('shows API times in the local zone, to the minute', () => {

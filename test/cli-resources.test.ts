@@ -65,7 +65,11 @@ describe('smm accounts', () => {
       smm(['accounts', 'connect', blog.id, '--platform', 'discord', '--credentials-file', badFile]),
       smm(['accounts', 'connect', 'acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--platform', 'feed']),
     ])
-    expect(feed).toEqual({ code: 0, stderr: '', stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\n` })
+    expect(feed).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `Connected feed to account ${acme} as feed (RSS, Atom and JSON Feed).\nIts posts are published to the feed at ${t.url}/feeds/${acme}.rss (also .atom and .json, and .html to read it in a browser); reading it needs no key.\n`,
+    })
     expect(fromFile.code).toBe(0)
     expect(json(fromFile)).toEqual((await get(`/v1/accounts/${acme}`)).connections.find((c: any) => c.platform === 'discord'))
     expect(fromStdin).toEqual({ code: 0, stderr: '', stdout: `Connected discord to account ${blog.id} as ${loop.url} (discord loopback).\n` })
@@ -90,6 +94,7 @@ describe('smm accounts', () => {
         '',
       ].join('\n'),
     })
+    expect((await t.http.get(`/feeds/${acme}.rss`)).status).toBe(200)
     expect(json(listJson)).toEqual(await get('/v1/accounts?platform=feed'))
     expect(json(listJson).data.map((a: any) => a.id)).toEqual([acme])
     const row = (c: any) =>
@@ -103,6 +108,8 @@ describe('smm accounts', () => {
         '',
         `PLATFORM  HANDLE${' '.repeat(loop.url.length - 6)}  NAME                     STATUS  CONNECTED`,
         ...account.connections.map(row),
+        '',
+        `Feed: ${t.url}/feeds/${acme}.rss (also .atom and .json, and .html to read it in a browser)`,
         '',
       ].join('\n'),
     )
@@ -134,6 +141,33 @@ describe('smm accounts disconnect from a script', () => {
     expect(unconfirmedJson.code).toBe(2)
     expect(JSON.parse(unconfirmedJson.stderr)).toMatchObject({ code: 'confirmation_required' })
     expect((await get(`/v1/accounts/${acme}`)).connections.map((c: any) => c.platform)).toEqual(['feed'])
+  })
+})
+
+describe('deletes from a script', () => {
+  it('webhooks delete and accounts delete refuse without --yes, with exit 2, and delete nothing', async () => {
+    const account = (await t.http.post('/v1/accounts', { name: 'Kept' }, { key: t.key })).body.id
+    const webhook = (await t.http.post('/v1/webhooks', { url: receiver.url, events: ['*'] }, { key: t.key })).body.id
+    const [hook, acct, acctJson] = await Promise.all([
+      smm(['webhooks', 'delete', webhook]),
+      smm(['accounts', 'delete', account]),
+      smm(['accounts', 'delete', account, '--json']),
+    ])
+    expect(hook).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to delete webhook ${webhook} and its delivery history without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect(acct).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: Not going to delete account ${account} and every post and connection of it without --yes: there is no terminal to ask on. Pass --yes to do it; nothing was changed.\n`,
+    })
+    expect(acctJson.code).toBe(2)
+    expect(JSON.parse(acctJson.stderr)).toMatchObject({ code: 'confirmation_required' })
+    expect((await t.http.get(`/v1/webhooks/${webhook}`, { key: t.key })).status).toBe(200)
+    expect((await t.http.get(`/v1/accounts/${account}`, { key: t.key })).status).toBe(200)
+    await t.http.delete(`/v1/webhooks/${webhook}`, { key: t.key })
   })
 })
 
@@ -274,6 +308,32 @@ describe('smm ai generate', () => {
     expect(generation).toMatchObject({ provider: 'builtin', variants: [{ platform: 'discord', content: expect.stringContaining('#') }] })
     expect(generation.id).toMatch(/^gen_/)
     expect(tooMany).toEqual({ code: 2, stdout: '', stderr: 'Error: --variants: Expected an integer less than or equal to 5 but received: 9\n' })
+  })
+})
+
+describe('the example keys of smm keys create --help', () => {
+  it('hold the scopes their commands need: the ci key posts by account name, the reporting key reads analytics', { timeout: 60_000 }, async () => {
+    const manifest = JSON.parse(readFileSync(join(resolve(import.meta.dirname, '..'), 'oclif.manifest.json'), 'utf8'))
+    const examples: string[] = manifest.commands['keys:create'].examples
+    const scopesOf = (name: string) => {
+      const example = examples.find((e) => e.includes(`keys create ${name} `))!
+      return [...example.matchAll(/--scope (\S+)/g)].flatMap((m) => m[1]!.split(','))
+    }
+    const keyWith = async (scopes: string[]) => (await t.http.post('/v1/api-keys', { name: 'example', scopes }, { key: t.key })).body.secret as string
+    const [ci, reporting] = await Promise.all([keyWith(scopesOf('ci')), keyWith(scopesOf('reporting'))])
+    const as = (key: string, args: string[]) => runCli(args, { env: { ...env, SMM_API_KEY: key } })
+    await smm(['accounts', 'create', 'Example Keys'])
+    await smm(['accounts', 'connect', 'Example Keys', '--platform', 'feed'])
+
+    const posted = await as(ci, ['posts', 'create', '--account', 'Example Keys', '--platform', 'feed', '--text', 'From CI', '--in', '2h', '--json'])
+    expect(posted).toMatchObject({ code: 0, stderr: '' })
+    const listed = await as(ci, ['posts', 'list', '--account', 'Example Keys', '--json'])
+    expect(json(listed).data.map((p: any) => p.id)).toEqual([json(posted).id])
+    const whoami = await as(ci, ['whoami', '--json'])
+    expect(whoami.code).toBe(0)
+    const report = await as(reporting, ['analytics', '--account', 'Example Keys', '--json'])
+    expect(report).toMatchObject({ code: 0, stderr: '' })
+    expect(json(report).totals.posts_scheduled).toBe(1)
   })
 })
 

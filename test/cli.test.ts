@@ -99,11 +99,13 @@ describe('commands against the daemon', () => {
       [
         `User:      ${me.name} (${me.id})`,
         'Email:     -',
-        'Plan:      standard: 100/minute, 5000/hour, 50000/day',
+        'Plan:      standard: 100/minute, 5,000/hour, 50,000/day',
         'Time zone: UTC',
         'Since:     2026-11-21 12:00 UTC',
         `Daemon:    ${t.url}`,
-        `Key:       ${t.key.slice(0, 12)}…`,
+        `Key:       ${t.key.slice(0, 12)}… ${t.daemon.firstStart!.keyId} "owner (first start)"`,
+        'Scopes:    all',
+        'Expires:   never',
         '',
         'Profiles on this machine:',
         `* default  ${t.url}`,
@@ -150,6 +152,17 @@ describe('commands against the daemon', () => {
     expect((await t.http.get('/v1/api-keys', { key: secret })).status).toBe(401)
     const page = await smm(['keys', 'list', '--limit', '2', '--json'])
     expect(JSON.parse(page.stdout)).toEqual((await t.http.get('/v1/api-keys?limit=2', { key: t.key })).body)
+  })
+
+  it('whoami shows the scopes and expiry of the key in use, or says why it cannot', async () => {
+    const make = async (scopes: string[]) =>
+      (await t.http.post('/v1/api-keys', { name: `whoami ${scopes.length}`, scopes, expires_at: '2027-01-01T00:00:00Z' }, { key: t.key })).body
+    const [listing, blind] = await Promise.all([make(['profile:read', 'keys:write']), make(['profile:read'])])
+    const [seen, unseen] = await Promise.all([smm(['whoami'], undefined, { SMM_API_KEY: listing.secret }), smm(['whoami'], undefined, { SMM_API_KEY: blind.secret })])
+    expect(seen.code).toBe(0)
+    expect(seen.stdout).toContain(`Key:       ${listing.prefix}… ${listing.id} "whoami 2" (from SMM_API_KEY)\nScopes:    profile:read keys:write\nExpires:   2027-01-01 00:00 UTC\n`)
+    expect(unseen.code).toBe(0)
+    expect(unseen.stdout).toContain(`Key:       ${blind.prefix}… (from SMM_API_KEY)\nScopes:    not shown: listing keys needs the keys:write scope, which this key does not hold\n`)
   })
 
   it('shows a problem as one line with each field error, or as JSON, with the exit code of SPEC §11', async () => {
@@ -205,6 +218,7 @@ describe('commands against the daemon', () => {
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/^Error: The request has 1 invalid field: URL\.\n {2}URL: 127\.0\.0\.1 is a private, loopback or otherwise non-public address/)
     expect(refused.stderr).toContain('  smm daemon --allow-private-network\n')
+    expect(refused.stderr).toContain('  smm daemon --allow-private-network --webhook-ca-file /path/to/receiver-cert.pem\n')
     expect(refused.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem')
     expect((await t.http.get('/v1/webhooks', { key: t.key })).body.data).toEqual([])
   })
@@ -223,6 +237,31 @@ describe('commands against the daemon', () => {
       stdout: '',
       stderr: 'Error: Not logged in: run `smm login --url https://HOST:8443`, or set SMM_URL and SMM_API_KEY.\n',
     })
+  })
+
+  it('puts --profile into the commands it suggests when a profile other than the default is in use', async () => {
+    const ca = join(home.dir, 'daemon-ca.pem')
+    writeFileSync(ca, t.ca)
+    const scripted = cliHome()
+    const env = { ...scripted.env, SMM_URL: t.url, SMM_API_KEY: t.key, SMM_CA_FILE: ca }
+    const [post, calendar, account] = await Promise.all([
+      runCli(['posts', 'create', '--text', 'Hello', '--profile', 'work'], { env }),
+      runCli(['calendar', '--profile', 'work', '--tz', 'UTC'], { env }),
+      runCli(['accounts', 'show', 'Nowhere', '--profile', 'work'], { env }),
+    ])
+    const plain = await runCli(['posts', 'create', '--text', 'Hello'], { env })
+    scripted.remove()
+    expect(post).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: You have no account yet: create one with `smm accounts create NAME --profile work`, then connect a platform to it.\n',
+    })
+    expect(plain.stderr).toBe('Error: You have no account yet: create one with `smm accounts create NAME`, then connect a platform to it.\n')
+    expect(calendar.code).toBe(2)
+    expect(calendar.stderr).toMatch(/^Error: smm calendar needs an interactive terminal .*use: smm posts list --from \d{4}-\d\d-01 --to \d{4}-\d\d-01 --every-status --profile work\n/)
+    expect(account.code).toBe(4)
+    expect(account.stderr).toBe('Error: ACCOUNT: no account is named "Nowhere"; you have none yet (`smm accounts create NAME --profile work`).\n')
+    expect((await t.http.get('/v1/accounts', { key: t.key })).body.data).toEqual([])
   })
 
   it('exits 6 when rate limited beyond a short wait', async () => {
@@ -268,7 +307,7 @@ describe('help', () => {
     ])
     expect(help.code).toBe(0)
     for (const command of ['login', 'logout', 'whoami', 'keys', 'autocomplete', 'daemon']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'))
-    expect(keysCreate.stdout).toContain('$ smm keys create ci --scope posts:read --scope posts:write --expires-in 90d')
+    expect(keysCreate.stdout).toContain('$ smm keys create ci --scope profile:read,accounts:read,posts:read,posts:write --expires-in 90d')
     expect(keysCreate.stdout).toMatch(/--profile=<value>/)
     expect(completion.code).toBe(0)
     expect(completion.stdout).toContain('smm autocomplete script bash')
@@ -283,5 +322,12 @@ describe('help', () => {
       }).toString()
     expect(complete('smm keys c')).toBe('create\n')
     expect(complete('smm log')).toBe('login logout\n')
+    // zsh also completes flag values: platforms, scopes, statuses, events; bash completes
+    // commands and flags only (oclif's bash script has no values to offer).
+    const zsh = readFileSync(join(home.env.XDG_CACHE_HOME!, 'smm', 'autocomplete', 'functions', 'zsh', '_smm'), 'utf8')
+    expect(zsh).toContain('platform options:(feed mastodon bluesky telegram discord slack)')
+    expect(zsh).toMatch(/--scope"\[[^\]]*\]:scope options:\(profile:read profile:write accounts:read/)
+    expect(zsh).toMatch(/--status"\[[^\]]*\]:status options:\(scheduled publishing published/)
+    expect(zsh).toMatch(/--event"\[[^\]]*\]:event options:\(\* post\.scheduled/)
   })
 })

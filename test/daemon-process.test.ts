@@ -1,5 +1,7 @@
+import https from 'node:https'
 import net from 'node:net'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import tls from 'node:tls'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -73,7 +75,7 @@ describe('smm daemon as a process', () => {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50))
       target = (await http.get(`/v1/posts/${post}`, { key })).body.targets[0]
     }
-    expect(target).toMatchObject({ status: 'published', url: `https://smm.example.com/social/feeds/${account}.json#${post}` })
+    expect(target).toMatchObject({ status: 'published', url: `https://smm.example.com/social/feeds/${account}.html#${post}` })
     http.close()
     child.kill('SIGTERM')
     expect(await exited(child)).toBe(0)
@@ -108,8 +110,37 @@ describe('smm daemon as a process', () => {
   })
 })
 
+describe('smm daemon stopping', () => {
+  it('exits promptly on SIGTERM while clients hold connections open: a keep-alive one, a connected TLS one with no request yet, a silent TCP one', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-stop-'))
+    const { child, banner, url } = await startProcess(dir)
+    const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)![1]!
+    const ca = readFileSync(join(dir, 'tls-cert.pem'), 'utf8')
+    const { port } = new URL(url)
+    // What a calendar leaves between refreshes: a keep-alive connection after a request.
+    const agent = new https.Agent({ keepAlive: true, ca })
+    const status = await new Promise<number>((resolve, reject) =>
+      https.get(`${url}/v1/me`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => (res.resume(), res.on('end', () => resolve(res.statusCode!)))).on('error', reject),
+    )
+    expect(status).toBe(200)
+    // A pool that connects ahead of its next request, and a client that connected and said nothing.
+    const ready = tls.connect({ port: Number(port), host: '127.0.0.1', ca, servername: 'localhost' })
+    const silent = net.connect(Number(port), '127.0.0.1')
+    for (const s of [ready, silent]) s.on('error', () => {})
+    await Promise.all([new Promise((r) => ready.once('secureConnect', r)), new Promise((r) => silent.once('connect', r))])
+
+    const asked = Date.now()
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+    // Well inside the first-byte (10 s) and header (20 s) timeouts it used to wait out.
+    expect(Date.now() - asked).toBeLessThan(5_000)
+    agent.destroy()
+    rmSync(dir, { recursive: true, force: true })
+  })
+})
+
 describe('smm admin', () => {
-  it('creates users and keys, sets plans, revokes and backs up, on the data dir', async () => {
+  it('creates users and keys, sets plans, revokes and backs up, on the data dir', { timeout: 60_000 }, async () => {
     const env = { env: { ...process.env, SMM_DATA_DIR: dataDir } }
     const user = await runCli(['admin', 'users', 'create', '--name', 'Acme', '--email', 'social@acme.example', '--json'], env)
     expect(user.code).toBe(0)
@@ -125,12 +156,38 @@ describe('smm admin', () => {
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/only the enterprise plan/)
 
+    // --expires and --expires-in read as in `smm keys create`; a time it cannot read is refused, naming it, and makes no key.
+    const [phrase, badTime, past] = await Promise.all([
+      runCli(['admin', 'keys', 'create', 'owner-month', '--expires-in', '30d', '--json'], env),
+      runCli(['admin', 'keys', 'create', 'owner-never', '--expires', 'whenever'], env),
+      runCli(['admin', 'keys', 'create', 'owner-past', '--expires', '2020-01-01T00:00:00Z'], env),
+    ])
+    expect(Math.abs(Date.parse(JSON.parse(phrase.stdout).expires_at) - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000)
+    expect(badTime.code).toBe(2)
+    expect(badTime.stderr).toMatch(/^Error: --expires: .*whenever/)
+    expect(past.code).toBe(2)
+    expect(past.stderr).toMatch(/^Error: --expires 2020-01-01T00:00:00Z: that is 20(19-12-31|20-01-01) \d\d:\d\d \S+, already past; give a time in the future, or --expires-in 30d\.\n$/)
+    const names = JSON.parse((await runCli(['admin', 'keys', 'list', '--json'], env)).stdout).data.map((k: { name: string }) => k.name)
+    expect(names.filter((n: string) => n.startsWith('owner-'))).toEqual(['owner-month'])
+
     const key = await runCli(['admin', 'keys', 'create', 'acme-ci', '--user', id, '--scope', 'posts:read'], env)
     expect(key.code).toBe(0)
     const secret = /(smm_[0-9A-Za-z]{36})/.exec(key.stdout)![1]!
     const listed = await runCli(['admin', 'keys', 'list', '--user', id], env)
     expect(listed.stdout).toContain(secret.slice(0, 12))
     expect(listed.stdout).not.toContain(secret)
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID +USER +NAME +PREFIX +STATUS +EXPIRES +LAST USED +SCOPES$/)
+    expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^key_\\w{26}  ${id}  acme-ci  ${secret.slice(0, 12)}  active  never    never      posts:read$`))
+    const [users, usersJson, keysJson] = await Promise.all([
+      runCli(['admin', 'users', 'list'], env),
+      runCli(['admin', 'users', 'list', '--json'], env),
+      runCli(['admin', 'keys', 'list', '--user', id, '--json'], env),
+    ])
+    expect(users.stdout.split('\n')[0]).toMatch(/^ID +NAME +EMAIL +PLAN +PER MINUTE +PER HOUR +PER DAY +TIME ZONE +SINCE$/)
+    expect(users.stdout).toMatch(new RegExp(`^${id}  Acme +social@acme\\.example  enterprise  500 +10,000 +100,000 +Europe/Berlin `, 'm'))
+    // A list, as every list of the API is: an envelope a script reads .data of.
+    expect(JSON.parse(usersJson.stdout)).toMatchObject({ data: expect.arrayContaining([expect.objectContaining({ id, name: 'Acme' })]), has_more: false, next_cursor: null })
+    expect(JSON.parse(keysJson.stdout)).toEqual({ data: [expect.objectContaining({ name: 'acme-ci', user_id: id, scopes: ['posts:read'] })], has_more: false, next_cursor: null })
     const keyId = /(key_[0-9A-Z]{26})/.exec(listed.stdout)![1]!
     const revoked = await runCli(['admin', 'keys', 'revoke', keyId], env)
     expect(revoked.stdout).toMatch(/Revoked key_/)
@@ -148,5 +205,19 @@ describe('smm admin', () => {
     const res = await runCli(['admin', 'users', 'list'], { env: { ...process.env, SMM_DATA_DIR: join(tmpdir(), 'smm-nowhere') } })
     expect(res.code).toBe(4)
     expect(res.stderr).toMatch(/No smm database at .*Start the daemon once/)
+  })
+
+  it('says a database that is there but cannot be opened is that, not "not found"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-broken-'))
+    writeFileSync(join(dir, 'smm.db'), 'this is not a database, but a note someone left here\n'.repeat(100))
+    const res = await runCli(['admin', 'users', 'list'], { env: { ...process.env, SMM_DATA_DIR: dir } })
+    const asJson = await runCli(['admin', 'keys', 'list', '--json'], { env: { ...process.env, SMM_DATA_DIR: dir } })
+    rmSync(dir, { recursive: true, force: true })
+    expect(res.code).toBe(1)
+    expect(res.stdout).toBe('')
+    expect(res.stderr).toMatch(new RegExp(`^Error: .*${join(dir, 'smm.db')}.*not a database`, 'i'))
+    expect(res.stderr).not.toMatch(/not found|No smm database/i)
+    expect(asJson.code).toBe(1)
+    expect(JSON.parse(asJson.stderr)).toMatchObject({ code: 'store_unopenable' })
   })
 })

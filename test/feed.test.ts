@@ -38,7 +38,7 @@ describe('the feed platform’s documents', () => {
     const doc = parser.parse(res.text)
     expect(doc.rss['@version']).toBe('2.0')
     const channel = doc.rss.channel
-    expect(channel).toMatchObject({ title: 'Ünïcode & <Friends>', link: [expect.stringMatching(/^https:\/\/.*\.rss$/)], description: expect.any(String) })
+    expect(channel).toMatchObject({ title: 'Ünïcode & <Friends>', link: [expect.stringMatching(/^https:\/\/.*\.html$/)], description: expect.any(String) })
     expect(channel.item.map((i: any) => i.guid['#text'])).toEqual([...ids].reverse())
     const [media, withTags, first] = channel.item
     expect(first).toMatchObject({ title: 'First post', description: 'First post\nwith a second line' })
@@ -89,6 +89,34 @@ describe('the feed platform’s documents', () => {
     expect(feed.items[2].attachments).toBeUndefined()
   })
 
+  it('links every item, in all three feeds, to a web page that shows the post at its anchor', async () => {
+    const [rss, atom, json] = await Promise.all([t.http.get(`/feeds/${account}.rss`), t.http.get(`/feeds/${account}.atom`), t.http.get(`/feeds/${account}.json`)])
+    const links = [
+      ...parser.parse(rss.text).rss.channel.item.map((i: any) => i.link[0]),
+      ...parser.parse(atom.text).feed.entry.map((e: any) => e.link.find((l: any) => l['@rel'] === 'alternate')['@href']),
+      ...json.body.items.map((i: any) => i.url),
+    ]
+    expect(links).toHaveLength(9)
+    for (const link of links) {
+      const url = new URL(link)
+      expect(url.pathname).toBe(`/feeds/${account}.html`)
+      const page = await t.http.get(url.pathname)
+      expect(page.status).toBe(200)
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/)
+      // The anchor names an article on that page, and the post's text is in it, escaped.
+      expect(page.text).toContain(`<article id="${url.hash.slice(1)}">`)
+    }
+    const page = (await t.http.get(`/feeds/${account}.html`)).text
+    expect(page).toMatch(/^<!DOCTYPE html>/)
+    expect(page).toContain('Tags &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot;')
+    expect(page).not.toContain('<b>bold</b>')
+    expect(page).toContain(`<a href="https://cdn.example.com/clip.mp4?x=1&amp;y=2">`)
+    // And the published post's target URL is that page too.
+    const post = (await t.http.get(`/v1/posts/${ids[0]}`, { key: t.key })).body
+    expect(new URL(post.targets[0].url).pathname + new URL(post.targets[0].url).hash).toBe(`/feeds/${account}.html#${ids[0]}`)
+  })
+
   it('is 404 (problem+json) for an unknown account or one not connected to feed, and empty but valid before any post', async () => {
     const missing = await t.http.get('/feeds/acc_01ARZ3NDEKTSV4RRFFQ69G5FAV.rss')
     expect(missing.status).toBe(404)
@@ -104,7 +132,7 @@ describe('the feed platform’s documents', () => {
 
   it('is listed in the OpenAPI document', async () => {
     const doc = (await t.http.get('/v1/openapi.json')).body
-    for (const ext of ['rss', 'atom', 'json']) expect(doc.paths[`/feeds/{account_id}.${ext}`].get).toBeDefined()
+    for (const ext of ['rss', 'atom', 'json', 'html']) expect(doc.paths[`/feeds/{account_id}.${ext}`].get).toBeDefined()
     for (const path of ['/v1/accounts', '/v1/accounts/{id}/connections', '/v1/posts', '/v1/posts/{id}', '/v1/posts/{id}/retry']) expect(doc.paths[path]).toBeDefined()
   })
 })

@@ -61,7 +61,7 @@ describe('the lifecycle', () => {
     expect(result.claimed).toBeGreaterThanOrEqual(1)
     const post = await get(id)
     expect(post).toMatchObject({ status: 'published', published_at: iso(t.clock.now()) })
-    expect(post.targets[0]).toMatchObject({ platform: 'feed', status: 'published', attempts: 1, platform_post_id: id, url: `${t.url}/feeds/${acc}.json#${id}` })
+    expect(post.targets[0]).toMatchObject({ platform: 'feed', status: 'published', attempts: 1, platform_post_id: id, url: `${t.url}/feeds/${acc}.html#${id}` })
     const feed = await t.http.get(`/feeds/${acc}.json`)
     expect(feed.body.items.map((i: any) => i.id)).toEqual([id])
     const types = (await t.daemon.store.events.listAfter('', 1e6)).filter((e) => (e.data as any).id === id).map((e) => e.type)

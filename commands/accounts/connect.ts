@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Flags } from '@oclif/core'
 import type { Connection } from '../../src/api/accounts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
+import { feedUrls } from '../../src/cli/account-output.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { accountArg, repeatable, platform } from '../../src/cli/flags.js'
 import { readStdin } from '../../src/cli/prompt.js'
@@ -74,6 +75,7 @@ Give credentials as --credential NAME=VALUE (repeatable), or as a JSON object in
     if (!this.jsonEnabled()) {
       const name = connection.display_name && connection.display_name !== connection.handle ? ` (${connection.display_name})` : ''
       this.log(`Connected ${connection.platform} to account ${id} as ${connection.handle}${name}.`)
+      if (connection.platform === 'feed') this.log(`Its posts are published to the feed at ${feedUrls(client.baseUrl, id)}; reading it needs no key.`)
     }
     return connection
   }

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { Args, Flags } from '@oclif/core'
 import { AdminCommand } from '../../src/cli/admin-command.js'
+import { usageError } from '../../src/cli/command-error.js'
 
 export default class AdminBackup extends AdminCommand {
   static override description = `Take an online backup of the database to FILE: a consistent copy, safe while the daemon runs.
@@ -13,7 +14,7 @@ Restore by stopping the daemon and putting the copy in place of smm.db in the da
 
   async run(): Promise<{ file: string; bytes: number }> {
     const { args, flags } = await this.parse(AdminBackup)
-    if (existsSync(args.file) && !flags.force) this.error(`${args.file} exists; pass --force to overwrite it`, { exit: 2 })
+    if (existsSync(args.file) && !flags.force) throw usageError('file_exists', `${args.file} exists; pass --force to overwrite it`)
     await this.withStore(flags, (store) => store.backup(args.file))
     const result = { file: args.file, bytes: statSync(args.file).size }
     if (!this.jsonEnabled()) this.log(`Backed up to ${result.file} (${result.bytes} bytes).`)

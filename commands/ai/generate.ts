@@ -3,6 +3,7 @@ import { MAX_VARIANTS, TONES, type AiGeneration } from '../../src/api/ai.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { repeatable, platform } from '../../src/cli/flags.js'
 import { paint } from '../../src/cli/output.js'
+import { formatNumber } from '../../src/numbers.js'
 
 export default class AiGenerate extends ApiCommand {
   static override description = `Draft posts with AI: variants that fit each platform's rules, in the tone you ask for.
@@ -49,7 +50,7 @@ Drafts are only printed, never scheduled: pick one and pass it to \`smm posts cr
         const name = variant.platform ?? 'any platform'
         const n = (counts.get(name) ?? 0) + 1
         counts.set(name, n)
-        this.log(paint('bold', `${name} #${n}`) + paint('dim', ` (${variant.characters} characters)`))
+        this.log(paint('bold', `${name} #${n}`) + paint('dim', ` (${formatNumber(variant.characters)} characters)`))
         this.log(`${variant.content.replace(/^(?=.)/gm, '  ')}\n`)
       }
       for (const note of generation.notes) this.log(paint('yellow', `Note: ${note}`))

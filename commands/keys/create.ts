@@ -8,12 +8,14 @@ import { localTime, paint, shownOnceGone } from '../../src/cli/output.js'
 export default class KeysCreate extends ApiCommand {
   static override description = `Create an API key for yourself, for a script or another machine.
 
-Its secret is printed once, now, and never again: store it (or pipe --json into your secret store). Without --scope the key holds every scope.`
+Its secret is printed once, now, and never again: store it (or pipe --json into your secret store). Without --scope the key holds every scope.
+
+A key needs the scope of every request its commands make: posts:write to create posts, analytics:read for smm analytics, accounts:read to name an account by name (or to let posts create pick your only one), profile:read for smm login and whoami (and to read times in your profile's zone rather than the machine's).`
 
   static override examples = [
     '<%= config.bin %> keys create laptop',
-    '<%= config.bin %> keys create ci --scope posts:read --scope posts:write --expires-in 90d',
-    '<%= config.bin %> keys create reporting --scope analytics:read --expires "2027-01-01 00:00"',
+    '<%= config.bin %> keys create ci --scope profile:read,accounts:read,posts:read,posts:write --expires-in 90d',
+    '<%= config.bin %> keys create reporting --scope profile:read --scope accounts:read --scope analytics:read --expires "2027-01-01 00:00"',
     '<%= config.bin %> keys create deploy --json | jq -r .secret',
   ]
 

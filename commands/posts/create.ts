@@ -43,7 +43,7 @@ Without --account, your only account is used; without --platform, that account's
       stdinWhenPiped: true,
       missing: media.length
         ? undefined
-        : `No text: give --text "…", --file FILE, or pipe it in (echo "…" | ${this.config.bin} posts create …).`,
+        : `No text: give --text "…", --file FILE, or pipe it in (echo "…" | ${this.config.bin} posts create …${this.profileFlag()}).`,
     })
     const client = await this.client()
     const scheduledAt = await this.scheduledTime(flags.at, flags.in)
@@ -75,7 +75,7 @@ Without --account, your only account is used; without --platform, that account's
     if (accountId) account = await this.waitFor('Reading the account', client.getAccount({ params: { id: accountId } }))
     else {
       const { data } = await this.waitFor('Reading your accounts', client.listAccounts({ query: { limit: 100 } }))
-      if (data.length === 0) throw usageError('no_account', `You have no account yet: create one with \`${this.config.bin} accounts create NAME\`, then connect a platform to it.`)
+      if (data.length === 0) throw usageError('no_account', `You have no account yet: create one with \`${this.config.bin} accounts create NAME${this.profileFlag()}\`, then connect a platform to it.`)
       if (data.length > 1) {
         throw usageError('account_required', `--account: you have several accounts; name one of: ${data.map((a) => `${a.id} (${a.name})`).join(', ')}.`)
       }
@@ -85,7 +85,7 @@ Without --account, your only account is used; without --platform, that account's
     const active = account.connections.filter((c) => c.status === 'active').map((c) => c.platform)
     if (active.length === 1) return { accountId: account.id, platforms: active }
     if (active.length === 0) {
-      throw usageError('platform_required', `Account ${account.id} (${account.name}) has no active platform: connect one with \`${this.config.bin} accounts connect ${account.id} --platform feed\`.`)
+      throw usageError('platform_required', `Account ${account.id} (${account.name}) has no active platform: connect one with \`${this.config.bin} accounts connect ${account.id} --platform feed${this.profileFlag()}\`.`)
     }
     throw usageError('platform_required', `--platform: account ${account.id} is connected to ${listWords(active)}; name the ones to publish on.`)
   }

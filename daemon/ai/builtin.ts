@@ -23,14 +23,26 @@ export function messageOf(prompt: string): string {
   return message.charAt(0).toLocaleUpperCase() + message.slice(1)
 }
 
+// A word as a tag takes it: letters with their combining marks (a decomposed "São" is one word,
+// not "Sa" and "o"), digits, and the parts of a compound joined by a hyphen or an apostrophe,
+// so "open-air" gives one tag, not "#Open" and "#Air".
+const WORD = /\p{L}[\p{L}\p{M}\p{N}]*(?:[-\u2010'\u2019][\p{L}\p{M}\p{N}]+)*/gu
+
+/** A word as a hashtag spells it: no possessive "'s", compounds joined in camel case ("OpenAir"). */
+function tagWord(word: string): string {
+  const parts = word.replace(/['\u2019]s$/iu, '').replace(/['\u2019]/gu, '').split(/[-\u2010]/u)
+  return parts.length === 1 ? parts[0]! : parts.map((p) => p.charAt(0).toLocaleUpperCase() + p.slice(1)).join('')
+}
+
 /**
  * Up to three hashtags from the prompt's most frequent long words, first seen first; words the
  * prompt already tags are left out, since the message carries those tags already.
  */
 export function hashtagsOf(prompt: string): string[] {
-  const own = new Set([...prompt.matchAll(/#([\p{L}\p{N}_]+)/gu)].map((m) => m[1]!.toLocaleLowerCase()))
+  const text = prompt.normalize('NFC')
+  const own = new Set([...text.matchAll(/#([\p{L}\p{M}\p{N}_]+)/gu)].map((m) => m[1]!.toLocaleLowerCase()))
   const counts = new Map<string, { word: string; count: number; first: number }>()
-  const words = prompt.replace(URL, ' ').replace(/[@#][\p{L}\p{N}_.]+/gu, ' ').match(/[\p{L}][\p{L}\p{N}]*/gu) ?? []
+  const words = (text.replace(URL, ' ').replace(/[@#][\p{L}\p{M}\p{N}_.]+/gu, ' ').match(WORD) ?? []).map(tagWord)
   words.forEach((word, index) => {
     const key = word.toLocaleLowerCase()
     if (key.length < 4 || STOPWORDS.has(key) || own.has(key)) return

@@ -1,7 +1,7 @@
 import { ApiError } from '../../src/errors.js'
 import { EgressError, type HttpClient, type OutboundResponse } from '../egress.js'
 import type { Target } from './limits.js'
-import { shorten } from './shorten.js'
+import { shortenKeepingTags } from './shorten.js'
 import type { AiProvider, GenerationRequest, ProviderDraft, ProviderOutput } from './types.js'
 
 /** An OpenAI-compatible chat-completions server, as the operator configured it. */
@@ -150,7 +150,7 @@ export function openAiProvider(config: OpenAiConfig, http: HttpClient): AiProvid
         if (first.fits) return draft
         const ask = `That draft is ${first.length} characters as ${target.label} counts them; the limit is ${first.limit}. Rewrite it to at most ${first.limit} characters, keeping its meaning and tone. Answer with the post text only.`
         const { content: second } = await complete([...base, { role: 'assistant', content: draft }, { role: 'user', content: ask }], tally)
-        return target.measure(second).fits ? second : shorten(second, (text) => target.measure(text).fits)
+        return target.measure(second).fits ? second : shortenKeepingTags(second, (text) => target.measure(text).fits)
       }
 
       async function draftsFor(target: Target): Promise<ProviderDraft[]> {

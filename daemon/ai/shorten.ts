@@ -47,3 +47,25 @@ export function shorten(text: string, fits: (candidate: string) => boolean): str
   const count = largest(glyphs.length, (n) => n === 0 || fits(glyphs.slice(0, n).join('') + ELLIPSIS))
   return glyphs.slice(0, count).join('') + ELLIPSIS
 }
+
+// A run of hashtags that ends a post ("… today.\n\n#Coffee #Leith"), and what comes before it.
+const TRAILING_TAGS = /^([\s\S]*?)(\s+)((?:#[\p{L}\p{M}\p{N}_]+\s*)+)$/u
+
+/**
+ * Like `shorten`, but a run of hashtags at the end is kept whole when it can be: the text before
+ * it is cut instead. Cutting the whole text would drop the tags or leave half of one ("#Coff…"),
+ * which is worse than a shorter sentence. When even the tags alone do not fit, the whole text is
+ * cut as `shorten` does.
+ */
+export function shortenKeepingTags(text: string, fits: (candidate: string) => boolean): string {
+  const whole = text.trim()
+  if (fits(whole)) return whole
+  const match = TRAILING_TAGS.exec(whole)
+  const body = match?.[1]?.trim()
+  if (!match || !body) return shorten(whole, fits)
+  const separator = match[2]!.includes('\n') ? '\n\n' : ' '
+  const tags = match[3]!.trim()
+  const withTags = (b: string) => `${b}${separator}${tags}`
+  if (!fits(withTags(ELLIPSIS))) return shorten(whole, fits)
+  return withTags(shorten(body, (b) => fits(withTags(b))))
+}

@@ -44,7 +44,9 @@ export function mimeOf(url: string): string {
   return (ext && MIME_BY_EXTENSION[ext]) || 'application/octet-stream'
 }
 
-const itemUrl = (channel: FeedChannel, item: FeedItem) => `${channel.base}.json#${item.postId}`
+// An item links to a page a person can open (the feed's web page, at the post's anchor), never
+// to a document only a feed reader makes sense of.
+const itemUrl = (channel: FeedChannel, item: FeedItem) => `${channel.base}.html#${item.postId}`
 const updatedOf = (items: FeedItem[]) => items[0]?.publishedAt ?? 0
 
 /** RSS 2.0; media as enclosures (length 0: unknown, as the RSS Advisory Board recommends). */
@@ -67,7 +69,7 @@ export function renderRss(channel: FeedChannel, items: FeedItem[]): string {
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
     '  <channel>',
     `    <title>${xml(channel.title)}</title>`,
-    `    <link>${xml(channel.base)}.rss</link>`,
+    `    <link>${xml(channel.base)}.html</link>`,
     `    <description>Posts of ${xml(channel.title)}, published by smm</description>`,
     `    <atom:link href="${xml(channel.base)}.rss" rel="self" type="application/rss+xml"/>`,
     `    <lastBuildDate>${new Date(updatedOf(items)).toUTCString()}</lastBuildDate>`,
@@ -89,7 +91,7 @@ export function renderAtom(channel: FeedChannel, items: FeedItem[]): string {
       `    <title>${xml(titleOf(item))}</title>`,
       `    <updated>${new Date(item.publishedAt).toISOString()}</updated>`,
       `    <published>${new Date(item.publishedAt).toISOString()}</published>`,
-      `    <link rel="alternate" href="${xml(itemUrl(channel, item))}"/>`,
+      `    <link rel="alternate" type="text/html" href="${xml(itemUrl(channel, item))}"/>`,
       `    <content type="text">${xml(item.content)}</content>`,
       ...enclosures,
       '  </entry>',
@@ -103,6 +105,7 @@ export function renderAtom(channel: FeedChannel, items: FeedItem[]): string {
     `  <updated>${new Date(updatedOf(items)).toISOString()}</updated>`,
     `  <author><name>${xml(channel.title)}</name></author>`,
     `  <link rel="self" type="application/atom+xml" href="${xml(channel.base)}.atom"/>`,
+    `  <link rel="alternate" type="text/html" href="${xml(channel.base)}.html"/>`,
     '  <generator>smm</generator>',
     ...entries,
     '</feed>',
@@ -115,7 +118,7 @@ export function renderJsonFeed(channel: FeedChannel, items: FeedItem[]): string 
   return JSON.stringify({
     version: 'https://jsonfeed.org/version/1.1',
     title: channel.title,
-    home_page_url: `${channel.base}.json`,
+    home_page_url: `${channel.base}.html`,
     feed_url: `${channel.base}.json`,
     description: `Posts of ${channel.title}, published by smm`,
     authors: [{ name: channel.title }],
@@ -128,4 +131,42 @@ export function renderJsonFeed(channel: FeedChannel, items: FeedItem[]): string 
       ...(item.mediaUrls.length ? { attachments: item.mediaUrls.map((url) => ({ url, mime_type: mimeOf(url) })) } : {}),
     })),
   }, null, 2)
+}
+
+/**
+ * The web page the feeds' items link to: every post an article, its anchor the post id, with
+ * links to the three feeds. Text only, escaped; the route adds a policy that runs no script.
+ */
+export function renderHtml(channel: FeedChannel, items: FeedItem[]): string {
+  const articles = items.map((item) => {
+    const when = new Date(item.publishedAt).toISOString()
+    const media = item.mediaUrls.map((url) => `      <li><a href="${xml(url)}">${xml(url)}</a></li>`)
+    return [
+      `  <article id="${xml(item.postId)}">`,
+      `    <p class="when"><a href="#${xml(item.postId)}"><time datetime="${when}">${when.slice(0, 16).replace('T', ' ')} UTC</time></a></p>`,
+      `    <p class="text">${xml(item.content)}</p>`,
+      ...(media.length ? ['    <ul class="media">', ...media, '    </ul>'] : []),
+      '  </article>',
+    ].join('\n')
+  })
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="und">',
+    '<head>',
+    '  <meta charset="utf-8">',
+    '  <meta name="viewport" content="width=device-width, initial-scale=1">',
+    `  <title>${xml(channel.title)}</title>`,
+    `  <link rel="alternate" type="application/rss+xml" href="${xml(channel.base)}.rss" title="RSS">`,
+    `  <link rel="alternate" type="application/atom+xml" href="${xml(channel.base)}.atom" title="Atom">`,
+    `  <link rel="alternate" type="application/feed+json" href="${xml(channel.base)}.json" title="JSON Feed">`,
+    '  <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:2em auto;padding:0 1em}article{border-top:1px solid #ddd;padding:.5em 0}.text{white-space:pre-wrap}.when a{color:#666}:target{background:#ffd}</style>',
+    '</head>',
+    '<body>',
+    `  <h1>${xml(channel.title)}</h1>`,
+    `  <p>Posts of ${xml(channel.title)}, published by smm. Follow in a feed reader: <a href="${xml(channel.base)}.rss">RSS</a>, <a href="${xml(channel.base)}.atom">Atom</a>, <a href="${xml(channel.base)}.json">JSON Feed</a>.</p>`,
+    ...(articles.length ? articles : ['  <p>Nothing published yet.</p>']),
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n')
 }

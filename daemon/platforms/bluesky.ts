@@ -1,7 +1,7 @@
 import { RichText, XRPCError, type AtpAgent } from '@atproto/api'
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
-import { graphemeLength, utf8Length } from './text.js'
+import { graphemeLength, utf8Length, formatCount } from './text.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
@@ -97,8 +97,8 @@ export const bluesky: Platform = {
     const errors: FieldError[] = []
     const graphemes = graphemeLength(draft.content)
     const bytes = utf8Length(draft.content)
-    if (graphemes > MAX_GRAPHEMES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${graphemes} characters; Bluesky allows ${MAX_GRAPHEMES}` })
-    else if (bytes > MAX_BYTES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${bytes} bytes in UTF-8; Bluesky allows ${MAX_BYTES}` })
+    if (graphemes > MAX_GRAPHEMES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(graphemes)} characters; Bluesky allows ${formatCount(MAX_GRAPHEMES)}` })
+    else if (bytes > MAX_BYTES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(bytes)} bytes in UTF-8; Bluesky allows ${formatCount(MAX_BYTES)}` })
     if (graphemes === 0 && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Bluesky unless the post has images' })
     if (draft.media_urls.length > MAX_IMAGES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Bluesky takes at most ${MAX_IMAGES} images per post` })
     return errors

@@ -5,6 +5,7 @@ import { HttpsUrl } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
+import { formatCount } from './text.js'
 
 const Credentials = v.strictObject({
   webhook_url: HttpsUrl('a channel webhook URL from Server Settings → Integrations → Webhooks'),
@@ -68,7 +69,7 @@ export const discord: Platform = {
   check(draft) {
     const errors: FieldError[] = []
     const { length } = measure(draft)
-    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters; Discord allows ${MAX_CHARACTERS}` })
+    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Discord allows ${formatCount(MAX_CHARACTERS)}` })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Discord unless the post has media' })
     if (draft.media_urls.length > MAX_FILES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Discord takes at most ${MAX_FILES} per message` })
     return errors

@@ -34,7 +34,7 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Platfor
     },
     async publish(connection, request, ctx) {
       const item = await items.publish(connection.accountId, request.postId, request.content, request.mediaUrls, ctx.clock.now())
-      return { platform_post_id: item.postId, url: `${publicUrl()}/feeds/${connection.accountId}.json#${item.postId}` }
+      return { platform_post_id: item.postId, url: `${publicUrl()}/feeds/${connection.accountId}.html#${item.postId}` }
     },
   }
 }

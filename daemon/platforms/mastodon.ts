@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { graphemeLength, mastodonLength } from './text.js'
+import { graphemeLength, mastodonLength, formatCount } from './text.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
@@ -154,7 +154,7 @@ export const mastodon: Platform = {
       errors.push({
         pointer: '#/content',
         code: 'too_long',
-        detail: `is ${length} characters as Mastodon counts them (each link counts ${limits.characters_reserved_per_url}); this instance allows ${limits.max_characters}`,
+        detail: `is ${formatCount(length)} characters as Mastodon counts them (each link counts ${limits.characters_reserved_per_url}); this instance allows ${formatCount(limits.max_characters)}`,
       })
     }
     if (graphemeLength(draft.content.trim()) === 0 && draft.media_urls.length === 0) {

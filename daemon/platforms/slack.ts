@@ -4,6 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
+import { formatCount } from './text.js'
 
 const Credentials = v.strictObject({
   webhook_url: HttpsUrl('an incoming webhook URL, https://hooks.slack.com/services/…'),
@@ -57,7 +58,7 @@ export const slack: Platform = {
   check(draft) {
     const errors: FieldError[] = []
     const { length } = measure(draft)
-    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters with its media links; Slack allows ${MAX_CHARACTERS}` })
+    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters with its media links; Slack allows ${formatCount(MAX_CHARACTERS)}` })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Slack' })
     return errors
   },

@@ -5,6 +5,7 @@ import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
+import { formatCount } from './text.js'
 
 const Credentials = v.strictObject({
   bot_token: v.pipe(Secret('the token @BotFather gave, e.g. 123456:ABC-DEF…'), v.regex(/^\d+:[\w-]+$/, 'is not a bot token (digits, a colon, then letters, digits, - and _)')),
@@ -94,7 +95,7 @@ export const telegram: Platform = {
     const errors: FieldError[] = []
     const { length, limit } = measure(draft)
     if (length > limit) {
-      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${length} characters; Telegram allows ${limit}${draft.media_urls.length > 0 ? ' as a caption under media' : ''}` })
+      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Telegram allows ${formatCount(limit)}${draft.media_urls.length > 0 ? ' as a caption under media' : ''}` })
     }
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Telegram unless the post has media' })
     if (draft.media_urls.length > MAX_MEDIA) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Telegram takes at most ${MAX_MEDIA} in one album` })

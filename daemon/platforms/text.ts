@@ -50,7 +50,5 @@ export function mastodonLength(text: string, charactersPerUrl = MASTODON_URL_LEN
   return graphemeLength(counted) + urls * charactersPerUrl
 }
 
-/** "10000" as "10,000", for messages people read. */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US')
-}
+/** "10000" as "10,000", for messages people read: the one number format of the CLI and the API's messages. */
+export { formatNumber as formatCount } from '../../src/numbers.js'

@@ -1,7 +1,7 @@
 import { routes } from '../../src/contract.js'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, Ctx } from '../context.js'
-import { renderAtom, renderJsonFeed, renderRss, type FeedChannel } from '../feeds/documents.js'
+import { renderAtom, renderHtml, renderJsonFeed, renderRss, type FeedChannel } from '../feeds/documents.js'
 import type { FeedItem } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
 
@@ -26,4 +26,10 @@ export function feedRoutes(router: ApiRouter, deps: AppDeps): void {
   bind(router, routes.getRssFeed, serve(renderRss, 'application/rss+xml; charset=utf-8'))
   bind(router, routes.getAtomFeed, serve(renderAtom, 'application/atom+xml; charset=utf-8'))
   bind(router, routes.getJsonFeed, serve(renderJsonFeed, 'application/feed+json; charset=utf-8'))
+  bind(router, routes.getHtmlFeed, async (ctx, input) => {
+    await serve(renderHtml, 'text/html; charset=utf-8')(ctx, input)
+    // Posts are users' text on the daemon's origin: escaped, and on top of that no script,
+    // frame, form or plugin may run on this page whatever a post holds.
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src https:; frame-ancestors 'none'; form-action 'none'; base-uri 'none'")
+  })
 }

@@ -26,6 +26,14 @@ export async function openStore(location: StoreLocation): Promise<Store> {
   return openSqliteStore(databaseFileOf(location.dataDir))
 }
 
+/** The data dir has no database: no daemon has started on it yet (or it is the wrong dir). */
+export class StoreNotFoundError extends Error {
+  constructor(readonly file: string, dataDir: string) {
+    super(`No smm database at ${file}. Start the daemon once with --data-dir ${dataDir}, or pass the --data-dir it uses.`)
+    this.name = 'StoreNotFoundError'
+  }
+}
+
 /**
  * Opens the store of a data dir that a daemon has already created, for `smm admin`: a missing
  * database is an error that says what to do, not a new empty one.
@@ -35,7 +43,7 @@ export async function openExistingStore(location: StoreLocation): Promise<Store>
   const dataDir = location.dataDir
   const file = databaseFileOf(dataDir)
   if (!existsSync(file)) {
-    throw new Error(`No smm database at ${file}. Start the daemon once with --data-dir ${dataDir}, or pass the --data-dir it uses.`)
+    throw new StoreNotFoundError(file, dataDir)
   }
   return openSqliteStore(file)
 }

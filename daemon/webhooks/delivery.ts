@@ -51,7 +51,7 @@ function failureText(response: OutboundResponse): string {
  * recording every outcome. A completed attempt wakes the loop, so a backlog drains without
  * waiting for the poll, and a slow endpoint only ever holds its own few slots.
  */
-export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'secrets'>, options: DeliveryOptions = {}): WebhookDeliveryWorker {
+export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'webhookHttp' | 'secrets'>, options: DeliveryOptions = {}): WebhookDeliveryWorker {
   const { store, log } = deps
   const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 30_000 }
   const random = options.random ?? Math.random
@@ -69,7 +69,7 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
     try {
       const secrets = [openWebhookSecret(deps.secrets, job.sealedSecret)]
       if (job.sealedPreviousSecret && (job.previousSecretExpiresAt ?? 0) > now) secrets.push(openWebhookSecret(deps.secrets, job.sealedPreviousSecret))
-      response = await deps.http(job.url, {
+      response = await (deps.webhookHttp ?? deps.http)(job.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...signedHeaders(job.eventId, now, body, secrets) },
         body,

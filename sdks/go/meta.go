@@ -68,7 +68,7 @@ func (c *Client) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	return doc, nil
 }
 
-// FeedsService is the feed platform's public output, /feeds/{account_id}.{rss,atom,json}.
+// FeedsService is the feed platform's public output, /feeds/{account_id}.{rss,atom,json,html}.
 type FeedsService struct{ c *Client }
 
 // RSS is the account's feed as RSS 2.0 (GET /feeds/{account_id}.rss).
@@ -84,6 +84,11 @@ func (s *FeedsService) Atom(ctx context.Context, accountID string) ([]byte, erro
 // JSON is the account's feed as JSON Feed 1.1 (GET /feeds/{account_id}.json).
 func (s *FeedsService) JSON(ctx context.Context, accountID string) ([]byte, error) {
 	return s.get(ctx, pathOf("/feeds/{account_id}.json", accountID))
+}
+
+// HTML is the account's feed as a web page, each post an article anchored by its id (GET /feeds/{account_id}.html).
+func (s *FeedsService) HTML(ctx context.Context, accountID string) ([]byte, error) {
+	return s.get(ctx, pathOf("/feeds/{account_id}.html", accountID))
 }
 
 func (s *FeedsService) get(ctx context.Context, path string) ([]byte, error) {

@@ -37,5 +37,6 @@ var operations = map[string]any{
 	"getRssFeed":            (*FeedsService).RSS,
 	"getAtomFeed":           (*FeedsService).Atom,
 	"getJsonFeed":           (*FeedsService).JSON,
+	"getHtmlFeed":           (*FeedsService).HTML,
 	"getAnalytics":          (*AnalyticsService).Get,
 }

@@ -48,6 +48,16 @@ export const feedRoutes = {
     response: v.string(),
     produces: ['application/atom+xml'],
   }),
+  getHtmlFeed: route({
+    method: 'GET',
+    path: '/feeds/{account_id}.html',
+    summary: "The account's feed as a web page: each post an article whose anchor is its id (what the feeds' item links open)",
+    tag: 'feeds',
+    params: FeedParams,
+    status: 200,
+    response: v.string(),
+    produces: ['text/html'],
+  }),
   getJsonFeed: route({
     method: 'GET',
     path: '/feeds/{account_id}.json',

@@ -15,8 +15,17 @@ export function accountTable(accounts: readonly Account[]): string {
   ])
 }
 
-/** One account and its connections. */
-export function accountDetails(account: Account): string {
+/**
+ * Where the daemon serves an account's feed (the `feed` platform's output): RSS, Atom and JSON
+ * Feed, at the daemon URL this CLI talks to. No key is needed to read them.
+ */
+export function feedUrls(daemonUrl: string, accountId: string): string {
+  const base = `${daemonUrl.replace(/\/+$/, '')}/feeds/${accountId}`
+  return `${base}.rss (also .atom and .json, and .html to read it in a browser)`
+}
+
+/** One account and its connections; `daemonUrl` lets it show where a connected feed is read. */
+export function accountDetails(account: Account, daemonUrl?: string): string {
   const head = details([
     ['Account', `${account.name} (${account.id})`],
     ['Created', localTime(account.created_at)],
@@ -31,5 +40,6 @@ export function accountDetails(account: Account): string {
   ])
   const stale = account.connections.filter((c) => c.status !== 'active')
   const advice = stale.length ? `\n\n${paint('yellow', `Reconnect ${stale.map((c) => c.platform).join(', ')}: the platform refused the stored credentials.`)}` : ''
-  return `${head}\n\n${connections}${advice}`
+  const feed = daemonUrl && account.connections.some((c) => c.platform === 'feed') ? `\n\nFeed: ${feedUrls(daemonUrl, account.id)}` : ''
+  return `${head}\n\n${connections}${advice}${feed}`
 }

@@ -1,6 +1,8 @@
-import { DatabaseUnreachableError, openExistingStore, type Store } from '../../daemon/store/index.js'
+import { databaseFileOf, DatabaseUnreachableError, openExistingStore, StoreNotFoundError, type Store } from '../../daemon/store/index.js'
 import { ApiError } from '../errors.js'
 import { BaseCommand } from './base-command.js'
+import { CommandError } from './command-error.js'
+import { EXIT } from './exit-codes.js'
 import { databaseUrl, dataDir } from './flags.js'
 
 /**
@@ -18,7 +20,12 @@ export abstract class AdminCommand extends BaseCommand {
       store = await openExistingStore({ dataDir: flags['data-dir'], databaseUrl: flags['database-url'] })
     } catch (error) {
       if (error instanceof DatabaseUnreachableError) throw new ApiError(503, 'store_unavailable', error.message)
-      throw new ApiError(404, 'not_found', (error as Error).message)
+      if (error instanceof StoreNotFoundError) throw new CommandError('no_database', error.message, EXIT.notFound)
+      // A database that is there but cannot be opened (unreadable, not a database, a newer
+      // schema, a lock) is not "not found": say which file, and why, and exit as an error.
+      const where = flags['database-url'] ? 'the PostgreSQL database' : databaseFileOf(flags['data-dir'])
+      const why = (error as Error).message
+      throw new CommandError('store_unopenable', why.includes(where) ? why : `Cannot open ${where}: ${why}`, EXIT.error)
     }
     try {
       return await work(store)

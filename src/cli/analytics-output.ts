@@ -2,6 +2,7 @@
 
 import type { AnalyticsMetrics, AnalyticsReport } from '../api/analytics.js'
 import { barChart, sparkline } from './chart.js'
+import { formatDecimal, formatNumber, formatPercent } from '../numbers.js'
 import { colorEnabled, paint, table } from './output.js'
 
 export type { AnalyticsReport } from '../api/analytics.js'
@@ -31,23 +32,31 @@ export type Metrics = AnalyticsMetrics
 
 const RATES: ReadonlySet<Metric> = new Set(['publish_success_rate', 'engagement_rate'])
 
+// What people did with the posts: a series of these that is all zero means nobody engaged yet.
+const ENGAGEMENT: ReadonlySet<Metric> = new Set(['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks', 'engagements', 'engagement_rate'])
+
+/** What to say instead of drawing a series that is zero throughout ("peak 0" tells nobody anything). */
+function allZero(metric: Metric): string {
+  return ENGAGEMENT.has(metric) ? 'no engagement yet' : 'none in this range'
+}
+
 function label(metric: Metric): string {
   return metric.replace(/_ms$/, '').replace(/_/g, ' ')
 }
 
 function duration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`
-  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`
-  return `${(ms / 3_600_000).toFixed(1)} h`
+  if (ms < 1_000) return `${formatNumber(ms)} ms`
+  if (ms < 60_000) return `${formatDecimal(ms / 1_000)} s`
+  if (ms < 3_600_000) return `${formatDecimal(ms / 60_000)} min`
+  return `${formatDecimal(ms / 3_600_000)} h`
 }
 
 /** A metric's value for people: rates as percentages, delays as durations, counts grouped. */
 export function formatMetric(metric: Metric, value: number | null | undefined): string {
   if (value === null || value === undefined) return '-'
-  if (RATES.has(metric)) return `${(value * 100).toFixed(1)}%`
+  if (RATES.has(metric)) return formatPercent(value)
   if (metric === 'median_publish_delay_ms') return duration(value)
-  return value.toLocaleString('en-US')
+  return formatNumber(value)
 }
 
 /** A bucket's start as a local date (a month as YYYY-MM). */
@@ -91,6 +100,10 @@ export function seriesChart(report: AnalyticsReport, style: ChartStyle, color: b
   if (report.series.length === 0) lines.push('No periods in this range.')
   else if (useBars) {
     for (const metric of drawn) {
+      if (report.series.every((b) => !b[metric])) {
+        lines.push(paint('bold', label(metric), color), `  ${paint('dim', allZero(metric), color)}`, '')
+        continue
+      }
       lines.push(paint('bold', `${label(metric)} (total ${formatMetric(metric, report.totals[metric])})`, color))
       const rows = report.series.map((b, i) => ({ label: labels[i]!, value: b[metric], text: formatMetric(metric, b[metric]) }))
       lines.push(...barChart(rows).map((l) => `  ${paint('cyan', l, color)}`), '')
@@ -100,6 +113,10 @@ export function seriesChart(report: AnalyticsReport, style: ChartStyle, color: b
     lines.push(paint('dim', `${' '.repeat(width)}  ${labels[0]} … ${labels.at(-1)}`, color))
     for (const metric of drawn) {
       const values = report.series.map((b) => b[metric])
+      if (values.every((v) => !v)) {
+        lines.push(`${label(metric).padEnd(width)}  ${paint('cyan', sparkline(values), color)}  ${allZero(metric)}`)
+        continue
+      }
       const peakAt = values.reduce<number>((best, v, i) => (v !== null && (values[best] === null || v > values[best]!) ? i : best), 0)
       lines.push(
         `${label(metric).padEnd(width)}  ${paint('cyan', sparkline(values), color)}  total ${formatMetric(metric, report.totals[metric])}, peak ${formatMetric(metric, values[peakAt])} on ${labels[peakAt]}`,

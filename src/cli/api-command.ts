@@ -150,7 +150,7 @@ export abstract class ApiCommand extends BaseCommand {
         throw notLoggedIn(`No API key for ${url}${where}${why}: run \`smm login --url ${url}${this.profileFlag()}\` again, or set SMM_API_KEY.`)
       }
     }
-    if (!apiKey) throw notLoggedIn(`No API key for ${url}: set SMM_API_KEY, or run \`smm login --url ${url}\`.`)
+    if (!apiKey) throw notLoggedIn(`No API key for ${url}: set SMM_API_KEY, or run \`smm login --url ${url}${this.profileFlag()}\`.`)
     return { profile: name, url, trust, apiKey }
   }
 
@@ -215,7 +215,7 @@ export abstract class ApiCommand extends BaseCommand {
     if (matches.length === 1) return matches[0]!.id
     const named = (accounts: Account[]) => accounts.map((a) => `${a.id} (${a.name})`).join(', ')
     if (matches.length > 1) throw usageError('ambiguous_account', `${what}: ${matches.length} accounts are named "${value}": ${named(matches)}; give the id.`)
-    const yours = all.length ? `your accounts are ${named(all)}` : `you have none yet (\`${this.config.bin} accounts create NAME\`)`
+    const yours = all.length ? `your accounts are ${named(all)}` : `you have none yet (\`${this.config.bin} accounts create NAME${this.profileFlag()}\`)`
     throw new CommandError('unknown_account', `${what}: no account is named "${value}"; ${yours}.`, EXIT.notFound)
   }
 

@@ -1,5 +1,7 @@
 /** Human output: aligned tables, local times, colour only where a person is looking. */
 
+import { displayWidth } from '../display-width.js'
+
 const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] } as const
 export type Style = keyof typeof CODES
 
@@ -21,7 +23,8 @@ export function paint(style: Style | undefined, text: string, enabled = colorEna
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g
-const width = (text: string) => [...text.replace(ANSI, '')].length
+// Columns on the terminal, by grapheme: emoji and CJK names keep the table aligned.
+const width = (text: string) => displayWidth(text.replace(ANSI, ''))
 
 /** One column of a table: its header, and how a row shows in it. */
 export interface Column<T> {

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiError } from '../errors.js'
 import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
 import { repeatable } from './flags.js'
+import { formatNumber } from '../numbers.js'
 import { details, localTime, paint, shownOnceGone, table } from './output.js'
 
 /** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
@@ -18,8 +19,9 @@ export function privateReceiverHint(error: Error, bin: string): string | undefin
     'To test with a receiver on this machine or your network, the operator runs the daemon with',
     `  ${bin} daemon --allow-private-network`,
     "(only where every user is trusted: it lets their URLs reach your network). If the receiver's",
-    'certificate is self-signed, start the daemon with NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem',
-    'so that it trusts it.',
+    'certificate is self-signed, the daemon trusts it for webhook deliveries with',
+    `  ${bin} daemon --allow-private-network --webhook-ca-file /path/to/receiver-cert.pem`,
+    '(or SMM_WEBHOOK_CA_FILE; NODE_EXTRA_CA_CERTS=/path/to/receiver-cert.pem trusts it for everything).',
   ].join('\n')
 }
 
@@ -62,7 +64,7 @@ export function deliveryTable(attempts: readonly WebhookDeliveryAttempt[]): stri
     { header: 'TRY', value: (a) => String(a.attempt) },
     { header: 'RESULT', value: (a) => (a.succeeded ? 'ok' : 'failed'), style: (a) => (a.succeeded ? 'green' : 'red') },
     { header: 'HTTP', value: (a) => (a.status_code === null ? '-' : String(a.status_code)) },
-    { header: 'MS', value: (a) => String(Math.round(a.duration_ms)) },
+    { header: 'MS', value: (a) => formatNumber(a.duration_ms) },
     { header: 'NEXT TRY', value: (a) => localTime(a.next_attempt_at, '') },
     { header: 'ERROR', value: (a) => a.error ?? '' },
   ])

@@ -38,6 +38,8 @@ export interface CalendarOptions {
   timer?: RefreshTimer
   /** The day to open on (default today). */
   initialDate?: CivilDate
+  /** ` --profile NAME` for the commands the calendar suggests, when not on the default profile. */
+  profileFlag?: string
 }
 
 interface CalendarStore {
@@ -85,7 +87,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
   const { stdout } = useStdout()
   const now = options.now ?? Date.now
   const store = useMemo(
-    () => createStore(initialState({ timeZone: options.timeZone, weekStart: options.weekStart, now: now(), date: options.initialDate })),
+    () => createStore(initialState({ timeZone: options.timeZone, weekStart: options.weekStart, now: now(), date: options.initialDate, profileFlag: options.profileFlag })),
     // The store lives as long as the app: options are read once, at start.
     [],
   )
@@ -152,7 +154,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
       const current = store.getState()
       if (current.mode.kind !== 'form' || current.mode.form.submitting) return
       const form = current.mode.form
-      const request = formRequest(form, current.timeZone)
+      const request = formRequest(form, current.timeZone, current.profileFlag)
       if (!request.ok) return dispatch({ type: 'form-invalid', errors: request.errors })
       dispatch({ type: 'submit-started' })
       const saving = form.postId ? source.updatePost(form.postId, request.update) : source.createPost(request.create)

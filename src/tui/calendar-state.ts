@@ -52,6 +52,8 @@ export interface CalendarState {
   accounts: Account[]
   mode: Mode
   status: StatusMessage | null
+  /** ` --profile NAME` for the commands the calendar suggests, when it runs on a profile other than the default. */
+  profileFlag: string
 }
 
 /** Everything that can happen to the calendar. */
@@ -88,6 +90,7 @@ export interface CalendarInit {
   now: number
   view?: View
   date?: CivilDate
+  profileFlag?: string
 }
 
 export function initialState(init: CalendarInit): CalendarState {
@@ -107,6 +110,7 @@ export function initialState(init: CalendarInit): CalendarState {
     accounts: [],
     mode: { kind: 'browse' },
     status: null,
+    profileFlag: init.profileFlag ?? '',
   }
 }
 
@@ -163,7 +167,7 @@ export function statusWord(status: PostStatus): string {
 }
 
 // Why a post that is not scheduled cannot be changed, and what to do instead.
-function notChangeable(post: Post, verb: 'edited' | 'cancelled'): string {
+function notChangeable(post: Post, verb: 'edited' | 'cancelled', profileFlag: string): string {
   switch (post.status) {
     case 'publishing':
       return `This post is being published right now; it can no longer be ${verb}.`
@@ -171,7 +175,7 @@ function notChangeable(post: Post, verb: 'edited' | 'cancelled'): string {
       return `This post is already published; only scheduled posts can be ${verb}.`
     case 'partially_published':
     case 'failed':
-      return `This post ${statusWord(post.status)}; only scheduled posts can be ${verb}. Retry it with: smm posts retry ${post.id}`
+      return `This post ${statusWord(post.status)}; only scheduled posts can be ${verb}. Retry it with: smm posts retry ${post.id}${profileFlag}`
     case 'cancelled':
       return `This post was cancelled; press n to write a new one.`
     case 'scheduled':
@@ -237,7 +241,7 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
     case 'open-edit': {
       const post = selectedPost(state)
       if (!post) return { ...state, status: error('No post selected on this day. Press n to write one.') }
-      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'edited')) }
+      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'edited', state.profileFlag)) }
       return { ...state, mode: { kind: 'form', form: editPostForm(post, state.timeZone) }, status: null }
     }
     case 'form':
@@ -265,7 +269,7 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
     case 'ask-cancel': {
       const post = selectedPost(state)
       if (!post) return { ...state, status: error('No post selected on this day to cancel.') }
-      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'cancelled')) }
+      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'cancelled', state.profileFlag)) }
       return { ...state, mode: { kind: 'confirm-cancel', postId: post.id, busy: false }, status: null }
     }
     case 'cancel-started':

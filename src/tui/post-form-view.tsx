@@ -6,6 +6,7 @@ import type { ReactNode } from 'react'
 import type { CalendarState } from './calendar-state.js'
 import { platformChoices, type FormField, type PostForm } from './post-form.js'
 import { measure } from './platform-limits.js'
+import { formatNumber } from '../numbers.js'
 
 const LABEL_WIDTH = 12
 
@@ -37,7 +38,7 @@ function Counts({ form, platforms }: { form: PostForm; platforms: string[] }) {
         const over = max !== undefined && length > max
         return (
           <Text key={platform} color={over ? 'red' : 'gray'}>
-            {`${i > 0 ? ' · ' : ''}${platform} ${length}${max === undefined ? '' : `/${max}`}${over ? ` (${length - max} over)` : ''}`}
+            {`${i > 0 ? ' · ' : ''}${platform} ${formatNumber(length)}${max === undefined ? '' : `/${formatNumber(max)}`}${over ? ` (${formatNumber(length - max)} over)` : ''}`}
           </Text>
         )
       })}

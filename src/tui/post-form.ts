@@ -185,9 +185,10 @@ export function formErrorsFrom(error: ApiError): PostForm['errors'] {
 export function formRequest(
   form: PostForm,
   timeZone: string,
+  profileFlag = '',
 ): { ok: true; create: PostCreateInput; update: PostUpdateInput } | { ok: false; errors: PostForm['errors'] } {
   const errors: PostForm['errors'] = {}
-  if (!form.accountId) errors.account = 'Create an account first: smm accounts create NAME'
+  if (!form.accountId) errors.account = `Create an account first: smm accounts create NAME${profileFlag}`
   if (form.platforms.length === 0) errors.platforms = 'Choose at least one platform (Space toggles).'
   if (form.content.trim() === '') errors.content = 'Write something to post.'
   if (!isCivilDate(form.date)) errors.date = 'Use a real date as YYYY-MM-DD.'

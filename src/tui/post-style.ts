@@ -3,6 +3,7 @@
 
 import type { Post, PostStatus } from './calendar-source.js'
 import { formatTime } from '../zoned-time.js'
+import { clipToWidth } from '../display-width.js'
 
 /** The colour (an Ink colour name) and glyph of each post status. */
 export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> = {
@@ -16,9 +17,8 @@ export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> 
 
 /** `text` cut to `width` terminal cells with an ellipsis (posts are one line in the grid). */
 export function clip(text: string, width: number): string {
-  if (width <= 0) return ''
-  const chars = [...text]
-  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`
+  // Measured in columns by grapheme: an emoji with a skin tone is one cluster two columns wide.
+  return clipToWidth(text, width)
 }
 
 /** The post's text on one line: newlines become spaces. */

@@ -32,7 +32,7 @@ export async function renderCalendar(source: CalendarSource, options: RenderCale
   const stderr = options.stderr ?? process.stderr
   const signals = options.signals ?? process
   if (!isInteractive(stdin, stdout)) {
-    throw new NoTerminalError(zonedParts((options.now ?? Date.now)(), options.timeZone).date.slice(0, 7))
+    throw new NoTerminalError(zonedParts((options.now ?? Date.now)(), options.timeZone).date.slice(0, 7), options.profileFlag)
   }
 
   let restored = false

@@ -67,35 +67,45 @@ function formKey(input: string, key: Key, state: CalendarState, dispatch: (a: Ca
   }
 }
 
+/** One key (or, in the form, a chunk of typed text), in the mode the calendar is in now. */
+function handleKey(input: string, key: Key, target: CalendarInputTarget, commands: CalendarCommands): void {
+  const state = target.getState()
+  const { dispatch } = target
+  switch (state.mode.kind) {
+    case 'help':
+      dispatch({ type: 'toggle-help' })
+      return
+    case 'confirm-cancel':
+      if (state.mode.busy) return
+      if (input === 'y' || input === 'Y') commands.confirmCancel()
+      else if (input === 'n' || input === 'N' || key.escape || input === 'q') dispatch({ type: 'close' })
+      return
+    case 'form':
+      formKey(input, key, state, dispatch, commands)
+      return
+    case 'browse':
+      browseKey(input, key, state, dispatch, commands)
+  }
+}
+
 /** Routes every keystroke to the calendar while it is mounted. */
 export function useCalendarInput(target: CalendarInputTarget, commands: CalendarCommands): void {
   useInput((input, key) => {
     // Ink is told not to exit on Ctrl-C itself, so that this quit is the only way out and the
     // terminal is restored by the same path as q.
     if (key.ctrl && input === 'c') return commands.quit()
-    const state = target.getState()
-    const { dispatch } = target
-    switch (state.mode.kind) {
-      case 'help':
-        dispatch({ type: 'toggle-help' })
-        return
-      case 'confirm-cancel':
-        if (state.mode.busy) return
-        if (input === 'y' || input === 'Y') commands.confirmCancel()
-        else if (input === 'n' || input === 'N' || key.escape || input === 'q') dispatch({ type: 'close' })
-        return
-      case 'form':
-        formKey(input, key, state, dispatch, commands)
-        return
-      case 'browse':
-        // Keys typed faster than we read arrive as one chunk ("jjj"): take them one by one.
-        if (input.length > 1 && /^[\x21-\x7e]+$/.test(input)) {
-          for (const char of input) {
-            const now = target.getState()
-            if (now.mode.kind !== 'browse') return
-            browseKey(char, { ...key, shift: /[A-Z]/.test(char) }, now, dispatch, commands)
-          }
-        } else browseKey(input, key, state, dispatch, commands)
+    // Keys typed faster than we read arrive as one chunk ("?qq", "jjj"): each is taken in the
+    // mode the one before it left (? opens the help, q closes it, q quits), reading the store
+    // afresh, never a state captured at the last render. Once a key opens the form, the rest of
+    // the chunk is text typed into it.
+    const burst = input.length > 1 && !key.ctrl && !key.meta && /^[\x21-\x7e]+$/.test(input)
+    if (!burst) return handleKey(input, key, target, commands)
+    let quitting = false
+    const watched: CalendarCommands = { ...commands, quit: () => ((quitting = true), commands.quit()) }
+    const chars = [...input]
+    for (let i = 0; i < chars.length && !quitting; i++) {
+      if (target.getState().mode.kind === 'form') return handleKey(chars.slice(i).join(''), key, target, watched)
+      handleKey(chars[i]!, { ...key, shift: /[A-Z]/.test(chars[i]!) }, target, watched)
     }
   })
 }

@@ -33,7 +33,7 @@ describe('slack', () => {
   it("checks Slack's 4,000-character guidance, media links included, counted as written (before escaping)", () => {
     expect(slack.check({ content: 'x'.repeat(4_000), media_urls: [] }, {})).toEqual([])
     expect(slack.check({ content: '&'.repeat(4_000), media_urls: [] }, {})).toEqual([])
-    expect(slack.check({ content: 'x'.repeat(3_990), media_urls: ['https://m.example/cat.png'] }, {})[0]).toMatchObject({ code: 'too_long', detail: expect.stringContaining('4000') })
+    expect(slack.check({ content: 'x'.repeat(3_990), media_urls: ['https://m.example/cat.png'] }, {})[0]).toMatchObject({ code: 'too_long', detail: expect.stringContaining('Slack allows 4,000') })
   })
 
   it('escapes &, < and > so a post cannot notify the channel or forge a link', async () => {

@@ -69,7 +69,7 @@ describe('smm calendar against the daemon', () => {
     let frame = await press('n', (f) => f.includes('New post'))
     expect(frame).toMatch(/Date +2026-11-21/)
     expect(frame).toMatch(/Time +14:00/)
-    await press('Hello from the calendar', (f) => f.includes('feed 23/10000'))
+    await press('Hello from the calendar', (f) => f.includes('feed 23/10,000'))
     frame = await press(KEY.ctrlS, (f) => /Scheduled pst_\w{26}/.test(f), 5_000)
     const id = /Scheduled (pst_\w{26})/.exec(frame)![1]
     expect(await get(`/v1/posts/${id}`)).toMatchObject({
@@ -83,7 +83,7 @@ describe('smm calendar against the daemon', () => {
 
     // 08:00 in Berlin is hours ago by the daemon's clock: its 422 lands on the form.
     await press('n', (f) => f.includes('New post'))
-    await press('Too late', (f) => f.includes('feed 8/10000'))
+    await press('Too late', (f) => f.includes('feed 8/10,000'))
     await press(KEY.tab, (f) => f.includes('› Date'))
     await press(KEY.tab, (f) => f.includes('› Time'))
     await press(KEY.backspace.repeat(5), (f) => /Time +▏/.test(f))

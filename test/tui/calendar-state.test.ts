@@ -185,7 +185,10 @@ describe('posts, selection and modes', () => {
     const failed = run(loaded(), { type: 'select', delta: 1 }, { type: 'open-edit' })
     expect(failed.mode.kind).toBe('browse')
     expect(failed.status).toMatchObject({ tone: 'error' })
-    expect(failed.status!.text).toContain('smm posts retry pst_c')
+    expect(failed.status!.text).toMatch(/smm posts retry pst_c$/)
+    // On another profile than the default, the command it suggests says which.
+    const elsewhere = run({ ...loaded(), profileFlag: ' --profile work' }, { type: 'select', delta: 1 }, { type: 'open-edit' })
+    expect(elsewhere.status!.text).toMatch(/smm posts retry pst_c --profile work$/)
     const published = run(loaded(), { type: 'select', delta: 2 }, { type: 'ask-cancel' })
     expect(published.status!.text).toMatch(/already published/)
     const editing = run(loaded(), { type: 'open-edit' })

@@ -4,6 +4,7 @@ import { ApiError, validationFailed } from '../../src/errors.js'
 import { Calendar } from '../../src/tui/calendar.js'
 import { CalendarApp, type CalendarOptions, type RefreshTimer } from '../../src/tui/calendar-app.js'
 import { calendarReducer, initialState, visibleRange, type View } from '../../src/tui/calendar-state.js'
+import { displayWidth } from '../../src/display-width.js'
 import { KEY, plain, waitForFrame, waitUntil } from './frames.js'
 import { MemorySource, makePost } from './memory-source.js'
 
@@ -242,6 +243,35 @@ describe('errors, refresh and help', () => {
     const frame = await press('?', (f) => f.includes('Keys'))
     expect(frame).toContain('cancel the selected post (asks first)')
     await press('z', (f) => f.includes('? help'))
+  })
+})
+
+describe('text that is not ASCII', () => {
+  it('keeps the grid and the panel aligned with emoji, skin tones, flags and CJK in posts, measured by grapheme', () => {
+    const posts = [
+      makePost({ id: 'pst_e', scheduled_at: '2026-11-21T08:00:00Z', content: '👍🏽👩🏽‍🌾🇩🇪 日本語のお知らせ and a long tail of words, more than any cell holds' }),
+      makePost({ id: 'pst_f', scheduled_at: '2026-11-22T08:00:00Z', content: 'Plain Sunday' }),
+    ]
+    const base = initialState({ timeZone: 'Europe/Berlin', weekStart: 1, now: NOW })
+    const state = calendarReducer(base, { type: 'posts-loaded', range: visibleRange(base), posts, at: NOW })
+    const width = 98
+    for (const view of ['month', 'week', 'day'] as View[]) {
+      const app = render(<Calendar state={{ ...state, view }} width={width} rows={30} />)
+      apps.push(app)
+      const lines = plain(app.lastFrame()).split('\n')
+      const shown = lines.join('\n')
+      for (const line of lines) expect(displayWidth(line), `${view} view:\n${shown}`).toBeLessThanOrEqual(width)
+      // The panel (and the agenda) clip the post at the edge, with "…", keeping whole clusters.
+      expect(shown, view).toMatch(/👍🏽👩🏽‍🌾🇩🇪 日本語のお知らせ and a .*…/u)
+      if (view === 'day') continue
+      // Sunday's post starts in Sunday's column, right after Saturday's clipped emoji post.
+      const header = lines.find((l) => /Mon .*Sun/.test(l))!
+      const row = lines.find((l) => l.includes('○ Pl'))
+      if (!row) throw new Error(`${view} view:\n${shown}`)
+      const column = (line: string, text: string) => displayWidth(line.slice(0, line.indexOf(text)))
+      expect(row, shown).toContain('09:00 ○ 👍🏽…')
+      expect(column(row, '○ Pl') - ' 09:00 '.length, shown).toBe(column(header, 'Sun') - 1)
+    }
   })
 })
 

@@ -106,6 +106,28 @@ describe('renderCalendar', () => {
     expectRestored(t)
   })
 
+  it('takes keys typed in one burst one after another: ?qq opens the help, closes it and quits', async () => {
+    const t = terminal()
+    const source = new MemorySource()
+    const done = renderCalendar(source, t.options)
+    await started(source)
+    t.stdin.press('?qq')
+    await done
+    expectRestored(t)
+  })
+
+  it('after n in a burst, the rest of the burst is the post text: nqq types "qq"', async () => {
+    const t = terminal()
+    const source = new MemorySource()
+    const done = renderCalendar(source, t.options)
+    await started(source)
+    t.stdin.press('nqq')
+    await waitUntil(() => t.stdout.written.includes('mastodon 2/500'), 'the qq in the form')
+    t.stdin.press(KEY.ctrlC)
+    await done
+    expectRestored(t)
+  })
+
   it('resolves on Ctrl-C, even from inside the post form', async () => {
     const t = terminal()
     const source = new MemorySource()

@@ -3,6 +3,7 @@ import { PLANS } from '../../../src/api/common.js'
 import type { User } from '../../../src/api/users.js'
 import { AdminCommand } from '../../../src/cli/admin-command.js'
 import { notFound } from '../../../src/errors.js'
+import { usageError } from '../../../src/cli/command-error.js'
 
 export default class AdminUsersSetPlan extends AdminCommand {
   static override description = `Set a user's plan: standard (100/min, 5,000/h, 50,000/day per key), business (twice that) or enterprise (custom limits).
@@ -27,7 +28,7 @@ Enterprise limits not given default to the business ones. Changes apply to the n
     const { args, flags } = await this.parse(AdminUsersSetPlan)
     const custom = { per_minute: flags['per-minute'], per_hour: flags['per-hour'], per_day: flags['per-day'] }
     if (flags.plan !== 'enterprise' && Object.values(custom).some((v) => v !== undefined)) {
-      this.error('--per-minute, --per-hour and --per-day set custom limits, which only the enterprise plan has', { exit: 2 })
+      throw usageError('custom_limits_need_enterprise', '--per-minute, --per-hour and --per-day set custom limits, which only the enterprise plan has')
     }
     const user = await this.withStore(flags, (store) => store.users.setPlan(args.user, flags.plan, custom))
     if (!user) throw notFound('user', args.user)

@@ -214,6 +214,10 @@ class Feeds(_Resource):
     def json(self, account_id: str) -> Record:
         return Record(json.loads(self._text(account_id, "json")))
 
+    def html(self, account_id: str) -> str:
+        """The feed as a web page: each post an article anchored by its id."""
+        return self._text(account_id, "html")
+
 
 class Client:
     """A client of one smm API.

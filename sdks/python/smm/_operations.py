@@ -36,5 +36,6 @@ OPERATIONS: Dict[str, str] = {
     "getRssFeed": "feeds.rss",
     "getAtomFeed": "feeds.atom",
     "getJsonFeed": "feeds.json",
+    "getHtmlFeed": "feeds.html",
     "getAnalytics": "analytics.get",
 }

@@ -101,6 +101,7 @@ export declare class SmmClient extends ApiCore {
         rss: (accountId: string, options?: RequestOptions) => Promise<string>;
         atom: (accountId: string, options?: RequestOptions) => Promise<string>;
         json: (accountId: string, options?: RequestOptions) => Promise<string>;
+        html: (accountId: string, options?: RequestOptions) => Promise<string>;
     };
 }
 /**
@@ -141,6 +142,7 @@ export declare const methodFor: {
     readonly getRssFeed: "feeds.rss";
     readonly getAtomFeed: "feeds.atom";
     readonly getJsonFeed: "feeds.json";
+    readonly getHtmlFeed: "feeds.html";
     readonly getAnalytics: "analytics.get";
 };
 export {};

@@ -115,6 +115,7 @@ export class SmmClient extends ApiCore {
         rss: (accountId, options) => this.request('getRssFeed', { params: { account_id: accountId } }, options),
         atom: (accountId, options) => this.request('getAtomFeed', { params: { account_id: accountId } }, options),
         json: (accountId, options) => this.request('getJsonFeed', { params: { account_id: accountId } }, options),
+        html: (accountId, options) => this.request('getHtmlFeed', { params: { account_id: accountId } }, options),
     };
 }
 /**
@@ -155,5 +156,6 @@ export const methodFor = {
     getRssFeed: 'feeds.rss',
     getAtomFeed: 'feeds.atom',
     getJsonFeed: 'feeds.json',
+    getHtmlFeed: 'feeds.html',
     getAnalytics: 'analytics.get',
 };

@@ -594,6 +594,13 @@ export interface Operations {
         };
         response: string;
     };
+    /** The account's feed as a web page: each post an article whose anchor is its id (what the feeds' item links open) */
+    getHtmlFeed: {
+        params: {
+            account_id: string;
+        };
+        response: string;
+    };
     /** The account's feed as JSON Feed 1.1 (media as attachments) */
     getJsonFeed: {
         params: {
@@ -750,6 +757,10 @@ export declare const operations: {
     readonly getAtomFeed: {
         readonly method: "GET";
         readonly path: "/feeds/{account_id}.atom";
+    };
+    readonly getHtmlFeed: {
+        readonly method: "GET";
+        readonly path: "/feeds/{account_id}.html";
     };
     readonly getJsonFeed: {
         readonly method: "GET";

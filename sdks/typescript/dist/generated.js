@@ -33,6 +33,7 @@ export const operations = {
     retryPost: { method: 'POST', path: '/v1/posts/{id}/retry' },
     getRssFeed: { method: 'GET', path: '/feeds/{account_id}.rss' },
     getAtomFeed: { method: 'GET', path: '/feeds/{account_id}.atom' },
+    getHtmlFeed: { method: 'GET', path: '/feeds/{account_id}.html' },
     getJsonFeed: { method: 'GET', path: '/feeds/{account_id}.json' },
     getAnalytics: { method: 'GET', path: '/v1/analytics' },
 };

@@ -147,6 +147,7 @@ export class SmmClient extends ApiCore {
     rss: (accountId: string, options?: RequestOptions): Promise<string> => this.request('getRssFeed', { params: { account_id: accountId } }, options),
     atom: (accountId: string, options?: RequestOptions): Promise<string> => this.request('getAtomFeed', { params: { account_id: accountId } }, options),
     json: (accountId: string, options?: RequestOptions): Promise<string> => this.request('getJsonFeed', { params: { account_id: accountId } }, options),
+    html: (accountId: string, options?: RequestOptions): Promise<string> => this.request('getHtmlFeed', { params: { account_id: accountId } }, options),
   }
 }
 
@@ -188,5 +189,6 @@ export const methodFor = {
   getRssFeed: 'feeds.rss',
   getAtomFeed: 'feeds.atom',
   getJsonFeed: 'feeds.json',
+  getHtmlFeed: 'feeds.html',
   getAnalytics: 'analytics.get',
 } as const satisfies Record<OperationId, string>

@@ -612,6 +612,13 @@ export interface Operations {
     }
     response: string
   }
+  /** The account's feed as a web page: each post an article whose anchor is its id (what the feeds' item links open) */
+  getHtmlFeed: {
+    params: {
+      account_id: string
+    }
+    response: string
+  }
   /** The account's feed as JSON Feed 1.1 (media as attachments) */
   getJsonFeed: {
     params: {
@@ -675,6 +682,7 @@ export const operations = {
   retryPost: { method: 'POST', path: '/v1/posts/{id}/retry' },
   getRssFeed: { method: 'GET', path: '/feeds/{account_id}.rss' },
   getAtomFeed: { method: 'GET', path: '/feeds/{account_id}.atom' },
+  getHtmlFeed: { method: 'GET', path: '/feeds/{account_id}.html' },
   getJsonFeed: { method: 'GET', path: '/feeds/{account_id}.json' },
   getAnalytics: { method: 'GET', path: '/v1/analytics' },
 } as const satisfies Record<OperationId, { method: string; path: string }>

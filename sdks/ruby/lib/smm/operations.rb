@@ -38,6 +38,7 @@ module Smm
     "getRssFeed" => %i[feeds rss],
     "getAtomFeed" => %i[feeds atom],
     "getJsonFeed" => %i[feeds json],
+    "getHtmlFeed" => %i[feeds html],
     "getAnalytics" => %i[analytics get]
   }.freeze
 end

@@ -198,5 +198,10 @@ module Smm
     def json(account_id)
       @client.request("GET", "/feeds/{account_id}.json", params: { account_id: account_id }).body
     end
+
+    # The feed as a web page (each post an article anchored by its id), as a String.
+    def html(account_id)
+      @client.request("GET", "/feeds/{account_id}.html", params: { account_id: account_id }).body
+    end
   end
 end
