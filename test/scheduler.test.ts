@@ -21,6 +21,8 @@ beforeAll(async () => {
         // Idempotent for a while only: Mastodon's own hour, and a platform with a 10-minute window.
         loopbackPlatform('mastodon', { idempotent: true, windowMs: mastodon.idempotencyWindowMs, timeoutMs: 300 }),
         loopbackPlatform('telegram', { idempotent: true, windowMs: 10 * MIN, timeoutMs: 300 }),
+        // A platform that declares its own concurrency.
+        loopbackPlatform('bluesky', { idempotent: true, timeoutMs: 2_000, concurrency: { perPlatform: 8, perConnection: 6 } }),
       ],
     },
   })
@@ -48,6 +50,22 @@ async function schedule(accountId: string, platforms: string[], inMs: number, co
   expect(res.status).toBe(201)
   return res.body.id
 }
+
+describe('concurrency', () => {
+  it('sends at most 4 publishes at once for one connection, or what the platform declares', async () => {
+    const acc = await account('Crowded')
+    await t.http.post(`/v1/accounts/${acc}/connections`, { platform: 'bluesky', credentials: { webhook_url: loop.url } }, { key: t.key })
+    loop.reply({ status: 200, delayMs: 100 })
+    for (const [platform, expected] of [['discord', 4], ['bluesky', 6]] as const) {
+      for (let i = 0; i < 10; i++) await schedule(acc, [platform], MIN, `crowd ${platform} ${i}`)
+      loop.resetPeak()
+      t.clock.advance(MIN)
+      await tick()
+      expect([platform, loop.peak()]).toEqual([platform, expected])
+    }
+    loop.reply({ status: 200 })
+  })
+})
 
 describe('the lifecycle', () => {
   it('publishes a post at its time, not before, and shows it in the feed with its URL', async () => {

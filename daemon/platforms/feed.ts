@@ -16,6 +16,8 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Platfor
     name: 'feed',
     credentials: v.strictObject({}),
     idempotencyWindowMs: Infinity,
+    // Publishing is a row written in the daemon's own database: a burst on one account need not queue.
+    concurrency: { perPlatform: 64, perConnection: 64 },
     measure: (draft) => ({ length: graphemeLength(draft.content), limit: FEED_MAX_CHARS }),
     check(draft) {
       const errors: FieldError[] = []

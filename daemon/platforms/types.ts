@@ -112,6 +112,12 @@ export interface Platform {
    */
   idempotencyWindowMs: number
   /**
+   * How many publishes may run at once on this platform, and for one connection (one account
+   * on it), on each daemon, where the scheduler's defaults (32 and 4) do not fit: a platform
+   * served by the daemon itself has no one to overwhelm.
+   */
+  concurrency?: { perPlatform: number; perConnection: number }
+  /**
    * The text's length counted the platform's way and the most it allows for this draft (a
    * caption under media may be shorter): the one rule `check` enforces on length, and what
    * AI drafting aims under. `settings` as in `check` (an instance's own limit, say).

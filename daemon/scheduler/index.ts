@@ -90,8 +90,12 @@ export class Scheduler {
       stopGraceMs: 10_000,
       ...options,
     }
-    const { perPlatform, perConnection } = this.options
-    this.limiter = new KeyedLimiter((key) => (key.startsWith('platform:') ? perPlatform : perConnection))
+    // Keys are `platform:NAME` and `connection:ACCOUNT:NAME`; a platform may declare its own limits.
+    this.limiter = new KeyedLimiter((key) => {
+      const [kind, ...rest] = key.split(':')
+      const declared = deps.platforms.platformFor(rest[rest.length - 1]!)?.concurrency
+      return kind === 'platform' ? (declared?.perPlatform ?? this.options.perPlatform) : (declared?.perConnection ?? this.options.perConnection)
+    })
     this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
     const { publishing } = deps.store
     this.claims = new Batcher(async (batch) =>

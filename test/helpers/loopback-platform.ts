@@ -15,6 +15,9 @@ export interface LoopbackServer {
   ca: string
   /** Every request received: its body parsed. */
   received: { content: string; idempotency_key: string; media: string[] }[]
+  /** The most requests it has held unanswered at once since the last `resetPeak()`. */
+  peak(): number
+  resetPeak(): void
   /** Sets how the next requests are answered (a queue; the last one repeats). */
   reply(...replies: Reply[]): void
   close(): Promise<void>
@@ -31,7 +34,11 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
   let queue: Reply[] = [{ status: 200 }]
   const received: LoopbackServer['received'] = []
   const hanging = new Set<import('node:http').ServerResponse>()
+  let open = 0
+  let peak = 0
   const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+    peak = Math.max(peak, ++open)
+    res.once('close', () => open--)
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
@@ -54,6 +61,10 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     ca: tls.cert,
     received,
+    peak: () => peak,
+    resetPeak: () => {
+      peak = open
+    },
     reply: (...replies) => {
       queue = replies
     },
@@ -71,9 +82,13 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
  * says whether the server side dedupes by `idempotency_key` (it decides what a crash leaves),
  * `windowMs` for how long (forever unless given).
  */
-export function loopbackPlatform(name: PlatformName, options: { idempotent: boolean; windowMs?: number; maxChars?: number; timeoutMs?: number }): Platform {
+export function loopbackPlatform(
+  name: PlatformName,
+  options: { idempotent: boolean; windowMs?: number; maxChars?: number; timeoutMs?: number; concurrency?: Platform['concurrency'] },
+): Platform {
   return {
     name,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
     idempotencyWindowMs: options.idempotent ? (options.windowMs ?? Infinity) : 0,
     measure: (draft) => ({ length: draft.content.length, limit: options.maxChars ?? 2000 }),
