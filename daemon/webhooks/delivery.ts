@@ -123,9 +123,10 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
   }
 
   async function dispatchAll(now: number): Promise<void> {
-    while ((await store.webhookDeliveries.dispatch(now)) > 0) {
-      // Each batch is one transaction; loop until the outbox is caught up.
-    }
+    // Each batch is one transaction; loop until the outbox is caught up, letting the event loop
+    // run between batches: on SQLite a batch never waits for I/O, so a backlog of 100,000 events
+    // would otherwise hold every timer (the scheduler's armed post among them) until it is done.
+    while ((await store.webhookDeliveries.dispatch(now)) > 0) await new Promise((resolve) => setImmediate(resolve))
   }
 
   async function pump(): Promise<void> {
