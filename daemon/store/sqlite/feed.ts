@@ -1,7 +1,15 @@
+import { Batcher } from '../../batcher.js'
 import type { Db } from './db.js'
 import type { FeedItem } from '../port.js'
 import { feedItemFromRow as fromRow, type FeedRow as Row } from '../rows.js'
 
+interface NewItem {
+  accountId: string
+  postId: string
+  content: string
+  mediaUrls: string[]
+  now: number
+}
 
 export function feedStore(db: Db) {
   // Keyed by (account, post): publishing the same post again is a no-op, which is what makes
@@ -14,11 +22,19 @@ export function feedStore(db: Db) {
     'SELECT * FROM feed_items WHERE account_id = ? ORDER BY published_at DESC, post_id DESC LIMIT ?',
   )
 
+  const addAll = db.transaction((items: NewItem[]) =>
+    items.map((item) => {
+      insert.run(item.accountId, item.postId, item.content, JSON.stringify(item.mediaUrls), item.now)
+      return fromRow(one.get(item.accountId, item.postId)!)
+    }),
+  )
+  // A burst's publishes share transactions (one commit each, not one per item), as its outcomes do.
+  const adding = new Batcher<NewItem, FeedItem>(async (items) => addAll.immediate(items).map((value) => ({ status: 'fulfilled', value })))
+
   return {
     /** Adds a post to an account's feed, once; a second call answers the item already there. */
     async publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number): Promise<FeedItem> {
-      insert.run(accountId, postId, content, JSON.stringify(mediaUrls), now)
-      return fromRow(one.get(accountId, postId)!)
+      return adding.add({ accountId, postId, content, mediaUrls, now })
     },
     /** The newest items first. */
     async recent(accountId: string, limit: number): Promise<FeedItem[]> {

@@ -91,7 +91,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     return status
   }
 
-  const settle = db.transaction((postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean => {
+  // Plain functions run inside the transactions below (a nested db.transaction would add a savepoint per item).
+  function settleOne(postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean {
     let changed: number
     if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, now + FIRST_COLLECTION_AFTER_MS, postId, platform).changes
     else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, outcome.uncertainSince ?? null, postId, platform).changes
@@ -115,9 +116,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
     if (final) events.appendSync(record.userId, `post.${final}`, record.post, now)
     return true
-  })
+  }
+  const settle = db.transaction(settleOne)
 
-  const settleAll = db.transaction((settlements: readonly Settlement[]) => settlements.map((s) => settle(s.postId, s.platform, s.outcome, s.at)))
+  const settleAll = db.transaction((settlements: readonly Settlement[]) => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at)))
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
     const result: ClaimResult = { claimed: 0, missed: 0 }
@@ -127,14 +129,15 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       if (now - dueAt <= catchUpMs) continue
       result.missed++
       for (const { platform } of pendingOf.all(post.id)) {
-        settle(post.id, platform, { kind: 'failed', code: 'missed_schedule', detail: `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.` }, now)
+        settleOne(post.id, platform, { kind: 'failed', code: 'missed_schedule', detail: `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.` }, now)
       }
     }
     return result
   })
 
-  const claimAll = db.transaction((claims: readonly { ref: TargetRef; now: number }[], leaseMs: number) => claims.map((c) => claimOne(c.ref, c.now, leaseMs)))
-  const claimOne = db.transaction((ref: TargetRef, now: number, leaseMs: number): ClaimedTarget | undefined => {
+  const claimAll = db.transaction((claims: readonly { ref: TargetRef; now: number }[], leaseMs: number) => claims.map((c) => claimTargetOf(c.ref, c.now, leaseMs)))
+  const claimOne = db.transaction((ref: TargetRef, now: number, leaseMs: number) => claimTargetOf(ref, now, leaseMs))
+  function claimTargetOf(ref: TargetRef, now: number, leaseMs: number): ClaimedTarget | undefined {
     const row = claimTarget.get(now + leaseMs, ref.postId, ref.platform, now)
     if (!row) return undefined
     const post = reader.rowSync(ref.postId)!
@@ -148,7 +151,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       content: post.content,
       mediaUrls: JSON.parse(post.media_urls) as string[],
     }
-  })
+  }
 
   return {
     /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
