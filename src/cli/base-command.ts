@@ -19,10 +19,10 @@ export function describeError(error: ApiError, words: (field: string) => string 
   // The API names fields as it spells them (account_id, cancel_posts=true): each one the command
   // has a word for is said so, and the headline of a validation error lists them the same way.
   const places = [...new Set(error.errors.map((e) => place(e.pointer.replace(/^(#\/[^/]*).*$/, '$1'))))]
-  const message = error.message
-    .replace(/^(The request has \d+ invalid fields?): .*\.$/, (_, head: string) => `${head}: ${places.join(', ')}.`)
-    .replace(/\b([a-z]+_[a-z_]+|[a-z]+(?==true))(=true)?\b/g, (match, field: string) => words(field) ?? match)
-  const fields = error.errors.map((e) => `${place(e.pointer)}: ${e.detail}`)
+  const inWords = (text: string) => text.replace(/\b([a-z]+_[a-z_]+|[a-z]+(?==true))(=true)?\b/g, (match, field: string) => words(field) ?? match)
+  const message = inWords(error.message.replace(/^(The request has \d+ invalid fields?): .*\.$/, (_, head: string) => `${head}: ${places.join(', ')}.`))
+  // A detail may name another field too ("unless media_urls has …"): said the same way.
+  const fields = error.errors.map((e) => `${place(e.pointer)}: ${inWords(e.detail)}`)
   return [message, ...fields].join(fields.length ? '\n  ' : '')
 }
 
