@@ -12,7 +12,7 @@ import type { EventType } from '../../src/events.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { AttemptRecord, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, WebhookRecord } from './port.js'
+import type { AttemptRecord, ClaimedTarget, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -346,3 +346,27 @@ export function engagementsOf(m: Metrics): number | null {
   return reported.length ? reported.reduce((a, b) => a + b, 0) : null
 }
 
+
+/** What claiming a target reads: the target's counts as the claim left them, and its post's text. */
+export interface ClaimRow {
+  attempts: number
+  attempts_before_retry: number
+  next_attempt_at: number
+  uncertain_since: number | null
+  user_id: string
+  content: string
+  media_urls: string
+}
+
+export function claimedTargetOf(ref: TargetRef, row: ClaimRow): ClaimedTarget {
+  return {
+    ...ref,
+    dueAt: row.next_attempt_at,
+    userId: row.user_id,
+    attempts: row.attempts,
+    attemptsSinceRetry: row.attempts - row.attempts_before_retry,
+    uncertainSince: row.uncertain_since ?? undefined,
+    content: row.content,
+    mediaUrls: JSON.parse(row.media_urls) as string[],
+  }
+}

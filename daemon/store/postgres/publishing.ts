@@ -2,7 +2,7 @@ import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, TargetRef } from '../port.js'
-import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
+import { claimedTargetOf, postRecordOf, type ClaimRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
@@ -87,26 +87,16 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
   async function claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]> {
     if (claims.length === 0) return []
     // The WHERE is checked again on each row as locked: of two nodes, one updates, the other finds it taken.
-    const rows = await sql<{ post_id: string; platform: string; attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null; user_id: string; content: string; media_urls: string }[]>`
+    const rows = await sql<(ClaimRow & { post_id: string; platform: string })[]>`
       UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = r.now + ${leaseMs}, claimed_by = ${nodeId}
         FROM posts p, unnest(${claims.map((c) => c.ref.postId)}::text[], ${claims.map((c) => c.ref.platform)}::text[], ${claims.map((c) => c.now)}::bigint[]) AS r(post_id, platform, now)
        WHERE p.id = t.post_id AND t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'pending' AND t.next_attempt_at <= r.now
          AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= r.now)
       RETURNING t.post_id, t.platform, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls`
     const claimed = new Map(rows.map((row) => [`${row.post_id} ${row.platform}`, row]))
-    return claims.map(({ ref }): ClaimedTarget | undefined => {
+    return claims.map(({ ref }) => {
       const row = claimed.get(`${ref.postId} ${ref.platform}`)
-      if (!row) return undefined
-      return {
-        ...ref,
-        dueAt: row.next_attempt_at,
-        userId: row.user_id,
-        attempts: row.attempts,
-        attemptsSinceRetry: row.attempts - row.attempts_before_retry,
-        uncertainSince: row.uncertain_since ?? undefined,
-        content: row.content,
-        mediaUrls: JSON.parse(row.media_urls) as string[],
-      }
+      return row && claimedTargetOf(ref, row)
     })
   }
 

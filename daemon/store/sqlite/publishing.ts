@@ -5,7 +5,7 @@ import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './posts.js'
-import type { TargetRow } from '../rows.js'
+import { claimedTargetOf, type TargetRow } from '../rows.js'
 import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement } from '../port.js'
 
 /** How a post ends once every target is settled. */
@@ -141,16 +141,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const row = claimTarget.get(now + leaseMs, ref.postId, ref.platform, now)
     if (!row) return undefined
     const post = reader.rowSync(ref.postId)!
-    return {
-      ...ref,
-      dueAt: row.next_attempt_at,
-      userId: post.user_id,
-      attempts: row.attempts,
-      attemptsSinceRetry: row.attempts - row.attempts_before_retry,
-      uncertainSince: row.uncertain_since ?? undefined,
-      content: post.content,
-      mediaUrls: JSON.parse(post.media_urls) as string[],
-    }
+    return claimedTargetOf(ref, { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls })
   }
 
   return {
