@@ -5,6 +5,8 @@ import { formatCount, graphemeLength } from './text.js'
 import type { Platform } from './types.js'
 
 export const FEED_MAX_CHARS = 10_000
+/** Publishes at once, per daemon, on the platform and on one account's feed. */
+export const FEED_CONCURRENCY = 64
 
 /**
  * The built-in platform: publishing adds the post to the account's own RSS, Atom and JSON feeds
@@ -17,7 +19,7 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Platfor
     credentials: v.strictObject({}),
     idempotencyWindowMs: Infinity,
     // Publishing is a row written in the daemon's own database: a burst on one account need not queue.
-    concurrency: { perPlatform: 64, perConnection: 64 },
+    concurrency: { perPlatform: FEED_CONCURRENCY, perConnection: FEED_CONCURRENCY },
     measure: (draft) => ({ length: graphemeLength(draft.content), limit: FEED_MAX_CHARS }),
     check(draft) {
       const errors: FieldError[] = []
