@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import tls from 'node:tls'
 import { row } from './http.js'
 import { load } from './load.js'
-import { BIN, smm, spawnUntil, stop } from './processes.js'
+import { liftOwnerLimits, startBenchDaemon, stop } from './processes.js'
 
 /** Slow clients, spread over four loopback addresses so that each stays under the per-address cap (256). */
 const ATTACKERS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']
@@ -47,17 +47,12 @@ export async function benchAttack(): Promise<Record<string, number | string>> {
   const sockets: net.Socket[] = []
   const timers = new Set<NodeJS.Timeout>()
   try {
-    const daemon = await spawnUntil([BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'], (out) => {
-      const url = /listening on (https:\/\/\S+)\/v1/.exec(out)?.[1]
-      const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1]
-      return url && key && out.includes('curl') ? { url, key } : undefined
-    })
-    const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], { SMM_DATA_DIR: dataDir }))[0].id
-    smm(['admin', 'users', 'set-plan', owner, '--plan', 'enterprise', '--per-minute', '100000000', '--per-hour', '100000000', '--per-day', '100000000'], { SMM_DATA_DIR: dataDir })
+    const daemon = await startBenchDaemon(dataDir)
+    liftOwnerLimits({ SMM_DATA_DIR: dataDir })
     const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
-    const url = `${daemon.value.url}/v1/me`
+    const url = `${daemon.url}/v1/me`
     const port = Number(new URL(url).port)
-    const options = { ca, headers: { authorization: `Bearer ${daemon.value.key}` }, connections: 4, durationMs }
+    const options = { ca, headers: { authorization: `Bearer ${daemon.key}` }, connections: 4, durationMs }
     await load(url, { ...options, durationMs: 1_000, warmupMs: 0 })
     const quiet = await load(url, options)
     const opened = performance.now()

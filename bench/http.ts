@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, type LoadResult } from './load.js'
-import { BIN, smm, spawnUntil, stop } from './processes.js'
+import { liftOwnerLimits, spawnUntil, startBenchDaemon, stop } from './processes.js'
 
 const BARE = fileURLToPath(new URL('./bare-server.ts', import.meta.url))
 
@@ -37,25 +37,19 @@ export async function benchHttp(): Promise<Record<string, number | string>> {
   const durationMs = Number(process.env.BENCH_SECONDS ?? 5) * 1000
   const connections = 16
   try {
-    const daemon = await spawnUntil([BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'], (out) => {
-      const url = /listening on (https:\/\/\S+)\/v1/.exec(out)?.[1]
-      const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1]
-      return url && key && out.includes('curl') ? { url, key } : undefined
-    })
-    // Limits high enough not to refuse the benchmark, while every request is still counted.
-    const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], { SMM_DATA_DIR: dataDir })).data[0].id
-    smm(['admin', 'users', 'set-plan', owner, '--plan', 'enterprise', '--per-minute', '100000000', '--per-hour', '100000000', '--per-day', '100000000'], { SMM_DATA_DIR: dataDir })
+    const daemon = await startBenchDaemon(dataDir)
+    liftOwnerLimits({ SMM_DATA_DIR: dataDir })
     const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
-    const headers = { authorization: `Bearer ${daemon.value.key}` }
+    const headers = { authorization: `Bearer ${daemon.key}` }
     const bare = await spawnUntil(['--import', 'tsx', BARE, join(dataDir, 'smm.db'), join(dataDir, 'tls-cert.pem'), join(dataDir, 'tls-key.pem')], (out) => {
       const m = /\{"port":(\d+)\}/.exec(out)
       return m ? Number(m[1]) : undefined
     })
     // Warm both up first (JIT, caches), then measure each.
     await load(`https://127.0.0.1:${bare.value}/v1/me`, { ca, headers, connections, durationMs: 1000, warmupMs: 0 })
-    await load(`${daemon.value.url}/v1/me`, { ca, headers, connections, durationMs: 1000, warmupMs: 0 })
+    await load(`${daemon.url}/v1/me`, { ca, headers, connections, durationMs: 1000, warmupMs: 0 })
     const bareResult = await measure(bare.child.pid!, `https://127.0.0.1:${bare.value}/v1/me`, { ca, headers, connections, durationMs })
-    const smmResult = await measure(daemon.child.pid!, `${daemon.value.url}/v1/me`, { ca, headers, connections, durationMs })
+    const smmResult = await measure(daemon.child.pid!, `${daemon.url}/v1/me`, { ca, headers, connections, durationMs })
     await stop(bare.child)
     await stop(daemon.child)
     return {

@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.js'
 import { httpsClient } from '../test/helpers/http.js'
 import { cpuMs, measure, row } from './http.js'
 import { load } from './load.js'
-import { BIN, smm, spawnUntil, stop } from './processes.js'
+import { liftOwnerLimits, startBenchDaemon, stop } from './processes.js'
 
 const CONCURRENCY = 16
 
@@ -81,21 +81,11 @@ export async function apiThroughput(url: string): Promise<Record<string, number 
   ] as const) {
     const dataDir = mkdtempSync(join(tmpdir(), 'smm-bench-'))
     try {
-      const daemon = await spawnUntil(
-        [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'],
-        (out) => {
-          const found = /listening on (https:\/\/\S+)\/v1/.exec(out)?.[1]
-          const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1]
-          return found && key && out.includes('curl') ? { url: found, key } : undefined
-        },
-        env,
-      )
-      const adminEnv = { SMM_DATA_DIR: dataDir, ...env }
-      const owner = JSON.parse(smm(['admin', 'users', 'list', '--json'], adminEnv)).data[0].id
-      smm(['admin', 'users', 'set-plan', owner, '--plan', 'enterprise', '--per-minute', '100000000', '--per-hour', '100000000', '--per-day', '100000000'], adminEnv)
-      const options = { ca: readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'), headers: { authorization: `Bearer ${daemon.value.key}` }, connections: CONCURRENCY }
-      await load(`${daemon.value.url}/v1/me`, { ...options, durationMs: 1_000, warmupMs: 0 })
-      results[name] = await measure(daemon.child.pid!, `${daemon.value.url}/v1/me`, { ...options, durationMs })
+      const daemon = await startBenchDaemon(dataDir, env)
+      liftOwnerLimits({ SMM_DATA_DIR: dataDir, ...env })
+      const options = { ca: readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'), headers: { authorization: `Bearer ${daemon.key}` }, connections: CONCURRENCY }
+      await load(`${daemon.url}/v1/me`, { ...options, durationMs: 1_000, warmupMs: 0 })
+      results[name] = await measure(daemon.child.pid!, `${daemon.url}/v1/me`, { ...options, durationMs })
       await stop(daemon.child)
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
@@ -151,12 +141,10 @@ export async function publishRun(admin: string, name: string, nodes: number, pos
     let key = ''
     for (let i = 0; i < nodes; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'smm-bench-node-'))
-      const started = await spawnUntil([BIN, 'daemon', '--port', '0', '--data-dir', dir, '--log-level', 'silent'], (out) => {
-        const found = /listening on (https:\/\/\S+)\/v1/.exec(out)?.[1]
-        return found && /SHA-256 fingerprint/.test(out) && (i > 0 || out.includes('curl')) ? { url: found, key: /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1] } : undefined
-      }, env)
-      if (i === 0) key = started.value.key!
-      daemons.push({ child: started.child, http: httpsClient(started.value.url, readFileSync(join(dir, 'tls-cert.pem'), 'utf8')), dir })
+      // Only the first node to start on the fresh database creates the owner and prints a key.
+      const started = await startBenchDaemon(dir, env, i === 0)
+      if (i === 0) key = started.key
+      daemons.push({ child: started.child, http: httpsClient(started.url, readFileSync(join(dir, 'tls-cert.pem'), 'utf8')), dir })
     }
     const owner = (await store.users.owner())!
     await store.users.setPlan(owner.id, 'enterprise', { per_minute: 1e9, per_hour: 1e9, per_day: 1e9 })
