@@ -251,7 +251,7 @@ export class Scheduler {
   }
 
   private async attempt(ref: TargetRef, horizon: number): Promise<void> {
-    const { store, clock, log } = this.deps
+    const { clock, log } = this.deps
     const release = await this.limiter.acquire([`connection:${ref.accountId}:${ref.platform}`, `platform:${ref.platform}`])
     try {
       // Stopping: leave it pending (its reservation given back at stop), for another node or the next start.

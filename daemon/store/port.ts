@@ -257,18 +257,12 @@ export interface ReportQuery {
   top: number
 }
 
-/** The sums one group of targets comes to, before rates are derived. */
-export interface Aggregate {
+/** The sums one group of targets comes to, before rates are derived: each count null when no target reports it. */
+export interface Aggregate extends Metrics {
   scheduled: number
   published: number
   failed: number
   medianDelayMs: number | null
-  impressions: number | null
-  likes: number | null
-  reposts: number | null
-  replies: number | null
-  quotes: number | null
-  clicks: number | null
   engagements: number | null
   /** Engagements and impressions of the targets that report both: the engagement rate's two sides. */
   ratedEngagements: number | null

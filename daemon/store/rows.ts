@@ -12,7 +12,7 @@ import type { EventType } from '../../src/events.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { AttemptRecord, ClaimedTarget, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
+import type { AttemptRecord, ClaimedTarget, WebhookChanges, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -331,6 +331,27 @@ export function webhookFromRow(row: WebhookRow): WebhookRecord {
     previousSecretExpiresAt: row.previous_secret_expires_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  }
+}
+
+/** The columns an edit of an endpoint writes. */
+export type WebhookEdit = Pick<WebhookRow, 'url' | 'events' | 'description' | 'enabled' | 'disabled_reason' | 'disabled_at' | 'failing_since'>
+
+/**
+ * An endpoint's row after `changes`: what is not named stays. Enabling starts afresh (the
+ * reason and the failure streak belong to the disabled period); disabling by request says so.
+ */
+export function webhookEdit(row: WebhookRow, changes: WebhookChanges, now: number): WebhookEdit {
+  const wasEnabled = row.enabled === 1
+  const enabled = changes.enabled ?? wasEnabled
+  return {
+    url: changes.url ?? row.url,
+    events: changes.events ? JSON.stringify(changes.events) : row.events,
+    description: changes.description !== undefined ? changes.description : row.description,
+    enabled: enabled ? 1 : 0,
+    disabled_reason: enabled ? null : wasEnabled ? 'disabled by request' : row.disabled_reason,
+    disabled_at: enabled ? null : wasEnabled ? now : row.disabled_at,
+    failing_since: enabled && !wasEnabled ? null : row.failing_since,
   }
 }
 

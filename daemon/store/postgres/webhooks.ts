@@ -1,6 +1,6 @@
 import { newId } from '../../../src/ids.js'
 import type { WebhookChanges, WebhooksStore } from '../port.js'
-import { webhookFromRow, type WebhookRow } from '../rows.js'
+import { webhookEdit, webhookFromRow, type WebhookRow } from '../rows.js'
 import type { Sql } from './connect.js'
 
 export function webhooksStore(sql: Sql): WebhooksStore {
@@ -24,17 +24,9 @@ export function webhooksStore(sql: Sql): WebhooksStore {
       return sql.begin(async (tx) => {
         const [row] = await tx<WebhookRow[]>`SELECT * FROM webhooks WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`
         if (!row) return undefined
-        const enabled = changes.enabled ?? row.enabled === 1
-        const wasEnabled = row.enabled === 1
-        // As on SQLite: enabling starts afresh; the reason and the failure streak belong to the disabled period.
-        const reason = enabled ? null : wasEnabled ? 'disabled by request' : row.disabled_reason
-        const disabledAt = enabled ? null : wasEnabled ? now : row.disabled_at
-        const failingSince = enabled && !wasEnabled ? null : row.failing_since
         return one(
           await tx<WebhookRow[]>`
-            UPDATE webhooks SET url = ${changes.url ?? row.url}, events = ${changes.events ? JSON.stringify(changes.events) : row.events},
-                   description = ${changes.description !== undefined ? changes.description : row.description}, enabled = ${enabled ? 1 : 0},
-                   disabled_reason = ${reason}, disabled_at = ${disabledAt}, failing_since = ${failingSince}, updated_at = ${now}
+            UPDATE webhooks SET ${tx({ ...webhookEdit(row, changes, now), updated_at: now })}
              WHERE id = ${id} RETURNING *`,
         )
       })

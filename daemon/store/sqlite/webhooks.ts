@@ -1,7 +1,7 @@
 import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
 import type { NewWebhook, WebhookChanges, WebhookRecord, WebhooksStore } from '../port.js'
-import { webhookFromRow as recordFromRow, type WebhookRow } from '../rows.js'
+import { webhookEdit, webhookFromRow as recordFromRow, type WebhookEdit, type WebhookRow } from '../rows.js'
 
 
 export function webhooksStore(db: Db): WebhooksStore {
@@ -11,9 +11,9 @@ export function webhooksStore(db: Db): WebhooksStore {
   )
   const byId = db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE id = ?')
   const page = db.prepare<[string, string, number], WebhookRow>('SELECT * FROM webhooks WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?')
-  const update = db.prepare<[string, string, string | null, number, string | null, number | null, number | null, number, string], void>(
-    `UPDATE webhooks SET url = ?, events = ?, description = ?, enabled = ?, disabled_reason = ?, disabled_at = ?,
-            failing_since = ?, updated_at = ? WHERE id = ?`,
+  const update = db.prepare<WebhookEdit & { updated_at: number; id: string }, void>(
+    `UPDATE webhooks SET url = @url, events = @events, description = @description, enabled = @enabled, disabled_reason = @disabled_reason,
+            disabled_at = @disabled_at, failing_since = @failing_since, updated_at = @updated_at WHERE id = @id`,
   )
   const rotate = db.prepare<[string, number, number, string], void>(
     'UPDATE webhooks SET previous_secret = secret, secret = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ?',
@@ -28,23 +28,7 @@ export function webhooksStore(db: Db): WebhooksStore {
   const applyChanges = db.transaction((userId: string, id: string, changes: WebhookChanges, now: number) => {
     const row = ownRow(userId, id)
     if (!row) return undefined
-    const enabled = changes.enabled ?? row.enabled === 1
-    const wasEnabled = row.enabled === 1
-    // Enabling starts afresh: the reason and the failure streak belong to the disabled period.
-    const reason = enabled ? null : wasEnabled ? 'disabled by request' : row.disabled_reason
-    const disabledAt = enabled ? null : wasEnabled ? now : row.disabled_at
-    const failingSince = enabled && !wasEnabled ? null : row.failing_since
-    update.run(
-      changes.url ?? row.url,
-      changes.events ? JSON.stringify(changes.events) : row.events,
-      changes.description !== undefined ? changes.description : row.description,
-      enabled ? 1 : 0,
-      reason,
-      disabledAt,
-      failingSince,
-      now,
-      id,
-    )
+    update.run({ ...webhookEdit(row, changes, now), updated_at: now, id })
     return recordFromRow(byId.get(id)!)
   })
 
