@@ -1,7 +1,8 @@
 import type { AiGeneration } from '../../src/api/ai.js'
 import type { HttpClient } from '../egress.js'
 import { builtinProvider } from './builtin.js'
-import { targetsFor, type FitCheck } from './limits.js'
+import type { PlatformRegistry } from '../platforms/index.js'
+import { targetsFor } from './limits.js'
 import { openAiProvider } from './openai.js'
 import { shorten } from './shorten.js'
 import type { AiProvider, GenerationRequest } from './types.js'
@@ -40,10 +41,10 @@ export function createAiProvider(options: AiOptions, http: HttpClient): AiProvid
 /**
  * Drafts for every requested platform (or one platform-neutral set), each checked against its
  * platform's rules here as well as by the provider: whatever a provider returns, nothing too
- * long leaves this function. `fit` is the platforms' own rules (`platformFitCheck`).
+ * long leaves this function. The rules are the platform modules' own.
  */
-export async function generate(provider: AiProvider, request: GenerationRequest, fit: FitCheck): Promise<Omit<AiGeneration, 'id'>> {
-  const output = await provider.generate(request, targetsFor(request.platforms, fit))
+export async function generate(provider: AiProvider, request: GenerationRequest, platforms: PlatformRegistry): Promise<Omit<AiGeneration, 'id'>> {
+  const output = await provider.generate(request, targetsFor(request.platforms, platforms))
   const variants = output.drafts.map(({ target, content }) => {
     const fitted = target.measure(content).fits ? content : shorten(content, (text) => target.measure(text).fits)
     return { content: fitted, platform: target.platform, characters: target.characters(fitted) }

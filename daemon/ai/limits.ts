@@ -1,6 +1,6 @@
 import type { PlatformRegistry } from '../platforms/index.js'
 import { graphemeLength } from '../platforms/text.js'
-import { PLATFORM_NAMES, type PlatformName } from '../platforms/types.js'
+import type { Platform, PlatformName } from '../platforms/types.js'
 
 /** How a text measures against one platform's rules: its length counted that platform's way. */
 export interface Fit {
@@ -10,27 +10,16 @@ export interface Fit {
 }
 
 /**
- * Measures a text against a platform's text rules (`platformFitCheck` below in the daemon;
- * anything else in tests of the providers alone).
+ * How a text measures against one platform's rules, for a post with no media on a connection
+ * not made yet (an instance's own limit is unknown, so its default applies): the same counting
+ * and limits (and `check`) that validate posts, read from the platform modules.
  */
-export type FitCheck = (platform: PlatformName, text: string) => Fit
-
-/**
- * The FitCheck of the daemon's platform modules: the same counting and limits (and `check`)
- * that validate posts, for a post with no media on a connection not made yet (an instance's
- * own limit is unknown, so its default applies). Every platform name is registered in a
- * daemon; a missing one is a build error, not a user's.
- */
-export function platformFitCheck(registry: PlatformRegistry): FitCheck {
-  return (name, text) => {
-    const platform = registry.platformFor(name)
-    if (!platform) throw new Error(`no ${name} platform module is registered`)
-    const draft = { content: text, media_urls: [] }
-    const { length, limit } = platform.measure(draft, {})
-    // Blank text is not a length problem: only the content rules a rewrite can fix count here.
-    const fits = !platform.check(draft, {}).some((e) => e.pointer === '#/content' && e.code !== 'required')
-    return { fits, length, limit }
-  }
+export function fitOf(platform: Platform, text: string): Fit {
+  const draft = { content: text, media_urls: [] }
+  const { length, limit } = platform.measure(draft, {})
+  // Blank text is not a length problem: only the content rules a rewrite can fix count here.
+  const fits = !platform.check(draft, {}).some((e) => e.pointer === '#/content' && e.code !== 'required')
+  return { fits, length, limit }
 }
 
 /** Where a set of drafts is headed: one platform, or (platform null) anywhere at all. */
@@ -44,33 +33,36 @@ export interface Target {
   label: string
 }
 
-const LABELS: Record<PlatformName, string> = {
-  feed: 'an RSS/Atom feed',
-  mastodon: 'Mastodon',
-  bluesky: 'Bluesky',
-  telegram: 'Telegram',
-  discord: 'Discord',
-  slack: 'Slack',
-}
-
 /**
  * The targets of a request: each named platform, or, when none is named, one platform-neutral
- * target that a draft fits only if it fits every platform, so it can be posted anywhere.
+ * target that a draft fits only if it fits every platform this daemon has, so it can be posted
+ * anywhere. Every platform name a request may carry is registered in a daemon; a missing one is
+ * a build error, not a user's.
  */
-export function targetsFor(platforms: readonly PlatformName[] | undefined, check: FitCheck): Target[] {
-  if (platforms && platforms.length > 0) {
-    return platforms.map((platform) => ({
-      platform,
-      measure: (text) => check(platform, text),
-      characters: (text) => check(platform, text).length,
-      label: LABELS[platform],
-    }))
+export function targetsFor(platforms: readonly PlatformName[] | undefined, registry: PlatformRegistry): Target[] {
+  const moduleOf = (name: PlatformName): Platform => {
+    const platform = registry.platformFor(name)
+    if (!platform) throw new Error(`no ${name} platform module is registered`)
+    return platform
   }
+  if (platforms && platforms.length > 0) {
+    return platforms.map((name) => {
+      const platform = moduleOf(name)
+      return {
+        platform: name,
+        measure: (text) => fitOf(platform, text),
+        characters: (text) => fitOf(platform, text).length,
+        // The feed is read by people in a reader, not on a site with a name.
+        label: name === 'feed' ? 'an RSS/Atom feed' : platform.label,
+      }
+    })
+  }
+  const every = registry.available().map(moduleOf)
   return [
     {
       platform: null,
       measure(text) {
-        const fits = PLATFORM_NAMES.map((p) => check(p, text))
+        const fits = every.map((p) => fitOf(p, text))
         // The failing rule if any, else the tightest one: what a rewrite must aim under.
         return fits.find((f) => !f.fits) ?? fits.reduce((a, b) => (b.limit < a.limit ? b : a))
       },

@@ -6,7 +6,7 @@ import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
 import { blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
-import type { Metrics, Platform, PlatformContext, Published, PublishRequest } from './types.js'
+import type { Metrics, CredentialPlatform, PlatformContext, Published, PublishRequest } from './types.js'
 
 const Credentials = v.strictObject({
   service_url: v.optional(HttpsUrl('your PDS or entryway, e.g. https://bsky.social'), 'https://bsky.social'),
@@ -83,8 +83,10 @@ async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string
   return { platform_post_id: data.uri, url: webUrl(data.uri) }
 }
 
-export const bluesky: Platform = {
+export const bluesky: CredentialPlatform = {
   name: 'bluesky',
+  label: 'Bluesky',
+  auth: 'credentials',
   credentials: Credentials,
   // The record key comes from our post id, and publish first looks for a record under that
   // key: a re-send finds the post it made instead of making another.

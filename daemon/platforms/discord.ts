@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
+import { PlatformError, type Draft, type CredentialPlatform, type PlatformContext, type TextMeasure } from './types.js'
 import { formatCount } from './text.js'
 
 const Credentials = v.strictObject({
@@ -58,8 +58,10 @@ function measure(draft: Draft): TextMeasure {
   return { length: codePoints(draft.content), limit: MAX_CHARACTERS }
 }
 
-export const discord: Platform = {
+export const discord: CredentialPlatform = {
   name: 'discord',
+  label: 'Discord',
+  auth: 'credentials',
   credentials: Credentials,
   // Webhook executions take no idempotency key: a re-send would post twice.
   idempotencyWindowMs: 0,

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { FeedStore } from '../store/index.js'
 import { formatCount, graphemeLength } from './text.js'
-import type { Platform } from './types.js'
+import type { CredentialPlatform } from './types.js'
 
 export const FEED_MAX_CHARS = 10_000
 /** Publishes at once, per daemon, on the platform and on one account's feed. */
@@ -13,9 +13,11 @@ export const FEED_CONCURRENCY = 64
  * served by the daemon, so the whole pipeline works with no outside service. Publishing is
  * idempotent (one item per post), so an attempt cut off by a crash is simply sent again.
  */
-export function feedPlatform(items: FeedStore, publicUrl: () => string): Platform {
+export function feedPlatform(items: FeedStore, publicUrl: () => string): CredentialPlatform {
   return {
     name: 'feed',
+    label: 'Feed',
+    auth: 'credentials',
     credentials: v.strictObject({}),
     idempotencyWindowMs: Infinity,
     // Publishing is a row written in the daemon's own database: a burst on one account need not queue.

@@ -5,7 +5,7 @@ import { graphemeLength, mastodonLength, formatCount } from './text.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type Platform, type PlatformContext, type TextMeasure, type Verified } from './types.js'
+import { PlatformError, type Connection, type Draft, type Metrics, type CredentialPlatform, type PlatformContext, type TextMeasure, type Verified } from './types.js'
 
 const Credentials = v.strictObject({
   instance_url: HttpsUrl('the Mastodon instance, e.g. https://mastodon.social'),
@@ -137,8 +137,10 @@ function measure(draft: Draft, settings: Record<string, unknown>): TextMeasure {
   return { length: mastodonLength(draft.content, limits.characters_reserved_per_url), limit: limits.max_characters }
 }
 
-export const mastodon: Platform = {
+export const mastodon: CredentialPlatform = {
   name: 'mastodon',
+  label: 'Mastodon',
+  auth: 'credentials',
   credentials: Credentials,
   // The instance remembers an Idempotency-Key for an hour (Mastodon keeps it in Redis with a
   // one-hour expiry): a re-send within it returns the status already created, after it posts again.

@@ -3,7 +3,7 @@ import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
+import { PlatformError, type Draft, type CredentialPlatform, type PlatformContext, type TextMeasure } from './types.js'
 import { formatCount } from './text.js'
 
 const Credentials = v.strictObject({
@@ -47,8 +47,10 @@ function post(ctx: PlatformContext, url: string, payload: unknown) {
   return platformRequest(ctx, LABEL, url, { method: 'POST', body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } })
 }
 
-export const slack: Platform = {
+export const slack: CredentialPlatform = {
   name: 'slack',
+  label: 'Slack',
+  auth: 'credentials',
   credentials: Credentials,
   // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
   idempotencyWindowMs: 0,

@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Draft, type Platform, type PlatformContext, type TextMeasure } from './types.js'
+import { PlatformError, type Draft, type CredentialPlatform, type PlatformContext, type TextMeasure } from './types.js'
 import { formatCount } from './text.js'
 
 const Credentials = v.strictObject({
@@ -83,8 +83,10 @@ function measure(draft: Draft): TextMeasure {
   return { length: draft.content.length, limit: draft.media_urls.length > 0 ? MAX_CAPTION : MAX_TEXT }
 }
 
-export const telegram: Platform = {
+export const telegram: CredentialPlatform = {
   name: 'telegram',
+  label: 'Telegram',
+  auth: 'credentials',
   credentials: Credentials,
   // The Bot API has no idempotency key: a re-send would post twice.
   idempotencyWindowMs: 0,

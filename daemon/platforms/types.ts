@@ -14,6 +14,11 @@ export interface PlatformContext {
   http: HttpClient
   clock: Clock
   log: Logger
+  /**
+   * For an OAuth platform: the operator's app and the endpoints in force (the platform's own or
+   * the operator's overrides). Absent for platforms that take credentials.
+   */
+  app?: OAuthApp
 }
 
 /** What a post is, as far as a platform's rules are concerned. */
@@ -99,11 +104,69 @@ export interface TextMeasure {
   limit: number
 }
 
-/** One platform: a module behind this interface, registered by name. The scheduler knows no more. */
-export interface Platform {
+/**
+ * An operator's app registered with an OAuth platform, and where that platform lives: the
+ * platform's documented endpoints unless the operator replaced them
+ * (`SMM_PLATFORM_<NAME>_AUTHORIZE_URL`, `_TOKEN_URL`, `_API_URL`).
+ */
+export interface OAuthApp {
+  clientId: string
+  clientSecret: string
+  /** Where the person approves the grant. */
+  authorizeUrl: string
+  /** The token endpoint (code exchange and refresh). */
+  tokenUrl: string
+  /** The API's origin, no trailing slash; paths are appended as the platform documents them. */
+  apiUrl: string
+  /** `<public-url>/oauth/callback`, registered with the platform by the operator. */
+  redirectUri: string
+}
+
+/**
+ * What an OAuth connection keeps, sealed, as its credentials: the tokens, and whatever the
+ * platform module needs to publish (a user id, a person URN, a Page's id).
+ */
+export interface OAuthTokens {
+  access_token: string
+  refresh_token?: string
+  /** When the access token expires, in ms since the epoch; absent when it does not (a Page token). */
+  expires_at?: number
+  [extra: string]: unknown
+}
+
+/** How one platform runs the OAuth 2.0 authorization code grant (RFC 6749 section 4.1). */
+export interface OAuthFlow {
+  /** The platform's documented endpoints, used unless the operator overrides them. */
+  endpoints: { authorizeUrl: string; tokenUrl: string; apiUrl: string }
+  /** The scopes asked for, and how the platform wants them joined in `scope`. */
+  scopes: readonly string[]
+  scopeSeparator: ' ' | ','
+  /** Whether the platform takes PKCE (RFC 7636, S256). */
+  pkce: boolean
+  /** Further query parameters of the authorize URL, where the platform documents some. */
+  authorizeParams?: Record<string, string>
+  /**
+   * Exchanges the code the callback received for tokens, and learns whom they speak for: the
+   * connection's credentials (a long-lived token, the Page chosen…) and identity. `options`
+   * are those the connect request gave (a Facebook `page_id`, say). A refused code or grant
+   * throws PlatformError of kind `auth` or `permanent`, with a detail a person can read.
+   */
+  exchange(
+    grant: { code: string; codeVerifier?: string; options: Record<string, string> },
+    ctx: PlatformContext & { app: OAuthApp },
+  ): Promise<Verified & { credentials: OAuthTokens }>
+  /**
+   * New tokens for ones about to expire. Absent where tokens do not expire. A refresh the
+   * platform refuses (a revoked grant) throws PlatformError of kind `auth`.
+   */
+  refresh?(tokens: OAuthTokens, ctx: PlatformContext & { app: OAuthApp }): Promise<OAuthTokens>
+}
+
+/** What every platform module declares, however it is connected. */
+interface PlatformBase {
   name: PlatformName
-  /** The credentials `POST /v1/accounts/{id}/connections` takes for this platform. */
-  credentials: v.GenericSchema<unknown, Record<string, unknown>>
+  /** Its name for people: "Mastodon", "X", "LinkedIn". */
+  label: string
   /**
    * How long after a publish request the platform still knows it, so that sending it again
    * cannot create a second item: an idempotency key's lifetime (Mastodon's hour), `Infinity`
@@ -128,8 +191,27 @@ export interface Platform {
    * Pointers are into the post body (`#/content`, `#/media_urls`); details name the platform.
    */
   check(draft: Draft, settings: Record<string, unknown>): FieldError[]
-  verify(credentials: Record<string, unknown>, ctx: PlatformContext): Promise<Verified>
   publish(connection: Connection, request: PublishRequest, ctx: PlatformContext): Promise<Published>
   /** Counts for published items, by platform id. Absent for platforms that report none. */
   metrics?(connection: Connection, platformPostIds: string[], ctx: PlatformContext): Promise<Map<string, Metrics>>
 }
+
+/** A platform connected with credentials the user gives (a token, a webhook URL), checked live. */
+export interface CredentialPlatform extends PlatformBase {
+  auth: 'credentials'
+  /** The credentials `POST /v1/accounts/{id}/connections` takes for this platform. */
+  credentials: v.GenericSchema<unknown, Record<string, unknown>>
+  verify(credentials: Record<string, unknown>, ctx: PlatformContext): Promise<Verified>
+}
+
+/**
+ * A platform connected by the person approving an operator's app in their browser (OAuth 2.0).
+ * `publish` and `metrics` get `ctx.app`, and credentials that are `OAuthTokens` refreshed in time.
+ */
+export interface OAuthPlatform extends PlatformBase {
+  auth: 'oauth2'
+  oauth: OAuthFlow
+}
+
+/** One platform: a module behind this interface, registered by name. The scheduler knows no more. */
+export type Platform = CredentialPlatform | OAuthPlatform

@@ -5,11 +5,11 @@ import { afterId, toPage } from '../../src/pagination.js'
 import { fieldErrors } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import { EgressError } from '../egress.js'
-import { PlatformError, type Platform, type Verified } from '../platforms/types.js'
+import { PlatformError, type CredentialPlatform, type Verified } from '../platforms/types.js'
 import { bind, type ApiRouter } from './bind.js'
 
 /** Asks the platform whether the credentials work; its refusal is the user's 422, its outage our 502. */
-async function verifyWithPlatform(deps: AppDeps, platform: Platform, credentials: Record<string, unknown>): Promise<Verified> {
+async function verifyWithPlatform(deps: AppDeps, platform: CredentialPlatform, credentials: Record<string, unknown>): Promise<Verified> {
   try {
     return await platform.verify(credentials, { http: deps.http, clock: deps.clock, log: deps.log })
   } catch (error) {
@@ -77,7 +77,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
     const account = await store.accounts.get(principal.user.id, params.id)
     if (!account) throw notFound('account', params.id)
     const platform = deps.platforms.platformFor(body.platform)
-    if (!platform) {
+    if (!platform || platform.auth !== 'credentials') {
       throw invalidField('#/platform', `${body.platform} is not available in this smm yet (available: ${deps.platforms.available().join(', ')})`, 'platform_unavailable')
     }
     const parsed = v.safeParse(platform.credentials, body.credentials ?? {})

@@ -19,7 +19,7 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number]
 
 /** Every platform smm can publish to (the API's names for them). */
-export const PLATFORM_NAMES = ['feed', 'mastodon', 'bluesky', 'telegram', 'discord', 'slack'] as const
+export const PLATFORM_NAMES = ['feed', 'mastodon', 'bluesky', 'telegram', 'discord', 'slack', 'x', 'linkedin', 'threads', 'facebook', 'instagram'] as const
 export type PlatformName = (typeof PLATFORM_NAMES)[number]
 
 export const PLANS = ['standard', 'business', 'enterprise'] as const

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as v from 'valibot'
-import { PlatformError, type Platform, type PlatformName } from '../../daemon/platforms/types.js'
+import { PlatformError, type CredentialPlatform, type Platform, type PlatformName } from '../../daemon/platforms/types.js'
 import { ensureSelfSigned } from '../../daemon/tls.js'
 
 /** What the loopback server answers: a status, headers and a JSON body, or no answer at all. */
@@ -85,9 +85,11 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
 export function loopbackPlatform(
   name: PlatformName,
   options: { idempotent: boolean; windowMs?: number; maxChars?: number; timeoutMs?: number; concurrency?: Platform['concurrency'] },
-): Platform {
+): CredentialPlatform {
   return {
     name,
+    label: `${name} (loopback)`,
+    auth: 'credentials',
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
     idempotencyWindowMs: options.idempotent ? (options.windowMs ?? Infinity) : 0,

@@ -70,7 +70,7 @@ export interface AiGeneration {
   variants: Array<{
     content: string
     /** null for the platform-neutral set */
-    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | null
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram" | null
     /** Length counted the platform's way (graphemes, URLs as 23 on Mastodon…); graphemes for a platform-neutral draft */
     characters: number
   }>
@@ -150,7 +150,7 @@ export interface WebhookDeliveryAttempt {
 }
 
 export interface Connection {
-  platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+  platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
   handle: string
   display_name: string
   /** reauth_required: the platform refused the credentials; connect again */
@@ -168,7 +168,7 @@ export interface Account {
 }
 
 export interface Target {
-  platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+  platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
   /** unconfirmed: the platform was asked but no answer came; it is not re-sent automatically */
   status: "pending" | "publishing" | "published" | "failed" | "unconfirmed"
   attempts: number
@@ -188,7 +188,7 @@ export interface Post {
   account_id: string
   content: string
   media_urls: string[]
-  platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">
+  platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
   scheduled_at: string
   status: "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled"
@@ -239,7 +239,7 @@ export interface AnalyticsReport {
   totals: AnalyticsMetrics
   /** One entry per platform with targets in the range, in the order of the platform list */
   by_platform: Array<{
-    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
     /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
     posts_scheduled: number
     /** Of those, targets published. */
@@ -301,7 +301,7 @@ export interface AnalyticsReport {
   /** Up to 10 targets with the most engagements (latest counts), most first; targets with no reported engagement are left out */
   top_posts: Array<{
     post_id: string
-    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
     url: string | null
     engagements: number
   }>
@@ -363,7 +363,7 @@ export interface Operations {
       /** What the posts should say: a topic, an announcement, notes to turn into a post */
       prompt: string
       /** Draft for each of these, fitting its rules; left out: one platform-neutral set that fits every platform */
-      platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">
+      platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       tone?: "neutral" | "friendly" | "professional" | "witty" | "enthusiastic"
       /** Drafts per platform (default 1) */
       variants?: number
@@ -464,7 +464,7 @@ export interface Operations {
     query: {
       limit?: string
       cursor?: string
-      platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+      platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
     }
     response: {
       data: Account[]
@@ -513,7 +513,7 @@ export interface Operations {
       id: string
     }
     body: {
-      platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+      platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
       /** The platform's credentials (see the platform table); feed needs none */
       credentials?: Record<string, unknown>
     }
@@ -523,7 +523,7 @@ export interface Operations {
   disconnectAccount: {
     params: {
       id: string
-      platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+      platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
     }
     response: void
   }
@@ -535,7 +535,7 @@ export interface Operations {
       /** Only posts in this state, or in any of several separated by commas (scheduled,publishing) */
       status?: string
       account_id?: string
-      platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+      platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
       from?: string
       to?: string
       /** By scheduled_at; default asc */
@@ -558,7 +558,7 @@ export interface Operations {
       content?: string
       media_urls?: string[]
       scheduled_at?: string
-      platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">
+      platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
     }
     response: Post
   }
@@ -580,7 +580,7 @@ export interface Operations {
       content?: string
       media_urls?: string[]
       scheduled_at?: string
-      platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack">
+      platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
     }
     response: Post
   }
@@ -636,7 +636,7 @@ export interface Operations {
       /** Only this account’s posts */
       account_id?: string
       /** Only targets on this platform */
-      platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack"
+      platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
       /** Only this post */
       post_id?: string
       /** Series bucket size, aligned to the user’s timezone: days from midnight, weeks from Monday, months from the 1st */
