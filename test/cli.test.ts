@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../src/api-key.js'
-import { cliHome, runCli, runInTerminal } from './helpers/cli.js'
+import { cliHome, cliHomeFor, runCli, runInTerminal } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
@@ -299,35 +299,65 @@ describe('commands against the daemon', () => {
 })
 
 describe('help', () => {
-  it('describes every command with an example, and offers shell completion', async () => {
-    const [help, keysCreate, completion] = await Promise.all([
-      smm(['--help']),
-      smm(['keys', 'create', '--help']),
-      smm(['autocomplete', 'bash']),
-    ])
+  it('describes every command with an example', async () => {
+    const [help, keysCreate] = await Promise.all([smm(['--help']), smm(['keys', 'create', '--help'])])
     expect(help.code).toBe(0)
-    for (const command of ['login', 'logout', 'whoami', 'keys', 'autocomplete', 'daemon']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'))
+    for (const command of ['login', 'logout', 'whoami', 'keys', 'completion', 'daemon']) expect(help.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'))
+    expect(help.stdout).not.toContain('__complete')
     expect(keysCreate.stdout).toContain('$ smm keys create ci --scope profile:read,accounts:read,posts:read,posts:write --expires-in 90d')
     expect(keysCreate.stdout).toMatch(/--profile=<value>/)
-    expect(completion.code).toBe(0)
-    expect(completion.stdout).toContain('smm autocomplete script bash')
+  })
+})
 
-    // What `smm autocomplete bash` tells the user to do, then a completion as bash would ask for it.
-    const refresh = await smm(['autocomplete', '--refresh-cache'])
-    expect(refresh.code).toBe(0)
-    const setup = join(home.env.XDG_CACHE_HOME!, 'smm', 'autocomplete', 'bash_setup')
-    const complete = (line: string) =>
-      execFileSync('bash', ['-c', `source ${setup}; COMP_LINE="${line}"; COMP_WORDS=(${line}); COMP_CWORD=${line.split(' ').length - 1}; _smm_autocomplete; echo "\${COMPREPLY[@]}"`], {
-        env: home.env,
-      }).toString()
-    expect(complete('smm keys c')).toBe('create\n')
-    expect(complete('smm log')).toBe('login logout\n')
-    // zsh also completes flag values: platforms, scopes, statuses, events; bash completes
-    // commands and flags only (oclif's bash script has no values to offer).
-    const zsh = readFileSync(join(home.env.XDG_CACHE_HOME!, 'smm', 'autocomplete', 'functions', 'zsh', '_smm'), 'utf8')
-    expect(zsh).toContain('platform options:(feed mastodon bluesky telegram discord slack)')
-    expect(zsh).toMatch(/--scope"\[[^\]]*\]:scope options:\(profile:read profile:write accounts:read/)
-    expect(zsh).toMatch(/--status"\[[^\]]*\]:status options:\(scheduled publishing published/)
-    expect(zsh).toMatch(/--event"\[[^\]]*\]:event options:\(\* post\.scheduled/)
+describe('shell completion', () => {
+  it('completes commands, flags, flag values and account names in bash, as a TAB would', async () => {
+    // Accounts of the logged-in user: one name to offer, and two alike, offered by id.
+    const created = await Promise.all(
+      ['Bakery', 'Twin', 'Twin'].map(async (name) => (await t.http.request('POST', '/v1/accounts', { key: t.key, json: { name } })).body as { id: string; name: string }),
+    )
+    const script = await smm(['completion', 'bash'])
+    expect(script.code).toBe(0)
+    const file = join(home.dir, 'smm-completion.bash')
+    writeFileSync(file, script.stdout)
+    // What the user's ~/.bashrc does (`smm` being the real executable), then a TAB at the end of `line`.
+    // The daemon found as a script finds it (SMM_URL, SMM_API_KEY, SMM_CA_FILE).
+    const scripted = cliHomeFor(t)
+    const complete = (line: string, env: NodeJS.ProcessEnv = {}) => {
+      const words = line.split(' ')
+      const shell = `smm() { ${JSON.stringify(process.execPath)} ${JSON.stringify(join(import.meta.dirname, '../bin/run.js'))} "$@"; }
+source ${file}
+COMP_WORDS=(${words.map((w) => (w === '' ? "''" : w)).join(' ')}); COMP_CWORD=${words.length - 1}
+_smm_complete
+printf '%s\n' "\${COMPREPLY[@]}"`
+      // Not execFileSync: the daemon answering the account lookup runs in this process.
+      return new Promise<string[]>((resolve, reject) =>
+        execFile('bash', ['-c', shell], { env: { ...scripted.env, ...env } }, (error, stdout) => (error ? reject(error) : resolve(stdout.split('\n').filter(Boolean)))),
+      )
+    }
+    expect(await complete('smm log')).toEqual(['login', 'logout'])
+    expect(await complete('smm posts cr')).toEqual(['create'])
+    expect(await complete('smm posts create --pl')).toEqual(['--platform'])
+    expect(await complete('smm posts create --platform m')).toEqual(['mastodon'])
+    expect(await complete('smm posts list --status pu')).toEqual(['publishing', 'published'])
+    // Bash splits `--flag=value` at the "=": the value is completed all the same.
+    expect(await complete('smm keys create ci --scope = posts')).toEqual(['posts:read', 'posts:write'])
+    expect(await complete('smm webhooks create --event post.p')).toEqual(['post.published', 'post.partially_published'])
+    const twins = created.filter((a) => a.name === 'Twin').map((a) => a.id).sort()
+    expect((await complete('smm posts create --account ')).sort()).toEqual(expect.arrayContaining(['Bakery', ...twins]))
+    expect(await complete('smm posts create --account Ba')).toEqual(['Bakery'])
+    expect(await complete('smm accounts rename B')).toEqual(['Bakery'])
+    // A daemon that cannot be reached offers nothing, and prints nothing into the command line.
+    expect(await complete('smm posts create --account ', { SMM_URL: 'https://127.0.0.1:1' })).toEqual([])
+    scripted.remove()
+  })
+
+  it('prints a zsh script that asks the same candidates', async () => {
+    const zsh = await smm(['completion', 'zsh'])
+    expect(zsh.code).toBe(0)
+    expect(zsh.stdout).toMatch(/^#compdef smm\n/)
+    expect(zsh.stdout).toContain('smm __complete -- "${(@)words[2,CURRENT]}"')
+    expect(zsh.stdout).toContain('compdef _smm_complete smm')
+    const direct = await smm(['__complete', '--', 'webhooks', 'create', '--event=post.c'])
+    expect(direct.stdout).toBe('post.cancelled\n')
   })
 })
