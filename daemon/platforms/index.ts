@@ -5,6 +5,7 @@ import { feedPlatform } from './feed.js'
 import { mastodon } from './mastodon.js'
 import { slack } from './slack.js'
 import { telegram } from './telegram.js'
+import { x } from './x.js'
 import { PLATFORM_NAMES, type Platform, type PlatformName } from './types.js'
 
 /** The platforms this daemon can publish to, by name. The scheduler knows no more than this. */
@@ -32,6 +33,7 @@ export function createPlatformRegistry(deps: RegistryDeps): PlatformRegistry {
     telegram,
     discord,
     slack,
+    x,
     ...(deps.extra ?? []),
   ]
   const byName = new Map<string, Platform>()

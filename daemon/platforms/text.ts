@@ -52,3 +52,105 @@ export function mastodonLength(text: string, charactersPerUrl = MASTODON_URL_LEN
 
 /** "10000" as "10,000", for messages people read: the one number format of the CLI and the API's messages. */
 export { formatNumber as formatCount } from '../../src/numbers.js'
+
+// X's weighted length, as twitter-text's configuration v3 defines it (config/v3.json of
+// twitter/twitter-text): in the light ranges below a code point weighs 1, any other weighs 2
+// (CJK, most emoji), an emoji sequence weighs 2 however many code points it joins, and every URL
+// weighs 23 (the t.co link X puts in its place). Written here rather than taken from the
+// `twitter-text` package: that package pulls in core-js 2 and an emoji table frozen in 2019,
+// and the client (TUI) needs this too, so it stays small, pure and without dependencies.
+
+/** The most a post on X may weigh. */
+export const X_MAX_WEIGHTED_LENGTH = 280
+/** What every URL weighs on X, whatever its own length. */
+export const X_URL_LENGTH = 23
+
+// Code points that weigh 1: Latin, Greek, Cyrillic, Hebrew, Arabic, Indic scripts… up to
+// U+10FF, and the general punctuation spaces, dashes, quotes and primes.
+const LIGHT_RANGES: readonly (readonly [number, number])[] = [
+  [0x0000, 0x10ff],
+  [0x2000, 0x200d],
+  [0x2010, 0x201f],
+  [0x2032, 0x2037],
+]
+
+const codePointWeight = (cp: number) => (LIGHT_RANGES.some(([start, end]) => cp >= start && cp <= end) ? 1 : 2)
+
+// What twitter-text takes for an emoji: a pictograph (presented as one, unless it is a light
+// text symbol such as © with no emoji selector), a flag, a keycap.
+const PICTOGRAPH = /\p{Extended_Pictographic}/u
+const FLAG_OR_KEYCAP = /\p{Regional_Indicator}|\u20e3/u
+function isEmoji(grapheme: string): boolean {
+  if (FLAG_OR_KEYCAP.test(grapheme)) return true
+  if (!PICTOGRAPH.test(grapheme)) return false
+  const [first] = grapheme
+  return grapheme.length > 1 || codePointWeight(first!.codePointAt(0)!) === 2
+}
+
+// Country-code TLDs (IANA's two-letter delegations) and the generic TLDs people write most.
+// twitter-text knows every TLD; a rare generic one missing here makes a bare domain count at its
+// own length instead of 23, which `https://` in front of it always avoids.
+const CC_TLDS = new Set(
+  ('ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bv bw by bz ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz ' +
+    'de dj dk dm do dz ec ee eg er es et eu fi fj fk fm fo fr ga gb gd ge gf gg gh gi gl gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it ' +
+    'je jm jo jp ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no np nr nu nz ' +
+    'om pa pe pf pg ph pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sj sk sl sm sn so sr ss st su sv sx sy sz tc td tf tg th tj tk tl tm tn to tr tt tv tw tz ' +
+    'ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw').split(' '),
+)
+const GENERIC_TLDS = new Set(
+  ('com net org edu gov mil int info biz name pro aero coop museum mobi asia tel travel jobs cat post xxx app dev page blog shop store online site website tech xyz club live news ' +
+    'top vip art design cloud email link space world today social media network digital agency studio games fun life love guru wiki photo video music one global group company ' +
+    'solutions services systems tools zone center city school academy education university ltd inc llc gmbh events works tv co ai io me ly gg fm').split(' '),
+)
+// A single label followed by a country-code TLD and nothing else ("notes.md") is no link to
+// twitter-text, except under .co and .tv, which people use as generic ones.
+const SPECIAL_CC_TLDS = new Set(['co', 'tv'])
+
+// A domain written without a scheme: not inside a word, an email address, a mention or a tag.
+const BARE_DOMAIN = /(?<![\p{L}\p{N}@＠$#＃_./-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+)([a-z]{2,})(?![\p{L}\p{N}@_-])((?:\/[^\s]*[^\s.,;:!?'")\]}])|\/)?/giu
+
+/** Where X sees URLs in text: with a scheme as everywhere, and bare domains as twitter-text does. */
+export function findXUrls(text: string): { start: number; end: number }[] {
+  const withScheme = findUrls(text)
+  // Blank out the URLs already found so a bare-domain match cannot start inside one.
+  let rest = text
+  for (const { start, end } of withScheme) rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end)
+  const bare: { start: number; end: number }[] = []
+  for (const m of rest.matchAll(BARE_DOMAIN)) {
+    const labels = m[1]!
+    const tld = m[2]!.toLowerCase()
+    const path = m[3]
+    const singleLabel = labels.indexOf('.') === labels.length - 1
+    const isLink = GENERIC_TLDS.has(tld) || (CC_TLDS.has(tld) && (path !== undefined || !singleLabel || SPECIAL_CC_TLDS.has(tld)))
+    if (isLink) bare.push({ start: m.index!, end: m.index! + m[0].length })
+  }
+  return [...withScheme.map(({ start, end }) => ({ start, end })), ...bare].sort((a, b) => a.start - b.start)
+}
+
+/**
+ * A text's length as X counts it against its 280 (twitter-text's `parseTweet`, config v3):
+ * NFC-normalised, URLs at 23, emoji at 2, other code points at 1 or 2 by range.
+ */
+export function weightedLength(text: string): number {
+  const normalized = text.normalize('NFC')
+  let length = 0
+  let last = 0
+  for (const { start, end } of findXUrls(normalized)) {
+    length += plainWeight(normalized.slice(last, start)) + X_URL_LENGTH
+    last = end
+  }
+  return length + plainWeight(normalized.slice(last))
+}
+
+function plainWeight(text: string): number {
+  let length = 0
+  if (/^[\x00-\x7f]*$/.test(text)) return text.length
+  for (const { segment } of graphemes.segment(text)) {
+    if (isEmoji(segment)) {
+      length += 2
+      continue
+    }
+    for (const char of segment) length += codePointWeight(char.codePointAt(0)!)
+  }
+  return length
+}

@@ -1,0 +1,267 @@
+import type { FieldError } from '../../src/errors.js'
+import type { OutboundResponse } from '../egress.js'
+import { fetchMedia, type MediaFile } from './media.js'
+import { tokenRequest } from './oauth2.js'
+import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
+import { formatCount, weightedLength, X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from './text.js'
+import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+
+// X API v2 (docs.x.com): what smm enforces before a post goes out, and why.
+/** Weighted characters per post (twitter-text config v3, see text.ts). */
+export const X_MAX_LENGTH = X_MAX_WEIGHTED_LENGTH
+/** Photos per post: X takes up to 4 photos, or one GIF, or one video. smm sends photos only. */
+export const X_MAX_IMAGES = 4
+/** Image types the one-request upload (`POST /2/media/upload`, `tweet_image`) takes that media hosts serve. */
+export const X_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+/** X's limit for an image sent in one request. */
+export const X_MAX_IMAGE_BYTES = 5 * 1024 * 1024
+/** Ids per `GET /2/tweets` lookup. */
+const LOOKUP_BATCH = 100
+
+const LABEL = 'X'
+const SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'] as const
+
+// Extensions `check` can judge without downloading: the types above, and the ones X would
+// refuse or smm does not send (GIFs and video need X's chunked upload).
+const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp'])
+const REFUSED_EXTENSIONS: Record<string, string> = {
+  gif: 'GIFs go to X only through its chunked upload, which smm does not do; use a JPEG, PNG or WebP',
+  mp4: 'smm publishes images to X, not video',
+  mov: 'smm publishes images to X, not video',
+  webm: 'smm publishes images to X, not video',
+  m4v: 'smm publishes images to X, not video',
+  svg: 'X does not take SVG images; use a JPEG, PNG or WebP',
+  avif: 'X does not take AVIF images; use a JPEG, PNG or WebP',
+  pdf: 'X takes images, not documents',
+}
+
+/** What a connection to X keeps: the tokens and the X user they speak for. */
+interface XCredentials extends OAuthTokens {
+  user_id: string
+}
+
+/** An RFC 7807 problem as X sends it, or the older `errors[]` list; sometimes both. */
+interface XErrorBody {
+  title?: string
+  detail?: string
+  type?: string
+  status?: number
+  errors?: { message?: string; detail?: string; title?: string; code?: number }[]
+}
+
+interface PublicMetrics {
+  like_count?: number
+  retweet_count?: number
+  /** The name X's OpenAPI document uses for `retweet_count`; read too, in case the API follows it. */
+  repost_count?: number
+  reply_count?: number
+  quote_count?: number
+  impression_count?: number
+}
+
+const extensionOf = (url: string): string | undefined => {
+  try {
+    return /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
+  } catch {
+    // Not a URL at all: the post schema reports that, not the platform.
+    return undefined
+  }
+}
+
+/** The sentence X gave, from whichever error shape it used. */
+function reasonOf(response: OutboundResponse): string {
+  const body = jsonOrUndefined<XErrorBody>(response)
+  const listed = body?.errors?.map((e) => e.detail ?? e.message ?? e.title).filter(Boolean) ?? []
+  return body?.detail ?? (listed.length ? listed.join('; ') : undefined) ?? body?.title ?? excerpt(response)
+}
+
+/** How long X asked us to wait: `x-rate-limit-reset` is the epoch second the window reopens. */
+function resetWaitMs(response: OutboundResponse, now: number): number | undefined {
+  const reset = Number(response.headers['x-rate-limit-reset'])
+  if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now)
+  const retryAfter = Number(response.headers['retry-after'])
+  return Number.isFinite(retryAfter) ? Math.max(0, retryAfter * 1000) : undefined
+}
+
+/**
+ * What an X answer other than success means. 401 is the token (the connection needs a
+ * reconnect after the refresh the caller tried). X answers 403 for a post it will not take
+ * (duplicate text, a suspended or restricted account, an app without the access level): the
+ * same post would be refused again, so it is permanent, not a reconnect.
+ */
+function xError(response: OutboundResponse, ctx: PlatformContext): PlatformError {
+  const { status } = response
+  const reason = reasonOf(response)
+  const detail = `${LABEL} answered ${status}: ${reason}`
+  if (status === 401) return new PlatformError('auth', 'credentials_rejected', detail)
+  if (status === 429) return new PlatformError('transient', 'rate_limited', detail, resetWaitMs(response, ctx.clock.now()))
+  if (status === 408 || status >= 500) return new PlatformError('transient', 'platform_unavailable', detail, resetWaitMs(response, ctx.clock.now()))
+  if (status === 403 && /duplicate content/i.test(reason)) return new PlatformError('permanent', 'duplicate_content', `${detail} (X refuses a post identical to a recent one)`)
+  return new PlatformError('permanent', 'platform_rejected', detail)
+}
+
+const apiOf = (ctx: PlatformContext) => ctx.app?.apiUrl ?? x.oauth.endpoints.apiUrl
+
+function call(ctx: PlatformContext, token: string, path: string, init: { method?: string; body?: string } = {}) {
+  return platformRequest(ctx, LABEL, `${apiOf(ctx)}${path}`, {
+    ...init,
+    headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+  })
+}
+
+function credentialsOf(connection: Connection): XCredentials {
+  const { access_token, user_id } = connection.credentials
+  if (typeof access_token !== 'string' || typeof user_id !== 'string') {
+    throw new PlatformError('auth', 'credentials_rejected', `${LABEL}: the stored connection has no access token; connect the account again`)
+  }
+  return connection.credentials as XCredentials
+}
+
+/** Who the token speaks for: `GET /2/users/me` answers the user's id, @username and name. */
+async function whoAmI(ctx: PlatformContext, token: string): Promise<{ id: string; username: string; name: string }> {
+  const response = await call(ctx, token, '/2/users/me')
+  const user = response.status === 200 ? jsonOrUndefined<{ data?: { id: string; username: string; name: string } }>(response)?.data : undefined
+  if (!user) throw xError(response, ctx)
+  return user
+}
+
+/** Keeps what smm needs from a token answer (not `token_type`), with the user it speaks for. */
+function stored(tokens: OAuthTokens, userId: string): XCredentials {
+  return {
+    access_token: tokens.access_token,
+    ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+    ...(tokens.expires_at !== undefined ? { expires_at: tokens.expires_at } : {}),
+    ...(typeof tokens.scope === 'string' ? { scope: tokens.scope } : {}),
+    user_id: userId,
+  }
+}
+
+/**
+ * One image in one request: `POST /2/media/upload` with the bytes base64-encoded in JSON and
+ * the `tweet_image` category; the answer's `data.id` is what a post attaches.
+ */
+async function uploadImage(ctx: PlatformContext, token: string, file: MediaFile): Promise<string> {
+  const response = await call(ctx, token, '/2/media/upload', {
+    method: 'POST',
+    body: JSON.stringify({ media: file.bytes.toString('base64'), media_category: 'tweet_image' }),
+  })
+  const data = response.status === 200 ? jsonOrUndefined<{ data?: { id?: string; processing_info?: { state?: string } } }>(response)?.data : undefined
+  if (!data?.id) throw xError(response, ctx)
+  if (data.processing_info?.state === 'failed') throw new PlatformError('permanent', 'media_rejected', `media ${file.url}: X could not process the image`)
+  return data.id
+}
+
+function measure(draft: { content: string }): TextMeasure {
+  return { length: weightedLength(draft.content), limit: X_MAX_LENGTH }
+}
+
+function metricsOf(counts: PublicMetrics | undefined): Metrics {
+  const count = (n: number | undefined) => (typeof n === 'number' ? n : null)
+  return {
+    impressions: count(counts?.impression_count),
+    likes: count(counts?.like_count),
+    reposts: count(counts?.retweet_count ?? counts?.repost_count),
+    replies: count(counts?.reply_count),
+    quotes: count(counts?.quote_count),
+    clicks: null,
+  }
+}
+
+export const x: OAuthPlatform = {
+  name: 'x',
+  label: 'X',
+  auth: 'oauth2',
+  // X has no idempotency key for POST /2/tweets: a re-send posts again (or is refused as a
+  // duplicate), so a publish whose outcome is unknown is never sent twice.
+  idempotencyWindowMs: 0,
+
+  oauth: {
+    endpoints: { authorizeUrl: 'https://x.com/i/oauth2/authorize', tokenUrl: 'https://api.x.com/2/oauth2/token', apiUrl: 'https://api.x.com' },
+    // Posting needs tweet.write with tweet.read and users.read; images need media.write;
+    // offline.access is what makes X issue a refresh token (its access tokens last 2 hours).
+    scopes: SCOPES,
+    scopeSeparator: ' ',
+    pkce: true,
+
+    async exchange({ code, codeVerifier }, ctx) {
+      const tokens = await tokenRequest(ctx, LABEL, tokenParams(ctx.app, { grant_type: 'authorization_code', code, redirect_uri: ctx.app.redirectUri, ...(codeVerifier ? { code_verifier: codeVerifier } : {}) }), 'basic')
+      const user = await whoAmI(ctx, tokens.access_token)
+      return { handle: `@${user.username}`, display_name: user.name || user.username, settings: { user_id: user.id }, credentials: stored(tokens, user.id) }
+    },
+
+    // X rotates refresh tokens: each refresh answers a new one and the old one stops working,
+    // so the answer must be stored before the next refresh.
+    async refresh(tokens, ctx) {
+      if (!tokens.refresh_token) throw new PlatformError('auth', 'grant_refused', `${LABEL}: the connection has no refresh token; connect the account again`)
+      const fresh = await tokenRequest(ctx, LABEL, tokenParams(ctx.app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 'basic')
+      return stored({ refresh_token: tokens.refresh_token, ...fresh }, String(tokens.user_id ?? ''))
+    },
+  },
+
+  measure,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    const { length } = measure(draft)
+    if (length > X_MAX_LENGTH) {
+      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters as X counts them (each link ${X_URL_LENGTH}, CJK characters and emoji 2); X allows ${formatCount(X_MAX_LENGTH)}` })
+    }
+    if (draft.content.trim() === '' && draft.media_urls.length === 0) {
+      errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on X unless the post has images' })
+    }
+    if (draft.media_urls.length > X_MAX_IMAGES) {
+      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; X takes at most ${X_MAX_IMAGES} images per post` })
+    }
+    draft.media_urls.forEach((url, index) => {
+      const extension = extensionOf(url)
+      if (extension === undefined || IMAGE_EXTENSIONS.has(extension)) return
+      const why = REFUSED_EXTENSIONS[extension]
+      if (why) errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; ${why}` })
+    })
+    return errors
+  },
+
+  async publish(connection, request, ctx) {
+    const { access_token: token } = credentialsOf(connection)
+    const mediaIds: string[] = []
+    for (const [index, url] of request.mediaUrls.entries()) {
+      const file = await fetchMedia(ctx, url, index, { label: LABEL, types: X_IMAGE_TYPES, maxBytes: X_MAX_IMAGE_BYTES })
+      mediaIds.push(await uploadImage(ctx, token, file))
+    }
+    const response = await call(ctx, token, '/2/tweets', {
+      method: 'POST',
+      body: JSON.stringify({ text: request.content, ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}) }),
+    })
+    const created = response.status === 201 || response.status === 200 ? jsonOrUndefined<{ data?: { id?: string } }>(response)?.data : undefined
+    if (!created?.id) throw xError(response, ctx)
+    return { platform_post_id: created.id, url: postUrl(connection.handle, created.id) }
+  },
+
+  async metrics(connection, ids, ctx) {
+    const { access_token: token } = credentialsOf(connection)
+    const counts = new Map<string, Metrics>()
+    for (let start = 0; start < ids.length; start += LOOKUP_BATCH) {
+      const query = new URLSearchParams({ ids: ids.slice(start, start + LOOKUP_BATCH).join(','), 'tweet.fields': 'public_metrics' })
+      const response = await call(ctx, token, `/2/tweets?${query}`)
+      if (response.status !== 200) throw xError(response, ctx)
+      // A deleted post comes back in `errors` (resource-not-found), not in `data`: it has no counts any more.
+      const body = jsonOrUndefined<{ data?: { id: string; public_metrics?: PublicMetrics }[] }>(response)
+      for (const post of body?.data ?? []) counts.set(post.id, metricsOf(post.public_metrics))
+    }
+    return counts
+  },
+}
+
+/**
+ * A token request's form. The client authenticates with HTTP Basic (a confidential client);
+ * `client_id` is sent too, as X's own examples do.
+ */
+function tokenParams(app: OAuthApp, params: Record<string, string>): Record<string, string> {
+  return { ...params, client_id: app.clientId }
+}
+
+/** A post's public address: x.com/<username>/status/<id>. */
+function postUrl(handle: string, id: string): string {
+  const username = handle.replace(/^@/, '')
+  return `https://x.com/${encodeURIComponent(username || 'i')}/status/${id}`
+}
