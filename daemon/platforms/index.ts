@@ -2,9 +2,11 @@ import type { Store } from '../store/index.js'
 import { bluesky } from './bluesky.js'
 import { discord } from './discord.js'
 import { feedPlatform } from './feed.js'
+import { instagram } from './instagram.js'
 import { mastodon } from './mastodon.js'
 import { slack } from './slack.js'
 import { telegram } from './telegram.js'
+import { threads } from './threads.js'
 import { PLATFORM_NAMES, type Platform, type PlatformName } from './types.js'
 
 /** The platforms this daemon can publish to, by name. The scheduler knows no more than this. */
@@ -32,6 +34,8 @@ export function createPlatformRegistry(deps: RegistryDeps): PlatformRegistry {
     telegram,
     discord,
     slack,
+    threads,
+    instagram,
     ...(deps.extra ?? []),
   ]
   const byName = new Map<string, Platform>()
