@@ -1,9 +1,19 @@
 /** Where time comes from. The daemon uses the system clock; tests inject one they can move. */
 export interface Clock {
   now(): number
+  /**
+   * Waits this long. A test clock moves itself instead of waiting, so code that polls a platform
+   * (a media container still processing) runs its whole bounded schedule in no real time.
+   */
+  sleep?(ms: number): Promise<void>
 }
 
-export const systemClock: Clock = { now: () => Date.now() }
+export const systemClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }
+
+/** Waits on the given clock: the system clock's timer, or a test clock's own notion of waiting. */
+export function sleep(clock: Clock, ms: number): Promise<void> {
+  return clock.sleep ? clock.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms))
+}
 
 /** A clock for tests and benchmarks: starts where it is told and moves only when told. */
 export class ManualClock implements Clock {
@@ -16,6 +26,11 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.ms += ms
+  }
+  /** Waiting on a manual clock moves it: the wait is over at once, and the time it took shows. */
+  sleep(ms: number): Promise<void> {
+    this.ms += ms
+    return Promise.resolve()
   }
 }
 

@@ -2,9 +2,11 @@ import type { Store } from '../store/index.js'
 import { bluesky } from './bluesky.js'
 import { discord } from './discord.js'
 import { feedPlatform } from './feed.js'
+import { instagram } from './instagram.js'
 import { mastodon } from './mastodon.js'
 import { slack } from './slack.js'
 import { telegram } from './telegram.js'
+import { threads } from './threads.js'
 import { x } from './x.js'
 import { PLATFORM_NAMES, type Platform, type PlatformName } from './types.js'
 
@@ -34,6 +36,8 @@ export function createPlatformRegistry(deps: RegistryDeps): PlatformRegistry {
     discord,
     slack,
     x,
+    threads,
+    instagram,
     ...(deps.extra ?? []),
   ]
   const byName = new Map<string, Platform>()

@@ -1,0 +1,193 @@
+import type { FieldError } from '../../src/errors.js'
+import { fetchMedia } from './media.js'
+import { awaitContainer, exchangeCode, extensionRefused, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
+import { formatCount, graphemeLength } from './text.js'
+import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+
+// Instagram's documented limits for API publishing (Instagram Platform, content publishing and
+// the IG User media reference): captions, hashtags and @ tags in them, carousels, JPEG only.
+export const INSTAGRAM_MAX_CAPTION = 2_200
+export const INSTAGRAM_MAX_HASHTAGS = 30
+export const INSTAGRAM_MAX_MENTIONS = 20
+export const INSTAGRAM_MAX_CAROUSEL_ITEMS = 10
+export const INSTAGRAM_IMAGE_TYPES = ['image/jpeg'] as const
+export const INSTAGRAM_IMAGE_EXTENSIONS = ['jpg', 'jpeg'] as const
+export const INSTAGRAM_MAX_IMAGE_BYTES = 8 * 1024 * 1024
+
+const LABEL = 'Instagram'
+// Unversioned Graph calls go to the oldest supported version; pinning keeps the answers stable.
+const VERSION = 'v23.0'
+
+const ENDPOINTS = {
+  authorizeUrl: 'https://www.instagram.com/oauth/authorize',
+  tokenUrl: 'https://api.instagram.com/oauth/access_token',
+  apiUrl: 'https://graph.instagram.com',
+}
+
+/** What an Instagram connection keeps: the long-lived token (it refreshes itself) and the professional account's id. */
+interface InstagramTokens extends OAuthTokens {
+  user_id: string
+}
+
+const HASHTAG = /(^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu
+const MENTION = /(^|[^\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu
+
+function measure(draft: Draft): TextMeasure {
+  return { length: graphemeLength(draft.content), limit: INSTAGRAM_MAX_CAPTION }
+}
+
+function apiOf(ctx: PlatformContext): string {
+  return ctx.app?.apiUrl ?? ENDPOINTS.apiUrl
+}
+
+function tokensOf(connection: Connection): InstagramTokens {
+  const { access_token, user_id } = connection.credentials as Partial<InstagramTokens>
+  if (typeof access_token !== 'string' || typeof user_id !== 'string') {
+    throw new PlatformError('auth', 'credentials_missing', 'Instagram: the connection has no token or account id; connect the account again')
+  }
+  return connection.credentials as InstagramTokens
+}
+
+function call<T>(ctx: PlatformContext, tokens: InstagramTokens, method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) {
+  return graphCall<T>(ctx, LABEL, method, `${apiOf(ctx)}/${VERSION}${path}`, { ...params, access_token: tokens.access_token })
+}
+
+/** The container for a post: one image with its caption, or a CAROUSEL of image items. */
+async function createContainer(ctx: PlatformContext, tokens: InstagramTokens, caption: string, imageUrls: string[]): Promise<string> {
+  const path = `/${encodeURIComponent(tokens.user_id)}/media`
+  const withCaption: Record<string, string> = caption ? { caption } : {}
+  if (imageUrls.length === 1) return (await call<{ id: string }>(ctx, tokens, 'POST', path, { image_url: imageUrls[0]!, ...withCaption })).id
+  const children: string[] = []
+  for (const image_url of imageUrls) {
+    children.push((await call<{ id: string }>(ctx, tokens, 'POST', path, { image_url, is_carousel_item: 'true' })).id)
+  }
+  return (await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'CAROUSEL', children: children.join(','), ...withCaption })).id
+}
+
+/** `status_code` is the state; `status` carries the reason when it is ERROR. */
+function containerState(ctx: PlatformContext, tokens: InstagramTokens, id: string) {
+  return async (): Promise<ContainerState> => {
+    const body = await call<{ status_code: string; status?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'status_code,status' })
+    return { status: body.status_code, message: body.status }
+  }
+}
+
+async function permalink(ctx: PlatformContext, tokens: InstagramTokens, id: string): Promise<string | null> {
+  try {
+    return (await call<{ permalink?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'permalink' })).permalink ?? null
+  } catch (error) {
+    // Throwing here would have the scheduler publish again: the post exists, only its link is missing.
+    ctx.log.warn({ err: error, id }, 'Instagram: published, but the permalink could not be read')
+    return null
+  }
+}
+
+export const instagram: OAuthPlatform = {
+  name: 'instagram',
+  label: 'Instagram',
+  auth: 'oauth2',
+  // A container is published once; publishing again makes a second post, and Meta has no key.
+  idempotencyWindowMs: 0,
+
+  oauth: {
+    endpoints: ENDPOINTS,
+    // Business Login for Instagram's scopes: the profile, publishing, and insights for metrics.
+    scopes: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_insights'],
+    scopeSeparator: ',',
+    // The business login's authorization window documents no code_challenge.
+    pkce: false,
+
+    async exchange(grant, ctx) {
+      const short = await exchangeCode(ctx, LABEL, grant.code)
+      const long = await tokenGrant(ctx, LABEL, '/access_token', { grant_type: 'ig_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
+      const tokens: InstagramTokens = { ...long, user_id: short.user_id }
+      const me = await call<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>(ctx, tokens, 'GET', '/me', { fields: 'user_id,username,name,account_type' })
+      // `user_id` is the professional account's id, the one publishing paths take.
+      const userId = String(me.user_id ?? me.id ?? short.user_id)
+      return {
+        handle: `@${me.username}`,
+        display_name: me.name || me.username,
+        settings: me.account_type ? { account_type: me.account_type } : {},
+        credentials: { ...tokens, user_id: userId },
+      }
+    },
+
+    // The long-lived token is its own refresh token: exchanged for one valid 60 more days.
+    async refresh(tokens, ctx) {
+      const renewed = await tokenGrant(ctx, LABEL, '/refresh_access_token', { grant_type: 'ig_refresh_token', access_token: tokens.access_token })
+      return { ...tokens, ...renewed }
+    },
+  },
+
+  measure,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    const { length } = measure(draft)
+    if (length > INSTAGRAM_MAX_CAPTION) {
+      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Instagram allows ${formatCount(INSTAGRAM_MAX_CAPTION)} in a caption` })
+    }
+    const hashtags = draft.content.match(HASHTAG)?.length ?? 0
+    if (hashtags > INSTAGRAM_MAX_HASHTAGS) {
+      errors.push({ pointer: '#/content', code: 'too_many_hashtags', detail: `has ${hashtags} hashtags; Instagram allows ${INSTAGRAM_MAX_HASHTAGS} in a caption` })
+    }
+    const mentions = draft.content.match(MENTION)?.length ?? 0
+    if (mentions > INSTAGRAM_MAX_MENTIONS) {
+      errors.push({ pointer: '#/content', code: 'too_many_mentions', detail: `has ${mentions} @mentions; Instagram allows ${INSTAGRAM_MAX_MENTIONS} in a caption` })
+    }
+    if (draft.media_urls.length === 0) {
+      errors.push({ pointer: '#/media_urls', code: 'media_required', detail: 'must have at least one image on Instagram: it publishes no text-only posts' })
+    }
+    if (draft.media_urls.length > INSTAGRAM_MAX_CAROUSEL_ITEMS) {
+      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; an Instagram carousel takes at most ${INSTAGRAM_MAX_CAROUSEL_ITEMS}` })
+    }
+    for (const url of draft.media_urls) {
+      const extension = extensionRefused(url, INSTAGRAM_IMAGE_EXTENSIONS)
+      if (extension) errors.push({ pointer: '#/media_urls', code: 'media_type_unsupported', detail: `${url} is a .${extension} file; Instagram publishes JPEG images only` })
+    }
+    return errors
+  },
+
+  async publish(connection, request, ctx) {
+    const tokens = tokensOf(connection)
+    if (request.mediaUrls.length === 0) throw new PlatformError('permanent', 'media_required', 'Instagram publishes no text-only posts: add at least one JPEG image')
+    // Meta fetches the images itself; fetching them first names a bad URL (or a PNG) plainly, before any container exists.
+    for (const [index, url] of request.mediaUrls.entries()) {
+      await fetchMedia(ctx, url, index, { label: LABEL, types: INSTAGRAM_IMAGE_TYPES, maxBytes: INSTAGRAM_MAX_IMAGE_BYTES })
+    }
+    const container = await createContainer(ctx, tokens, request.content, request.mediaUrls)
+    await awaitContainer(ctx, LABEL, container, containerState(ctx, tokens, container))
+    const { id } = await call<{ id: string }>(ctx, tokens, 'POST', `/${encodeURIComponent(tokens.user_id)}/media_publish`, { creation_id: container })
+    return { platform_post_id: id, url: await permalink(ctx, tokens, id) }
+  },
+
+  /**
+   * Likes, comments and shares, and `views` as impressions: Meta retired `impressions` for media
+   * (v22.0) in favour of `views`, the times the post was displayed. Reach (distinct accounts) is not
+   * an impression count, so it is not used.
+   */
+  async metrics(connection, ids, ctx) {
+    const tokens = tokensOf(connection)
+    const counts = new Map<string, Metrics>()
+    for (const id of ids) {
+      let body
+      try {
+        body = await call<{ data?: [] }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}/insights`, { metric: 'likes,comments,shares,views' })
+      } catch (error) {
+        // A deleted post (or one with too few viewers for insights) has no counts; the others still do.
+        if (error instanceof PlatformError && error.kind === 'permanent') continue
+        throw error
+      }
+      const found = insightCounts(body)
+      counts.set(id, {
+        impressions: found.get('views') ?? null,
+        likes: found.get('likes') ?? null,
+        reposts: found.get('shares') ?? null,
+        replies: found.get('comments') ?? null,
+        quotes: null,
+        clicks: null,
+      })
+    }
+    return counts
+  },
+}

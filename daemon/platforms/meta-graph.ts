@@ -1,0 +1,208 @@
+/**
+ * What Threads and Instagram share: both are Meta Graph APIs (graph.threads.net,
+ * graph.instagram.com) with the same error body, the same token exchanges (a short-lived token
+ * from the code, then a long-lived one that refreshes itself), and the same way to publish: a media
+ * container first, then publishing it once Meta has fetched the media.
+ */
+import { sleep } from '../../src/time.js'
+import type { OutboundResponse } from '../egress.js'
+import { tokensOf } from './oauth2.js'
+import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
+import { PlatformError, type OAuthApp, type OAuthTokens, type PlatformContext } from './types.js'
+
+/** The Graph API's error body: `{"error": {"message", "type", "code", "error_subcode", "fbtrace_id"}}`. */
+interface GraphErrorBody {
+  error?: { message?: string; type?: string; code?: number; error_subcode?: number; is_transient?: boolean; fbtrace_id?: string }
+  // api.instagram.com's token endpoint answers in an older, flat shape.
+  error_type?: string
+  error_message?: string
+  code?: number
+}
+
+// Meta's throttling codes: 4 (app), 17 (user), 32 (page), 613 (calls within a time window).
+const RATE_LIMIT_CODES = new Set([4, 17, 32, 613])
+// 1 (unknown error) and 2 (service unavailable) are Meta's own trouble, worth another try, unless
+// they come as an OAuthException: "Error validating client secret." is code 1 too.
+const TEMPORARY_CODES = new Set([1, 2])
+// 190: the access token expired, was revoked, or the password changed.
+const TOKEN_INVALID = 190
+
+/**
+ * How long Meta asked us to wait: `Retry-After` where a proxy gives one, else the
+ * `estimated_time_to_regain_access` (minutes) of the Business Use Case usage header.
+ */
+function graphWaitMs(response: OutboundResponse, now: number): number | undefined {
+  const direct = retryAfterMs(response.headers, now)
+  if (direct !== undefined) return direct
+  const usage = response.headers['x-business-use-case-usage']
+  if (!usage) return undefined
+  try {
+    const byId = JSON.parse(usage) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>
+    const minutes = Object.values(byId).flat().map((entry) => entry.estimated_time_to_regain_access ?? 0)
+    const longest = Math.max(0, ...minutes)
+    return longest > 0 ? longest * 60_000 : undefined
+  } catch {
+    // A header we cannot read gives no wait; the scheduler's own backoff applies.
+    return undefined
+  }
+}
+
+/** A Graph error response as the PlatformError the scheduler understands, Meta's message kept. */
+export function graphError(label: string, response: OutboundResponse, now: number): PlatformError {
+  const body = jsonOrUndefined<GraphErrorBody>(response)
+  const error = body?.error
+  const code = error?.code ?? body?.code
+  const message = error?.message ?? body?.error_message ?? excerpt(response)
+  const said = `${message}${code !== undefined ? ` (code ${code}${error?.error_subcode ? `, subcode ${error.error_subcode}` : ''})` : ''}`
+  const detail = `${label} answered ${response.status}: ${said}`
+  if (code === TOKEN_INVALID || response.status === 401) return new PlatformError('auth', 'credentials_rejected', `${detail}. Connect the account again.`)
+  if (response.status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) {
+    return new PlatformError('transient', 'rate_limited', detail, graphWaitMs(response, now))
+  }
+  if (response.status >= 500 || response.status === 408 || error?.is_transient || (code !== undefined && TEMPORARY_CODES.has(code) && error?.type !== 'OAuthException')) {
+    return new PlatformError('transient', 'platform_unavailable', detail, graphWaitMs(response, now))
+  }
+  return new PlatformError('permanent', 'platform_rejected', detail)
+}
+
+/** One Graph call: GET with the parameters in the query, POST with them as a form, as Meta documents both. */
+export async function graphCall<T>(
+  ctx: PlatformContext,
+  label: string,
+  method: 'GET' | 'POST',
+  url: string,
+  params: Record<string, string>,
+): Promise<T> {
+  const target = new URL(url)
+  let body: string | undefined
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (method === 'GET') {
+    for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value)
+  } else {
+    body = new URLSearchParams(params).toString()
+    headers['content-type'] = 'application/x-www-form-urlencoded'
+  }
+  const response = await platformRequest(ctx, label, target.toString(), { method, headers, body })
+  if (response.status !== 200) throw graphError(label, response, ctx.clock.now())
+  const parsed = jsonOrUndefined<T>(response)
+  if (parsed === undefined) throw new PlatformError('transient', 'platform_unavailable', `${label} answered 200 with a body that is not JSON: ${excerpt(response)}`)
+  return parsed
+}
+
+/**
+ * A refusal at the token endpoint or the token exchanges: the code was used, expired or never
+ * issued, so the person must connect again; unless Meta refused the operator's app itself.
+ */
+function grantError(label: string, error: PlatformError): PlatformError {
+  if (error.kind !== 'permanent') return error
+  if (/client[_ ]?(id|secret)|application|platform app/i.test(error.message)) {
+    return new PlatformError('permanent', 'app_rejected', `${error.message}. The operator's ${label} app (client id and secret) is refused; check SMM_PLATFORM_* settings.`)
+  }
+  return new PlatformError('auth', 'grant_refused', error.message)
+}
+
+/** Step one of Meta's login: the code for a short-lived token (an hour) and the user's id. */
+export async function exchangeCode(
+  ctx: PlatformContext & { app: OAuthApp },
+  label: string,
+  code: string,
+): Promise<{ access_token: string; user_id: string; permissions?: string }> {
+  const { app } = ctx
+  const params = { client_id: app.clientId, client_secret: app.clientSecret, grant_type: 'authorization_code', redirect_uri: app.redirectUri, code }
+  type Grant = { access_token?: string; user_id?: string | number; permissions?: string | string[] }
+  const body = await graphCall<Grant & { data?: Grant[] }>(ctx, label, 'POST', app.tokenUrl, params).catch((error: PlatformError) => {
+    throw grantError(label, error)
+  })
+  // Instagram's business login documents the grant wrapped in `data: [...]`; Threads answers flat.
+  const grant = Array.isArray(body.data) ? body.data[0] : body
+  if (!grant?.access_token || grant.user_id === undefined) {
+    throw new PlatformError('permanent', 'platform_rejected', `${label}'s token endpoint answered without an access token and user id`)
+  }
+  const permissions = Array.isArray(grant.permissions) ? grant.permissions.join(',') : grant.permissions
+  // Ids are 17-digit numbers: a JSON number loses digits, so only a string is safe to keep.
+  return { access_token: grant.access_token, user_id: String(grant.user_id), ...(permissions ? { permissions } : {}) }
+}
+
+/**
+ * Steps two and three: a short-lived token for a long-lived one (60 days), or a long-lived one
+ * refreshed for 60 more days. Both are GETs on the API's origin and answer
+ * `{access_token, token_type, expires_in}`; the answer keeps `expires_at` instead.
+ */
+export async function tokenGrant(
+  ctx: PlatformContext & { app: OAuthApp },
+  label: string,
+  path: string,
+  params: Record<string, string>,
+): Promise<Pick<OAuthTokens, 'access_token' | 'expires_at'>> {
+  const body = await graphCall<{ access_token?: string; expires_in?: number }>(ctx, label, 'GET', `${ctx.app.apiUrl}${path}`, params).catch(
+    (error: PlatformError) => {
+      throw grantError(label, error)
+    },
+  )
+  if (!body.access_token) throw new PlatformError('permanent', 'platform_rejected', `${label}'s ${path} answered without an access token`)
+  const { access_token, expires_at } = tokensOf({ access_token: body.access_token, expires_in: body.expires_in }, ctx.clock.now())
+  return { access_token, ...(expires_at !== undefined ? { expires_at } : {}) }
+}
+
+/** A container's state as Meta reports it, with the reason when it failed. */
+export interface ContainerState {
+  status: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED' | string
+  message?: string
+}
+
+/**
+ * Meta fetches and processes a container's media after answering, and refuses to publish it
+ * before it is done. Its advice is to check about once a minute for at most five minutes; we
+ * look at once (images and text are usually ready), then back off over those five minutes.
+ */
+export const CONTAINER_WAITS_MS = [2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 60_000, 60_000, 58_000] as const
+
+/** Waits until a container can be published: FINISHED, or a PlatformError saying why not. */
+export async function awaitContainer(ctx: PlatformContext, label: string, containerId: string, read: () => Promise<ContainerState>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const state = await read()
+    if (state.status === 'FINISHED') return
+    if (state.status === 'ERROR') {
+      throw new PlatformError('permanent', 'media_rejected', `${label} could not process the post's media: ${state.message || 'no reason given'}`)
+    }
+    // An expired or unknown container has published nothing: a later attempt makes a new one.
+    if (state.status !== 'IN_PROGRESS') {
+      throw new PlatformError('transient', 'media_processing', `${label}'s container ${containerId} is ${state.status}; trying again with a new one`)
+    }
+    const wait = CONTAINER_WAITS_MS[attempt]
+    if (wait === undefined) {
+      throw new PlatformError('transient', 'media_processing', `${label} was still processing the post's media after five minutes; trying again later`)
+    }
+    await sleep(ctx.clock, wait)
+  }
+}
+
+/** One insights row: `{name, period, values: [{value}]}`, or `total_value` for some metrics. */
+interface InsightRow {
+  name: string
+  values?: Array<{ value?: number }>
+  total_value?: { value?: number }
+}
+
+/** The counts of an insights answer by metric name; a metric Meta left out is absent. */
+export function insightCounts(body: { data?: InsightRow[] }): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const row of body.data ?? []) {
+    const value = row.total_value?.value ?? row.values?.[0]?.value
+    if (typeof value === 'number') counts.set(row.name, value)
+  }
+  return counts
+}
+
+/** Whether a URL's path names a file type outside `allowed` by its extension (no extension: unknown, allowed). */
+export function extensionRefused(url: string, allowed: readonly string[]): string | undefined {
+  let path: string
+  try {
+    path = new URL(url).pathname.toLowerCase()
+  } catch {
+    // Not a URL: the post schema reports that, not the platform's rules.
+    return undefined
+  }
+  const extension = /\.([a-z0-9]{2,5})$/.exec(path)?.[1]
+  return extension && !allowed.includes(extension) ? extension : undefined
+}
