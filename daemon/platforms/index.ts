@@ -1,7 +1,9 @@
 import type { Store } from '../store/index.js'
 import { bluesky } from './bluesky.js'
 import { discord } from './discord.js'
+import { facebook } from './facebook.js'
 import { feedPlatform } from './feed.js'
+import { linkedin } from './linkedin.js'
 import { mastodon } from './mastodon.js'
 import { slack } from './slack.js'
 import { telegram } from './telegram.js'
@@ -32,6 +34,8 @@ export function createPlatformRegistry(deps: RegistryDeps): PlatformRegistry {
     telegram,
     discord,
     slack,
+    linkedin,
+    facebook,
     ...(deps.extra ?? []),
   ]
   const byName = new Map<string, Platform>()
