@@ -1,8 +1,10 @@
 import type { Store } from '../store/index.js'
 import { bluesky } from './bluesky.js'
 import { discord } from './discord.js'
+import { facebook } from './facebook.js'
 import { feedPlatform } from './feed.js'
 import { instagram } from './instagram.js'
+import { linkedin } from './linkedin.js'
 import { mastodon } from './mastodon.js'
 import { slack } from './slack.js'
 import { telegram } from './telegram.js'
@@ -38,6 +40,8 @@ export function createPlatformRegistry(deps: RegistryDeps): PlatformRegistry {
     x,
     threads,
     instagram,
+    linkedin,
+    facebook,
     ...(deps.extra ?? []),
   ]
   const byName = new Map<string, Platform>()

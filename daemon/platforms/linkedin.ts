@@ -1,0 +1,280 @@
+import type { FieldError } from '../../src/errors.js'
+import type { OutboundResponse } from '../egress.js'
+import { fetchMedia, type MediaFile } from './media.js'
+import { tokenRequest } from './oauth2.js'
+import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
+import { findUrls, formatCount } from './text.js'
+import { PlatformError, type Connection, type Draft, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+
+const LABEL = 'LinkedIn'
+// The Posts API takes at most 3,000 characters of commentary.
+const MAX_CHARACTERS = 3_000
+// One image goes as `content.media`; a MultiImage post takes 2 to 20 (LinkedIn's MultiImage API).
+const MAX_IMAGES = 20
+// The Images API takes JPG, GIF and PNG; nothing else uploads as an image.
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const
+const IMAGE_EXTENSIONS: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif' }
+// LinkedIn documents a pixel cap (36,152,320) rather than a byte cap; this bounds what we download.
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024
+// Every versioned (/rest) call names the monthly version it was written against; LinkedIn keeps
+// each version for at least a year, so this moves forward on purpose, not by itself.
+const API_VERSION = '202605'
+// Access tokens live 60 days; only partners LinkedIn approves get refresh tokens (a year).
+const SCOPES = ['openid', 'profile', 'w_member_social'] as const
+
+/** What the connection keeps besides the tokens: the member it posts as. */
+interface LinkedInTokens extends OAuthTokens {
+  person_urn: string
+}
+
+/** OpenID Connect userinfo (GET /v2/userinfo), the fields the `profile` scope grants. */
+interface UserInfo {
+  sub: string
+  name?: string
+  given_name?: string
+  family_name?: string
+}
+
+/** LinkedIn's error body: `{message, status, serviceErrorCode}`, and for validation `errorDetails`. */
+interface LinkedInError {
+  message?: string
+  status?: number
+  serviceErrorCode?: number
+  code?: string
+  errorDetails?: { inputErrors?: Array<{ code?: string; description?: string }> }
+}
+
+/** Engagement on a share or ugcPost (GET /rest/socialActions/{urn}). */
+interface SocialActions {
+  likesSummary?: { totalLikes?: number }
+  commentsSummary?: { totalFirstLevelComments?: number; aggregatedTotalComments?: number }
+}
+
+const RESERVED = /(^|\s)#(?=[\p{L}\p{N}])|[\\|{}@[\]()<>#*_~]/gu
+
+/**
+ * Commentary is in LinkedIn's "little" text format, where `\ | { } @ [ ] ( ) < > # * _ ~` are
+ * markup (mentions, hashtag templates…): unescaped, LinkedIn cuts the text at the first one it
+ * cannot parse while still answering 201. Each is escaped with a backslash so the post reads as
+ * written, except a `#` that starts a word, which stays a hashtag as people expect, and links,
+ * which are left whole so LinkedIn still recognises them as links.
+ */
+export function littleEscape(text: string): string {
+  const escape = (plain: string) => plain.replace(RESERVED, (match, lead: string | undefined) => (lead === undefined ? `\\${match}` : match))
+  let out = ''
+  let last = 0
+  for (const { start, end } of findUrls(text)) {
+    out += escape(text.slice(last, start)) + text.slice(start, end)
+    last = end
+  }
+  return out + escape(text.slice(last))
+}
+
+function failure(response: OutboundResponse, ctx: PlatformContext): PlatformError {
+  const body = jsonOrUndefined<LinkedInError>(response)
+  const reason = body?.message ?? excerpt(response)
+  const duplicate = body?.errorDetails?.inputErrors?.some((e) => e.code === 'DUPLICATE_POST') || /content is a duplicate/i.test(reason)
+  if (duplicate && (response.status === 422 || response.status === 400)) {
+    return new PlatformError('permanent', 'duplicate_content', `${LABEL} answered ${response.status}: ${reason}. LinkedIn refuses a post identical to a recent one.`)
+  }
+  if (response.status === 401) {
+    return new PlatformError('auth', 'token_expired', `${LABEL} answered 401: ${reason}. The access token expired or was revoked; connect LinkedIn again.`)
+  }
+  return statusError(LABEL, response, reason, ctx.clock.now())
+}
+
+function apiUrl(ctx: PlatformContext): string {
+  if (!ctx.app) throw new PlatformError('permanent', 'platform_not_configured', `${LABEL}: the operator's LinkedIn app is not configured`)
+  return ctx.app.apiUrl
+}
+
+/** Headers of every versioned (/rest) call: the token, the version, Rest.li 2.0. */
+function restHeaders(tokens: OAuthTokens): Record<string, string> {
+  return {
+    accept: 'application/json',
+    authorization: `Bearer ${tokens.access_token}`,
+    'linkedin-version': API_VERSION,
+    'x-restli-protocol-version': '2.0.0',
+  }
+}
+
+function tokensOf(connection: Connection): LinkedInTokens {
+  const tokens = connection.credentials as Partial<LinkedInTokens>
+  if (typeof tokens.access_token !== 'string' || typeof tokens.person_urn !== 'string') {
+    throw new PlatformError('auth', 'credentials_incomplete', `${LABEL}: this connection has no token or member; connect LinkedIn again`)
+  }
+  return tokens as LinkedInTokens
+}
+
+async function userInfo(ctx: PlatformContext & { app: OAuthApp }, accessToken: string): Promise<UserInfo> {
+  const response = await platformRequest(ctx, LABEL, `${ctx.app.apiUrl}/v2/userinfo`, { headers: { accept: 'application/json', authorization: `Bearer ${accessToken}` } })
+  if (response.status !== 200) throw failure(response, ctx)
+  const info = response.json<UserInfo>()
+  if (!info.sub) throw new PlatformError('permanent', 'platform_rejected', `${LABEL}: userinfo named no member (no "sub"); was the openid scope granted?`)
+  return info
+}
+
+/** The token response's extras made useful: a refresh token's lifetime as a time, no id_token kept. */
+function keepTokens(raw: OAuthTokens & Record<string, unknown>, now: number): OAuthTokens {
+  const { id_token: _idToken, refresh_token_expires_in, ...tokens } = raw
+  const seconds = Number(refresh_token_expires_in)
+  return Number.isFinite(seconds) && seconds > 0 ? { ...tokens, refresh_token_expires_at: now + seconds * 1000 } : tokens
+}
+
+/** Images API: ask for an upload URL owned by the member, PUT the bytes there, keep the image URN. */
+async function uploadImage(ctx: PlatformContext, tokens: LinkedInTokens, file: MediaFile): Promise<string> {
+  const init = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/images?action=initializeUpload`, {
+    method: 'POST',
+    headers: { ...restHeaders(tokens), 'content-type': 'application/json' },
+    body: JSON.stringify({ initializeUploadRequest: { owner: tokens.person_urn } }),
+  })
+  if (init.status !== 200) throw failure(init, ctx)
+  const { value } = init.json<{ value: { uploadUrl: string; image: string } }>()
+  const put = await platformRequest(ctx, LABEL, value.uploadUrl, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': file.contentType },
+    body: file.bytes,
+    timeoutMs: 120_000,
+  })
+  if (put.status !== 201 && put.status !== 200) throw failure(put, ctx)
+  return value.image
+}
+
+function contentOf(images: string[]): Record<string, unknown> {
+  if (images.length === 0) return {}
+  if (images.length === 1) return { content: { media: { id: images[0] } } }
+  return { content: { multiImage: { images: images.map((id) => ({ id })) } } }
+}
+
+function measure(draft: Draft): TextMeasure {
+  // Counted in UTF-16 units as JavaScript and LinkedIn's composer count: never under LinkedIn's count.
+  return { length: draft.content.length, limit: MAX_CHARACTERS }
+}
+
+/** The type a URL's extension names, when it has one we know; a URL without one is judged at publish. */
+function extensionOf(url: string): string | undefined {
+  try {
+    return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
+  } catch {
+    // Not a URL: the post schema reports that at its own pointer.
+    return undefined
+  }
+}
+
+const KNOWN_OTHER_EXTENSIONS = new Set(['mp4', 'mov', 'webm', 'avi', 'pdf', 'webp', 'heic', 'tif', 'tiff', 'bmp', 'svg'])
+
+export const linkedin: OAuthPlatform = {
+  name: 'linkedin',
+  label: 'LinkedIn',
+  auth: 'oauth2',
+  // The Posts API takes no idempotency key: a re-send posts again (or meets DUPLICATE_POST).
+  idempotencyWindowMs: 0,
+
+  oauth: {
+    endpoints: {
+      authorizeUrl: 'https://www.linkedin.com/oauth/v2/authorization',
+      tokenUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
+      apiUrl: 'https://api.linkedin.com',
+    },
+    scopes: SCOPES,
+    scopeSeparator: ' ',
+    // LinkedIn offers PKCE only to native apps, enabled on request, with loopback redirects; a
+    // web app authenticates at the token endpoint with its client secret instead.
+    pkce: false,
+
+    async exchange(grant, ctx) {
+      const raw = await tokenRequest(ctx, LABEL, { grant_type: 'authorization_code', code: grant.code, redirect_uri: ctx.app.redirectUri }, 'body')
+      const tokens = keepTokens(raw, ctx.clock.now())
+      const me = await userInfo(ctx, tokens.access_token)
+      const person_urn = `urn:li:person:${me.sub}`
+      const name = me.name ?? ([me.given_name, me.family_name].filter(Boolean).join(' ') || person_urn)
+      return { handle: name, display_name: name, settings: { person_urn }, credentials: { ...tokens, person_urn } }
+    },
+
+    async refresh(tokens, ctx) {
+      if (typeof tokens.refresh_token !== 'string' || tokens.refresh_token === '') {
+        throw new PlatformError(
+          'auth',
+          'refresh_unavailable',
+          `${LABEL} gave this app no refresh token (LinkedIn grants them only to approved partners), and its access tokens last 60 days: connect LinkedIn again.`,
+        )
+      }
+      const raw = await tokenRequest(ctx, LABEL, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, 'body')
+      // The refresh answer carries tokens only; who they speak for stays as it was.
+      return { ...tokens, ...keepTokens(raw, ctx.clock.now()) }
+    },
+  },
+
+  measure,
+
+  check(draft) {
+    const errors: FieldError[] = []
+    const { length, limit } = measure(draft)
+    if (length > limit) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; LinkedIn allows ${formatCount(limit)}` })
+    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on LinkedIn unless the post has images' })
+    if (draft.media_urls.length > MAX_IMAGES) {
+      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; LinkedIn takes at most ${MAX_IMAGES} images in one post` })
+    }
+    draft.media_urls.forEach((url, index) => {
+      const extension = extensionOf(url)
+      if (extension && KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS[extension]) {
+        errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; LinkedIn posts from smm take JPG, PNG or GIF images` })
+      }
+    })
+    return errors
+  },
+
+  async publish(connection, request, ctx) {
+    const tokens = tokensOf(connection)
+    const images: string[] = []
+    for (const [index, url] of request.mediaUrls.entries()) {
+      const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })
+      images.push(await uploadImage(ctx, tokens, file))
+    }
+    const response = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/posts`, {
+      method: 'POST',
+      headers: { ...restHeaders(tokens), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        author: tokens.person_urn,
+        commentary: littleEscape(request.content),
+        visibility: 'PUBLIC',
+        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        ...contentOf(images),
+        lifecycleState: 'PUBLISHED',
+        isReshareDisabledByAuthor: false,
+      }),
+    })
+    if (response.status !== 201) throw failure(response, ctx)
+    const urn = response.headers['x-restli-id']
+    if (!urn) throw new PlatformError('transient', 'platform_unavailable', `${LABEL} answered 201 without the post's id (x-restli-id)`, undefined, true)
+    return { platform_post_id: urn, url: `https://www.linkedin.com/feed/update/${urn}` }
+  },
+
+  async metrics(connection, ids, ctx) {
+    const tokens = tokensOf(connection)
+    const counts = new Map<string, Metrics>()
+    for (const id of ids) {
+      const response = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/socialActions/${encodeURIComponent(id)}`, { headers: restHeaders(tokens) })
+      // A deleted post has no counts any more; the others still do.
+      if (response.status === 404) continue
+      if (response.status === 403) {
+        // Reading engagement needs r_member_social, which LinkedIn grants only to chosen partners:
+        // refused here is the app's standing, not the member's token, so not a reason to reconnect.
+        const reason = jsonOrUndefined<LinkedInError>(response)?.message ?? excerpt(response)
+        throw new PlatformError('permanent', 'metrics_not_permitted', `${LABEL} answered 403: ${reason}. Reading likes and comments needs the r_member_social permission, which LinkedIn grants to approved apps only.`)
+      }
+      if (response.status !== 200) throw failure(response, ctx)
+      const social = response.json<SocialActions>()
+      counts.set(id, {
+        // LinkedIn reports no impressions or reshare counts for a member's posts to this app.
+        impressions: null,
+        likes: social.likesSummary?.totalLikes ?? null,
+        reposts: null,
+        replies: social.commentsSummary?.aggregatedTotalComments ?? social.commentsSummary?.totalFirstLevelComments ?? null,
+        quotes: null,
+        clicks: null,
+      })
+    }
+    return counts
+  },
+}
