@@ -168,6 +168,18 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(later[2]!.violated).toEqual(['hour'])
     })
 
+    it('decides requests that arrive at once as if one after another: each its own remaining count, no more than the limit', async () => {
+      const user = await store.users.create({ name: 'Crowded' }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'c', scopes: SCOPES }, T0)
+      const first = await Promise.all(Array.from({ length: 2 }, () => store.rateLimits.consume(key.id, limits, T0 + 1_000)))
+      expect(first.map((d) => d.windows[0]!.remaining).sort()).toEqual([1, 2])
+      // Three more at once with room for one: one admitted, two refused with the minute full.
+      const second = await Promise.all(Array.from({ length: 3 }, () => store.rateLimits.consume(key.id, limits, T0 + 2_000)))
+      expect(second.filter((d) => d.admitted)).toHaveLength(1)
+      expect(second.filter((d) => !d.admitted).map((d) => d.violated)).toEqual([['minute'], ['minute']])
+      expect(second.map((d) => d.windows[0]!.remaining)).toEqual([0, 0, 0])
+    })
+
   })
 
   describe('idempotency keys', () => {
