@@ -260,10 +260,10 @@ describe.each(backends)('the store on $name', (backend) => {
       const account = await store.accounts.create(user.id, 'Brand', T0)
       const grant = { stateHash: `h-${backend.name}-1`, userId: user.id, accountId: account.id, platform: 'x' as const, sealedSecrets: Buffer.from([9]), createdAt: T0, expiresAt: T0 + 600_000 }
       await store.oauth.createGrant(grant, T0)
-      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-2`, platform: 'linkedin', expiresAt: T0 + 1_000 }, T0)
+      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-2`, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 }, T0)
       expect(await store.oauth.pendingGrants([account.id], T0 + 10)).toEqual([
         { accountId: account.id, platform: 'x', createdAt: T0, expiresAt: T0 + 600_000 },
-        { accountId: account.id, platform: 'linkedin', createdAt: T0, expiresAt: T0 + 1_000 },
+        { accountId: account.id, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 },
       ])
       expect((await store.oauth.pendingGrants([account.id], T0 + 1_000)).map((g) => g.platform)).toEqual(['x'])
       const taken = await store.oauth.takeGrant(grant.stateHash)
