@@ -11,6 +11,8 @@ import { readStdin } from '../../src/cli/prompt.js'
 
 /** How often the account is read while the person approves in their browser. */
 const POLL_MS = 500
+/** How long an approval link works (the daemon's 10 minutes), with slack for a slow last poll. */
+const APPROVAL_WAIT_MS = 10 * 60_000 + 15_000
 
 const EXAMPLE = 'e.g. --credential instance_url=https://mastodon.social'
 
@@ -104,8 +106,8 @@ X, LinkedIn, Threads, Facebook and Instagram connect through the browser (OAuth 
     if (browser) openBrowser(pending.authorize_url, (why) => process.stderr.write(`Could not open a browser (${why}); open the link yourself.\n`))
     const spinner = process.stderr.isTTY && !this.jsonEnabled()
     if (spinner) ux.action.start(`Waiting for the approval on ${pending.platform}`)
-    // The daemon's own expiry decides; a little slack covers a clock that differs from the daemon's.
-    const deadline = Date.now() + Math.max(0, Date.parse(pending.expires_at) - Date.now()) + 15_000
+    // Counted on this machine's clock, which need not agree with the daemon's: the link's 10 minutes and a little.
+    const deadline = Date.now() + APPROVAL_WAIT_MS
     // A new connection is listed as pending from the 202 on; a reconnect shows the old one meanwhile.
     let seenPending = before === undefined
     try {
