@@ -73,7 +73,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       helpValue: '<file>',
     }),
     'public-url': Flags.string({
-      description: 'The URL users reach this daemon at (e.g. behind a proxy), for links it publishes such as feed item URLs; default: the listening URL',
+      description: 'The URL users reach this daemon at (e.g. behind a proxy), for links it publishes such as feed item URLs and the OAuth redirect URI <public-url>/oauth/callback; default: the listening URL',
       env: 'SMM_PUBLIC_URL',
       async parse(input) {
         if (!/^https?:\/\/[^/\s]+/.test(input)) throw new Error(`--public-url must be an absolute http(s) URL, e.g. https://smm.example.com (got ${input})`)

@@ -4,6 +4,7 @@ import type { Clock } from '../src/time.js'
 import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
 import type { PlatformRegistry } from './platforms/index.js'
+import type { OAuthApps } from './platforms/oauth-apps.js'
 import type { Scheduler } from './scheduler/index.js'
 import type { SecretBox } from './secret-box.js'
 import type { Principal, Store } from './store/index.js'
@@ -31,6 +32,8 @@ export interface AppDeps {
   allowPrivateNetwork: boolean
   /** Every platform module, by name. */
   platforms: PlatformRegistry
+  /** The operator's apps with OAuth platforms, and the redirect URI they were registered with. */
+  oauthApps: OAuthApps
   /** Seals secrets smm must read back (platform credentials, webhook signing secrets) at rest. */
   secrets: SecretBox
   /** Publishes due posts; routes wake it when posts change. */

@@ -14,6 +14,7 @@ import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, type EgressOptions } from './egress.js'
 import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
 import { createPlatformRegistry } from './platforms/index.js'
+import { createOAuthApps } from './platforms/oauth-apps.js'
 import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, keyFingerprint, loadSecretKey, SecretKeyError } from './secret-box.js'
@@ -66,6 +67,8 @@ export interface DaemonOverrides {
   /** Platform modules to add or replace (tests' loopback platforms, benchmarks' instrumented ones). */
   platforms?: Platform[]
   scheduler?: SchedulerOptions
+  /** Where the OAuth platforms' apps are read from (`SMM_PLATFORM_<NAME>_…`). Default: `process.env`. */
+  env?: NodeJS.ProcessEnv
 }
 
 export interface RunningDaemon {
@@ -222,13 +225,15 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const secrets = createSecretBox(secretKey)
 
     let listeningUrl = ''
-    const platforms = createPlatformRegistry({ store, publicUrl: () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, ''), extra: overrides.platforms })
+    const publicUrl = () => (options.publicUrl ?? listeningUrl).replace(/\/+$/, '')
+    const platforms = createPlatformRegistry({ store, publicUrl, extra: overrides.platforms })
+    const oauthApps = createOAuthApps({ env: overrides.env ?? process.env, store: store.oauth, secrets, publicUrl })
     const http = createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress })
     const webhookHttp = webhookCa
       ? createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress, ca: [...defaultCas(), webhookCa, ...[overrides.egress?.ca ?? []].flat()] })
       : undefined
     const scheduler = new Scheduler(
-      { store, clock, log, http, platforms, secrets },
+      { store, clock, log, http, platforms, secrets, oauthApps },
       { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...overrides.scheduler },
     )
     const deps: AppDeps = {
@@ -243,6 +248,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       http,
       webhookHttp,
       platforms,
+      oauthApps,
       secrets,
       scheduler,
     }

@@ -110,10 +110,15 @@ export function generateSdkTypes(): string {
       }
       const body = op.requestBody?.content?.['application/json']?.schema
       if (body) parts.push(`    body: ${r.type(body, '    ')}`)
-      const success = Object.entries<any>(op.responses).find(([status]) => status.startsWith('2'))!
-      const content = success[1].content
-      const response = content?.['application/json']?.schema
-      parts.push(`    response: ${response ? r.type(response, '    ') : content ? 'string' : 'void'}`)
+      // Every success answer: an operation may have more than one (a 201, or a 202 pending).
+      const answers = Object.entries<any>(op.responses)
+        .filter(([status]) => status.startsWith('2'))
+        .map(([, answer]) => {
+          const content = answer.content
+          const response = content?.['application/json']?.schema
+          return response ? r.type(response, '    ') : content ? 'string' : 'void'
+        })
+      parts.push(`    response: ${[...new Set(answers)].join(' | ')}`)
       ops.push(`  /** ${op.summary} */\n  ${op.operationId}: {\n${parts.join('\n')}\n  }`)
       table.push(`  ${op.operationId}: { method: '${method.toUpperCase()}', path: '${path}' },`)
     }

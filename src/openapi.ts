@@ -80,6 +80,10 @@ function responses(def: RouteDef): Record<string, unknown> {
   }
   const successHeaders = [...(def.status === 201 ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(def.method === 'POST' ? ['Idempotent-Replayed'] : [])]
   const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content) }
+  for (const [status, alt] of Object.entries(def.alternatives ?? {})) {
+    const altHeaders = def.method === 'POST' ? ['Idempotent-Replayed'] : []
+    out[status] = response(def, alt.description, altHeaders, { 'application/json': { schema: schemaOf(alt.response, 'output') } })
+  }
   const problem = (status: number, description: string, headers: string[] = []) => (out[status] = response(def, description, headers, problemContent))
   if (def.body || def.query || def.params || def.method === 'POST') {
     problem(422, 'A field is invalid: every invalid field is listed in `errors`; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)')

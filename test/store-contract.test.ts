@@ -254,6 +254,60 @@ describe.each(backends)('the store on $name', (backend) => {
     })
   })
 
+  describe('OAuth apps, grants and refresh claims', () => {
+    it('stores, lists, replaces and removes an app, its secret as sealed', async () => {
+      await store.oauth.setApp('x', 'client-1', Buffer.from([1, 2, 3]), T0)
+      await store.oauth.setApp('x', 'client-2', Buffer.from([4, 5]), T0 + 1)
+      const app = await store.oauth.getApp('x')
+      expect(app).toMatchObject({ platform: 'x', clientId: 'client-2', updatedAt: T0 + 1 })
+      expect(Buffer.from(app!.sealedSecret).equals(Buffer.from([4, 5]))).toBe(true)
+      expect((await store.oauth.listApps()).map((a) => a.platform)).toContain('x')
+      expect(await store.oauth.removeApp('x')).toBe(true)
+      expect(await store.oauth.removeApp('x')).toBe(false)
+      expect(await store.oauth.getApp('x')).toBeUndefined()
+    })
+
+    it('gives a grant once, lists it as pending until it expires, and forgets expired ones', async () => {
+      const user = await store.users.create({ name: 'Granter' }, T0)
+      const account = await store.accounts.create(user.id, 'Brand', T0)
+      const grant = { stateHash: `h-${backend.name}-1`, userId: user.id, accountId: account.id, platform: 'x' as const, sealedSecrets: Buffer.from([9]), createdAt: T0, expiresAt: T0 + 600_000 }
+      await store.oauth.createGrant(grant, T0)
+      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-2`, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 }, T0)
+      expect(await store.oauth.pendingGrants([account.id], T0 + 10)).toEqual([
+        { accountId: account.id, platform: 'x', createdAt: T0, expiresAt: T0 + 600_000 },
+        { accountId: account.id, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 },
+      ])
+      expect((await store.oauth.pendingGrants([account.id], T0 + 1_000)).map((g) => g.platform)).toEqual(['x'])
+      const taken = await store.oauth.takeGrant(grant.stateHash)
+      expect(taken).toMatchObject({ ...grant, sealedSecrets: expect.anything() })
+      expect(Buffer.from(taken!.sealedSecrets).equals(Buffer.from([9]))).toBe(true)
+      expect(await store.oauth.takeGrant(grant.stateHash)).toBeUndefined()
+      // A later grant sweeps the expired ones away.
+      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-3` }, T0 + 2_000)
+      expect(await store.oauth.takeGrant(`h-${backend.name}-2`)).toBeUndefined()
+    })
+
+    it('lets one holder refresh a connection at a time, and stores its tokens unless the connection was replaced', async () => {
+      const user = await store.users.create({ name: 'Refresher' }, T0)
+      const account = await store.accounts.create(user.id, 'Brand', T0)
+      await store.accounts.connect(user.id, account.id, { platform: 'x', handle: '@b', displayName: 'B', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
+      const other = await another()
+      expect(await store.oauth.claimRefresh(account.id, 'x', 'node-a', T0, 30_000)).toBe(true)
+      expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 1, 30_000)).toBe(false)
+      expect(await store.oauth.saveRefreshed(account.id, 'x', 'node-a', Buffer.from([2]), T0)).toBe(true)
+      expect(Buffer.from((await store.accounts.connection(account.id, 'x'))!.sealedCredentials).equals(Buffer.from([2]))).toBe(true)
+      // Saving gave the claim up.
+      expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 2, 30_000)).toBe(true)
+      await other.oauth.releaseRefresh(account.id, 'x', 'node-b')
+      // A lapsed claim (its node died) is taken over.
+      expect(await store.oauth.claimRefresh(account.id, 'x', 'node-a', T0 + 3, 30_000)).toBe(true)
+      expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 30_003, 30_000)).toBe(true)
+      // The person reconnected since the tokens were read: their new credentials win.
+      expect(await other.oauth.saveRefreshed(account.id, 'x', 'node-b', Buffer.from([3]), T0 - 1)).toBe(false)
+      expect(Buffer.from((await store.accounts.connection(account.id, 'x'))!.sealedCredentials).equals(Buffer.from([2]))).toBe(true)
+    })
+  })
+
   describe('posts and publishing', () => {
     const newPost = (accountId: string, at: number, platforms: ('feed' | 'mastodon' | 'discord')[] = ['feed', 'mastodon']) => ({
       accountId,
@@ -578,6 +632,7 @@ describe('PostgreSQL schema and connection errors', () => {
       2: 'eea22619678b51bd4f37134a84b709c85bf2eae9035e30140e5f1f2e0275971d', // posts, targets, webhooks, deliveries, attempts, metrics
       3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
       4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
+      5: '4506ba9e20b7155cf7c290a93f61bb752bb68fea7a53a82d92a987eabe775e81', // OAuth apps, pending grants and refresh claims
     })
   })
 

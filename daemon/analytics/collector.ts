@@ -1,8 +1,10 @@
 import { Cron } from 'croner'
 import type { AppDeps } from '../context.js'
 import { EgressError } from '../egress.js'
-import { PlatformError, type Connection, type Metrics, type Platform, type PlatformContext } from '../platforms/types.js'
+import { PlatformError, type Metrics, type Platform, type PlatformContext } from '../platforms/types.js'
+import { callWithConnection } from '../platforms/oauth-tokens.js'
 import { KeyedLimiter } from '../scheduler/limiter.js'
+import type { StoredConnection } from '../store/index.js'
 import type { Collected, DueTarget } from '../store/index.js'
 import type { Worker } from '../workers.js'
 import { collectionBackoffMs, nextCollectionAt } from './schedule.js'
@@ -29,7 +31,7 @@ export interface MetricsCollector extends Worker {
   tick(now: number): Promise<void>
 }
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'platforms' | 'secrets'>
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'platforms' | 'secrets' | 'oauthApps'>
 
 /** How a read that threw affects the targets of its connection. */
 type Failure = { kind: 'auth'; detail: string } | { kind: 'permanent'; detail: string } | { kind: 'transient'; detail: string; retryAfterMs: number }
@@ -65,14 +67,14 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
   const later = (t: DueTarget, at: number, failures = t.failures): Collected => ({ postId: t.postId, platform: t.platform, nextAt: nextCollectionAt(t.publishedAt, at) ?? null, failures })
   const never = (t: DueTarget): Collected => ({ postId: t.postId, platform: t.platform, nextAt: null, failures: t.failures })
 
-  async function openConnection(targets: DueTarget[]): Promise<Connection | string> {
+  async function openConnection(targets: DueTarget[]): Promise<{ stored: StoredConnection; credentials: Record<string, unknown> } | string> {
     const { accountId, platform } = targets[0]!
     const stored = await store.accounts.connection(accountId, platform)
     if (!stored) return 'not connected'
     if (stored.status !== 'active') return 'waiting for the account to be reconnected'
     try {
       const credentials = deps.secrets.open(stored.sealedCredentials, `${accountId}:${platform}`) as Record<string, unknown>
-      return { accountId, platform, credentials, settings: stored.settings, handle: stored.handle }
+      return { stored, credentials }
     } catch (error) {
       return `credentials unreadable (${(error as Error).message})`
     }
@@ -101,7 +103,11 @@ export function metricsCollector(deps: Deps, options: CollectorOptions = {}): Me
       let failure: Failure | undefined
       let counts: Map<string, Metrics> | undefined
       try {
-        counts = await platform.metrics(connection, batch.map((t) => t.platformPostId!), ctx)
+        const metrics = platform.metrics.bind(platform)
+        // OAuth tokens are refreshed (and stored) in there, before they expire and once on a refusal.
+        counts = await callWithConnection(deps, platform, connection.stored, connection.credentials, ctx, (withTokens, withApp) =>
+          metrics(withTokens, batch.map((t) => t.platformPostId!), withApp),
+        )
       } catch (error) {
         failure = failureOf(error)
       } finally {

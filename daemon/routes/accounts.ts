@@ -7,6 +7,7 @@ import type { AppDeps } from '../context.js'
 import { EgressError } from '../egress.js'
 import { PlatformError, type CredentialPlatform, type Verified } from '../platforms/types.js'
 import { bind, type ApiRouter } from './bind.js'
+import { startOAuthConnect, withPending } from './oauth.js'
 
 /** Asks the platform whether the credentials work; its refusal is the user's 422, its outage our 502. */
 async function verifyWithPlatform(deps: AppDeps, platform: CredentialPlatform, credentials: Record<string, unknown>): Promise<Verified> {
@@ -32,7 +33,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
 
   bind(router, routes.listAccounts, async (ctx, { query, principal }) => {
     const rows = await store.accounts.listPage(principal.user.id, query.platform, afterId(query.cursor), query.limit + 1)
-    ctx.body = toPage(rows, query.limit)
+    ctx.body = toPage(await withPending(deps, rows), query.limit)
   })
 
   bind(router, routes.createAccount, async (ctx, { body, principal }) => {
@@ -45,13 +46,13 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
   bind(router, routes.getAccount, async (ctx, { params, principal }) => {
     const account = await store.accounts.get(principal.user.id, params.id)
     if (!account) throw notFound('account', params.id)
-    ctx.body = account
+    ctx.body = (await withPending(deps, [account]))[0]
   })
 
   bind(router, routes.updateAccount, async (ctx, { params, body, principal }) => {
     const account = await store.accounts.rename(principal.user.id, params.id, body.name, clock.now())
     if (!account) throw notFound('account', params.id)
-    ctx.body = account
+    ctx.body = (await withPending(deps, [account]))[0]
   })
 
   bind(router, routes.deleteAccount, async (ctx, { params, query, principal }) => {
@@ -77,8 +78,19 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
     const account = await store.accounts.get(principal.user.id, params.id)
     if (!account) throw notFound('account', params.id)
     const platform = deps.platforms.platformFor(body.platform)
-    if (!platform || platform.auth !== 'credentials') {
+    if (!platform) {
       throw invalidField('#/platform', `${body.platform} is not available in this smm yet (available: ${deps.platforms.available().join(', ')})`, 'platform_unavailable')
+    }
+    if (platform.auth === 'oauth2') {
+      if (body.credentials !== undefined) {
+        throw invalidField('#/credentials', `${platform.label} connects through the browser, not with credentials: send none, then open the authorize_url of the answer and approve there.`, 'oauth_platform')
+      }
+      ctx.status = 202
+      ctx.body = await startOAuthConnect(deps, principal, account, platform, body.options ?? {})
+      return
+    }
+    if (body.options !== undefined) {
+      throw invalidField('#/options', `${platform.label} takes no options: they are for platforms connected through the browser.`, 'unexpected')
     }
     const parsed = v.safeParse(platform.credentials, body.credentials ?? {})
     if (!parsed.success) {

@@ -3,6 +3,8 @@ import type { Logger } from 'pino'
 import type { Clock } from '../../src/time.js'
 import type { HttpClient } from '../egress.js'
 import type { PlatformRegistry } from '../platforms/index.js'
+import type { OAuthApps } from '../platforms/oauth-apps.js'
+import { callWithConnection } from '../platforms/oauth-tokens.js'
 import type { PlatformContext } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
@@ -18,6 +20,7 @@ export interface SchedulerDeps {
   http: HttpClient
   platforms: PlatformRegistry
   secrets: SecretBox
+  oauthApps: OAuthApps
 }
 
 export interface SchedulerOptions {
@@ -301,10 +304,9 @@ export class Scheduler {
       return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`)
     }
     try {
-      const result = await platform.publish(
-        { accountId: target.accountId, platform: name, credentials, settings: connection.settings, handle: connection.handle },
-        { postId: target.postId, content: target.content, mediaUrls: target.mediaUrls },
-        this.platformCtx,
+      // OAuth tokens are refreshed (and stored) in there, before they expire and once on a refusal.
+      const result = await callWithConnection(this.deps, platform, connection, credentials, this.platformCtx, (withTokens, ctx) =>
+        platform.publish(withTokens, { postId: target.postId, content: target.content, mediaUrls: target.mediaUrls }, ctx),
       )
       // A platform that refreshed its session hands the new credentials back: kept sealed, so
       // a restart resumes that session instead of logging in again.

@@ -23,6 +23,9 @@ const TABLES = [
   'webhook_attempts',
   'metric_snapshots',
   'target_metrics',
+  'oauth_apps',
+  'oauth_grants',
+  'oauth_refresh_claims',
 ] as const
 
 const BATCH = 1_000

@@ -577,6 +577,59 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** An operator's app with an OAuth platform, as `smm admin platforms set` stored it. */
+export interface StoredOAuthApp {
+  platform: PlatformName
+  clientId: string
+  /** The client secret, sealed by the caller (bound to `oauth-app:<platform>`). */
+  sealedSecret: Buffer
+  updatedAt: number
+}
+
+/** A grant a person is approving in their browser: what the callback completes. */
+export interface OAuthGrant {
+  /** SHA-256 of the state (hex); the state itself is never stored. */
+  stateHash: string
+  userId: string
+  accountId: string
+  platform: PlatformName
+  /** The PKCE verifier and the connect request's options, sealed by the caller. */
+  sealedSecrets: Buffer
+  createdAt: number
+  expiresAt: number
+}
+
+/** OAuth platforms: the operator's apps, grants under way, and the refresh claim on a connection. */
+export interface OAuthStore {
+  /** Stores (or replaces) the operator's app for a platform. */
+  setApp(platform: PlatformName, clientId: string, sealedSecret: Buffer, now: number): Promise<void>
+  getApp(platform: PlatformName): Promise<StoredOAuthApp | undefined>
+  listApps(): Promise<StoredOAuthApp[]>
+  /** False if none was stored. */
+  removeApp(platform: PlatformName): Promise<boolean>
+  /** Records a grant under way (and forgets those expired before `now`). */
+  createGrant(grant: OAuthGrant, now: number): Promise<void>
+  /**
+   * Takes the grant with this state hash out of the store, expired or not: a state is used once,
+   * whatever came of it. Undefined if there is none (never issued, or already used).
+   */
+  takeGrant(stateHash: string): Promise<OAuthGrant | undefined>
+  /** The grants still under way at `now` on these accounts: their pending connections, newest last. */
+  pendingGrants(accountIds: readonly string[], now: number): Promise<Pick<OAuthGrant, 'accountId' | 'platform' | 'createdAt' | 'expiresAt'>[]>
+  /**
+   * Claims the right to refresh a connection's tokens until `now + leaseMs`: false while another
+   * holder's claim runs. Refreshing with a rotating refresh token twice would lose the grant.
+   */
+  claimRefresh(accountId: string, platform: PlatformName, holder: string, now: number, leaseMs: number): Promise<boolean>
+  /**
+   * Stores refreshed credentials and gives the claim up, together; the credentials are kept
+   * only if the connection is still the one connected at `connectedAt` (not reconnected since).
+   */
+  saveRefreshed(accountId: string, platform: PlatformName, holder: string, sealedCredentials: Buffer, connectedAt: number): Promise<boolean>
+  /** Gives a claim up without new credentials (the refresh failed). */
+  releaseRefresh(accountId: string, platform: PlatformName, holder: string): Promise<void>
+}
+
 /** Everything that touches storage, one family of data per member. */
 export interface Store {
   users: UsersStore
@@ -592,6 +645,7 @@ export interface Store {
   feed: FeedStore
   metrics: MetricsStore
   analytics: AnalyticsStore
+  oauth: OAuthStore
   /**
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.

@@ -19,9 +19,15 @@ type Connection struct {
 	Platform    string `json:"platform"`
 	Handle      string `json:"handle"`
 	DisplayName string `json:"display_name"`
-	// Status is active, or reauth_required when the platform refused the credentials.
+	// Status is active, reauth_required when the platform refused the credentials, or pending
+	// while the person approves an OAuth platform in their browser.
 	Status      string    `json:"status"`
 	ConnectedAt time.Time `json:"connected_at"`
+	// AuthorizeURL is set in Connect's answer for an OAuth platform (x, linkedin, threads,
+	// facebook, instagram): open it and approve before ExpiresAt.
+	AuthorizeURL string `json:"authorize_url,omitempty"`
+	// ExpiresAt is when a pending connection's approval lapses.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
 // AccountCreateParams is a new account.
@@ -39,10 +45,12 @@ type AccountListParams struct {
 
 // ConnectionCreateParams connects a platform to an account.
 type ConnectionCreateParams struct {
-	// Platform is feed, mastodon, bluesky, telegram, discord or slack.
+	// Platform is feed, mastodon, bluesky, telegram, discord, slack, or an OAuth platform.
 	Platform string
-	// Credentials are the platform's (see the API reference); feed needs none.
-	Credentials    map[string]any
+	// Credentials are the platform's (see the API reference); feed and OAuth platforms need none.
+	Credentials map[string]any
+	// Options go with an OAuth connection, e.g. {"page_id": "…"} for Facebook.
+	Options        map[string]string
 	IdempotencyKey string
 }
 
@@ -94,11 +102,15 @@ func (s *AccountsService) Delete(ctx context.Context, id string, p AccountDelete
 }
 
 // Connect links a platform, replacing an existing connection to it; the daemon verifies the
-// credentials with the platform first (POST /v1/accounts/{id}/connections).
+// credentials with the platform first (POST /v1/accounts/{id}/connections). For an OAuth
+// platform the answer is pending: Status "pending", with AuthorizeURL and ExpiresAt.
 func (s *AccountsService) Connect(ctx context.Context, id string, p ConnectionCreateParams) (*Connection, error) {
 	body := map[string]any{"platform": p.Platform}
 	if p.Credentials != nil {
 		body["credentials"] = p.Credentials
+	}
+	if p.Options != nil {
+		body["options"] = p.Options
 	}
 	return call[Connection](ctx, s.c, request{method: "POST", path: pathOf("/v1/accounts/{id}/connections", id), body: body, idempotencyKey: p.IdempotencyKey})
 }

@@ -6,7 +6,7 @@ import { route } from './route.js'
 
 export const PlatformName = v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`)
 
-export const CONNECTION_STATUSES = ['active', 'reauth_required'] as const
+export const CONNECTION_STATUSES = ['active', 'reauth_required', 'pending'] as const
 
 /** An account's link to one platform. Its credentials are never shown. */
 export const Connection = v.pipe(
@@ -14,8 +14,13 @@ export const Connection = v.pipe(
     platform: v.picklist(PLATFORM_NAMES),
     handle: v.string(),
     display_name: v.string(),
-    status: v.pipe(v.picklist(CONNECTION_STATUSES), v.description('reauth_required: the platform refused the credentials; connect again')),
+    status: v.pipe(
+      v.picklist(CONNECTION_STATUSES),
+      v.description('reauth_required: the platform refused the credentials; connect again. pending: waiting for the person to approve in their browser (OAuth platforms); handle and display_name are empty until then'),
+    ),
+    /** For a pending connection: when it was asked for. */
     connected_at: Timestamp,
+    expires_at: v.optional(v.pipe(Timestamp, v.description('Pending connections only: when the browser approval lapses'))),
   }),
   v.title('Connection'),
 )
@@ -49,9 +54,27 @@ export const AccountDeleteQuery = v.strictObject({
 export const ConnectionCreate = v.strictObject({
   platform: PlatformName,
   credentials: v.optional(
-    v.pipe(v.record(v.string(), v.unknown()), v.description("The platform's credentials (see the platform table); feed needs none")),
+    v.pipe(v.record(v.string(), v.unknown()), v.description("The platform's credentials (see the platform table); feed and OAuth platforms need none")),
+  ),
+  options: v.optional(
+    v.pipe(
+      v.record(v.string(), v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))),
+      v.description('OAuth platforms: choices for the connection, e.g. {"page_id": "…"} for the Facebook Page to publish to'),
+    ),
   ),
 })
+
+/** The answer for an OAuth platform: the person approves in their browser, then the connection is active. */
+export const PendingConnection = v.pipe(
+  v.object({
+    platform: v.picklist(PLATFORM_NAMES),
+    status: v.literal('pending'),
+    authorize_url: v.pipe(v.string(), v.description('Open this in a browser and approve; the platform sends the person back to <public-url>/oauth/callback')),
+    expires_at: v.pipe(Timestamp, v.description('The approval must happen before this (10 minutes)')),
+  }),
+  v.title('PendingConnection'),
+)
+export type PendingConnection = v.InferOutput<typeof PendingConnection>
 
 export const accountRoutes = {
   listAccounts: route({
@@ -110,13 +133,18 @@ export const accountRoutes = {
     method: 'POST',
     path: '/v1/accounts/{id}/connections',
     summary: 'Connect a platform (credentials are verified with it, then stored encrypted); replaces an existing connection',
+    description:
+      'Connect a platform. A platform connected with credentials answers 201 with the connection once the platform accepted them. An OAuth platform (x, linkedin, threads, facebook, instagram) takes no credentials and answers 202 with an `authorize_url` for the person to approve in their browser within 10 minutes; the account lists the connection as `pending` until then, and an existing connection of that platform stays as it is until the approval replaces it. An OAuth platform whose app the operator has not set up is a 422 `platform_not_configured` at #/platform.',
     tag: 'accounts',
     scope: 'accounts:write',
     params: IdParams,
     body: ConnectionCreate,
     status: 201,
     response: Connection,
-    problems: { 502: '`platform_unavailable`: the platform could not be reached to verify the credentials (nothing was stored)' },
+    alternatives: { 202: { description: 'An OAuth platform: open `authorize_url` and approve', response: PendingConnection } },
+    problems: {
+      502: '`platform_unavailable`: the platform could not be reached to verify the credentials (nothing was stored)',
+    },
   }),
   disconnectAccount: route({
     method: 'DELETE',

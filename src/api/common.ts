@@ -22,6 +22,9 @@ export type Scope = (typeof SCOPES)[number]
 export const PLATFORM_NAMES = ['feed', 'mastodon', 'bluesky', 'telegram', 'discord', 'slack', 'x', 'linkedin', 'threads', 'facebook', 'instagram'] as const
 export type PlatformName = (typeof PLATFORM_NAMES)[number]
 
+/** The platforms connected through an operator's OAuth app (`SMM_PLATFORM_<NAME>_CLIENT_ID`…), not with credentials. */
+export const OAUTH_PLATFORM_NAMES = ['x', 'linkedin', 'threads', 'facebook', 'instagram'] as const satisfies readonly PlatformName[]
+
 export const PLANS = ['standard', 'business', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 

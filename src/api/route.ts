@@ -21,6 +21,8 @@ export interface RouteDef {
   /** The success status, and its body's schema (none for 204). */
   status: number
   response?: v.GenericSchema
+  /** Other success answers, by status, when the operation has more than one (a 202 beside a 201). */
+  alternatives?: Record<number, { description: string; response: v.GenericSchema }>
   /** Content types other than JSON that the success response may take (feeds, say). */
   produces?: string[]
   /** What the operation does, beyond its summary (the document adds who may call it). */

@@ -15,8 +15,10 @@ export type RouteInput<R extends RouteDef> = (R['params'] extends v.GenericSchem
   (R['query'] extends v.GenericSchema ? Part<'query', QueryInput<In<R['query']>>> : {}) &
   (R['body'] extends v.GenericSchema ? Part<'body', In<R['body']>> : {})
 
-/** What a call to one route resolves to: its response body, or nothing for a 204. */
-export type RouteOutput<R extends RouteDef> = Out<R['response']>
+type Alternatives<R extends RouteDef> = R['alternatives'] extends Record<number, { response: infer S }> ? Out<S> : never
+
+/** What a call to one route resolves to: its response body (any of its success answers), or nothing for a 204. */
+export type RouteOutput<R extends RouteDef> = Out<R['response']> | Alternatives<R>
 
 /** Per-call options. */
 export interface CallOptions {

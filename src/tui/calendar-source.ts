@@ -40,8 +40,9 @@ export interface Connection {
   platform: string
   handle: string
   display_name: string
-  status: 'active' | 'reauth_required'
+  status: 'active' | 'reauth_required' | 'pending'
   connected_at: string
+  expires_at?: string
 }
 
 /** A brand or person that posts are published for. */

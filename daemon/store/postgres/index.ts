@@ -10,6 +10,7 @@ import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
 import { metricsStore } from './metrics.js'
 import { migrate } from './migrate.js'
+import { oauthStore } from './oauth.js'
 import { postsStore } from './posts.js'
 import { publishingStore } from './publishing.js'
 import { rateLimitsStore } from './rate-limits.js'
@@ -53,6 +54,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
     feed: reportingLoss(feedStore(sql)),
     metrics: reportingLoss(metricsStore(sql)),
     analytics: reportingLoss(analyticsStore(sql)),
+    oauth: reportingLoss(oauthStore(sql)),
     async bootstrapOwner(owner, now) {
       return sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`

@@ -9,6 +9,7 @@ import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
 import { metricsStore } from './metrics.js'
+import { oauthStore } from './oauth.js'
 import { postsStore } from './posts.js'
 import { publishingStore } from './publishing.js'
 import { rateLimitsStore } from './rate-limits.js'
@@ -54,6 +55,7 @@ export function openSqliteStore(file: string) {
     feed: feedStore(db),
     metrics: metricsStore(db, accounts),
     analytics: analyticsStore(db),
+    oauth: oauthStore(db),
     /** The data dir holds its database and its key file together: one daemon, one key. */
     async acceptsSecretKey() {
       return true

@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, Post, Record, User, Webhook
+from ._records import Account, ApiKey, Connection, PendingConnection, Post, Record, User, Webhook
 from ._transport import Transport
 
 R = TypeVar("R", bound=Record)
@@ -115,10 +115,16 @@ class Accounts(_Resource):
         self._none("DELETE", self._t.path("/accounts/{id}", id=id), query={"cancel_posts": "true" if cancel_posts else None})
 
     def connect(self, id: str, *, platform: str, credentials: Optional[Dict[str, Any]] = None,
-                idempotency_key: Optional[str] = None) -> Account:
-        """Connects a platform to the account (`feed` needs no credentials)."""
-        body = _fields(platform=platform, credentials=UNSET if credentials is None else credentials)
-        return self._one(Account, "POST", self._t.path("/accounts/{id}/connections", id=id), body=body, idempotency_key=idempotency_key)
+                options: Optional[Dict[str, str]] = None,
+                idempotency_key: Optional[str] = None) -> Union[Connection, PendingConnection]:
+        """Connects a platform to the account (`feed` needs no credentials). An OAuth platform (x,
+        linkedin, threads, facebook, instagram) answers a `PendingConnection`: open its
+        `authorize_url` and approve; `options` such as {"page_id": "…"} go with it."""
+        body = _fields(platform=platform, credentials=UNSET if credentials is None else credentials,
+                       options=UNSET if options is None else options)
+        response = self._t.request("POST", self._t.path("/accounts/{id}/connections", id=id), body=body, idempotency_key=idempotency_key)
+        data = response.json()
+        return PendingConnection(data) if data.get("status") == "pending" and "authorize_url" in data else Connection(data)
 
     def disconnect(self, id: str, platform: str) -> None:
         self._none("DELETE", self._t.path("/accounts/{id}/connections/{platform}", id=id, platform=platform))

@@ -53,6 +53,23 @@ class Account(Record):
     connections: List[Record]
 
 
+class Connection(Record):
+    """An account's link to one platform: status active, reauth_required, or pending (OAuth, being approved)."""
+    platform: str
+    handle: str
+    display_name: str
+    status: str
+    connected_at: str
+
+
+class PendingConnection(Record):
+    """An OAuth platform's answer to connect: open `authorize_url` and approve before `expires_at`."""
+    platform: str
+    status: str
+    authorize_url: str
+    expires_at: str
+
+
 class Post(Record):
     id: str
     account_id: str

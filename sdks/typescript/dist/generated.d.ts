@@ -141,10 +141,12 @@ export interface Connection {
     platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
     handle: string;
     display_name: string;
-    /** reauth_required: the platform refused the credentials; connect again */
-    status: "active" | "reauth_required";
+    /** reauth_required: the platform refused the credentials; connect again. pending: waiting for the person to approve in their browser (OAuth platforms); handle and display_name are empty until then */
+    status: "active" | "reauth_required" | "pending";
     /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
     connected_at: string;
+    /** Pending connections only: when the browser approval lapses */
+    expires_at?: string;
 }
 export interface Account {
     id: string;
@@ -152,6 +154,14 @@ export interface Account {
     connections: Connection[];
     /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
     created_at: string;
+}
+export interface PendingConnection {
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
+    status: "pending";
+    /** Open this in a browser and approve; the platform sends the person back to <public-url>/oauth/callback */
+    authorize_url: string;
+    /** The approval must happen before this (10 minutes) */
+    expires_at: string;
 }
 export interface Target {
     platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
@@ -496,10 +506,12 @@ export interface Operations {
         };
         body: {
             platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
-            /** The platform's credentials (see the platform table); feed needs none */
+            /** The platform's credentials (see the platform table); feed and OAuth platforms need none */
             credentials?: Record<string, unknown>;
+            /** OAuth platforms: choices for the connection, e.g. {"page_id": "…"} for the Facebook Page to publish to */
+            options?: Record<string, string>;
         };
-        response: Connection;
+        response: Connection | PendingConnection;
     };
     /** Disconnect a platform and forget its credentials */
     disconnectAccount: {

@@ -86,10 +86,12 @@ module Smm
       nil
     end
 
-    # credentials: the platform's (see the API's platform table); feed needs none.
-    def connect(id, platform:, credentials: nil, idempotency_key: nil)
+    # credentials: the platform's (see the API's platform table); feed and OAuth platforms need none.
+    # An OAuth platform (x, linkedin, threads, facebook, instagram) answers a pending connection:
+    # status "pending", authorize_url to open and approve, expires_at. options: e.g. { page_id: "…" }.
+    def connect(id, platform:, credentials: nil, options: nil, idempotency_key: nil)
       call("POST", "/v1/accounts/{id}/connections", params: { id: id },
-                                                    body: fields(platform: platform, credentials: credentials),
+                                                    body: fields(platform: platform, credentials: credentials, options: options),
                                                     idempotency_key: idempotency_key)
     end
 

@@ -1,0 +1,92 @@
+import type { PlatformName } from '../../platforms/types.js'
+import type { OAuthGrant, OAuthStore, StoredOAuthApp } from '../port.js'
+import type { Sql } from './connect.js'
+
+interface AppRow {
+  platform: PlatformName
+  client_id: string
+  client_secret: Buffer
+  updated_at: number
+}
+
+interface GrantRow {
+  state_hash: string
+  user_id: string
+  account_id: string
+  platform: PlatformName
+  secrets: Buffer
+  created_at: number
+  expires_at: number
+}
+
+const appOf = (row: AppRow): StoredOAuthApp => ({ platform: row.platform, clientId: row.client_id, sealedSecret: row.client_secret, updatedAt: row.updated_at })
+
+const grantOf = (row: GrantRow): OAuthGrant => ({
+  stateHash: row.state_hash,
+  userId: row.user_id,
+  accountId: row.account_id,
+  platform: row.platform,
+  sealedSecrets: row.secrets,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+})
+
+export function oauthStore(sql: Sql): OAuthStore {
+  return {
+    async setApp(platform, clientId, sealedSecret, now) {
+      await sql`
+        INSERT INTO oauth_apps (platform, client_id, client_secret, updated_at) VALUES (${platform}, ${clientId}, ${sealedSecret}, ${now})
+        ON CONFLICT (platform) DO UPDATE SET client_id = excluded.client_id, client_secret = excluded.client_secret, updated_at = excluded.updated_at`
+    },
+    async getApp(platform) {
+      const [row] = await sql<AppRow[]>`SELECT * FROM oauth_apps WHERE platform = ${platform}`
+      return row && appOf(row)
+    },
+    async listApps() {
+      return (await sql<AppRow[]>`SELECT * FROM oauth_apps ORDER BY platform`).map(appOf)
+    },
+    async removeApp(platform) {
+      return (await sql`DELETE FROM oauth_apps WHERE platform = ${platform} RETURNING 1`).length > 0
+    },
+    async createGrant(grant, now) {
+      await sql.begin(async (tx) => {
+        await tx`DELETE FROM oauth_grants WHERE expires_at <= ${now}`
+        await tx`
+          INSERT INTO oauth_grants (state_hash, user_id, account_id, platform, secrets, created_at, expires_at)
+          VALUES (${grant.stateHash}, ${grant.userId}, ${grant.accountId}, ${grant.platform}, ${grant.sealedSecrets}, ${grant.createdAt}, ${grant.expiresAt})`
+      })
+    },
+    async takeGrant(stateHash) {
+      // One statement: of two callbacks with one state, exactly one gets the row.
+      const [row] = await sql<GrantRow[]>`DELETE FROM oauth_grants WHERE state_hash = ${stateHash} RETURNING *`
+      return row && grantOf(row)
+    },
+    async pendingGrants(accountIds, now) {
+      if (accountIds.length === 0) return []
+      const rows = await sql<GrantRow[]>`
+        SELECT * FROM oauth_grants WHERE account_id = ANY(${accountIds as string[]}) AND expires_at > ${now} ORDER BY created_at`
+      return rows.map((row) => ({ accountId: row.account_id, platform: row.platform, createdAt: row.created_at, expiresAt: row.expires_at }))
+    },
+    async claimRefresh(accountId, platform, holder, now, leaseMs) {
+      // Taken when there is none, or the one there lapsed (its node died mid-refresh).
+      const rows = await sql`
+        INSERT INTO oauth_refresh_claims (account_id, platform, holder, expires_at) VALUES (${accountId}, ${platform}, ${holder}, ${now + leaseMs})
+        ON CONFLICT (account_id, platform) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+        WHERE oauth_refresh_claims.expires_at <= ${now}
+        RETURNING 1`
+      return rows.length > 0
+    },
+    async saveRefreshed(accountId, platform, holder, sealedCredentials, connectedAt) {
+      return sql.begin(async (tx) => {
+        const saved = await tx`
+          UPDATE connections SET credentials = ${sealedCredentials}
+           WHERE account_id = ${accountId} AND platform = ${platform} AND connected_at = ${connectedAt} RETURNING 1`
+        await tx`DELETE FROM oauth_refresh_claims WHERE account_id = ${accountId} AND platform = ${platform} AND holder = ${holder}`
+        return saved.length > 0
+      })
+    },
+    async releaseRefresh(accountId, platform, holder) {
+      await sql`DELETE FROM oauth_refresh_claims WHERE account_id = ${accountId} AND platform = ${platform} AND holder = ${holder}`
+    },
+  }
+}

@@ -1,0 +1,101 @@
+import type { PlatformName } from '../../platforms/types.js'
+import type { OAuthGrant, OAuthStore, StoredOAuthApp } from '../port.js'
+import type { Db } from './db.js'
+
+interface AppRow {
+  platform: PlatformName
+  client_id: string
+  client_secret: Buffer
+  updated_at: number
+}
+
+interface GrantRow {
+  state_hash: string
+  user_id: string
+  account_id: string
+  platform: PlatformName
+  secrets: Buffer
+  created_at: number
+  expires_at: number
+}
+
+const appOf = (row: AppRow): StoredOAuthApp => ({ platform: row.platform, clientId: row.client_id, sealedSecret: row.client_secret, updatedAt: row.updated_at })
+
+const grantOf = (row: GrantRow): OAuthGrant => ({
+  stateHash: row.state_hash,
+  userId: row.user_id,
+  accountId: row.account_id,
+  platform: row.platform,
+  sealedSecrets: row.secrets,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+})
+
+export function oauthStore(db: Db): OAuthStore {
+  const upsertApp = db.prepare<[string, string, Buffer, number], void>(
+    `INSERT INTO oauth_apps (platform, client_id, client_secret, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (platform) DO UPDATE SET client_id = excluded.client_id, client_secret = excluded.client_secret, updated_at = excluded.updated_at`,
+  )
+  const app = db.prepare<[string], AppRow>('SELECT * FROM oauth_apps WHERE platform = ?')
+  const apps = db.prepare<[], AppRow>('SELECT * FROM oauth_apps ORDER BY platform')
+  const deleteApp = db.prepare<[string], void>('DELETE FROM oauth_apps WHERE platform = ?')
+  const purge = db.prepare<[number], void>('DELETE FROM oauth_grants WHERE expires_at <= ?')
+  const insertGrant = db.prepare<[string, string, string, string, Buffer, number, number], void>(
+    'INSERT INTO oauth_grants (state_hash, user_id, account_id, platform, secrets, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  )
+  const take = db.prepare<[string], GrantRow>('DELETE FROM oauth_grants WHERE state_hash = ? RETURNING *')
+  // A claim is taken when there is none, or the one there has lapsed (its node died mid-refresh).
+  const claim = db.prepare<[string, string, string, number, number], void>(
+    `INSERT INTO oauth_refresh_claims (account_id, platform, holder, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (account_id, platform) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+     WHERE oauth_refresh_claims.expires_at <= ?`,
+  )
+  const release = db.prepare<[string, string, string], void>('DELETE FROM oauth_refresh_claims WHERE account_id = ? AND platform = ? AND holder = ?')
+  const replace = db.prepare<[Buffer, string, string, number], void>('UPDATE connections SET credentials = ? WHERE account_id = ? AND platform = ? AND connected_at = ?')
+
+  const saveRefreshed = db.transaction((accountId: string, platform: string, holder: string, sealed: Buffer, connectedAt: number) => {
+    const saved = replace.run(sealed, accountId, platform, connectedAt).changes > 0
+    release.run(accountId, platform, holder)
+    return saved
+  })
+
+  return {
+    async setApp(platform, clientId, sealedSecret, now) {
+      upsertApp.run(platform, clientId, sealedSecret, now)
+    },
+    async getApp(platform) {
+      const row = app.get(platform)
+      return row && appOf(row)
+    },
+    async listApps() {
+      return apps.all().map(appOf)
+    },
+    async removeApp(platform) {
+      return deleteApp.run(platform).changes > 0
+    },
+    async createGrant(grant, now) {
+      purge.run(now)
+      insertGrant.run(grant.stateHash, grant.userId, grant.accountId, grant.platform, grant.sealedSecrets, grant.createdAt, grant.expiresAt)
+    },
+    async takeGrant(stateHash) {
+      const row = take.get(stateHash)
+      return row && grantOf(row)
+    },
+    async pendingGrants(accountIds, now) {
+      if (accountIds.length === 0) return []
+      const rows = db
+        .prepare<unknown[], GrantRow>(`SELECT * FROM oauth_grants WHERE account_id IN (${accountIds.map(() => '?').join(', ')}) AND expires_at > ? ORDER BY created_at`)
+        .all(...accountIds, now)
+      return rows.map((row) => ({ accountId: row.account_id, platform: row.platform, createdAt: row.created_at, expiresAt: row.expires_at }))
+    },
+    async claimRefresh(accountId, platform, holder, now, leaseMs) {
+      return claim.run(accountId, platform, holder, now + leaseMs, now).changes > 0
+    },
+    async saveRefreshed(accountId, platform, holder, sealedCredentials, connectedAt) {
+      return saveRefreshed.immediate(accountId, platform, holder, sealedCredentials, connectedAt)
+    },
+    async releaseRefresh(accountId, platform, holder) {
+      release.run(accountId, platform, holder)
+    },
+  }
+}
