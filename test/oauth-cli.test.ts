@@ -49,7 +49,8 @@ function connectWithBrowser(args: string[], browser: (url: string) => Promise<vo
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString('utf8')
-      const found = /^\s+(https:\/\/\S+\/authorize\?\S+)$/m.exec(stderr)
+      // The whole line: output may arrive cut anywhere, the link included.
+      const found = /^\s+(https:\/\/\S+\/authorize\?\S+)\n/m.exec(stderr)
       if (found && !url) {
         url = found[1]!
         browser(url).catch(reject)
