@@ -1,5 +1,5 @@
 import type { PlatformRegistry } from '../platforms/index.js'
-import { graphemeLength } from '../platforms/text.js'
+import { graphemeLength } from '../../src/text-length.js'
 import type { Platform, PlatformName } from '../platforms/types.js'
 
 /** How a text measures against one platform's rules: its length counted that platform's way. */
