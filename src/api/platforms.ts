@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { PLATFORM_NAMES } from './common.js'
+import { listOf, PLATFORM_NAMES } from './common.js'
 import { route } from './route.js'
 
 /**
@@ -59,10 +59,10 @@ export const platformRoutes = {
     method: 'GET',
     path: '/v1/platforms',
     summary: 'List the platforms this daemon publishes to: how each connects and its limits',
-    description: "Every platform this daemon has, in a fixed order (not paginated: there are few). A connection may have limits of its own (a Mastodon instance's); these are the platform's defaults.",
+    description: "Every platform this daemon has, in a fixed order, on one page (there are few: `has_more` is false). A connection may have limits of its own (a Mastodon instance's); these are the platform's defaults.",
     tag: 'platforms',
     scope: 'accounts:read',
     status: 200,
-    response: v.object({ data: v.array(PlatformInfo) }),
+    response: listOf(PlatformInfo),
   }),
 }
