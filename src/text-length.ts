@@ -85,6 +85,6 @@ export function countedText(content: string, mediaUrls: readonly string[], rules
 /** A post's text counted the platform's way, and the most it allows for this post (a caption under media may be shorter). */
 export function measureText(limits: PlatformLimits, content: string, mediaUrls: readonly string[] = []): { length: number; limit: number } {
   const { text } = limits
-  const limit = mediaUrls.length > 0 && text.caption_max !== undefined ? text.caption_max : text.max
+  const limit = mediaUrls.length > 0 && text.caption_max != null ? text.caption_max : text.max
   return { length: textLength(countedText(content, mediaUrls, text), text), limit }
 }

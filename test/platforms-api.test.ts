@@ -32,7 +32,11 @@ describe('GET /v1/platforms', () => {
 
   it('gives each limit and how text is counted: graphemes and bytes, a caption, links at a fixed length', async () => {
     const byName = Object.fromEntries((await list()).map((p) => [p.name, p.limits]))
-    expect(byName.feed).toEqual({ text: { max: 10_000, count: 'graphemes' }, media: { max: null } })
+    // Every field is there, null or false where a rule does not apply.
+    expect(byName.feed).toEqual({
+      text: { max: 10_000, count: 'graphemes', caption_max: null, url_length: null, max_bytes: null, media_links: false },
+      media: { max: null, required: false, types: null },
+    })
     expect(byName.bluesky).toMatchObject({ text: { max: 300, count: 'graphemes', max_bytes: 3000 }, media: { max: 4, types: expect.arrayContaining(['image/png']) } })
     expect(byName.mastodon).toMatchObject({ text: { max: 500, count: 'mastodon', url_length: 23 }, media: { max: 4 } })
     expect(byName.telegram).toMatchObject({ text: { max: 4096, count: 'utf16', caption_max: 1024 }, media: { max: 10 } })

@@ -37,14 +37,14 @@ function mediaNoun(limits: PlatformLimits): string {
 export function checkLimits(limits: PlatformLimits, draft: Draft, { label, who = label }: Wording): FieldError[] {
   const errors: FieldError[] = []
   const { length, limit } = measureDraft(limits, draft)
-  const captioned = draft.media_urls.length > 0 && limits.text.caption_max !== undefined
+  const captioned = draft.media_urls.length > 0 && limits.text.caption_max != null
   if (length > limit) {
     errors.push({
       pointer: '#/content',
       code: 'too_long',
       detail: `is ${formatCount(length)} characters${countedAs(limits, label)}; ${who} allows ${formatCount(limit)}${captioned ? ' as a caption under media' : ''}`,
     })
-  } else if (limits.text.max_bytes !== undefined) {
+  } else if (limits.text.max_bytes != null) {
     // Reported only when the characters fit: one fix at a time, the one a person counts first.
     const bytes = utf8Length(draft.content)
     if (bytes > limits.text.max_bytes) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(bytes)} bytes in UTF-8; ${who} allows ${formatCount(limits.text.max_bytes)}` })

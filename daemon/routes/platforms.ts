@@ -1,5 +1,6 @@
 import { routes } from '../../src/contract.js'
-import type { PlatformInfo } from '../../src/api/platforms.js'
+import * as v from 'valibot'
+import { PlatformLimits, type PlatformInfo } from '../../src/api/platforms.js'
 import type { AppDeps } from '../context.js'
 import type { Platform } from '../platforms/types.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -12,7 +13,8 @@ function describe(platform: Platform): PlatformInfo {
     auth: platform.auth,
     // The field names of the module's credential schema: what the connect call takes.
     credentials: platform.auth === 'credentials' && 'entries' in platform.credentials ? Object.keys(platform.credentials.entries as object) : [],
-    limits: platform.limits,
+    // Every field, null or false where the module declared none: clients need not guess at absent ones.
+    limits: v.parse(PlatformLimits, platform.limits),
   }
 }
 

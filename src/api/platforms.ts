@@ -16,20 +16,21 @@ const Count = (description: string) => v.pipe(v.number(), v.integer(), v.minValu
 export const TextLimits = v.object({
   max: Count('The most characters a post may have, counted as `count` says'),
   count: v.pipe(v.picklist(TEXT_COUNTS), v.description('How a character is counted: graphemes, code_points, utf16 (UTF-16 units), or mastodon (graphemes, each link as url_length, a remote mention by its username)')),
-  caption_max: v.optional(Count('The limit when the post has media (the text is then a caption), where it is lower than max')),
-  url_length: v.optional(Count('Every link counts this many characters, however long it is')),
-  max_bytes: v.optional(Count('A second limit, in bytes of UTF-8, that binds on text of long multi-byte characters')),
-  media_links: v.optional(v.pipe(v.boolean(), v.description('true: the media URLs are sent in the text, one a line, and count toward max'))),
+  caption_max: v.optional(v.nullable(Count('The limit when the post has media (the text is then a caption); null: max applies')), null),
+  url_length: v.optional(v.nullable(Count('Every link counts this many characters, however long it is; null: links count as written')), null),
+  max_bytes: v.optional(v.nullable(Count('A second limit, in bytes of UTF-8, that binds on text of long multi-byte characters; null: none')), null),
+  media_links: v.optional(v.pipe(v.boolean(), v.description('true: the media URLs are sent in the text, one a line, and count toward max')), false),
 })
-export type TextLimits = v.InferOutput<typeof TextLimits>
+/** As a module declares it (the fields it does not need left out); the API answers every field. */
+export type TextLimits = v.InferInput<typeof TextLimits>
 
 /** A platform's media rules. */
 export const MediaLimits = v.object({
   max: v.pipe(v.nullable(Count('The most media URLs a post may have')), v.description('The most media URLs a post may have; null when smm enforces none')),
-  required: v.optional(v.pipe(v.boolean(), v.description('true: a post without media is refused'))),
-  types: v.optional(v.pipe(v.array(v.string()), v.description('The media types the platform takes (checked when the media is fetched at publish time)'))),
+  required: v.optional(v.pipe(v.boolean(), v.description('true: a post without media is refused')), false),
+  types: v.optional(v.pipe(v.nullable(v.array(v.string())), v.description('The media types the platform takes (checked when the media is fetched at publish time); null: any the platform links to')), null),
 })
-export type MediaLimits = v.InferOutput<typeof MediaLimits>
+export type MediaLimits = v.InferInput<typeof MediaLimits>
 
 /**
  * What a platform allows in one post, declared once by its module: the validator checks posts
@@ -37,7 +38,10 @@ export type MediaLimits = v.InferOutput<typeof MediaLimits>
  * connection may have its own (a Mastodon instance's limit); these are the defaults.
  */
 export const PlatformLimits = v.pipe(v.object({ text: TextLimits, media: MediaLimits }), v.title('PlatformLimits'))
-export type PlatformLimits = v.InferOutput<typeof PlatformLimits>
+/** Limits as a module declares them: what it does not need left out. */
+export type PlatformLimits = v.InferInput<typeof PlatformLimits>
+/** Limits as the API answers them: every field, null where a rule does not apply. */
+export type PlatformLimitsOutput = v.InferOutput<typeof PlatformLimits>
 
 export const PLATFORM_AUTH = ['credentials', 'oauth2'] as const
 

@@ -155,12 +155,9 @@ export interface PlatformLimits {
     max: number
     /** How a character is counted: graphemes, code_points, utf16 (UTF-16 units), or mastodon (graphemes, each link as url_length, a remote mention by its username) */
     count: "graphemes" | "code_points" | "utf16" | "mastodon"
-    /** The limit when the post has media (the text is then a caption), where it is lower than max */
-    caption_max?: number
-    /** Every link counts this many characters, however long it is */
-    url_length?: number
-    /** A second limit, in bytes of UTF-8, that binds on text of long multi-byte characters */
-    max_bytes?: number
+    caption_max?: number | null
+    url_length?: number | null
+    max_bytes?: number | null
     /** true: the media URLs are sent in the text, one a line, and count toward max */
     media_links?: boolean
   }
@@ -169,8 +166,8 @@ export interface PlatformLimits {
     max: number | null
     /** true: a post without media is refused */
     required?: boolean
-    /** The media types the platform takes (checked when the media is fetched at publish time) */
-    types?: string[]
+    /** The media types the platform takes (checked when the media is fetched at publish time); null: any the platform links to */
+    types?: string[] | null
   }
 }
 
