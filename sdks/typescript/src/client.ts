@@ -79,8 +79,8 @@ export class SmmClient extends ApiCore {
   }
 
   readonly platforms = {
-    /** The platforms this daemon publishes to, each with how it connects and its limits (one page: there are few). */
-    list: async (options?: RequestOptions): Promise<Result<'listPlatforms'>['data']> => (await this.request('listPlatforms', {}, options)).data,
+    /** The platforms this daemon publishes to, in a fixed order, each with how it connects and its limits (one page: there are few). */
+    list: (options?: RequestOptions) => this.#lister('listPlatforms').all({}, options),
   }
 
   readonly accounts = {
