@@ -96,7 +96,7 @@ export const bluesky: CredentialPlatform = {
   idempotencyWindowMs: Infinity,
 
   limits: LIMITS,
-  // The 3,000-byte limit binds only on text of long multi-byte graphemes; `check` enforces it.
+  // The 3,000-byte limit binds only on text of long multi-byte graphemes; `checkLimits` enforces it.
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {

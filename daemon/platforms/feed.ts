@@ -5,9 +5,8 @@ import { formatNumber as formatCount } from '../../src/numbers.js'
 import { measureDraft } from './limits.js'
 import type { CredentialPlatform, PlatformLimits } from './types.js'
 
-export const FEED_MAX_CHARS = 10_000
 /** Text up to 10,000 graphemes; media go as enclosures, as many as the post has. */
-export const FEED_LIMITS: PlatformLimits = { text: { max: FEED_MAX_CHARS, count: 'graphemes' }, media: { max: null } }
+export const FEED_LIMITS: PlatformLimits = { text: { max: 10_000, count: 'graphemes' }, media: { max: null } }
 /** Publishes at once, per daemon, on the platform and on one account's feed. */
 export const FEED_CONCURRENCY = 64
 

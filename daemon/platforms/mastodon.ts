@@ -34,6 +34,8 @@ const DEFAULTS: Omit<InstanceLimits, 'domain'> = {
 }
 
 const LABEL = 'Mastodon'
+// Media uploads answer 202 while the instance transcodes; statuses refuse unprocessed media.
+const PROCESSING_WAITS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000]
 
 /** An instance's limits (what verify read, else Mastodon's defaults) in the shape every platform declares. */
 function platformLimits(limits: Omit<InstanceLimits, 'domain'>): PlatformLimits {
@@ -42,8 +44,6 @@ function platformLimits(limits: Omit<InstanceLimits, 'domain'>): PlatformLimits 
     media: { max: limits.max_media_attachments, types: limits.supported_mime_types },
   }
 }
-// Media uploads answer 202 while the instance transcodes; statuses refuse unprocessed media.
-const PROCESSING_WAITS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000]
 
 interface Account {
   id: string
