@@ -18,11 +18,12 @@ import { feedRoutes } from './routes/feeds.js'
 import { meRoutes } from './routes/me.js'
 import { metaRoutes } from './routes/meta.js'
 import { oauthCallbackRoute } from './routes/oauth.js'
+import { platformRoutes } from './routes/platforms.js'
 import { postRoutes } from './routes/posts.js'
 import { webhookRoutes } from './routes/webhooks.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, accountRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, oauthCallbackRoute]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

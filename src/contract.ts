@@ -4,6 +4,7 @@ import { accountRoutes } from './api/accounts.js'
 import { apiKeyRoutes } from './api/api-keys.js'
 import { feedRoutes } from './api/feeds.js'
 import { metaRoutes } from './api/meta.js'
+import { platformRoutes } from './api/platforms.js'
 import { postRoutes } from './api/posts.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
@@ -18,6 +19,7 @@ export const routes = {
   ...apiKeyRoutes,
   ...aiRoutes,
   ...webhookRoutes,
+  ...platformRoutes,
   ...accountRoutes,
   ...postRoutes,
   ...feedRoutes,

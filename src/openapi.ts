@@ -122,6 +122,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   meta: 'The daemon itself: health, version, this document',
   profile: 'The caller: its user and the key in use',
   'api-keys': 'API keys and their scopes',
+  platforms: 'The platforms this daemon publishes to, how each connects and what a post on it may hold',
   accounts: 'Accounts and their platform connections',
   posts: 'Scheduled posts and their per-platform results',
   webhooks: 'Webhook subscriptions and their deliveries',

@@ -125,6 +125,24 @@ describe('smm accounts', () => {
   })
 })
 
+describe('smm platforms', () => {
+  it('shows how each platform connects and its limits, and --json is the API list', async () => {
+    const [human, asJson] = await Promise.all([smm(['platforms']), smm(['platforms', '--json'])])
+    expect(human.code).toBe(0)
+    const lines = human.stdout.split('\n')
+    expect(lines[0]).toMatch(/^PLATFORM +NAME +CONNECTS WITH +TEXT +MEDIA$/)
+    const row = (name: string) => lines.find((line) => line.startsWith(`${name} `))!.split(/ {2,}/)
+    expect(row('feed')).toEqual(['feed', 'Feed', 'nothing', '10,000 characters', 'any number'])
+    expect(row('mastodon')).toEqual(['mastodon', 'Mastodon', 'instance_url, access_token', '500 characters, links count 23', 'up to 4'])
+    expect(row('bluesky')).toEqual(['bluesky', 'Bluesky', 'service_url, identifier, app_password', '300 characters, 3,000 bytes', 'up to 4 images'])
+    expect(row('telegram')).toEqual(['telegram', 'Telegram', 'bot_token, chat_id, api_url', '4,096 UTF-16 units (1,024 under media)', 'up to 10'])
+    expect(row('slack')).toEqual(['slack', 'Slack', 'webhook_url', '4,000 UTF-16 units, media links included', 'any number'])
+    expect(human.stdout).toContain('\nConnect one: smm accounts connect ACCOUNT --platform PLATFORM\n')
+    expect(asJson.code).toBe(0)
+    expect(json(asJson)).toEqual(await get('/v1/platforms'))
+  })
+})
+
 describe('smm accounts disconnect from a script', () => {
   it('refuses without --yes, with exit 2, and disconnects nothing', async () => {
     const acme = (await t.http.post('/v1/accounts', { name: 'Scripted' }, { key: t.key })).body.id

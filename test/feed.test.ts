@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { graphemeLength, mastodonLength } from '../daemon/platforms/text.js'
+import { graphemeLength, mastodonLength } from '../src/text-length.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
 

@@ -1,6 +1,6 @@
 import type { PlatformRegistry } from '../platforms/index.js'
-import { graphemeLength } from '../platforms/text.js'
-import type { Platform, PlatformName } from '../platforms/types.js'
+import { graphemeLength } from '../../src/text-length.js'
+import type { Platform, PlatformLimits, PlatformName } from '../platforms/types.js'
 
 /** How a text measures against one platform's rules: its length counted that platform's way. */
 export interface Fit {
@@ -25,6 +25,8 @@ export function fitOf(platform: Platform, text: string): Fit {
 /** Where a set of drafts is headed: one platform, or (platform null) anywhere at all. */
 export interface Target {
   platform: PlatformName | null
+  /** The platform's declared limits (how it counts, links included); null for the neutral target. */
+  limits: PlatformLimits | null
   /** The text against this target's rules; a neutral target takes the strictest verdict. */
   measure(text: string): Fit
   /** The count shown to the user as `characters`. */
@@ -50,6 +52,7 @@ export function targetsFor(platforms: readonly PlatformName[] | undefined, regis
       const platform = moduleOf(name)
       return {
         platform: name,
+        limits: platform.limits,
         measure: (text) => fitOf(platform, text),
         characters: (text) => fitOf(platform, text).length,
         // The feed is read by people in a reader, not on a site with a name.
@@ -61,6 +64,7 @@ export function targetsFor(platforms: readonly PlatformName[] | undefined, regis
   return [
     {
       platform: null,
+      limits: null,
       measure(text) {
         const fits = every.map((p) => fitOf(p, text))
         // The failing rule if any, else the tightest one: what a rewrite must aim under.

@@ -68,12 +68,18 @@ function cleanAnswer(content: string): string {
   return text
 }
 
+/** Where the platform counts every link at one length (Mastodon's 23), the model must know to use links freely. */
+function linkNote(target: Target): string {
+  const urlLength = target.limits?.text.url_length
+  return urlLength == null ? '' : ` (a link counts as ${urlLength})`
+}
+
 function systemPrompt(request: GenerationRequest, target: Target): string {
   const limit = target.measure('').limit
   const fitting =
     target.platform === null
       ? `The post must fit every social platform, so it must be at most ${limit} characters.`
-      : `The post is for ${target.label} and must be at most ${limit} characters${target.platform === 'mastodon' ? ' (a link counts as 23)' : ''}; stay well under that.`
+      : `The post is for ${target.label} and must be at most ${limit} characters${linkNote(target)}; stay well under that.`
   return [
     'You write social media posts.',
     fitting,

@@ -1,12 +1,13 @@
 import { RichText, XRPCError, type AtpAgent } from '@atproto/api'
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
-import { graphemeLength, utf8Length, formatCount } from './text.js'
+import { graphemeLength } from '../../src/text-length.js'
+import { checkLimits, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
 import { blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
-import type { Metrics, CredentialPlatform, PlatformContext, Published, PublishRequest } from './types.js'
+import type { Metrics, CredentialPlatform, PlatformContext, PlatformLimits, Published, PublishRequest } from './types.js'
 
 const Credentials = v.strictObject({
   service_url: v.optional(HttpsUrl('your PDS or entryway, e.g. https://bsky.social'), 'https://bsky.social'),
@@ -15,12 +16,14 @@ const Credentials = v.strictObject({
 })
 
 const POST = 'app.bsky.feed.post'
-const MAX_GRAPHEMES = 300
-const MAX_BYTES = 3000
-const MAX_IMAGES = 4
+// app.bsky.feed.post's text is at most 300 graphemes and 3,000 bytes (the bytes bind only on
+// long multi-byte graphemes); app.bsky.embed.images takes 4 images.
+const LIMITS: PlatformLimits = {
+  text: { max: 300, count: 'graphemes', max_bytes: 3000 },
+  media: { max: 4, types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] },
+}
 // app.bsky.embed.images caps each image blob at 1,000,000 bytes.
 const MAX_IMAGE_BYTES = 1_000_000
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif']
 // Where people read posts; the AT URI is the id, this is only the link we record.
 const WEB_APP = 'https://bsky.app'
 
@@ -65,7 +68,7 @@ async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string
   if (already) return already
   const images = []
   for (const [index, url] of request.mediaUrls.entries()) {
-    const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })
+    const file = await fetchMedia(ctx, url, index, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_IMAGE_BYTES })
     const { data } = await agent.uploadBlob(file.bytes, { encoding: file.contentType })
     images.push({ image: data.blob, alt: '' })
   }
@@ -92,17 +95,13 @@ export const bluesky: CredentialPlatform = {
   // key: a re-send finds the post it made instead of making another.
   idempotencyWindowMs: Infinity,
 
-  // The 3,000-byte limit binds only on text of long multi-byte graphemes; `check` enforces it.
-  measure: (draft) => ({ length: graphemeLength(draft.content), limit: MAX_GRAPHEMES }),
+  limits: LIMITS,
+  // The 3,000-byte limit binds only on text of long multi-byte graphemes; `checkLimits` enforces it.
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const graphemes = graphemeLength(draft.content)
-    const bytes = utf8Length(draft.content)
-    if (graphemes > MAX_GRAPHEMES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(graphemes)} characters; Bluesky allows ${formatCount(MAX_GRAPHEMES)}` })
-    else if (bytes > MAX_BYTES) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(bytes)} bytes in UTF-8; Bluesky allows ${formatCount(MAX_BYTES)}` })
-    if (graphemes === 0 && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Bluesky unless the post has images' })
-    if (draft.media_urls.length > MAX_IMAGES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Bluesky takes at most ${MAX_IMAGES} images per post` })
+    const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
+    if (graphemeLength(draft.content) === 0 && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Bluesky unless the post has images' })
     return errors
   },
 

@@ -4,8 +4,8 @@ import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Draft, type CredentialPlatform, type PlatformContext, type TextMeasure } from './types.js'
-import { formatCount } from './text.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
   webhook_url: HttpsUrl('a channel webhook URL from Server Settings → Integrations → Webhooks'),
@@ -14,11 +14,13 @@ const Credentials = v.strictObject({
 })
 
 const LABEL = 'Discord'
-const MAX_CHARACTERS = 2000
-const MAX_FILES = 10
+// A message's content is 2,000 characters, counted in code points; a message takes 10 files.
+const LIMITS: PlatformLimits = {
+  text: { max: 2000, count: 'code_points' },
+  media: { max: 10, types: [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/webm', 'video/quicktime'] },
+}
 // Uploads above this are refused on servers without boosts.
 const MAX_FILE_BYTES = 10 * 1024 * 1024
-const TYPES = [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/webm', 'video/quicktime']
 // JSON error codes that mean the webhook itself is gone or its token wrong.
 const WEBHOOK_GONE = new Set([10015, 50027])
 
@@ -50,14 +52,6 @@ function failure(response: OutboundResponse, ctx: PlatformContext): PlatformErro
   return error
 }
 
-function codePoints(text: string): number {
-  return [...text].length
-}
-
-function measure(draft: Draft): TextMeasure {
-  return { length: codePoints(draft.content), limit: MAX_CHARACTERS }
-}
-
 export const discord: CredentialPlatform = {
   name: 'discord',
   label: 'Discord',
@@ -66,14 +60,12 @@ export const discord: CredentialPlatform = {
   // Webhook executions take no idempotency key: a re-send would post twice.
   idempotencyWindowMs: 0,
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length } = measure(draft)
-    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Discord allows ${formatCount(MAX_CHARACTERS)}` })
+    const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Discord unless the post has media' })
-    if (draft.media_urls.length > MAX_FILES) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Discord takes at most ${MAX_FILES} per message` })
     return errors
   },
 
@@ -102,7 +94,7 @@ export const discord: CredentialPlatform = {
       const attachments = []
       const embeds = []
       for (const [index, url] of request.mediaUrls.entries()) {
-        const file = await fetchMedia(ctx, url, index, { label: LABEL, types: TYPES, maxBytes: MAX_FILE_BYTES })
+        const file = await fetchMedia(ctx, url, index, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_FILE_BYTES })
         form.append(`files[${index}]`, filePart(file), file.filename)
         attachments.push({ id: index, filename: file.filename })
         // Images show as embeds; Discord cannot embed an uploaded video, which shows as itself.

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
 import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
-import { formatCount } from './text.js'
+import { formatNumber as formatCount } from '../../src/numbers.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
 const LABEL = 'Facebook'

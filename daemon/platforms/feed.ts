@@ -1,10 +1,12 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { FeedStore } from '../store/index.js'
-import { formatCount, graphemeLength } from './text.js'
-import type { CredentialPlatform } from './types.js'
+import { formatNumber as formatCount } from '../../src/numbers.js'
+import { measureDraft } from './limits.js'
+import type { CredentialPlatform, PlatformLimits } from './types.js'
 
-export const FEED_MAX_CHARS = 10_000
+/** Text up to 10,000 graphemes; media go as enclosures, as many as the post has. */
+export const FEED_LIMITS: PlatformLimits = { text: { max: 10_000, count: 'graphemes' }, media: { max: null } }
 /** Publishes at once, per daemon, on the platform and on one account's feed. */
 export const FEED_CONCURRENCY = 64
 
@@ -22,15 +24,18 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
     idempotencyWindowMs: Infinity,
     // Publishing is a row written in the daemon's own database: a burst on one account need not queue.
     concurrency: { perPlatform: FEED_CONCURRENCY, perConnection: FEED_CONCURRENCY },
-    measure: (draft) => ({ length: graphemeLength(draft.content), limit: FEED_MAX_CHARS }),
+    limits: FEED_LIMITS,
+    measure: (draft) => measureDraft(FEED_LIMITS, draft),
+    // Not checkLimits: the feed's error came first and has its own code (`content_too_long`),
+    // which clients may match; it has no media rule to share.
     check(draft) {
       const errors: FieldError[] = []
-      const length = graphemeLength(draft.content)
-      if (length > FEED_MAX_CHARS) {
+      const { length, limit } = measureDraft(FEED_LIMITS, draft)
+      if (length > limit) {
         errors.push({
           pointer: '#/content',
           code: 'content_too_long',
-          detail: `is ${formatCount(length)} characters; feed allows at most ${formatCount(FEED_MAX_CHARS)}`,
+          detail: `is ${formatCount(length)} characters; feed allows at most ${formatCount(limit)}`,
         })
       }
       return errors

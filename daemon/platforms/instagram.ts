@@ -1,7 +1,8 @@
 import type { FieldError } from '../../src/errors.js'
 import { fetchMedia } from './media.js'
 import { awaitContainer, exchangeCode, extensionRefused, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
-import { formatCount, graphemeLength } from './text.js'
+import { formatNumber as formatCount } from '../../src/numbers.js'
+import { graphemeLength } from '../../src/text-length.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
 // Instagram's documented limits for API publishing (Instagram Platform, content publishing and

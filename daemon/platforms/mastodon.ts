@@ -1,11 +1,12 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { graphemeLength, mastodonLength, formatCount } from './text.js'
+import { graphemeLength } from '../../src/text-length.js'
+import { checkLimits, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type CredentialPlatform, type PlatformContext, type TextMeasure, type Verified } from './types.js'
+import { PlatformError, type Connection, type Draft, type Metrics, type CredentialPlatform, type PlatformContext, type PlatformLimits, type TextMeasure, type Verified } from './types.js'
 
 const Credentials = v.strictObject({
   instance_url: HttpsUrl('the Mastodon instance, e.g. https://mastodon.social'),
@@ -35,6 +36,14 @@ const DEFAULTS: Omit<InstanceLimits, 'domain'> = {
 const LABEL = 'Mastodon'
 // Media uploads answer 202 while the instance transcodes; statuses refuse unprocessed media.
 const PROCESSING_WAITS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000]
+
+/** An instance's limits (what verify read, else Mastodon's defaults) in the shape every platform declares. */
+function platformLimits(limits: Omit<InstanceLimits, 'domain'>): PlatformLimits {
+  return {
+    text: { max: limits.max_characters, count: 'mastodon', url_length: limits.characters_reserved_per_url },
+    media: { max: limits.max_media_attachments, types: limits.supported_mime_types },
+  }
+}
 
 interface Account {
   id: string
@@ -133,8 +142,7 @@ async function uploadMedia(ctx: PlatformContext, credentials: Credentials, file:
 }
 
 function measure(draft: Draft, settings: Record<string, unknown>): TextMeasure {
-  const limits = limitsOf(settings)
-  return { length: mastodonLength(draft.content, limits.characters_reserved_per_url), limit: limits.max_characters }
+  return measureDraft(platformLimits(limitsOf(settings)), draft)
 }
 
 export const mastodon: CredentialPlatform = {
@@ -146,28 +154,14 @@ export const mastodon: CredentialPlatform = {
   // one-hour expiry): a re-send within it returns the status already created, after it posts again.
   idempotencyWindowMs: 3_600_000,
 
+  // Mastodon's own defaults; each connection keeps its instance's, read by verify.
+  limits: platformLimits(DEFAULTS),
   measure,
 
   check(draft, settings) {
-    const limits = limitsOf(settings)
-    const errors: FieldError[] = []
-    const { length } = measure(draft, settings)
-    if (length > limits.max_characters) {
-      errors.push({
-        pointer: '#/content',
-        code: 'too_long',
-        detail: `is ${formatCount(length)} characters as Mastodon counts them (each link counts ${limits.characters_reserved_per_url}); this instance allows ${formatCount(limits.max_characters)}`,
-      })
-    }
+    const errors: FieldError[] = checkLimits(platformLimits(limitsOf(settings)), draft, { label: LABEL, who: 'this Mastodon instance' })
     if (graphemeLength(draft.content.trim()) === 0 && draft.media_urls.length === 0) {
       errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Mastodon unless the post has media' })
-    }
-    if (draft.media_urls.length > limits.max_media_attachments) {
-      errors.push({
-        pointer: '#/media_urls',
-        code: 'too_many_media',
-        detail: `has ${draft.media_urls.length} items; this Mastodon instance takes at most ${limits.max_media_attachments} per post`,
-      })
     }
     return errors
   },

@@ -3,8 +3,9 @@ import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Draft, type CredentialPlatform, type PlatformContext, type TextMeasure } from './types.js'
-import { formatCount } from './text.js'
+import { countedText } from '../../src/text-length.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
   webhook_url: HttpsUrl('an incoming webhook URL, https://hooks.slack.com/services/…'),
@@ -12,8 +13,10 @@ const Credentials = v.strictObject({
 
 const LABEL = 'Slack'
 // Slack truncates `text` past 40,000 characters and asks for at most 4,000 (longer text is
-// split or shown collapsed); we keep to its guidance, counted as the user wrote it.
-const MAX_CHARACTERS = 4_000
+// split or shown collapsed); we keep to its guidance, counted as the user wrote it (before
+// escaping), media links included. Slack documents its limit in characters without saying
+// which; UTF-16 units never count fewer. Media are links, as many as the post has.
+const LIMITS: PlatformLimits = { text: { max: 4_000, count: 'utf16', media_links: true }, media: { max: null } }
 // Answers that mean the webhook no longer works: removed, its app uninstalled, its channel gone.
 const WEBHOOK_GONE = new Set(['invalid_token', 'no_service', 'no_service_id', 'no_team', 'team_disabled', 'channel_not_found', 'channel_is_archived', 'action_prohibited'])
 
@@ -26,7 +29,7 @@ function failure(response: OutboundResponse, ctx: PlatformContext): PlatformErro
 
 /** The text as the user wrote it: media go as links on their own lines, which Slack unfurls. */
 function textOf(content: string, mediaUrls: string[]): string {
-  return [content, ...mediaUrls].filter((part) => part !== '').join('\n')
+  return countedText(content, mediaUrls, LIMITS.text)
 }
 
 /**
@@ -36,11 +39,6 @@ function textOf(content: string, mediaUrls: string[]): string {
  */
 export function slackEscape(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
-}
-
-// Slack documents its limit in characters without saying which; UTF-16 units never count fewer.
-function measure(draft: Draft): TextMeasure {
-  return { length: textOf(draft.content, draft.media_urls).length, limit: MAX_CHARACTERS }
 }
 
 function post(ctx: PlatformContext, url: string, payload: unknown) {
@@ -55,12 +53,11 @@ export const slack: CredentialPlatform = {
   // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
   idempotencyWindowMs: 0,
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length } = measure(draft)
-    if (length > MAX_CHARACTERS) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters with its media links; Slack allows ${formatCount(MAX_CHARACTERS)}` })
+    const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Slack' })
     return errors
   },

@@ -4,8 +4,8 @@ import type { OutboundResponse } from '../egress.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { PlatformError, type Draft, type CredentialPlatform, type PlatformContext, type TextMeasure } from './types.js'
-import { formatCount } from './text.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
   bot_token: v.pipe(Secret('the token @BotFather gave, e.g. 123456:ABC-DEF…'), v.regex(/^\d+:[\w-]+$/, 'is not a bot token (digits, a colon, then letters, digits, - and _)')),
@@ -19,11 +19,14 @@ const Credentials = v.strictObject({
 type Credentials = v.InferOutput<typeof Credentials>
 
 const LABEL = 'Telegram'
-const MAX_TEXT = 4096
-const MAX_CAPTION = 1024
-const MAX_MEDIA = 10
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp']
 const VIDEO_TYPES = ['video/mp4']
+// The Bot API counts UTF-16 code units, as JavaScript strings do: 4,096 in a message, 1,024 in
+// the caption under media; an album holds 10 photos or videos.
+const LIMITS: PlatformLimits = {
+  text: { max: 4096, count: 'utf16', caption_max: 1024 },
+  media: { max: 10, types: [...PHOTO_TYPES, ...VIDEO_TYPES] },
+}
 // Bot API upload limits: 10 MB for photos, 50 MB for other files.
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024
 const MAX_VIDEO_BYTES = 50 * 1024 * 1024
@@ -71,16 +74,11 @@ function messageLink(message: Message): string | null {
 }
 
 async function download(ctx: PlatformContext, url: string, index: number): Promise<MediaFile> {
-  const file = await fetchMedia(ctx, url, index, { label: LABEL, types: [...PHOTO_TYPES, ...VIDEO_TYPES], maxBytes: MAX_VIDEO_BYTES })
+  const file = await fetchMedia(ctx, url, index, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_VIDEO_BYTES })
   if (file.kind === 'image' && file.bytes.length > MAX_PHOTO_BYTES) {
     throw new PlatformError('permanent', 'media_too_large', `media ${url}: ${file.bytes.length} bytes; Telegram takes photos up to ${MAX_PHOTO_BYTES}`)
   }
   return file
-}
-
-/** The Bot API counts UTF-16 code units, as JavaScript strings do; under media the text is a caption. */
-function measure(draft: Draft): TextMeasure {
-  return { length: draft.content.length, limit: draft.media_urls.length > 0 ? MAX_CAPTION : MAX_TEXT }
 }
 
 export const telegram: CredentialPlatform = {
@@ -91,16 +89,12 @@ export const telegram: CredentialPlatform = {
   // The Bot API has no idempotency key: a re-send would post twice.
   idempotencyWindowMs: 0,
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length, limit } = measure(draft)
-    if (length > limit) {
-      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Telegram allows ${formatCount(limit)}${draft.media_urls.length > 0 ? ' as a caption under media' : ''}` })
-    }
+    const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Telegram unless the post has media' })
-    if (draft.media_urls.length > MAX_MEDIA) errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; Telegram takes at most ${MAX_MEDIA} in one album` })
     return errors
   },
 

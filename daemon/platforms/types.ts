@@ -5,8 +5,10 @@ import type { Clock } from '../../src/time.js'
 import type { HttpClient } from '../egress.js'
 
 import type { PlatformName } from '../../src/api/common.js'
+import type { PlatformLimits } from '../../src/api/platforms.js'
 
 export { PLATFORM_NAMES, type PlatformName } from '../../src/api/common.js'
+export type { PlatformLimits, TextLimits, MediaLimits } from '../../src/api/platforms.js'
 
 /** What a platform module is given to do its work. */
 export interface PlatformContext {
@@ -181,13 +183,22 @@ interface PlatformBase {
    */
   concurrency?: { perPlatform: number; perConnection: number }
   /**
+   * What a post on this platform may hold, declared once: text length and how it is counted,
+   * media count and types. `checkLimits` and `measureDraft` (limits.ts) enforce it, clients read
+   * it from `GET /v1/platforms`. Where a connection has its own (a Mastodon instance's), these
+   * are the defaults, and `measure` and `check` read the connection's from `settings`.
+   */
+  limits: PlatformLimits
+  /**
    * The text's length counted the platform's way and the most it allows for this draft (a
    * caption under media may be shorter): the one rule `check` enforces on length, and what
-   * AI drafting aims under. `settings` as in `check` (an instance's own limit, say).
+   * AI drafting aims under. `settings` as in `check` (an instance's own limit, say). Most
+   * modules answer `measureDraft(limits, draft)`.
    */
   measure(draft: Draft, settings: Record<string, unknown>): TextMeasure
   /**
-   * Checks a post against the platform's rules (length counted the platform's way, media count).
+   * Checks a post against the platform's rules: `checkLimits` on its limits (length counted the
+   * platform's way, media count), then the rules only this platform has (blank text, say).
    * Pointers are into the post body (`#/content`, `#/media_urls`); details name the platform.
    */
   check(draft: Draft, settings: Record<string, unknown>): FieldError[]

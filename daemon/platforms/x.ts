@@ -3,7 +3,8 @@ import type { OutboundResponse } from '../egress.js'
 import { fetchMedia, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
-import { formatCount, weightedLength, X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from './text.js'
+import { formatNumber as formatCount } from '../../src/numbers.js'
+import { weightedLength, X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from '../../src/text-length.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
 // X API v2 (docs.x.com): what smm enforces before a post goes out, and why.

@@ -94,6 +94,7 @@ type Client struct {
 	sleep      SleepFunc
 
 	Posts     *PostsService
+	Platforms *PlatformsService
 	Accounts  *AccountsService
 	Webhooks  *WebhooksService
 	APIKeys   *APIKeysService
@@ -141,6 +142,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		sleep:      s.sleep,
 	}
 	c.Posts = &PostsService{c}
+	c.Platforms = &PlatformsService{c}
 	c.Accounts = &AccountsService{c}
 	c.Webhooks = &WebhooksService{c}
 	c.APIKeys = &APIKeysService{c}

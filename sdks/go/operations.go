@@ -21,6 +21,7 @@ var operations = map[string]any{
 	"rotateWebhookSecret":   (*WebhooksService).RotateSecret,
 	"listWebhookDeliveries": (*WebhooksService).ListDeliveries,
 	"resendWebhookDelivery": (*WebhooksService).ResendDelivery,
+	"listPlatforms":         (*PlatformsService).List,
 	"listAccounts":          (*AccountsService).List,
 	"createAccount":         (*AccountsService).Create,
 	"getAccount":            (*AccountsService).Get,

@@ -16,6 +16,16 @@ func TestAccountsKeysAIAnalyticsAndFeeds(t *testing.T) {
 	c := live.Client(t)
 	account := feedAccount(t, ctx, c)
 
+	platforms, err := c.Platforms.List(ctx).All(ctx)
+	if err != nil || len(platforms) < 2 || platforms[0].Name != "feed" || platforms[0].Limits.Media.Max != nil {
+		t.Fatalf("Platforms.List: %+v, %v", platforms, err)
+	}
+	for _, p := range platforms {
+		if p.Name == "telegram" && (p.Limits.Text.Max != 4096 || p.Limits.Text.CaptionMax == nil || *p.Limits.Text.CaptionMax != 1024 || p.Limits.Text.Count != "utf16") {
+			t.Fatalf("telegram's limits: %+v", p.Limits.Text)
+		}
+	}
+
 	got, err := c.Accounts.Get(ctx, account.ID)
 	if err != nil || len(got.Connections) != 1 || got.Connections[0].Platform != "feed" {
 		t.Fatalf("Get: %+v, %v", got, err)

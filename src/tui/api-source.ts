@@ -26,6 +26,7 @@ export function apiCalendarSource(client: SmmClient): CalendarSource {
   return {
     listPosts: (range) => all<Post>(client.paginate('listPosts', { query: { from: range.from, to: range.to, limit: 100 } })),
     listAccounts: () => all<Account>(client.paginate('listAccounts', { query: { limit: 100 } })),
+    listPlatforms: async () => (await client.listPlatforms()).data,
     createPost: (input) => client.createPost({ body: { ...input, platforms: platformNames(input.platforms) } }),
     updatePost: (id, { platforms, ...rest }) => client.updatePost({ params: { id }, body: { ...rest, ...(platforms ? { platforms: platformNames(platforms) } : {}) } }),
     cancelPost: (id) => client.cancelPost({ params: { id } }),

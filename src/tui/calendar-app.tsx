@@ -137,6 +137,16 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
     return () => void (current = false)
   }, [source, store, generation])
 
+  // A daemon's platforms and their limits do not change while it runs: read once.
+  useEffect(() => {
+    let current = true
+    source.listPlatforms().then(
+      (platforms) => current && store.dispatch({ type: 'platforms-loaded', platforms }),
+      (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading platforms', error) }),
+    ).catch(crash)
+    return () => void (current = false)
+  }, [source, store])
+
   const refresh = () => setGeneration((g) => g + 1)
 
   useEffect(() => {

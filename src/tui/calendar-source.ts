@@ -1,3 +1,5 @@
+import type { PlatformInfo } from '../api/platforms.js'
+
 // What the calendar needs from the API, as one small interface, so the TUI can be built and
 // tested on its own and wired to the typed client (SmmClient) in one place. The types mirror
 // SPEC §5 field for field; they will give way to the shared schemas' types once those land.
@@ -53,6 +55,9 @@ export interface Account {
   created_at: string
 }
 
+/** A platform the daemon publishes to and its limits, as GET /v1/platforms lists it: what the form counts against. */
+export type { PlatformInfo } from '../api/platforms.js'
+
 /** The body of POST /v1/posts as the calendar sends it. */
 export interface PostCreateInput {
   account_id: string
@@ -84,6 +89,8 @@ export interface CalendarSource {
   /** Every post scheduled in the range, whatever its status (the wiring pages through the list). */
   listPosts(range: TimeRange): Promise<Post[]>
   listAccounts(): Promise<Account[]>
+  /** The daemon's platforms with their limits, in its order. */
+  listPlatforms(): Promise<PlatformInfo[]>
   createPost(input: PostCreateInput): Promise<Post>
   /** `etag`, when given, is sent as If-Match so an edit never overwrites a change made elsewhere. */
   updatePost(id: string, input: PostUpdateInput, etag?: string): Promise<Post>

@@ -11,7 +11,7 @@ import {
   type CivilDate,
   type Weekday,
 } from '../zoned-time.js'
-import type { Account, Post, PostStatus, TimeRange } from './calendar-source.js'
+import type { Account, PlatformInfo, Post, PostStatus, TimeRange } from './calendar-source.js'
 import { editPostForm, formReducer, newPostForm, type FormAction, type PostForm } from './post-form.js'
 
 /** The three ways to look at the calendar. */
@@ -50,6 +50,8 @@ export interface CalendarState {
   /** Index of the selected post among the focused day's posts. */
   selected: number
   accounts: Account[]
+  /** The daemon's platforms and their limits (empty until loaded): what the form counts against. */
+  platforms: PlatformInfo[]
   mode: Mode
   status: StatusMessage | null
   /** ` --profile NAME` for the commands the calendar suggests, when it runs on a profile other than the default. */
@@ -68,6 +70,7 @@ export type CalendarAction =
   | { type: 'load-started' }
   | { type: 'posts-loaded'; range: TimeRange; posts: Post[]; at: number }
   | { type: 'accounts-loaded'; accounts: Account[] }
+  | { type: 'platforms-loaded'; platforms: PlatformInfo[] }
   | { type: 'load-failed'; message: string }
   | { type: 'open-new' }
   | { type: 'open-edit' }
@@ -108,6 +111,7 @@ export function initialState(init: CalendarInit): CalendarState {
     loading: false,
     selected: 0,
     accounts: [],
+    platforms: [],
     mode: { kind: 'browse' },
     status: null,
     profileFlag: init.profileFlag ?? '',
@@ -234,6 +238,8 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
     }
     case 'accounts-loaded':
       return { ...state, accounts: action.accounts }
+    case 'platforms-loaded':
+      return { ...state, platforms: action.platforms }
     case 'load-failed':
       return { ...state, loading: false, status: { ...error(action.message), fromLoad: true } }
     case 'open-new':

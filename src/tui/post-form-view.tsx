@@ -4,8 +4,8 @@
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import type { CalendarState } from './calendar-state.js'
-import { platformChoices, type FormField, type PostForm } from './post-form.js'
-import { measure } from './platform-limits.js'
+import type { PlatformInfo } from './calendar-source.js'
+import { contentCounts, platformChoices, type FormField, type PostForm } from './post-form.js'
 import { formatNumber } from '../numbers.js'
 
 const LABEL_WIDTH = 12
@@ -30,11 +30,10 @@ function Row({ form, field, label, children }: { form: PostForm; field: FormFiel
   )
 }
 
-function Counts({ form, platforms }: { form: PostForm; platforms: string[] }) {
+function Counts({ form, platforms, names }: { form: PostForm; platforms: PlatformInfo[]; names: string[] }) {
   return (
     <Text>
-      {platforms.map((platform, i) => {
-        const { length, max } = measure(platform, form.content)
+      {contentCounts(form, platforms, names).map(({ platform, length, max }, i) => {
         const over = max !== undefined && length > max
         return (
           <Text key={platform} color={over ? 'red' : 'gray'}>
@@ -91,7 +90,7 @@ export function PostFormView({ form, state, width }: { form: PostForm; state: Ca
               {i === lines.length - 1 ? cursor : ''}
             </Text>
           ))}
-          <Counts form={form} platforms={counted} />
+          <Counts form={form} platforms={state.platforms} names={counted} />
         </Row>
         <Row form={form} field="date" label="Date">
           <Text>

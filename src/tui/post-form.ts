@@ -2,8 +2,9 @@
 // translation to an API request (wall time in the user's zone to an RFC 3339 instant).
 
 import type { ApiError } from '../errors.js'
+import { graphemeLength, measureText } from '../text-length.js'
 import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from '../zoned-time.js'
-import type { Account, Post, PostCreateInput, PostUpdateInput } from './calendar-source.js'
+import type { Account, PlatformInfo, Post, PostCreateInput, PostUpdateInput } from './calendar-source.js'
 
 /** The fields of the form, in tab order. */
 export const FORM_FIELDS = ['account', 'platforms', 'content', 'date', 'time', 'submit'] as const
@@ -19,6 +20,8 @@ export interface PostForm {
   /** Index of the focused entry in the account's platform list. */
   platformCursor: number
   content: string
+  /** The post's media (an edit keeps them): under media some platforms allow a shorter caption. */
+  mediaUrls: string[]
   date: string
   time: string
   field: FormField
@@ -54,6 +57,7 @@ export function newPostForm(accounts: Account[], date: CivilDate, now: number, t
     platforms: active.length === 1 ? active : [],
     platformCursor: 0,
     content: '',
+    mediaUrls: [],
     date,
     time,
     field: 'content',
@@ -72,6 +76,7 @@ export function editPostForm(post: Post, timeZone: string): PostForm {
     platforms: [...post.platforms],
     platformCursor: 0,
     content: post.content,
+    mediaUrls: [...post.media_urls],
     date: at.date,
     time: `${pad(at.hour)}:${pad(at.minute)}`,
     field: 'content',
@@ -91,6 +96,28 @@ export function platformChoices(form: PostForm, accounts: Account[]): { platform
     if (!choices.some((c) => c.platform === platform)) choices.push({ platform, note: 'not connected' })
   }
   return choices
+}
+
+/** The content's length on one platform, counted as the daemon counts it, and its limit there (none for a platform the daemon did not list). */
+export interface ContentCount {
+  platform: string
+  length: number
+  max: number | undefined
+}
+
+/**
+ * The content counted for each platform named, with the limits the daemon declared
+ * (GET /v1/platforms): the same counting the daemon validates with, so a count under the limit
+ * here is not refused for length there. A connection's own limit (a Mastodon instance's) may
+ * differ from the platform's default; the daemon's answer then says so under the field.
+ */
+export function contentCounts(form: PostForm, platforms: PlatformInfo[], names: string[]): ContentCount[] {
+  return names.map((name) => {
+    const info = platforms.find((p) => p.name === name)
+    if (!info) return { platform: name, length: graphemeLength(form.content), max: undefined }
+    const { length, limit } = measureText(info.limits, form.content, form.mediaUrls)
+    return { platform: name, length, max: limit }
+  })
 }
 
 function moveField(form: PostForm, delta: number): PostForm {

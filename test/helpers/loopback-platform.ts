@@ -93,6 +93,7 @@ export function loopbackPlatform(
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
     idempotencyWindowMs: options.idempotent ? (options.windowMs ?? Infinity) : 0,
+    limits: { text: { max: options.maxChars ?? 2000, count: 'utf16' }, media: { max: null } },
     measure: (draft) => ({ length: draft.content.length, limit: options.maxChars ?? 2000 }),
     check(draft) {
       const max = options.maxChars ?? 2000

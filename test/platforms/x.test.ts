@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { weightedLength } from '../../daemon/platforms/text.js'
+import { weightedLength } from '../../src/text-length.js'
 import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
 import { x } from '../../daemon/platforms/x.js'
 import type { ManualClock } from '../../src/time.js'

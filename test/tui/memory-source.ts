@@ -2,8 +2,14 @@
 // boundary, with the daemon's rules that the calendar relies on (only scheduled posts change,
 // range filtering, 409 post_not_editable) and a switch to make every call fail.
 
+import * as v from 'valibot'
+import { PlatformLimits } from '../../src/api/platforms.js'
 import { ApiError, conflict, notFound } from '../../src/errors.js'
-import type { Account, CalendarSource, Post, PostCreateInput, PostUpdateInput, TimeRange } from '../../src/tui/calendar-source.js'
+import type { Account, CalendarSource, PlatformInfo, Post, PostCreateInput, PostUpdateInput, TimeRange } from '../../src/tui/calendar-source.js'
+import { bluesky } from '../../daemon/platforms/bluesky.js'
+import { FEED_LIMITS } from '../../daemon/platforms/feed.js'
+import { mastodon } from '../../daemon/platforms/mastodon.js'
+import { telegram } from '../../daemon/platforms/telegram.js'
 
 export function makePost(fields: Partial<Post> & { id: string; scheduled_at: string }): Post {
   const platforms = fields.platforms ?? ['mastodon']
@@ -48,6 +54,12 @@ export const ACCOUNTS: Account[] = [
   },
 ]
 
+/** Platforms as GET /v1/platforms lists them, with the limits the daemon's modules declare. */
+export const PLATFORMS: PlatformInfo[] = [
+  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS) },
+  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits) })),
+]
+
 export class MemorySource implements CalendarSource {
   posts: Post[]
   accounts: Account[]
@@ -79,6 +91,10 @@ export class MemorySource implements CalendarSource {
 
   listAccounts(): Promise<Account[]> {
     return this.call('listAccounts', [], () => this.accounts)
+  }
+
+  listPlatforms(): Promise<PlatformInfo[]> {
+    return this.call('listPlatforms', [], () => PLATFORMS)
   }
 
   createPost(input: PostCreateInput): Promise<Post> {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError, validationFailed } from '../../src/errors.js'
-import { formErrorsFrom, formReducer, formRequest, newPostForm, type FormAction, type PostForm } from '../../src/tui/post-form.js'
-import { measure } from '../../src/tui/platform-limits.js'
-import { ACCOUNTS } from './memory-source.js'
+import { contentCounts, editPostForm, formErrorsFrom, formReducer, formRequest, newPostForm, type FormAction, type PostForm } from '../../src/tui/post-form.js'
+import { ACCOUNTS, makePost, PLATFORMS } from './memory-source.js'
 
 const typeAll = (form: PostForm, ...actions: FormAction[]) => actions.reduce((f, a) => formReducer(f, a, ACCOUNTS), form)
 
@@ -55,10 +54,21 @@ describe('the post form', () => {
     })
   })
 
-  it('counts characters the way each platform does', () => {
-    expect(measure('bluesky', '👍🏽👨‍👩‍👧')).toEqual({ length: 2, max: 300 })
-    expect(measure('telegram', '👍🏽')).toEqual({ length: 2, max: 4096 })
-    expect(measure('mastodon', `see https://example.com/${'a'.repeat(100)} now`)).toEqual({ length: 31, max: 500 })
-    expect(measure('myspace', 'hi')).toEqual({ length: 2, max: undefined })
+  it('counts characters the way each platform does, against the limits the daemon lists', () => {
+    const count = (content: string, ...names: string[]) => contentCounts({ ...newPostForm(ACCOUNTS, '2026-11-21', 0, 'UTC'), content }, PLATFORMS, names)
+    expect(count('👍🏽👨‍👩‍👧', 'bluesky')).toEqual([{ platform: 'bluesky', length: 2, max: 300 }])
+    // Telegram counts UTF-16 units, as its Bot API does: a thumb with a skin tone is four.
+    expect(count('👍🏽', 'telegram')).toEqual([{ platform: 'telegram', length: 4, max: 4096 }])
+    // Mastodon counts a link as 23 and a remote mention by its username.
+    expect(count(`see https://example.com/${'a'.repeat(100)} @ada@example.social`, 'mastodon')).toEqual([{ platform: 'mastodon', length: 4 + 23 + 5, max: 500 }])
+    expect(count('hi', 'myspace')).toEqual([{ platform: 'myspace', length: 2, max: undefined }])
+  })
+
+  it("counts an edited post's text as a caption where it has media and the platform allows less then", () => {
+    const post = makePost({ id: 'pst_1', scheduled_at: '2026-11-21T09:00:00Z', content: 'A photo', media_urls: ['https://m.example/a.png'], platforms: ['telegram'] })
+    expect(contentCounts(editPostForm(post, 'UTC'), PLATFORMS, ['telegram', 'mastodon'])).toEqual([
+      { platform: 'telegram', length: 7, max: 1024 },
+      { platform: 'mastodon', length: 7, max: 500 },
+    ])
   })
 })

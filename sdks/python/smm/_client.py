@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, Connection, PendingConnection, Post, Record, User, Webhook
+from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, Record, User, Webhook
 from ._transport import Transport
 
 R = TypeVar("R", bound=Record)
@@ -93,6 +93,12 @@ class Posts(_Resource):
     def retry(self, id: str, *, idempotency_key: Optional[str] = None) -> Post:
         """Publishes a failed or partially published post's failed targets again."""
         return self._one(Post, "POST", self._t.path("/posts/{id}/retry", id=id), idempotency_key=idempotency_key)
+
+
+class Platforms(_Resource):
+    def list(self) -> Iterator[Platform]:
+        """The platforms this daemon publishes to: how each connects and its limits (needs `accounts:read`)."""
+        return self._pages(Platform, self._t.path("/platforms"), {})
 
 
 class Accounts(_Resource):
@@ -243,6 +249,7 @@ class Client:
         ca_file = ca_file or os.environ.get("SMM_CA_FILE") or None
         self._t = Transport(base_url, api_key, ca_file=ca_file, max_retries=max_retries, timeout=timeout, sleep=sleep)
         self.posts = Posts(self._t)
+        self.platforms = Platforms(self._t)
         self.accounts = Accounts(self._t)
         self.webhooks = Webhooks(self._t)
         self.api_keys = ApiKeys(self._t)

@@ -20,6 +20,7 @@ OPERATIONS: Dict[str, str] = {
     "rotateWebhookSecret": "webhooks.rotate_secret",
     "listWebhookDeliveries": "webhooks.deliveries",
     "resendWebhookDelivery": "webhooks.resend_delivery",
+    "listPlatforms": "platforms.list",
     "listAccounts": "accounts.list",
     "createAccount": "accounts.create",
     "getAccount": "accounts.get",

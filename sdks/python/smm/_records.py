@@ -70,6 +70,17 @@ class PendingConnection(Record):
     expires_at: str
 
 
+class Platform(Record):
+    name: str
+    label: str
+    #: "credentials" (the connect call takes `credentials`) or "oauth2" (approved in a browser).
+    auth: str
+    #: The credential fields `accounts.connect` takes for it.
+    credentials: List[str]
+    #: `limits.text.max`, `.count` (how a character is counted), `.caption_max`…; `limits.media.max`…
+    limits: Record
+
+
 class Post(Record):
     id: str
     account_id: str

@@ -188,6 +188,14 @@ class Coverage(unittest.TestCase):
         self.assertTrue(api.ai.generate(prompt="A launch party on Friday", platforms=["feed"]).to_dict())
         self.assertTrue(api.analytics.get().to_dict())
 
+    def test_platforms_say_how_they_connect_and_what_a_post_may_hold(self) -> None:
+        platforms = {p.name: p for p in client().platforms.list()}
+        self.assertEqual(list(platforms)[:2], ["feed", "mastodon"])
+        self.assertEqual(platforms["mastodon"].credentials, ["instance_url", "access_token"])
+        self.assertEqual((platforms["bluesky"].limits.text.max, platforms["bluesky"].limits.text.count), (300, "graphemes"))
+        self.assertEqual(platforms["telegram"].limits.text.caption_max, 1024)
+        self.assertIsNone(platforms["feed"].limits.media.max)
+
 
 @needs_daemon
 class Tls(unittest.TestCase):

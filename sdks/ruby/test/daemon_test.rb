@@ -64,6 +64,15 @@ class DaemonTest < Minitest::Test
     assert_empty @client.accounts.get(account.id).connections
   end
 
+  def test_platforms_say_how_they_connect_and_what_a_post_may_hold
+    platforms = @client.platforms.list.to_h { |p| [p.name, p] }
+    assert_equal %w[feed mastodon], platforms.keys.first(2)
+    assert_equal %w[instance_url access_token], platforms["mastodon"].credentials
+    assert_equal [300, "graphemes"], [platforms["bluesky"].limits.text.max, platforms["bluesky"].limits.text.count]
+    assert_equal 1024, platforms["telegram"].limits.text.caption_max
+    assert_nil platforms["feed"].limits.media.max
+  end
+
   def test_api_keys_create_list_and_revoke
     key = @client.api_keys.create(name: "ruby reader", scopes: ["profile:read"], expires_at: Live.tomorrow)
     assert_match(/\S{16,}/, key.secret)

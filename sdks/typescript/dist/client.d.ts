@@ -47,6 +47,10 @@ export declare class SmmClient extends ApiCore {
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id: string, options?: RequestOptions) => Promise<Result<"retryPost">>;
     };
+    readonly platforms: {
+        /** The platforms this daemon publishes to, in a fixed order, each with how it connects and its limits (one page: there are few). */
+        list: (options?: RequestOptions) => AsyncGenerator<import("./generated.js").Platform, any, any>;
+    };
     readonly accounts: {
         list: (query?: Omit<Query<"listAccounts">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Account, any, any>;
         listPage: (query?: Query<"listAccounts">, options?: RequestOptions) => Promise<Page<import("./generated.js").Account>>;
@@ -126,6 +130,7 @@ export declare const methodFor: {
     readonly rotateWebhookSecret: "webhooks.rotateSecret";
     readonly listWebhookDeliveries: "webhooks.deliveries";
     readonly resendWebhookDelivery: "webhooks.resendDelivery";
+    readonly listPlatforms: "platforms.list";
     readonly listAccounts: "accounts.list";
     readonly createAccount: "accounts.create";
     readonly getAccount: "accounts.get";

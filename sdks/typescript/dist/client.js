@@ -61,6 +61,10 @@ export class SmmClient extends ApiCore {
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id, options) => this.request('retryPost', { params: { id } }, options),
     };
+    platforms = {
+        /** The platforms this daemon publishes to, in a fixed order, each with how it connects and its limits (one page: there are few). */
+        list: (options) => this.#lister('listPlatforms').all({}, options),
+    };
     accounts = {
         list: (query = {}, options) => this.#lister('listAccounts').all(query, options),
         listPage: (query = {}, options) => this.#lister('listAccounts').page(query, options),
@@ -140,6 +144,7 @@ export const methodFor = {
     rotateWebhookSecret: 'webhooks.rotateSecret',
     listWebhookDeliveries: 'webhooks.deliveries',
     resendWebhookDelivery: 'webhooks.resendDelivery',
+    listPlatforms: 'platforms.list',
     listAccounts: 'accounts.list',
     createAccount: 'accounts.create',
     getAccount: 'accounts.get',

@@ -137,6 +137,37 @@ export interface WebhookDeliveryAttempt {
     /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
     created_at: string;
 }
+export interface PlatformLimits {
+    text: {
+        /** The most characters a post may have, counted as `count` says */
+        max: number;
+        /** How a character is counted: graphemes, code_points, utf16 (UTF-16 units), or mastodon (graphemes, each link as url_length, a remote mention by its username) */
+        count: "graphemes" | "code_points" | "utf16" | "mastodon";
+        caption_max?: number | null;
+        url_length?: number | null;
+        max_bytes?: number | null;
+        /** true: the media URLs are sent in the text, one a line, and count toward max */
+        media_links?: boolean;
+    };
+    media: {
+        /** The most media URLs a post may have; null when smm enforces none */
+        max: number | null;
+        /** true: a post without media is refused */
+        required?: boolean;
+        /** The media types the platform takes (checked when the media is fetched at publish time); null: any the platform links to */
+        types?: string[] | null;
+    };
+}
+export interface Platform {
+    name: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
+    /** Its name for people: "Mastodon", "X" */
+    label: string;
+    /** credentials: the connect call takes them; oauth2: the person approves in their browser */
+    auth: "credentials" | "oauth2";
+    /** The credential fields POST /v1/accounts/{id}/connections takes (empty for oauth2 and feed) */
+    credentials: string[];
+    limits: PlatformLimits;
+}
 export interface Connection {
     platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
     handle: string;
@@ -451,6 +482,14 @@ export interface Operations {
             next_cursor: string | null;
         };
     };
+    /** List the platforms this daemon publishes to: how each connects and its limits */
+    listPlatforms: {
+        response: {
+            data: Platform[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+    };
     /** List the accounts, optionally those connected to one platform */
     listAccounts: {
         query: {
@@ -709,6 +748,10 @@ export declare const operations: {
     readonly listWebhookDeliveries: {
         readonly method: "GET";
         readonly path: "/v1/webhooks/{id}/deliveries";
+    };
+    readonly listPlatforms: {
+        readonly method: "GET";
+        readonly path: "/v1/platforms";
     };
     readonly listAccounts: {
         readonly method: "GET";

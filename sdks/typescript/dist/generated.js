@@ -18,6 +18,7 @@ export const operations = {
     rotateWebhookSecret: { method: 'POST', path: '/v1/webhooks/{id}/rotate-secret' },
     resendWebhookDelivery: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{delivery_id}/resend' },
     listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries' },
+    listPlatforms: { method: 'GET', path: '/v1/platforms' },
     listAccounts: { method: 'GET', path: '/v1/accounts' },
     createAccount: { method: 'POST', path: '/v1/accounts' },
     getAccount: { method: 'GET', path: '/v1/accounts/{id}' },

@@ -78,6 +78,11 @@ export class SmmClient extends ApiCore {
     retry: (id: string, options?: RequestOptions): Promise<Result<'retryPost'>> => this.request('retryPost', { params: { id } }, options),
   }
 
+  readonly platforms = {
+    /** The platforms this daemon publishes to, in a fixed order, each with how it connects and its limits (one page: there are few). */
+    list: (options?: RequestOptions) => this.#lister('listPlatforms').all({}, options),
+  }
+
   readonly accounts = {
     list: (query: Omit<Query<'listAccounts'>, 'cursor'> = {}, options?: RequestOptions) => this.#lister('listAccounts').all(query, options),
     listPage: (query: Query<'listAccounts'> = {}, options?: RequestOptions) => this.#lister('listAccounts').page(query, options),
@@ -173,6 +178,7 @@ export const methodFor = {
   rotateWebhookSecret: 'webhooks.rotateSecret',
   listWebhookDeliveries: 'webhooks.deliveries',
   resendWebhookDelivery: 'webhooks.resendDelivery',
+  listPlatforms: 'platforms.list',
   listAccounts: 'accounts.list',
   createAccount: 'accounts.create',
   getAccount: 'accounts.get',

@@ -151,6 +151,14 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     }
   })
 
+  test('lists the platforms with how each connects and what a post on it may hold', async () => {
+    const platforms = []
+    for await (const platform of client.platforms.list()) platforms.push(platform)
+    assert.deepEqual(platforms.slice(0, 2).map((p) => p.name), ['feed', 'mastodon'])
+    const bluesky = platforms.find((p) => p.name === 'bluesky')
+    assert.deepEqual([bluesky.auth, bluesky.limits.text.max, bluesky.limits.text.count, bluesky.limits.media.max], ['credentials', 300, 'graphemes', 4])
+  })
+
   test('every operation of /v1/openapi.json has a method', async () => {
     const doc = await client.openApi()
     const lacking = []

@@ -20,7 +20,7 @@ module Smm
       Net::OpenTimeout, Net::ReadTimeout, EOFError, IOError, SocketError, OpenSSL::SSL::SSLError
     ].freeze
 
-    attr_reader :base_url, :max_retries, :posts, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds
+    attr_reader :base_url, :max_retries, :posts, :platforms, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds
 
     # base_url: the API's, with /v1 (added when the URL has no path); https only.
     # max_retries: how many times a 429, a 5xx or a connection failure is retried.
@@ -47,6 +47,7 @@ module Smm
       @sleep = sleep
       @uri = URI(@base_url)
       @posts = Posts.new(self)
+      @platforms = Platforms.new(self)
       @accounts = Accounts.new(self)
       @webhooks = Webhooks.new(self)
       @api_keys = ApiKeys.new(self)

@@ -22,6 +22,7 @@ module Smm
     "rotateWebhookSecret" => %i[webhooks rotate_secret],
     "listWebhookDeliveries" => %i[webhooks deliveries],
     "resendWebhookDelivery" => %i[webhooks resend_delivery],
+    "listPlatforms" => %i[platforms list],
     "listAccounts" => %i[accounts list],
     "createAccount" => %i[accounts create],
     "getAccount" => %i[accounts get],

@@ -61,6 +61,14 @@ module Smm
   end
 
   # /v1/accounts
+  # The platforms this daemon publishes to: how each connects (auth, credentials) and its limits
+  # (limits.text.max, .count, .caption_max…; limits.media.max…). Needs accounts:read.
+  class Platforms < Resource
+    def list
+      List.new(@client, "/v1/platforms", query: {})
+    end
+  end
+
   class Accounts < Resource
     def list(platform: nil, limit: nil)
       List.new(@client, "/v1/accounts", query: fields(platform: platform, limit: limit))

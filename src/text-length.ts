@@ -1,6 +1,11 @@
-/** How platforms count text: each has its own idea of a "character". */
+// How platforms count text: each has its own idea of a "character". Shared by the daemon (which
+// validates posts with these) and its clients (the calendar's form counts as you type), so that
+// what a client shows is what the daemon enforces. No Node-only APIs: this runs anywhere.
+
+import type { PlatformLimits, TextLimits } from './api/platforms.js'
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+const utf8 = new TextEncoder()
 
 /** User-perceived characters: "👍🏽" and "é" written as e + accent each count once. */
 export function graphemeLength(text: string): number {
@@ -12,9 +17,16 @@ export function graphemeLength(text: string): number {
   return n
 }
 
+/** Unicode code points: "👍🏽" is two (the thumb and its skin tone). */
+export function codePointLength(text: string): number {
+  let n = 0
+  for (const _ of text) n++
+  return n
+}
+
 /** Bytes in UTF-8, the unit of Bluesky's hard limit and of facet offsets. */
 export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8')
+  return utf8.encode(text).length
 }
 
 /** http(s) URLs in text, as Mastodon and most platforms recognise them; trailing punctuation is not part of one. */
@@ -49,9 +61,6 @@ export function mastodonLength(text: string, charactersPerUrl = MASTODON_URL_LEN
   counted = counted.replace(REMOTE_MENTION, '$1@$2')
   return graphemeLength(counted) + urls * charactersPerUrl
 }
-
-/** "10000" as "10,000", for messages people read: the one number format of the CLI and the API's messages. */
-export { formatNumber as formatCount } from '../../src/numbers.js'
 
 // X's weighted length, as twitter-text's configuration v3 defines it (config/v3.json of
 // twitter/twitter-text): in the light ranges below a code point weighs 1, any other weighs 2
@@ -153,4 +162,32 @@ function plainWeight(text: string): number {
     for (const char of segment) length += codePointWeight(char.codePointAt(0)!)
   }
   return length
+
+/** The length of `text` counted the way `rules.count` says. */
+export function textLength(text: string, rules: Pick<TextLimits, 'count' | 'url_length'>): number {
+  switch (rules.count) {
+    case 'graphemes':
+      return graphemeLength(text)
+    case 'code_points':
+      return codePointLength(text)
+    case 'utf16':
+      return text.length
+    case 'mastodon':
+      return mastodonLength(text, rules.url_length ?? MASTODON_URL_LENGTH)
+    case 'x_weighted':
+      return weightedLength(text)
+  }
+}
+
+/** The text a platform is sent and counts: where media go as links (Slack), they follow it, one a line. */
+export function countedText(content: string, mediaUrls: readonly string[], rules: Pick<TextLimits, 'media_links'>): string {
+  if (!rules.media_links || mediaUrls.length === 0) return content
+  return [content, ...mediaUrls].filter((part) => part !== '').join('\n')
+}
+
+/** A post's text counted the platform's way, and the most it allows for this post (a caption under media may be shorter). */
+export function measureText(limits: PlatformLimits, content: string, mediaUrls: readonly string[] = []): { length: number; limit: number } {
+  const { text } = limits
+  const limit = mediaUrls.length > 0 && text.caption_max != null ? text.caption_max : text.max
+  return { length: textLength(countedText(content, mediaUrls, text), text), limit }
 }

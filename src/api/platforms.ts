@@ -1,0 +1,72 @@
+import * as v from 'valibot'
+import { listOf, PLATFORM_NAMES } from './common.js'
+import { route } from './route.js'
+
+/**
+ * How a platform counts a "character": user-perceived characters (`graphemes`), Unicode
+ * `code_points`, UTF-16 units (`utf16`, what JavaScript's length and Telegram count), or
+ * Mastodon's way (graphemes, each link as `url_length`, a remote mention by its username only).
+ */
+export const TEXT_COUNTS = ['graphemes', 'code_points', 'utf16', 'mastodon', 'x_weighted'] as const
+export type TextCount = (typeof TEXT_COUNTS)[number]
+
+const Count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description))
+
+/** A platform's text rules: its limit, counted its own way. */
+export const TextLimits = v.object({
+  max: Count('The most characters a post may have, counted as `count` says'),
+  count: v.pipe(v.picklist(TEXT_COUNTS), v.description('How a character is counted: graphemes, code_points, utf16 (UTF-16 units), mastodon (graphemes, each link as url_length, a remote mention by its username), or x_weighted (X\'s weighted count: most scripts 1, CJK and emoji 2, each link 23)')),
+  caption_max: v.optional(v.nullable(Count('The limit when the post has media (the text is then a caption); null: max applies')), null),
+  url_length: v.optional(v.nullable(Count('Every link counts this many characters, however long it is; null: links count as written')), null),
+  max_bytes: v.optional(v.nullable(Count('A second limit, in bytes of UTF-8, that binds on text of long multi-byte characters; null: none')), null),
+  media_links: v.optional(v.pipe(v.boolean(), v.description('true: the media URLs are sent in the text, one a line, and count toward max')), false),
+})
+/** As a module declares it (the fields it does not need left out); the API answers every field. */
+export type TextLimits = v.InferInput<typeof TextLimits>
+
+/** A platform's media rules. */
+export const MediaLimits = v.object({
+  max: v.pipe(v.nullable(Count('The most media URLs a post may have')), v.description('The most media URLs a post may have; null when smm enforces none')),
+  required: v.optional(v.pipe(v.boolean(), v.description('true: a post without media is refused')), false),
+  types: v.optional(v.pipe(v.nullable(v.array(v.string())), v.description('The media types the platform takes (checked when the media is fetched at publish time); null: any the platform links to')), null),
+})
+export type MediaLimits = v.InferInput<typeof MediaLimits>
+
+/**
+ * What a platform allows in one post, declared once by its module: the validator checks posts
+ * against it, the AI writes under it, and clients (the calendar's form) count with it. A
+ * connection may have its own (a Mastodon instance's limit); these are the defaults.
+ */
+export const PlatformLimits = v.pipe(v.object({ text: TextLimits, media: MediaLimits }), v.title('PlatformLimits'))
+/** Limits as a module declares them: what it does not need left out. */
+export type PlatformLimits = v.InferInput<typeof PlatformLimits>
+/** Limits as the API answers them: every field, null where a rule does not apply. */
+export type PlatformLimitsOutput = v.InferOutput<typeof PlatformLimits>
+
+export const PLATFORM_AUTH = ['credentials', 'oauth2'] as const
+
+/** A platform this daemon publishes to, how it is connected and what a post on it may hold. */
+export const PlatformInfo = v.pipe(
+  v.object({
+    name: v.picklist(PLATFORM_NAMES),
+    label: v.pipe(v.string(), v.description('Its name for people: "Mastodon", "X"')),
+    auth: v.pipe(v.picklist(PLATFORM_AUTH), v.description('credentials: the connect call takes them; oauth2: the person approves in their browser')),
+    credentials: v.pipe(v.array(v.string()), v.description('The credential fields POST /v1/accounts/{id}/connections takes (empty for oauth2 and feed)')),
+    limits: PlatformLimits,
+  }),
+  v.title('Platform'),
+)
+export type PlatformInfo = v.InferOutput<typeof PlatformInfo>
+
+export const platformRoutes = {
+  listPlatforms: route({
+    method: 'GET',
+    path: '/v1/platforms',
+    summary: 'List the platforms this daemon publishes to: how each connects and its limits',
+    description: "Every platform this daemon has, in a fixed order, on one page (there are few: `has_more` is false). A connection may have limits of its own (a Mastodon instance's); these are the platform's defaults.",
+    tag: 'platforms',
+    scope: 'accounts:read',
+    status: 200,
+    response: listOf(PlatformInfo),
+  }),
+}

@@ -1,0 +1,45 @@
+import type { PlatformInfo, TextCount } from '../api/platforms.js'
+import { formatNumber } from '../numbers.js'
+import { table } from './output.js'
+
+// What each way of counting means to someone writing a post.
+const UNITS: Record<TextCount, string> = {
+  graphemes: 'characters',
+  code_points: 'code points',
+  utf16: 'UTF-16 units',
+  mastodon: 'characters',
+}
+
+/** How a platform is connected: the credentials `accounts connect` takes, or the browser. */
+export function connectsWith(platform: PlatformInfo): string {
+  if (platform.auth === 'oauth2') return 'browser sign-in (OAuth)'
+  return platform.credentials.length > 0 ? platform.credentials.join(', ') : 'nothing'
+}
+
+/** "500 characters, links count 23", "4,096 UTF-16 units (1,024 under media)". */
+export function textLimit({ limits: { text } }: PlatformInfo): string {
+  const parts = [`${formatNumber(text.max)} ${UNITS[text.count]}`]
+  if (text.max_bytes !== null) parts.push(`${formatNumber(text.max_bytes)} bytes`)
+  if (text.url_length !== null) parts.push(`links count ${text.url_length}`)
+  if (text.media_links) parts.push('media links included')
+  const caption = text.caption_max !== null ? ` (${formatNumber(text.caption_max)} under media)` : ''
+  return parts.join(', ') + caption
+}
+
+/** "4 images", "10", "any number", and whether a post must have one. */
+export function mediaLimit({ limits: { media } }: PlatformInfo): string {
+  const images = media.types !== null && media.types.length > 0 && media.types.every((type) => type.startsWith('image/'))
+  const count = media.max === null ? 'any number' : `up to ${formatNumber(media.max)}${images ? ' images' : ''}`
+  return media.required ? `${count}, at least 1` : count
+}
+
+/** Platforms as an aligned table: what `platforms` prints. */
+export function platformTable(platforms: readonly PlatformInfo[]): string {
+  return table(platforms, [
+    { header: 'PLATFORM', value: (p) => p.name },
+    { header: 'NAME', value: (p) => p.label },
+    { header: 'CONNECTS WITH', value: connectsWith },
+    { header: 'TEXT', value: textLimit },
+    { header: 'MEDIA', value: mediaLimit },
+  ])
+}
