@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
+import { unsupportedMediaTypes } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
 import { formatCount } from './text.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
@@ -173,15 +174,6 @@ function measure(draft: Draft): TextMeasure {
   return { length: draft.content.length, limit: MAX_CHARACTERS }
 }
 
-function extensionOf(url: string): string | undefined {
-  try {
-    return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
-  } catch {
-    // Not a URL: the post schema reports that at its own pointer.
-    return undefined
-  }
-}
-
 export const facebook: OAuthPlatform = {
   name: 'facebook',
   label: 'Facebook',
@@ -225,12 +217,7 @@ export const facebook: OAuthPlatform = {
     if (draft.media_urls.length > MAX_IMAGES) {
       errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; smm posts at most ${MAX_IMAGES} images to a Facebook Page at once` })
     }
-    draft.media_urls.forEach((url, index) => {
-      const extension = extensionOf(url)
-      if (extension && KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS.has(extension)) {
-        errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; Facebook posts from smm take images (JPEG, PNG, GIF, BMP, TIFF)` })
-      }
-    })
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => (KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS.has(extension) ? 'Facebook posts from smm take images (JPEG, PNG, GIF, BMP, TIFF)' : undefined)))
     return errors
   },
 

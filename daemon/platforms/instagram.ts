@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
-import { fetchMedia } from './media.js'
-import { awaitContainer, exchangeCode, extensionRefused, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
+import { fetchMedia, unsupportedMediaTypes } from './media.js'
+import { awaitContainer, exchangeCode, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
 import { formatCount, graphemeLength } from './text.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
@@ -141,10 +141,7 @@ export const instagram: OAuthPlatform = {
     if (draft.media_urls.length > INSTAGRAM_MAX_CAROUSEL_ITEMS) {
       errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; an Instagram carousel takes at most ${INSTAGRAM_MAX_CAROUSEL_ITEMS}` })
     }
-    for (const url of draft.media_urls) {
-      const extension = extensionRefused(url, INSTAGRAM_IMAGE_EXTENSIONS)
-      if (extension) errors.push({ pointer: '#/media_urls', code: 'media_type_unsupported', detail: `${url} is a .${extension} file; Instagram publishes JPEG images only` })
-    }
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => ((INSTAGRAM_IMAGE_EXTENSIONS as readonly string[]).includes(extension) ? undefined : 'Instagram publishes JPEG images only'), 'list'))
     return errors
   },
 

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { fetchMedia, type MediaFile } from './media.js'
+import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { findUrls, formatCount } from './text.js'
@@ -151,16 +151,7 @@ function measure(draft: Draft): TextMeasure {
   return { length: draft.content.length, limit: MAX_CHARACTERS }
 }
 
-/** The type a URL's extension names, when it has one we know; a URL without one is judged at publish. */
-function extensionOf(url: string): string | undefined {
-  try {
-    return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
-  } catch {
-    // Not a URL: the post schema reports that at its own pointer.
-    return undefined
-  }
-}
-
+// Extensions known not to be images; a URL without one, or with another, is judged at publish.
 const KNOWN_OTHER_EXTENSIONS = new Set(['mp4', 'mov', 'webm', 'avi', 'pdf', 'webp', 'heic', 'tif', 'tiff', 'bmp', 'svg'])
 
 export const linkedin: OAuthPlatform = {
@@ -215,12 +206,7 @@ export const linkedin: OAuthPlatform = {
     if (draft.media_urls.length > MAX_IMAGES) {
       errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; LinkedIn takes at most ${MAX_IMAGES} images in one post` })
     }
-    draft.media_urls.forEach((url, index) => {
-      const extension = extensionOf(url)
-      if (extension && KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS[extension]) {
-        errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; LinkedIn posts from smm take JPG, PNG or GIF images` })
-      }
-    })
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => (KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS[extension] ? 'LinkedIn posts from smm take JPG, PNG or GIF images' : undefined)))
     return errors
   },
 

@@ -193,16 +193,3 @@ export function insightCounts(body: { data?: InsightRow[] }): Map<string, number
   }
   return counts
 }
-
-/** Whether a URL's path names a file type outside `allowed` by its extension (no extension: unknown, allowed). */
-export function extensionRefused(url: string, allowed: readonly string[]): string | undefined {
-  let path: string
-  try {
-    path = new URL(url).pathname.toLowerCase()
-  } catch {
-    // Not a URL: the post schema reports that, not the platform's rules.
-    return undefined
-  }
-  const extension = /\.([a-z0-9]{2,5})$/.exec(path)?.[1]
-  return extension && !allowed.includes(extension) ? extension : undefined
-}

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
-import { fetchMedia } from './media.js'
-import { awaitContainer, exchangeCode, extensionRefused, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
+import { fetchMedia, unsupportedMediaTypes } from './media.js'
+import { awaitContainer, exchangeCode, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
 import { findUrls, formatCount, graphemeLength } from './text.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
@@ -141,10 +141,7 @@ export const threads: OAuthPlatform = {
     if (draft.media_urls.length > THREADS_MAX_CAROUSEL_ITEMS) {
       errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; a Threads carousel takes at most ${THREADS_MAX_CAROUSEL_ITEMS}` })
     }
-    for (const url of draft.media_urls) {
-      const extension = extensionRefused(url, THREADS_IMAGE_EXTENSIONS)
-      if (extension) errors.push({ pointer: '#/media_urls', code: 'media_type_unsupported', detail: `${url} is a .${extension} file; Threads takes JPEG and PNG images` })
-    }
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => ((THREADS_IMAGE_EXTENSIONS as readonly string[]).includes(extension) ? undefined : 'Threads takes JPEG and PNG images'), 'list'))
     return errors
   },
 

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { fetchMedia, type MediaFile } from './media.js'
+import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
 import { formatCount, weightedLength, X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from './text.js'
@@ -21,9 +21,8 @@ const LOOKUP_BATCH = 100
 const LABEL = 'X'
 const SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'] as const
 
-// Extensions `check` can judge without downloading: the types above, and the ones X would
-// refuse or smm does not send (GIFs and video need X's chunked upload).
-const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp'])
+// Extensions `check` can refuse without downloading, and why: the ones X would refuse or smm does
+// not send (GIFs and video need X's chunked upload). Others are judged by content type at publish.
 const REFUSED_EXTENSIONS: Record<string, string> = {
   gif: 'GIFs go to X only through its chunked upload, which smm does not do; use a JPEG, PNG or WebP',
   mp4: 'smm publishes images to X, not video',
@@ -57,15 +56,6 @@ interface PublicMetrics {
   reply_count?: number
   quote_count?: number
   impression_count?: number
-}
-
-const extensionOf = (url: string): string | undefined => {
-  try {
-    return /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
-  } catch {
-    // Not a URL at all: the post schema reports that, not the platform.
-    return undefined
-  }
 }
 
 /** The sentence X gave, from whichever error shape it used. */
@@ -212,12 +202,7 @@ export const x: OAuthPlatform = {
     if (draft.media_urls.length > X_MAX_IMAGES) {
       errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; X takes at most ${X_MAX_IMAGES} images per post` })
     }
-    draft.media_urls.forEach((url, index) => {
-      const extension = extensionOf(url)
-      if (extension === undefined || IMAGE_EXTENSIONS.has(extension)) return
-      const why = REFUSED_EXTENSIONS[extension]
-      if (why) errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; ${why}` })
-    })
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => REFUSED_EXTENSIONS[extension]))
     return errors
   },
 
