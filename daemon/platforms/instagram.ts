@@ -99,7 +99,7 @@ export const instagram: OAuthPlatform = {
 
     async exchange(grant, ctx) {
       const short = await exchangeCode(ctx, LABEL, grant.code)
-      const long = await tokenGrant(ctx, LABEL, '/access_token', { grant_type: 'ig_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
+      const long = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/access_token`, { grant_type: 'ig_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
       const tokens: InstagramTokens = { ...long, user_id: short.user_id }
       const me = await call<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>(ctx, tokens, 'GET', '/me', { fields: 'user_id,username,name,account_type' })
       // `user_id` is the professional account's id, the one publishing paths take.
@@ -114,7 +114,7 @@ export const instagram: OAuthPlatform = {
 
     // The long-lived token is its own refresh token: exchanged for one valid 60 more days.
     async refresh(tokens, ctx) {
-      const renewed = await tokenGrant(ctx, LABEL, '/refresh_access_token', { grant_type: 'ig_refresh_token', access_token: tokens.access_token })
+      const renewed = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/refresh_access_token`, { grant_type: 'ig_refresh_token', access_token: tokens.access_token })
       return { ...tokens, ...renewed }
     },
   },

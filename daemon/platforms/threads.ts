@@ -110,7 +110,7 @@ export const threads: OAuthPlatform = {
 
     async exchange(grant, ctx) {
       const short = await exchangeCode(ctx, LABEL, grant.code)
-      const long = await tokenGrant(ctx, LABEL, '/access_token', { grant_type: 'th_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
+      const long = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/access_token`, { grant_type: 'th_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
       const tokens: ThreadsTokens = { ...long, user_id: short.user_id }
       const me = await call<{ id: string; username: string; name?: string }>(ctx, tokens, 'GET', '/me', { fields: 'id,username,name' })
       return { handle: `@${me.username}`, display_name: me.name || me.username, settings: {}, credentials: { ...tokens, user_id: me.id } }
@@ -118,7 +118,7 @@ export const threads: OAuthPlatform = {
 
     // The long-lived token is its own refresh token: exchanged for one valid 60 more days.
     async refresh(tokens, ctx) {
-      const renewed = await tokenGrant(ctx, LABEL, '/refresh_access_token', { grant_type: 'th_refresh_token', access_token: tokens.access_token })
+      const renewed = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/refresh_access_token`, { grant_type: 'th_refresh_token', access_token: tokens.access_token })
       return { ...tokens, ...renewed }
     },
   },
