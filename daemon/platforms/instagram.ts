@@ -1,8 +1,8 @@
 import type { FieldError } from '../../src/errors.js'
-import { fetchMedia, unsupportedMediaTypes } from './media.js'
-import { awaitContainer, exchangeCode, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
+import { unsupportedMediaTypes } from './media.js'
+import { exchangeCode, graphCaller, insightMetrics, publishThroughContainer, tokenGrant, type ContainerApi, type GraphCaller } from './meta-graph.js'
 import { formatCount, graphemeLength } from './text.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import { PlatformError, type Connection, type Draft, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
 // Instagram's documented limits for API publishing (Instagram Platform, content publishing and
 // the IG User media reference): captions, hashtags and @ tags in them, carousels, JPEG only.
@@ -48,38 +48,25 @@ function tokensOf(connection: Connection): InstagramTokens {
   return connection.credentials as InstagramTokens
 }
 
-function call<T>(ctx: PlatformContext, tokens: InstagramTokens, method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) {
-  return graphCall<T>(ctx, LABEL, method, `${apiOf(ctx)}/${VERSION}${path}`, { ...params, access_token: tokens.access_token })
+/** Instagram API calls on the connection's behalf. */
+function caller(ctx: PlatformContext, tokens: InstagramTokens): GraphCaller {
+  return graphCaller(ctx, LABEL, `${apiOf(ctx)}/${VERSION}`, tokens.access_token)
 }
 
-/** The container for a post: one image with its caption, or a CAROUSEL of image items. */
-async function createContainer(ctx: PlatformContext, tokens: InstagramTokens, caption: string, imageUrls: string[]): Promise<string> {
-  const path = `/${encodeURIComponent(tokens.user_id)}/media`
-  const withCaption: Record<string, string> = caption ? { caption } : {}
-  if (imageUrls.length === 1) return (await call<{ id: string }>(ctx, tokens, 'POST', path, { image_url: imageUrls[0]!, ...withCaption })).id
-  const children: string[] = []
-  for (const image_url of imageUrls) {
-    children.push((await call<{ id: string }>(ctx, tokens, 'POST', path, { image_url, is_carousel_item: 'true' })).id)
-  }
-  return (await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'CAROUSEL', children: children.join(','), ...withCaption })).id
-}
-
-/** `status_code` is the state; `status` carries the reason when it is ERROR. */
-function containerState(ctx: PlatformContext, tokens: InstagramTokens, id: string) {
-  return async (): Promise<ContainerState> => {
-    const body = await call<{ status_code: string; status?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'status_code,status' })
-    return { status: body.status_code, message: body.status }
-  }
-}
-
-async function permalink(ctx: PlatformContext, tokens: InstagramTokens, id: string): Promise<string | null> {
-  try {
-    return (await call<{ permalink?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'permalink' })).permalink ?? null
-  } catch (error) {
-    // Throwing here would have the scheduler publish again: the post exists, only its link is missing.
-    ctx.log.warn({ err: error, id }, 'Instagram: published, but the permalink could not be read')
-    return null
-  }
+/**
+ * Instagram's containers: on `media`, the text as `caption`; `status_code` is the state and
+ * `status` carries the reason when it is ERROR. Metrics: likes, comments and shares, and `views`
+ * as impressions: Meta retired `impressions` for media (v22.0) in favour of `views`, the times the
+ * post was displayed. Reach (distinct accounts) is not an impression count, so it is not used.
+ */
+const CONTAINERS: ContainerApi = {
+  label: LABEL,
+  images: { types: INSTAGRAM_IMAGE_TYPES, maxBytes: INSTAGRAM_MAX_IMAGE_BYTES },
+  edges: { create: 'media', publish: 'media_publish' },
+  textParam: 'caption',
+  imageParams: {},
+  stateFields: { status: 'status_code', message: 'status' },
+  insights: { likes: 'likes', replies: 'comments', reposts: 'shares', impressions: 'views' },
 }
 
 export const instagram: OAuthPlatform = {
@@ -101,7 +88,7 @@ export const instagram: OAuthPlatform = {
       const short = await exchangeCode(ctx, LABEL, grant.code)
       const long = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/access_token`, { grant_type: 'ig_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
       const tokens: InstagramTokens = { ...long, user_id: short.user_id }
-      const me = await call<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>(ctx, tokens, 'GET', '/me', { fields: 'user_id,username,name,account_type' })
+      const me = await caller(ctx, tokens)<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>('GET', '/me', { fields: 'user_id,username,name,account_type' })
       // `user_id` is the professional account's id, the one publishing paths take.
       const userId = String(me.user_id ?? me.id ?? short.user_id)
       return {
@@ -148,43 +135,10 @@ export const instagram: OAuthPlatform = {
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
     if (request.mediaUrls.length === 0) throw new PlatformError('permanent', 'media_required', 'Instagram publishes no text-only posts: add at least one JPEG image')
-    // Meta fetches the images itself; fetching them first names a bad URL (or a PNG) plainly, before any container exists.
-    for (const [index, url] of request.mediaUrls.entries()) {
-      await fetchMedia(ctx, url, index, { label: LABEL, types: INSTAGRAM_IMAGE_TYPES, maxBytes: INSTAGRAM_MAX_IMAGE_BYTES })
-    }
-    const container = await createContainer(ctx, tokens, request.content, request.mediaUrls)
-    await awaitContainer(ctx, LABEL, container, containerState(ctx, tokens, container))
-    const { id } = await call<{ id: string }>(ctx, tokens, 'POST', `/${encodeURIComponent(tokens.user_id)}/media_publish`, { creation_id: container })
-    return { platform_post_id: id, url: await permalink(ctx, tokens, id) }
+    return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request)
   },
 
-  /**
-   * Likes, comments and shares, and `views` as impressions: Meta retired `impressions` for media
-   * (v22.0) in favour of `views`, the times the post was displayed. Reach (distinct accounts) is not
-   * an impression count, so it is not used.
-   */
   async metrics(connection, ids, ctx) {
-    const tokens = tokensOf(connection)
-    const counts = new Map<string, Metrics>()
-    for (const id of ids) {
-      let body
-      try {
-        body = await call<{ data?: [] }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}/insights`, { metric: 'likes,comments,shares,views' })
-      } catch (error) {
-        // A deleted post (or one with too few viewers for insights) has no counts; the others still do.
-        if (error instanceof PlatformError && error.kind === 'permanent') continue
-        throw error
-      }
-      const found = insightCounts(body)
-      counts.set(id, {
-        impressions: found.get('views') ?? null,
-        likes: found.get('likes') ?? null,
-        reposts: found.get('shares') ?? null,
-        replies: found.get('comments') ?? null,
-        quotes: null,
-        clicks: null,
-      })
-    }
-    return counts
+    return insightMetrics(CONTAINERS, caller(ctx, tokensOf(connection)), ids)
   },
 }

@@ -1,8 +1,8 @@
 import type { FieldError } from '../../src/errors.js'
-import { fetchMedia, unsupportedMediaTypes } from './media.js'
-import { awaitContainer, exchangeCode, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
+import { unsupportedMediaTypes } from './media.js'
+import { exchangeCode, graphCaller, insightMetrics, publishThroughContainer, tokenGrant, type ContainerApi, type GraphCaller } from './meta-graph.js'
 import { findUrls, formatCount, graphemeLength } from './text.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import { PlatformError, type Connection, type Draft, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
 // Threads' documented limits (developers.facebook.com/docs/threads): text posts, carousels, images.
 export const THREADS_MAX_CHARACTERS = 500
@@ -58,40 +58,20 @@ function tokensOf(connection: Connection): ThreadsTokens {
   return connection.credentials as ThreadsTokens
 }
 
-/** A Threads API call on the connection's behalf (the token as Meta documents it: a parameter). */
-function call<T>(ctx: PlatformContext, tokens: ThreadsTokens, method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) {
-  return graphCall<T>(ctx, LABEL, method, `${apiOf(ctx)}/${VERSION}${path}`, { ...params, access_token: tokens.access_token })
+/** Threads API calls on the connection's behalf. */
+function caller(ctx: PlatformContext, tokens: ThreadsTokens): GraphCaller {
+  return graphCaller(ctx, LABEL, `${apiOf(ctx)}/${VERSION}`, tokens.access_token)
 }
 
-/** The container for a post: TEXT, one IMAGE, or a CAROUSEL of image items. */
-async function createContainer(ctx: PlatformContext, tokens: ThreadsTokens, text: string, imageUrls: string[]): Promise<string> {
-  const path = `/${encodeURIComponent(tokens.user_id)}/threads`
-  const withText: Record<string, string> = text ? { text } : {}
-  if (imageUrls.length === 0) return (await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'TEXT', text })).id
-  if (imageUrls.length === 1) return (await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'IMAGE', image_url: imageUrls[0]!, ...withText })).id
-  const children: string[] = []
-  for (const image_url of imageUrls) {
-    children.push((await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'IMAGE', image_url, is_carousel_item: 'true' })).id)
-  }
-  return (await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'CAROUSEL', children: children.join(','), ...withText })).id
-}
-
-function containerState(ctx: PlatformContext, tokens: ThreadsTokens, id: string) {
-  return async (): Promise<ContainerState> => {
-    const body = await call<{ status: string; error_message?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'status,error_message' })
-    return { status: body.status, message: body.error_message }
-  }
-}
-
-/** The public URL of a published post; null if Meta will not say (the post is out either way). */
-async function permalink(ctx: PlatformContext, tokens: ThreadsTokens, id: string): Promise<string | null> {
-  try {
-    return (await call<{ permalink?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'permalink' })).permalink ?? null
-  } catch (error) {
-    // Throwing here would have the scheduler publish again: the post exists, only its link is missing.
-    ctx.log.warn({ err: error, id }, 'Threads: published, but the permalink could not be read')
-    return null
-  }
+/** Threads' containers: TEXT, IMAGE or CAROUSEL on `threads`, the text as `text`, the state as `status`. */
+const CONTAINERS: ContainerApi = {
+  label: LABEL,
+  images: { types: THREADS_IMAGE_TYPES, maxBytes: THREADS_MAX_IMAGE_BYTES },
+  edges: { create: 'threads', publish: 'threads_publish' },
+  textParam: 'text',
+  imageParams: { media_type: 'IMAGE' },
+  stateFields: { status: 'status', message: 'error_message' },
+  insights: { likes: 'likes', replies: 'replies', reposts: 'reposts', quotes: 'quotes', impressions: 'views' },
 }
 
 export const threads: OAuthPlatform = {
@@ -112,7 +92,7 @@ export const threads: OAuthPlatform = {
       const short = await exchangeCode(ctx, LABEL, grant.code)
       const long = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/access_token`, { grant_type: 'th_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
       const tokens: ThreadsTokens = { ...long, user_id: short.user_id }
-      const me = await call<{ id: string; username: string; name?: string }>(ctx, tokens, 'GET', '/me', { fields: 'id,username,name' })
+      const me = await caller(ctx, tokens)<{ id: string; username: string; name?: string }>('GET', '/me', { fields: 'id,username,name' })
       return { handle: `@${me.username}`, display_name: me.name || me.username, settings: {}, credentials: { ...tokens, user_id: me.id } }
     },
 
@@ -147,38 +127,10 @@ export const threads: OAuthPlatform = {
 
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
-    // Meta fetches the images itself; fetching them first names a bad URL plainly, before any container exists.
-    for (const [index, url] of request.mediaUrls.entries()) {
-      await fetchMedia(ctx, url, index, { label: LABEL, types: THREADS_IMAGE_TYPES, maxBytes: THREADS_MAX_IMAGE_BYTES })
-    }
-    const container = await createContainer(ctx, tokens, request.content, request.mediaUrls)
-    await awaitContainer(ctx, LABEL, container, containerState(ctx, tokens, container))
-    const { id } = await call<{ id: string }>(ctx, tokens, 'POST', `/${encodeURIComponent(tokens.user_id)}/threads_publish`, { creation_id: container })
-    return { platform_post_id: id, url: await permalink(ctx, tokens, id) }
+    return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request)
   },
 
   async metrics(connection, ids, ctx) {
-    const tokens = tokensOf(connection)
-    const counts = new Map<string, Metrics>()
-    for (const id of ids) {
-      let body
-      try {
-        body = await call<{ data?: [] }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}/insights`, { metric: 'likes,replies,reposts,quotes,views' })
-      } catch (error) {
-        // A deleted post has no counts any more; the others still do. Auth and throttling stop the round.
-        if (error instanceof PlatformError && error.kind === 'permanent') continue
-        throw error
-      }
-      const found = insightCounts(body)
-      counts.set(id, {
-        impressions: found.get('views') ?? null,
-        likes: found.get('likes') ?? null,
-        reposts: found.get('reposts') ?? null,
-        replies: found.get('replies') ?? null,
-        quotes: found.get('quotes') ?? null,
-        clicks: null,
-      })
-    }
-    return counts
+    return insightMetrics(CONTAINERS, caller(ctx, tokensOf(connection)), ids)
   },
 }
