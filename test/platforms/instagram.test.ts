@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { instagram } from '../../daemon/platforms/instagram.js'
-import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
-import type { ManualClock } from '../../src/time.js'
+import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeInstagram } from '../fixtures/instagram-server.js'
-import { platformContext, platformError } from '../fixtures/platform-context.js'
+import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 
 let fake: FakeInstagram
-let ctx: PlatformContext & { app: OAuthApp; clock: ManualClock }
+let ctx: OAuthContext
 let connection: Connection
 
 const IG_ID = '17841400000000001'
@@ -19,8 +18,7 @@ async function connect(): Promise<Connection> {
 
 beforeAll(async () => {
   fake = await FakeInstagram.start()
-  const base = await platformContext()
-  ctx = { ...base, app: { ...fake.app, authorizeUrl: `${fake.url}/oauth/authorize`, tokenUrl: `${fake.url}/oauth/access_token`, apiUrl: fake.url } }
+  ctx = await oauthContext(fake.url, fake.app, { authorize: '/oauth/authorize', token: '/oauth/access_token' })
   connection = await connect()
 })
 
