@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
 import { unsupportedMediaTypes } from './media.js'
-import { exchangeCode, graphCaller, insightMetrics, publishThroughContainer, tokenGrant, type ContainerApi, type GraphCaller } from './meta-graph.js'
+import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, type ContainerApi, type GraphCaller } from './meta-graph.js'
 import { formatCount, graphemeLength } from './text.js'
 import { PlatformError, type Connection, type Draft, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
@@ -85,12 +85,10 @@ export const instagram: OAuthPlatform = {
     pkce: false,
 
     async exchange(grant, ctx) {
-      const short = await exchangeCode(ctx, LABEL, grant.code)
-      const long = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/access_token`, { grant_type: 'ig_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
-      const tokens: InstagramTokens = { ...long, user_id: short.user_id }
+      const tokens: InstagramTokens = await longLivedLogin(ctx, LABEL, 'ig', grant.code)
       const me = await caller(ctx, tokens)<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>('GET', '/me', { fields: 'user_id,username,name,account_type' })
       // `user_id` is the professional account's id, the one publishing paths take.
-      const userId = String(me.user_id ?? me.id ?? short.user_id)
+      const userId = String(me.user_id ?? me.id ?? tokens.user_id)
       return {
         handle: `@${me.username}`,
         display_name: me.name || me.username,
@@ -99,11 +97,7 @@ export const instagram: OAuthPlatform = {
       }
     },
 
-    // The long-lived token is its own refresh token: exchanged for one valid 60 more days.
-    async refresh(tokens, ctx) {
-      const renewed = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/refresh_access_token`, { grant_type: 'ig_refresh_token', access_token: tokens.access_token })
-      return { ...tokens, ...renewed }
-    },
+    refresh: (tokens, ctx) => refreshLongLived(ctx, LABEL, 'ig', tokens),
   },
 
   measure,

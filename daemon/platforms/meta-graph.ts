@@ -169,6 +169,23 @@ export async function tokenGrant(
   return { access_token, ...(expires_at !== undefined ? { expires_at } : {}) }
 }
 
+/**
+ * Threads' and Instagram's login after the code: the short-lived token for a long-lived one
+ * (60 days) on the API's origin, with the user id the code exchange named. `prefix` names the
+ * API's grant types (`th_exchange_token`, `ig_exchange_token`).
+ */
+export async function longLivedLogin(ctx: PlatformContext & { app: OAuthApp }, label: string, prefix: 'th' | 'ig', code: string): Promise<Pick<OAuthTokens, 'access_token' | 'expires_at'> & { user_id: string }> {
+  const short = await exchangeCode(ctx, label, code)
+  const long = await tokenGrant(ctx, label, `${ctx.app.apiUrl}/access_token`, { grant_type: `${prefix}_exchange_token`, client_secret: ctx.app.clientSecret, access_token: short.access_token })
+  return { ...long, user_id: short.user_id }
+}
+
+/** The long-lived token is its own refresh token: exchanged for one valid 60 more days, the rest kept. */
+export async function refreshLongLived(ctx: PlatformContext & { app: OAuthApp }, label: string, prefix: 'th' | 'ig', tokens: OAuthTokens): Promise<OAuthTokens> {
+  const renewed = await tokenGrant(ctx, label, `${ctx.app.apiUrl}/refresh_access_token`, { grant_type: `${prefix}_refresh_token`, access_token: tokens.access_token })
+  return { ...tokens, ...renewed }
+}
+
 /** A container's state as Meta reports it, with the reason when it failed. */
 export interface ContainerState {
   status: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED' | string

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
 import { unsupportedMediaTypes } from './media.js'
-import { exchangeCode, graphCaller, insightMetrics, publishThroughContainer, tokenGrant, type ContainerApi, type GraphCaller } from './meta-graph.js'
+import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, type ContainerApi, type GraphCaller } from './meta-graph.js'
 import { findUrls, formatCount, graphemeLength } from './text.js'
 import { PlatformError, type Connection, type Draft, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
@@ -89,18 +89,12 @@ export const threads: OAuthPlatform = {
     pkce: false,
 
     async exchange(grant, ctx) {
-      const short = await exchangeCode(ctx, LABEL, grant.code)
-      const long = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/access_token`, { grant_type: 'th_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
-      const tokens: ThreadsTokens = { ...long, user_id: short.user_id }
+      const tokens: ThreadsTokens = await longLivedLogin(ctx, LABEL, 'th', grant.code)
       const me = await caller(ctx, tokens)<{ id: string; username: string; name?: string }>('GET', '/me', { fields: 'id,username,name' })
       return { handle: `@${me.username}`, display_name: me.name || me.username, settings: {}, credentials: { ...tokens, user_id: me.id } }
     },
 
-    // The long-lived token is its own refresh token: exchanged for one valid 60 more days.
-    async refresh(tokens, ctx) {
-      const renewed = await tokenGrant(ctx, LABEL, `${ctx.app.apiUrl}/refresh_access_token`, { grant_type: 'th_refresh_token', access_token: tokens.access_token })
-      return { ...tokens, ...renewed }
-    },
+    refresh: (tokens, ctx) => refreshLongLived(ctx, LABEL, 'th', tokens),
   },
 
   measure,
