@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { instagram } from '../../daemon/platforms/instagram.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeInstagram } from '../fixtures/instagram-server.js'
-import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 
 let fake: FakeInstagram
 let ctx: OAuthContext
@@ -13,7 +13,7 @@ const DAY = 86_400_000
 
 async function connect(): Promise<Connection> {
   const verified = await instagram.oauth.exchange({ code: fake.issueCode('2711000000'), options: {} }, ctx)
-  return { accountId: 'acc_test', platform: 'instagram', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  return connectionOf('instagram', {}, verified)
 }
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { linkedin, littleEscape } from '../../daemon/platforms/linkedin.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeLinkedIn } from '../fixtures/linkedin-server.js'
 import { PNG, startMediaHost } from '../fixtures/media-host.js'
-import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 
 let fake: FakeLinkedIn
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
@@ -15,7 +15,7 @@ beforeAll(async () => {
   mediaHost = await startMediaHost()
   ctx = await oauthContext(fake.url, fake, { authorize: '/oauth/v2/authorization', token: '/oauth/v2/accessToken' })
   const verified = await linkedin.oauth.exchange({ code: fake.authorize(), options: {} }, ctx)
-  connection = { accountId: 'acc_test', platform: 'linkedin', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  connection = connectionOf('linkedin', {}, verified)
 })
 
 afterAll(async () => {

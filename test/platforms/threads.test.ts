@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONTAINER_WAITS_MS } from '../../daemon/platforms/meta-graph.js'
 import { threads } from '../../daemon/platforms/threads.js'
 import type { Connection } from '../../daemon/platforms/types.js'
-import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 import { FakeThreads } from '../fixtures/threads-server.js'
 
 let fake: FakeThreads
@@ -13,7 +13,7 @@ const DAY = 86_400_000
 
 async function connect(): Promise<Connection> {
   const verified = await threads.oauth.exchange({ code: fake.issueCode('1234567890'), options: {} }, ctx)
-  return { accountId: 'acc_test', platform: 'threads', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  return connectionOf('threads', {}, verified)
 }
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { weightedLength } from '../../daemon/platforms/text.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { x } from '../../daemon/platforms/x.js'
 import { startMediaHost } from '../fixtures/media-host.js'
-import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 import { FakeX } from '../fixtures/x-server.js'
 
 let fake: FakeX
@@ -36,7 +36,7 @@ async function authorize(scopes: readonly string[] = x.oauth.scopes) {
 async function connect(): Promise<Connection> {
   const { code, verifier } = await authorize()
   const verified = await x.oauth.exchange({ code, codeVerifier: verifier, options: {} }, ctx)
-  return { accountId: 'acc_x', platform: 'x', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  return connectionOf('x', {}, verified, 'acc_x')
 }
 
 beforeAll(async () => {
