@@ -1,6 +1,6 @@
 import type { FieldError } from '../../src/errors.js'
 import { unsupportedMediaTypes } from './media.js'
-import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, type ContainerApi, type GraphCaller } from './meta-graph.js'
+import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, userTokensOf, type ContainerApi, type GraphCaller, type MetaUserTokens } from './meta-graph.js'
 import { formatCount, graphemeLength } from './text.js'
 import { PlatformError, type Connection, type Draft, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
 
@@ -24,11 +24,6 @@ const ENDPOINTS = {
   apiUrl: 'https://graph.instagram.com',
 }
 
-/** What an Instagram connection keeps: the long-lived token (it refreshes itself) and the professional account's id. */
-interface InstagramTokens extends OAuthTokens {
-  user_id: string
-}
-
 const HASHTAG = /(^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu
 const MENTION = /(^|[^\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu
 
@@ -36,21 +31,13 @@ function measure(draft: Draft): TextMeasure {
   return { length: graphemeLength(draft.content), limit: INSTAGRAM_MAX_CAPTION }
 }
 
-function apiOf(ctx: PlatformContext): string {
-  return ctx.app?.apiUrl ?? ENDPOINTS.apiUrl
+function tokensOf(connection: Connection): MetaUserTokens {
+  return userTokensOf(connection, 'Instagram: the connection has no token or account id; connect the account again')
 }
 
-function tokensOf(connection: Connection): InstagramTokens {
-  const { access_token, user_id } = connection.credentials as Partial<InstagramTokens>
-  if (typeof access_token !== 'string' || typeof user_id !== 'string') {
-    throw new PlatformError('auth', 'credentials_missing', 'Instagram: the connection has no token or account id; connect the account again')
-  }
-  return connection.credentials as InstagramTokens
-}
-
-/** Instagram API calls on the connection's behalf. */
-function caller(ctx: PlatformContext, tokens: InstagramTokens): GraphCaller {
-  return graphCaller(ctx, LABEL, `${apiOf(ctx)}/${VERSION}`, tokens.access_token)
+/** Instagram API calls with a token, on the configured origin and the version this module speaks. */
+function caller(ctx: PlatformContext, tokens: OAuthTokens): GraphCaller {
+  return graphCaller(ctx, LABEL, `${ctx.app?.apiUrl ?? ENDPOINTS.apiUrl}/${VERSION}`, tokens.access_token)
 }
 
 /**
@@ -85,7 +72,7 @@ export const instagram: OAuthPlatform = {
     pkce: false,
 
     async exchange(grant, ctx) {
-      const tokens: InstagramTokens = await longLivedLogin(ctx, LABEL, 'ig', grant.code)
+      const tokens = await longLivedLogin(ctx, LABEL, 'ig', grant.code)
       const me = await caller(ctx, tokens)<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>('GET', '/me', { fields: 'user_id,username,name,account_type' })
       // `user_id` is the professional account's id, the one publishing paths take.
       const userId = String(me.user_id ?? me.id ?? tokens.user_id)

@@ -11,7 +11,7 @@ import type { OutboundResponse } from '../egress.js'
 import { fetchMedia } from './media.js'
 import { tokensOf } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
-import { PlatformError, type Metrics, type OAuthApp, type OAuthTokens, type PlatformContext, type Published, type PublishRequest } from './types.js'
+import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthTokens, type PlatformContext, type Published, type PublishRequest } from './types.js'
 
 /** The Graph API's error body: `{"error": {"message", "type", "code", "error_subcode", "fbtrace_id"}}`. */
 interface GraphErrorBody {
@@ -169,12 +169,24 @@ export async function tokenGrant(
   return { access_token, ...(expires_at !== undefined ? { expires_at } : {}) }
 }
 
+/** What a Threads or Instagram connection keeps: the long-lived token (it refreshes itself) and the user it publishes as. */
+export interface MetaUserTokens extends OAuthTokens {
+  user_id: string
+}
+
+/** A connection's token and user id; without them, an auth error saying so (`missing`), for the person to connect again. */
+export function userTokensOf(connection: Connection, missing: string): MetaUserTokens {
+  const { access_token, user_id } = connection.credentials as Partial<MetaUserTokens>
+  if (typeof access_token !== 'string' || typeof user_id !== 'string') throw new PlatformError('auth', 'credentials_missing', missing)
+  return connection.credentials as MetaUserTokens
+}
+
 /**
  * Threads' and Instagram's login after the code: the short-lived token for a long-lived one
  * (60 days) on the API's origin, with the user id the code exchange named. `prefix` names the
  * API's grant types (`th_exchange_token`, `ig_exchange_token`).
  */
-export async function longLivedLogin(ctx: PlatformContext & { app: OAuthApp }, label: string, prefix: 'th' | 'ig', code: string): Promise<Pick<OAuthTokens, 'access_token' | 'expires_at'> & { user_id: string }> {
+export async function longLivedLogin(ctx: PlatformContext & { app: OAuthApp }, label: string, prefix: 'th' | 'ig', code: string): Promise<MetaUserTokens> {
   const short = await exchangeCode(ctx, label, code)
   const long = await tokenGrant(ctx, label, `${ctx.app.apiUrl}/access_token`, { grant_type: `${prefix}_exchange_token`, client_secret: ctx.app.clientSecret, access_token: short.access_token })
   return { ...long, user_id: short.user_id }

@@ -1,8 +1,8 @@
 import type { FieldError } from '../../src/errors.js'
 import { unsupportedMediaTypes } from './media.js'
-import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, type ContainerApi, type GraphCaller } from './meta-graph.js'
+import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, userTokensOf, type ContainerApi, type GraphCaller, type MetaUserTokens } from './meta-graph.js'
 import { findUrls, formatCount, graphemeLength } from './text.js'
-import { PlatformError, type Connection, type Draft, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import type { Connection, Draft, OAuthPlatform, OAuthTokens, PlatformContext, TextMeasure } from './types.js'
 
 // Threads' documented limits (developers.facebook.com/docs/threads): text posts, carousels, images.
 export const THREADS_MAX_CHARACTERS = 500
@@ -19,11 +19,6 @@ const ENDPOINTS = {
   authorizeUrl: 'https://threads.net/oauth/authorize',
   tokenUrl: 'https://graph.threads.net/oauth/access_token',
   apiUrl: 'https://graph.threads.net',
-}
-
-/** What a Threads connection keeps: the long-lived token (it refreshes itself) and whose it is. */
-interface ThreadsTokens extends OAuthTokens {
-  user_id: string
 }
 
 const emoji = /\p{Extended_Pictographic}/u
@@ -46,21 +41,13 @@ function measure(draft: Draft): TextMeasure {
   return { length: threadsLength(draft.content), limit: THREADS_MAX_CHARACTERS }
 }
 
-function apiOf(ctx: PlatformContext): string {
-  return ctx.app?.apiUrl ?? ENDPOINTS.apiUrl
+function tokensOf(connection: Connection): MetaUserTokens {
+  return userTokensOf(connection, 'Threads: the connection has no token or user id; connect the account again')
 }
 
-function tokensOf(connection: Connection): ThreadsTokens {
-  const { access_token, user_id } = connection.credentials as Partial<ThreadsTokens>
-  if (typeof access_token !== 'string' || typeof user_id !== 'string') {
-    throw new PlatformError('auth', 'credentials_missing', 'Threads: the connection has no token or user id; connect the account again')
-  }
-  return connection.credentials as ThreadsTokens
-}
-
-/** Threads API calls on the connection's behalf. */
-function caller(ctx: PlatformContext, tokens: ThreadsTokens): GraphCaller {
-  return graphCaller(ctx, LABEL, `${apiOf(ctx)}/${VERSION}`, tokens.access_token)
+/** Threads API calls with a token, on the configured origin and the version this module speaks. */
+function caller(ctx: PlatformContext, tokens: OAuthTokens): GraphCaller {
+  return graphCaller(ctx, LABEL, `${ctx.app?.apiUrl ?? ENDPOINTS.apiUrl}/${VERSION}`, tokens.access_token)
 }
 
 /** Threads' containers: TEXT, IMAGE or CAROUSEL on `threads`, the text as `text`, the state as `status`. */
@@ -89,7 +76,7 @@ export const threads: OAuthPlatform = {
     pkce: false,
 
     async exchange(grant, ctx) {
-      const tokens: ThreadsTokens = await longLivedLogin(ctx, LABEL, 'th', grant.code)
+      const tokens = await longLivedLogin(ctx, LABEL, 'th', grant.code)
       const me = await caller(ctx, tokens)<{ id: string; username: string; name?: string }>('GET', '/me', { fields: 'id,username,name' })
       return { handle: `@${me.username}`, display_name: me.name || me.username, settings: {}, credentials: { ...tokens, user_id: me.id } }
     },
