@@ -1,6 +1,7 @@
 import type { FieldError } from '../../src/errors.js'
 import { unsupportedMediaTypes } from './media.js'
-import { graphCaller, insightMetrics, longLivedLogin, publishThroughContainer, refreshLongLived, userTokensOf, type ContainerApi, type GraphCaller, type MetaUserTokens } from './meta-graph.js'
+import { insightMetrics, publishThroughContainer, type ContainerApi } from './meta-containers.js'
+import { graphCaller, longLivedLogin, refreshLongLived, userTokensOf, type GraphCaller, type MetaUserTokens } from './meta-graph.js'
 import { findUrls, formatCount, graphemeLength } from './text.js'
 import type { Connection, Draft, OAuthPlatform, OAuthTokens, PlatformContext, TextMeasure } from './types.js'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CONTAINER_WAITS_MS } from '../../daemon/platforms/meta-graph.js'
+import { CONTAINER_WAITS_MS } from '../../daemon/platforms/meta-containers.js'
 import { threads } from '../../daemon/platforms/threads.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
