@@ -162,6 +162,17 @@ function plainWeight(text: string): number {
     for (const char of segment) length += codePointWeight(char.codePointAt(0)!)
   }
   return length
+}
+
+const EMOJI = /\p{Extended_Pictographic}/u
+
+/** Length as Threads counts it: characters (graphemes), except that an emoji counts as its UTF-8 bytes. */
+export function threadsLength(text: string): number {
+  if (/^[\x00-\x7f]*$/.test(text)) return graphemeLength(text)
+  let n = 0
+  for (const { segment } of graphemes.segment(text)) n += EMOJI.test(segment) ? utf8Length(segment) : 1
+  return n
+}
 
 /** The length of `text` counted the way `rules.count` says. */
 export function textLength(text: string, rules: Pick<TextLimits, 'count' | 'url_length'>): number {
@@ -176,6 +187,8 @@ export function textLength(text: string, rules: Pick<TextLimits, 'count' | 'url_
       return mastodonLength(text, rules.url_length ?? MASTODON_URL_LENGTH)
     case 'x_weighted':
       return weightedLength(text)
+    case 'threads':
+      return threadsLength(text)
   }
 }
 

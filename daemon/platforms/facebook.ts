@@ -1,9 +1,7 @@
-import { createHmac } from 'node:crypto'
-import type { FieldError } from '../../src/errors.js'
-import type { OutboundResponse } from '../egress.js'
-import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
-import { formatNumber as formatCount } from '../../src/numbers.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { unsupportedMediaTypes } from './media.js'
+import { appSecretProof, graphCall, tokenGrant } from './meta-graph.js'
+import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 const LABEL = 'Facebook'
 // One Graph API version for every call and the login dialog; Meta keeps each for about two years.
@@ -16,10 +14,9 @@ const MAX_IMAGES = 10
 // Photos by URL: Facebook fetches them itself and takes JPEG, PNG, GIF, BMP and TIFF.
 const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff'])
 const KNOWN_OTHER_EXTENSIONS = new Set(['mp4', 'mov', 'webm', 'avi', 'pdf', 'svg', 'heic'])
-// Graph error codes: the token is dead; a permission is missing; calls are throttled; Meta is down.
+// Graph error codes with a meaning of the Pages API's own: the token is dead; a permission is
+// missing; a duplicate post; a photo Facebook could not take.
 const TOKEN_INVALID = new Set([102, 190])
-const THROTTLED = new Set([4, 17, 32, 613, 80001])
-const UNAVAILABLE = new Set([1, 2])
 const DUPLICATE = 506
 const MEDIA_REFUSED = new Set([324, 1366046])
 
@@ -31,69 +28,20 @@ interface Page {
   tasks?: string[]
 }
 
-/** Graph API errors: `{"error": {message, type, code, error_subcode, fbtrace_id}}`. */
-interface GraphError {
-  error?: { message?: string; type?: string; code?: number; error_subcode?: number; fbtrace_id?: string }
-}
-
 /** What the connection keeps: the Page's token (it does not expire) and which Page it is. */
 interface PageTokens extends OAuthTokens {
   page_id: string
 }
 
-/**
- * Meta's throttling headers say how long until calls are allowed again, in minutes, per
- * business use case; `Retry-After` where a proxy adds one.
- */
-function waitMs(response: OutboundResponse, now: number): number | undefined {
-  let usage: Record<string, Array<{ estimated_time_to_regain_access?: number }>> = {}
-  try {
-    usage = JSON.parse(response.headers['x-business-use-case-usage'] ?? '{}')
-  } catch {
-    // A malformed header says nothing about the wait; the scheduler's own backoff applies.
-  }
-  const minutes = Object.values(usage).flat().map((u) => u.estimated_time_to_regain_access ?? 0)
-  const longest = Math.max(0, ...minutes)
-  return longest > 0 ? longest * 60_000 : retryAfterMs(response.headers, now)
-}
-
-/** A Graph error in words a person can act on, classified for the scheduler. */
-function failure(response: OutboundResponse, ctx: PlatformContext, who = LABEL): PlatformError {
-  const error = jsonOrUndefined<GraphError>(response)?.error
-  const code = error?.code
-  const said = error?.message ?? excerpt(response)
-  const ids = [code !== undefined ? `code ${code}` : '', error?.error_subcode ? `subcode ${error.error_subcode}` : '', error?.fbtrace_id ? `fbtrace_id ${error.fbtrace_id}` : ''].filter(Boolean).join(', ')
-  const detail = `${who} answered ${response.status}: ${said}${ids ? ` (${ids})` : ''}`
-  if (code !== undefined && TOKEN_INVALID.has(code)) return new PlatformError('auth', 'token_expired', `${detail}. The Page's token no longer works (password changed, app removed, or Page role lost): connect Facebook again.`)
-  if (code === 10 || (code !== undefined && code >= 200 && code <= 299)) {
+/** What the Pages API's own codes mean, before the Graph API's shared reading (throttling, 190, outages). */
+function pageErrors({ code }: { code: number }, detail: string): PlatformError | undefined {
+  if (TOKEN_INVALID.has(code)) return new PlatformError('auth', 'token_expired', `${detail}. The Page's token no longer works (password changed, app removed, or Page role lost): connect Facebook again.`)
+  if (code === 10 || (code >= 200 && code <= 299)) {
     return new PlatformError('auth', 'permission_missing', `${detail}. Connect Facebook again and grant pages_manage_posts for this Page.`)
   }
-  if (response.status === 429 || (code !== undefined && THROTTLED.has(code))) return new PlatformError('transient', 'rate_limited', detail, waitMs(response, ctx.clock.now()))
-  if (response.status >= 500 || response.status === 408 || (code !== undefined && UNAVAILABLE.has(code))) return new PlatformError('transient', 'platform_unavailable', detail, retryAfterMs(response.headers, ctx.clock.now()))
   if (code === DUPLICATE) return new PlatformError('permanent', 'duplicate_content', `${detail}. Facebook refuses a post identical to a recent one.`)
-  if (code !== undefined && MEDIA_REFUSED.has(code)) return new PlatformError('permanent', 'media_rejected', detail)
-  if (response.status === 401) return new PlatformError('auth', 'credentials_rejected', detail)
-  return new PlatformError('permanent', 'platform_rejected', detail)
-}
-
-/** A refusal at the token endpoint: the code or grant is the person's to redo, the app is the operator's. */
-function tokenFailure(response: OutboundResponse, ctx: PlatformContext): PlatformError {
-  const error = jsonOrUndefined<GraphError>(response)?.error
-  const refused = failure(response, ctx, `${LABEL}'s token endpoint`)
-  // Graph says "Error validating client secret" with code 1, which elsewhere means "try again".
-  if (error?.code === 101 || /client secret|validating application/i.test(error?.message ?? '')) {
-    return new PlatformError('permanent', 'app_rejected', `${refused.message}. The operator's Facebook app (client id and secret) is refused; check SMM_PLATFORM_FACEBOOK_* settings.`)
-  }
-  if (refused.kind !== 'permanent') return refused
-  return new PlatformError('auth', 'grant_refused', refused.message)
-}
-
-/**
- * `appsecret_proof` (HMAC-SHA256 of the token with the app secret) on every Graph call: apps
- * that turn on "Require App Secret" refuse calls without it, and it costs nothing otherwise.
- */
-function proof(app: OAuthApp | undefined, accessToken: string): Record<string, string> {
-  return app ? { appsecret_proof: createHmac('sha256', app.clientSecret).update(accessToken).digest('hex') } : {}
+  if (MEDIA_REFUSED.has(code)) return new PlatformError('permanent', 'media_rejected', detail)
+  return undefined
 }
 
 function graphUrl(ctx: PlatformContext, path: string): string {
@@ -101,31 +49,14 @@ function graphUrl(ctx: PlatformContext, path: string): string {
   return `${ctx.app.apiUrl}/${GRAPH_VERSION}${path}`
 }
 
-async function graphGet<T>(ctx: PlatformContext, path: string, accessToken: string, params: Record<string, string> = {}): Promise<T> {
-  const query = new URLSearchParams({ ...params, access_token: accessToken, ...proof(ctx.app, accessToken) })
-  const response = await platformRequest(ctx, LABEL, `${graphUrl(ctx, path)}?${query}`, { headers: { accept: 'application/json' } })
-  if (response.status !== 200) throw failure(response, ctx)
-  return response.json<T>()
+/** A Graph call with a user or Page token, signed with appsecret_proof. */
+function call<T>(ctx: PlatformContext, method: 'GET' | 'POST', path: string, accessToken: string, params: Record<string, string> = {}): Promise<T> {
+  return graphCall<T>(ctx, LABEL, method, graphUrl(ctx, path), { ...params, access_token: accessToken, ...appSecretProof(ctx.app, accessToken) }, pageErrors)
 }
 
-async function graphPost<T>(ctx: PlatformContext, path: string, accessToken: string, params: Record<string, string>): Promise<T> {
-  const form = new URLSearchParams({ ...params, access_token: accessToken, ...proof(ctx.app, accessToken) })
-  const response = await platformRequest(ctx, LABEL, graphUrl(ctx, path), {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-  })
-  if (response.status !== 200) throw failure(response, ctx)
-  return response.json<T>()
-}
-
-/** One GET to the token endpoint, as Facebook Login documents both the code and the long-lived exchange. */
+/** Facebook Login's token GET (the code exchange, the long-lived exchange): the app's id and secret with the grant. */
 async function tokenGet(ctx: PlatformContext & { app: OAuthApp }, params: Record<string, string>): Promise<string> {
-  const query = new URLSearchParams({ client_id: ctx.app.clientId, client_secret: ctx.app.clientSecret, ...params })
-  const response = await platformRequest(ctx, LABEL, `${ctx.app.tokenUrl}?${query}`, { headers: { accept: 'application/json' } })
-  const token = response.status === 200 ? jsonOrUndefined<{ access_token?: string }>(response)?.access_token : undefined
-  if (!token) throw tokenFailure(response, ctx)
-  return token
+  return (await tokenGrant(ctx, LABEL, ctx.app.tokenUrl, { client_id: ctx.app.clientId, client_secret: ctx.app.clientSecret, ...params })).access_token
 }
 
 /** The Pages this grant covers, following Graph's pages. */
@@ -133,7 +64,7 @@ async function managedPages(ctx: PlatformContext, userToken: string): Promise<Pa
   const pages: Page[] = []
   let after: string | undefined
   do {
-    const batch = await graphGet<{ data: Page[]; paging?: { cursors?: { after?: string }; next?: string } }>(ctx, '/me/accounts', userToken, {
+    const batch = await call<{ data: Page[]; paging?: { cursors?: { after?: string }; next?: string } }>(ctx, 'GET', '/me/accounts', userToken, {
       fields: 'id,name,access_token,tasks',
       limit: '100',
       ...(after ? { after } : {}),
@@ -169,17 +100,10 @@ function pageOf(connection: Connection): PageTokens {
   return tokens as PageTokens
 }
 
-function measure(draft: Draft): TextMeasure {
-  return { length: draft.content.length, limit: MAX_CHARACTERS }
-}
-
-function extensionOf(url: string): string | undefined {
-  try {
-    return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
-  } catch {
-    // Not a URL: the post schema reports that at its own pointer.
-    return undefined
-  }
+/** What a Page post takes from smm: the text Facebook allows, and (our own cap) 10 images. */
+const LIMITS: PlatformLimits = {
+  text: { max: MAX_CHARACTERS, count: 'utf16' },
+  media: { max: MAX_IMAGES, types: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'] },
 }
 
 export const facebook: OAuthPlatform = {
@@ -215,22 +139,13 @@ export const facebook: OAuthPlatform = {
     },
   },
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length, limit } = measure(draft)
-    if (length > limit) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Facebook allows ${formatCount(limit)}` })
+    const errors = checkLimits(LIMITS, draft, { label: LABEL })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Facebook unless the post has images' })
-    if (draft.media_urls.length > MAX_IMAGES) {
-      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; smm posts at most ${MAX_IMAGES} images to a Facebook Page at once` })
-    }
-    draft.media_urls.forEach((url, index) => {
-      const extension = extensionOf(url)
-      if (extension && KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS.has(extension)) {
-        errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; Facebook posts from smm take images (JPEG, PNG, GIF, BMP, TIFF)` })
-      }
-    })
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => (KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS.has(extension) ? 'Facebook posts from smm take images (JPEG, PNG, GIF, BMP, TIFF)' : undefined)))
     return errors
   },
 
@@ -239,19 +154,19 @@ export const facebook: OAuthPlatform = {
     const token = page.access_token
     let postId: string
     if (request.mediaUrls.length === 0) {
-      postId = (await graphPost<{ id: string }>(ctx, `/${page.page_id}/feed`, token, { message: request.content })).id
+      postId = (await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/feed`, token, { message: request.content })).id
     } else if (request.mediaUrls.length === 1) {
       // One photo is its own post; Facebook fetches the URL itself.
-      const photo = await graphPost<{ id: string; post_id?: string }>(ctx, `/${page.page_id}/photos`, token, { url: request.mediaUrls[0]!, caption: request.content })
+      const photo = await call<{ id: string; post_id?: string }>(ctx, 'POST', `/${page.page_id}/photos`, token, { url: request.mediaUrls[0]!, caption: request.content })
       postId = photo.post_id ?? photo.id
     } else {
       // Several photos: each uploaded unpublished, then one feed post that attaches them all.
       const attached: Record<string, string> = {}
       for (const [index, url] of request.mediaUrls.entries()) {
-        const photo = await graphPost<{ id: string }>(ctx, `/${page.page_id}/photos`, token, { url, published: 'false' })
+        const photo = await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/photos`, token, { url, published: 'false' })
         attached[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photo.id })
       }
-      postId = (await graphPost<{ id: string }>(ctx, `/${page.page_id}/feed`, token, { message: request.content, ...attached })).id
+      postId = (await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/feed`, token, { message: request.content, ...attached })).id
     }
     return { platform_post_id: postId, url: `https://www.facebook.com/${postId}` }
   },
@@ -262,7 +177,7 @@ export const facebook: OAuthPlatform = {
     for (const id of ids) {
       let post: { reactions?: { summary?: { total_count?: number } }; comments?: { summary?: { total_count?: number } }; shares?: { count?: number } }
       try {
-        post = await graphGet(ctx, `/${encodeURIComponent(id)}`, page.access_token, { fields: 'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares' })
+        post = await call(ctx, 'GET', `/${encodeURIComponent(id)}`, page.access_token, { fields: 'reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares' })
       } catch (error) {
         // A deleted post is "object does not exist" (code 100, subcode 33): no counts, the others still have theirs.
         if (error instanceof PlatformError && error.kind === 'permanent' && /subcode 33\b/.test(error.message)) continue

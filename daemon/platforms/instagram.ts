@@ -1,9 +1,8 @@
-import type { FieldError } from '../../src/errors.js'
-import { fetchMedia } from './media.js'
-import { awaitContainer, exchangeCode, extensionRefused, graphCall, insightCounts, tokenGrant, type ContainerState } from './meta-graph.js'
-import { formatNumber as formatCount } from '../../src/numbers.js'
-import { graphemeLength } from '../../src/text-length.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { unsupportedMediaTypes } from './media.js'
+import { insightMetrics, publishThroughContainer, type ContainerApi } from './meta-containers.js'
+import { graphCaller, longLivedLogin, refreshLongLived, userTokensOf, type GraphCaller, type MetaUserTokens } from './meta-graph.js'
+import { PlatformError, type Connection, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 // Instagram's documented limits for API publishing (Instagram Platform, content publishing and
 // the IG User media reference): captions, hashtags and @ tags in them, carousels, JPEG only.
@@ -25,62 +24,38 @@ const ENDPOINTS = {
   apiUrl: 'https://graph.instagram.com',
 }
 
-/** What an Instagram connection keeps: the long-lived token (it refreshes itself) and the professional account's id. */
-interface InstagramTokens extends OAuthTokens {
-  user_id: string
-}
-
 const HASHTAG = /(^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu
 const MENTION = /(^|[^\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu
 
-function measure(draft: Draft): TextMeasure {
-  return { length: graphemeLength(draft.content), limit: INSTAGRAM_MAX_CAPTION }
+/** A caption of 2,200 characters under 1 to 10 JPEG images: Instagram publishes no text-only post. */
+const LIMITS: PlatformLimits = {
+  text: { max: INSTAGRAM_MAX_CAPTION, count: 'graphemes' },
+  media: { max: INSTAGRAM_MAX_CAROUSEL_ITEMS, required: true, types: [...INSTAGRAM_IMAGE_TYPES] },
 }
 
-function apiOf(ctx: PlatformContext): string {
-  return ctx.app?.apiUrl ?? ENDPOINTS.apiUrl
+function tokensOf(connection: Connection): MetaUserTokens {
+  return userTokensOf(connection, 'Instagram: the connection has no token or account id; connect the account again')
 }
 
-function tokensOf(connection: Connection): InstagramTokens {
-  const { access_token, user_id } = connection.credentials as Partial<InstagramTokens>
-  if (typeof access_token !== 'string' || typeof user_id !== 'string') {
-    throw new PlatformError('auth', 'credentials_missing', 'Instagram: the connection has no token or account id; connect the account again')
-  }
-  return connection.credentials as InstagramTokens
+/** Instagram API calls with a token, on the configured origin and the version this module speaks. */
+function caller(ctx: PlatformContext, tokens: OAuthTokens): GraphCaller {
+  return graphCaller(ctx, LABEL, `${ctx.app?.apiUrl ?? ENDPOINTS.apiUrl}/${VERSION}`, tokens.access_token)
 }
 
-function call<T>(ctx: PlatformContext, tokens: InstagramTokens, method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) {
-  return graphCall<T>(ctx, LABEL, method, `${apiOf(ctx)}/${VERSION}${path}`, { ...params, access_token: tokens.access_token })
-}
-
-/** The container for a post: one image with its caption, or a CAROUSEL of image items. */
-async function createContainer(ctx: PlatformContext, tokens: InstagramTokens, caption: string, imageUrls: string[]): Promise<string> {
-  const path = `/${encodeURIComponent(tokens.user_id)}/media`
-  const withCaption: Record<string, string> = caption ? { caption } : {}
-  if (imageUrls.length === 1) return (await call<{ id: string }>(ctx, tokens, 'POST', path, { image_url: imageUrls[0]!, ...withCaption })).id
-  const children: string[] = []
-  for (const image_url of imageUrls) {
-    children.push((await call<{ id: string }>(ctx, tokens, 'POST', path, { image_url, is_carousel_item: 'true' })).id)
-  }
-  return (await call<{ id: string }>(ctx, tokens, 'POST', path, { media_type: 'CAROUSEL', children: children.join(','), ...withCaption })).id
-}
-
-/** `status_code` is the state; `status` carries the reason when it is ERROR. */
-function containerState(ctx: PlatformContext, tokens: InstagramTokens, id: string) {
-  return async (): Promise<ContainerState> => {
-    const body = await call<{ status_code: string; status?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'status_code,status' })
-    return { status: body.status_code, message: body.status }
-  }
-}
-
-async function permalink(ctx: PlatformContext, tokens: InstagramTokens, id: string): Promise<string | null> {
-  try {
-    return (await call<{ permalink?: string }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}`, { fields: 'permalink' })).permalink ?? null
-  } catch (error) {
-    // Throwing here would have the scheduler publish again: the post exists, only its link is missing.
-    ctx.log.warn({ err: error, id }, 'Instagram: published, but the permalink could not be read')
-    return null
-  }
+/**
+ * Instagram's containers: on `media`, the text as `caption`; `status_code` is the state and
+ * `status` carries the reason when it is ERROR. Metrics: likes, comments and shares, and `views`
+ * as impressions: Meta retired `impressions` for media (v22.0) in favour of `views`, the times the
+ * post was displayed. Reach (distinct accounts) is not an impression count, so it is not used.
+ */
+const CONTAINERS: ContainerApi = {
+  label: LABEL,
+  images: { types: INSTAGRAM_IMAGE_TYPES, maxBytes: INSTAGRAM_MAX_IMAGE_BYTES },
+  edges: { create: 'media', publish: 'media_publish' },
+  textParam: 'caption',
+  imageParams: {},
+  stateFields: { status: 'status_code', message: 'status' },
+  insights: { likes: 'likes', replies: 'comments', reposts: 'shares', impressions: 'views' },
 }
 
 export const instagram: OAuthPlatform = {
@@ -99,12 +74,10 @@ export const instagram: OAuthPlatform = {
     pkce: false,
 
     async exchange(grant, ctx) {
-      const short = await exchangeCode(ctx, LABEL, grant.code)
-      const long = await tokenGrant(ctx, LABEL, '/access_token', { grant_type: 'ig_exchange_token', client_secret: ctx.app.clientSecret, access_token: short.access_token })
-      const tokens: InstagramTokens = { ...long, user_id: short.user_id }
-      const me = await call<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>(ctx, tokens, 'GET', '/me', { fields: 'user_id,username,name,account_type' })
+      const tokens = await longLivedLogin(ctx, LABEL, 'ig', grant.code)
+      const me = await caller(ctx, tokens)<{ user_id?: string; id?: string; username: string; name?: string; account_type?: string }>('GET', '/me', { fields: 'user_id,username,name,account_type' })
       // `user_id` is the professional account's id, the one publishing paths take.
-      const userId = String(me.user_id ?? me.id ?? short.user_id)
+      const userId = String(me.user_id ?? me.id ?? tokens.user_id)
       return {
         handle: `@${me.username}`,
         display_name: me.name || me.username,
@@ -113,21 +86,14 @@ export const instagram: OAuthPlatform = {
       }
     },
 
-    // The long-lived token is its own refresh token: exchanged for one valid 60 more days.
-    async refresh(tokens, ctx) {
-      const renewed = await tokenGrant(ctx, LABEL, '/refresh_access_token', { grant_type: 'ig_refresh_token', access_token: tokens.access_token })
-      return { ...tokens, ...renewed }
-    },
+    refresh: (tokens, ctx) => refreshLongLived(ctx, LABEL, 'ig', tokens),
   },
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length } = measure(draft)
-    if (length > INSTAGRAM_MAX_CAPTION) {
-      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; Instagram allows ${formatCount(INSTAGRAM_MAX_CAPTION)} in a caption` })
-    }
+    const errors = checkLimits(LIMITS, draft, { label: LABEL })
     const hashtags = draft.content.match(HASHTAG)?.length ?? 0
     if (hashtags > INSTAGRAM_MAX_HASHTAGS) {
       errors.push({ pointer: '#/content', code: 'too_many_hashtags', detail: `has ${hashtags} hashtags; Instagram allows ${INSTAGRAM_MAX_HASHTAGS} in a caption` })
@@ -136,59 +102,17 @@ export const instagram: OAuthPlatform = {
     if (mentions > INSTAGRAM_MAX_MENTIONS) {
       errors.push({ pointer: '#/content', code: 'too_many_mentions', detail: `has ${mentions} @mentions; Instagram allows ${INSTAGRAM_MAX_MENTIONS} in a caption` })
     }
-    if (draft.media_urls.length === 0) {
-      errors.push({ pointer: '#/media_urls', code: 'media_required', detail: 'must have at least one image on Instagram: it publishes no text-only posts' })
-    }
-    if (draft.media_urls.length > INSTAGRAM_MAX_CAROUSEL_ITEMS) {
-      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; an Instagram carousel takes at most ${INSTAGRAM_MAX_CAROUSEL_ITEMS}` })
-    }
-    for (const url of draft.media_urls) {
-      const extension = extensionRefused(url, INSTAGRAM_IMAGE_EXTENSIONS)
-      if (extension) errors.push({ pointer: '#/media_urls', code: 'media_type_unsupported', detail: `${url} is a .${extension} file; Instagram publishes JPEG images only` })
-    }
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => ((INSTAGRAM_IMAGE_EXTENSIONS as readonly string[]).includes(extension) ? undefined : 'Instagram publishes JPEG images only'), 'list'))
     return errors
   },
 
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
     if (request.mediaUrls.length === 0) throw new PlatformError('permanent', 'media_required', 'Instagram publishes no text-only posts: add at least one JPEG image')
-    // Meta fetches the images itself; fetching them first names a bad URL (or a PNG) plainly, before any container exists.
-    for (const [index, url] of request.mediaUrls.entries()) {
-      await fetchMedia(ctx, url, index, { label: LABEL, types: INSTAGRAM_IMAGE_TYPES, maxBytes: INSTAGRAM_MAX_IMAGE_BYTES })
-    }
-    const container = await createContainer(ctx, tokens, request.content, request.mediaUrls)
-    await awaitContainer(ctx, LABEL, container, containerState(ctx, tokens, container))
-    const { id } = await call<{ id: string }>(ctx, tokens, 'POST', `/${encodeURIComponent(tokens.user_id)}/media_publish`, { creation_id: container })
-    return { platform_post_id: id, url: await permalink(ctx, tokens, id) }
+    return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request)
   },
 
-  /**
-   * Likes, comments and shares, and `views` as impressions: Meta retired `impressions` for media
-   * (v22.0) in favour of `views`, the times the post was displayed. Reach (distinct accounts) is not
-   * an impression count, so it is not used.
-   */
   async metrics(connection, ids, ctx) {
-    const tokens = tokensOf(connection)
-    const counts = new Map<string, Metrics>()
-    for (const id of ids) {
-      let body
-      try {
-        body = await call<{ data?: [] }>(ctx, tokens, 'GET', `/${encodeURIComponent(id)}/insights`, { metric: 'likes,comments,shares,views' })
-      } catch (error) {
-        // A deleted post (or one with too few viewers for insights) has no counts; the others still do.
-        if (error instanceof PlatformError && error.kind === 'permanent') continue
-        throw error
-      }
-      const found = insightCounts(body)
-      counts.set(id, {
-        impressions: found.get('views') ?? null,
-        likes: found.get('likes') ?? null,
-        reposts: found.get('shares') ?? null,
-        replies: found.get('comments') ?? null,
-        quotes: null,
-        clicks: null,
-      })
-    }
-    return counts
+    return insightMetrics(CONTAINERS, caller(ctx, tokensOf(connection)), ids)
   },
 }

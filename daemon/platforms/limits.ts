@@ -18,6 +18,8 @@ export function measureDraft(limits: PlatformLimits, draft: Draft): TextMeasure 
 /** How the count was made, when it is not plain characters: what a person needs to make sense of the number. */
 function countedAs(limits: PlatformLimits, label: string): string {
   if (limits.text.count === 'mastodon') return ` as ${label} counts them (each link counts ${limits.text.url_length})`
+  if (limits.text.count === 'threads') return ` as ${label} counts them (an emoji counts its UTF-8 bytes)`
+  if (limits.text.count === 'x_weighted') return ` as ${label} counts them (each link ${limits.text.url_length}, CJK characters and emoji 2)`
   if (limits.text.media_links) return ' with its media links'
   return ''
 }

@@ -1,11 +1,10 @@
-import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { fetchMedia, type MediaFile } from './media.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { formatNumber as formatCount } from '../../src/numbers.js'
 import { findUrls } from '../../src/text-length.js'
-import { PlatformError, type Connection, type Draft, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 const LABEL = 'LinkedIn'
 // The Posts API takes at most 3,000 characters of commentary.
@@ -147,21 +146,13 @@ function contentOf(images: string[]): Record<string, unknown> {
   return { content: { multiImage: { images: images.map((id) => ({ id })) } } }
 }
 
-function measure(draft: Draft): TextMeasure {
-  // Counted in UTF-16 units as JavaScript and LinkedIn's composer count: never under LinkedIn's count.
-  return { length: draft.content.length, limit: MAX_CHARACTERS }
+// Counted in UTF-16 units as JavaScript and LinkedIn's composer count: never under LinkedIn's count.
+const LIMITS: PlatformLimits = {
+  text: { max: MAX_CHARACTERS, count: 'utf16' },
+  media: { max: MAX_IMAGES, types: [...IMAGE_TYPES] },
 }
 
-/** The type a URL's extension names, when it has one we know; a URL without one is judged at publish. */
-function extensionOf(url: string): string | undefined {
-  try {
-    return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
-  } catch {
-    // Not a URL: the post schema reports that at its own pointer.
-    return undefined
-  }
-}
-
+// Extensions known not to be images; a URL without one, or with another, is judged at publish.
 const KNOWN_OTHER_EXTENSIONS = new Set(['mp4', 'mov', 'webm', 'avi', 'pdf', 'webp', 'heic', 'tif', 'tiff', 'bmp', 'svg'])
 
 export const linkedin: OAuthPlatform = {
@@ -206,22 +197,13 @@ export const linkedin: OAuthPlatform = {
     },
   },
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length, limit } = measure(draft)
-    if (length > limit) errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters; LinkedIn allows ${formatCount(limit)}` })
+    const errors = checkLimits(LIMITS, draft, { label: LABEL })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on LinkedIn unless the post has images' })
-    if (draft.media_urls.length > MAX_IMAGES) {
-      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; LinkedIn takes at most ${MAX_IMAGES} images in one post` })
-    }
-    draft.media_urls.forEach((url, index) => {
-      const extension = extensionOf(url)
-      if (extension && KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS[extension]) {
-        errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; LinkedIn posts from smm take JPG, PNG or GIF images` })
-      }
-    })
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => (KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS[extension] ? 'LinkedIn posts from smm take JPG, PNG or GIF images' : undefined)))
     return errors
   },
 

@@ -1,3 +1,4 @@
+import type { FieldError } from '../../src/errors.js'
 import { EgressError } from '../egress.js'
 import { PlatformError, type PlatformContext } from './types.js'
 
@@ -97,4 +98,32 @@ export async function multipart(form: FormData): Promise<{ body: Uint8Array; con
 /** A file part for FormData. */
 export function filePart(file: MediaFile): Blob {
   return new Blob([file.bytes], { type: file.contentType })
+}
+
+/** A media URL's file extension, lower case; undefined when its path has none or it is not a URL. */
+export function extensionOf(url: string): string | undefined {
+  try {
+    return /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
+  } catch {
+    // Not a URL: the post schema reports that at its own pointer, not the platform's rules.
+    return undefined
+  }
+}
+
+/**
+ * The media URLs whose extension names a type the platform does not take, judged before any
+ * download: `refuse` answers why for an extension it refuses, nothing for one it takes or cannot
+ * judge (a URL without an extension is judged at publish, by its content type). Each error
+ * points at its item, or at the list with the URL in the detail where a platform points there.
+ */
+export function unsupportedMediaTypes(urls: readonly string[], refuse: (extension: string) => string | undefined, pointAt: 'item' | 'list' = 'item'): FieldError[] {
+  const errors: FieldError[] = []
+  urls.forEach((url, index) => {
+    const extension = extensionOf(url)
+    const why = extension === undefined ? undefined : refuse(extension)
+    if (why === undefined) return
+    const detail = `is a .${extension} file; ${why}`
+    errors.push(pointAt === 'item' ? { pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail } : { pointer: '#/media_urls', code: 'media_type_unsupported', detail: `${url} ${detail}` })
+  })
+  return errors
 }

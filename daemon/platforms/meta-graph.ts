@@ -1,14 +1,14 @@
 /**
- * What Threads and Instagram share: both are Meta Graph APIs (graph.threads.net,
- * graph.instagram.com) with the same error body, the same token exchanges (a short-lived token
- * from the code, then a long-lived one that refreshes itself), and the same way to publish: a media
- * container first, then publishing it once Meta has fetched the media.
+ * What Facebook Pages, Threads and Instagram share: all are Meta Graph APIs (graph.facebook.com,
+ * graph.threads.net, graph.instagram.com) with the same error body, throttling headers and token
+ * GETs. Threads and Instagram also share their login (a short-lived token from the code, then a
+ * long-lived one that refreshes itself); their publishing is in meta-containers.ts.
  */
-import { sleep } from '../../src/time.js'
+import { createHmac } from 'node:crypto'
 import type { OutboundResponse } from '../egress.js'
 import { tokensOf } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
-import { PlatformError, type OAuthApp, type OAuthTokens, type PlatformContext } from './types.js'
+import { PlatformError, type Connection, type OAuthApp, type OAuthTokens, type PlatformContext } from './types.js'
 
 /** The Graph API's error body: `{"error": {"message", "type", "code", "error_subcode", "fbtrace_id"}}`. */
 interface GraphErrorBody {
@@ -19,8 +19,9 @@ interface GraphErrorBody {
   code?: number
 }
 
-// Meta's throttling codes: 4 (app), 17 (user), 32 (page), 613 (calls within a time window).
-const RATE_LIMIT_CODES = new Set([4, 17, 32, 613])
+// Meta's throttling codes: 4 (app), 17 (user), 32 (page), 613 (calls within a time window),
+// 80001 (a Page's business use case).
+const RATE_LIMIT_CODES = new Set([4, 17, 32, 613, 80001])
 // 1 (unknown error) and 2 (service unavailable) are Meta's own trouble, worth another try, unless
 // they come as an OAuthException: "Error validating client secret." is code 1 too.
 const TEMPORARY_CODES = new Set([1, 2])
@@ -47,14 +48,25 @@ function graphWaitMs(response: OutboundResponse, now: number): number | undefine
   }
 }
 
-/** A Graph error response as the PlatformError the scheduler understands, Meta's message kept. */
-export function graphError(label: string, response: OutboundResponse, now: number): PlatformError {
+/**
+ * Codes one Graph API gives a meaning of its own (Facebook Pages' 506 duplicate, say), read
+ * before the shared ones; undefined leaves the error to them. `detail` is the error in words.
+ */
+export type GraphCodes = (error: { code: number; subcode?: number }, detail: string) => PlatformError | undefined
+
+/**
+ * A Graph error response as the PlatformError the scheduler understands, Meta's message kept
+ * with its code, subcode and fbtrace_id (what Meta's support asks for).
+ */
+export function graphError(label: string, response: OutboundResponse, now: number, own?: GraphCodes): PlatformError {
   const body = jsonOrUndefined<GraphErrorBody>(response)
   const error = body?.error
   const code = error?.code ?? body?.code
   const message = error?.message ?? body?.error_message ?? excerpt(response)
-  const said = `${message}${code !== undefined ? ` (code ${code}${error?.error_subcode ? `, subcode ${error.error_subcode}` : ''})` : ''}`
+  const said = `${message}${code !== undefined ? ` (code ${code}${error?.error_subcode ? `, subcode ${error.error_subcode}` : ''})` : ''}${error?.fbtrace_id ? `; fbtrace_id ${error.fbtrace_id}` : ''}`
   const detail = `${label} answered ${response.status}: ${said}`
+  const special = code !== undefined ? own?.({ code, subcode: error?.error_subcode }, detail) : undefined
+  if (special) return special
   if (code === TOKEN_INVALID || response.status === 401) return new PlatformError('auth', 'credentials_rejected', `${detail}. Connect the account again.`)
   if (response.status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) {
     return new PlatformError('transient', 'rate_limited', detail, graphWaitMs(response, now))
@@ -65,6 +77,14 @@ export function graphError(label: string, response: OutboundResponse, now: numbe
   return new PlatformError('permanent', 'platform_rejected', detail)
 }
 
+/**
+ * `appsecret_proof` (HMAC-SHA256 of the token with the app secret) for a call's parameters: apps
+ * that turn on "Require App Secret" refuse calls without it, and it costs nothing otherwise.
+ */
+export function appSecretProof(app: OAuthApp | undefined, accessToken: string): Record<string, string> {
+  return app ? { appsecret_proof: createHmac('sha256', app.clientSecret).update(accessToken).digest('hex') } : {}
+}
+
 /** One Graph call: GET with the parameters in the query, POST with them as a form, as Meta documents both. */
 export async function graphCall<T>(
   ctx: PlatformContext,
@@ -72,6 +92,7 @@ export async function graphCall<T>(
   method: 'GET' | 'POST',
   url: string,
   params: Record<string, string>,
+  own?: GraphCodes,
 ): Promise<T> {
   const target = new URL(url)
   let body: string | undefined
@@ -83,7 +104,7 @@ export async function graphCall<T>(
     headers['content-type'] = 'application/x-www-form-urlencoded'
   }
   const response = await platformRequest(ctx, label, target.toString(), { method, headers, body })
-  if (response.status !== 200) throw graphError(label, response, ctx.clock.now())
+  if (response.status !== 200) throw graphError(label, response, ctx.clock.now(), own)
   const parsed = jsonOrUndefined<T>(response)
   if (parsed === undefined) throw new PlatformError('transient', 'platform_unavailable', `${label} answered 200 with a body that is not JSON: ${excerpt(response)}`)
   return parsed
@@ -96,7 +117,7 @@ export async function graphCall<T>(
 function grantError(label: string, error: PlatformError): PlatformError {
   if (error.kind !== 'permanent') return error
   if (/client[_ ]?(id|secret)|application|platform app/i.test(error.message)) {
-    return new PlatformError('permanent', 'app_rejected', `${error.message}. The operator's ${label} app (client id and secret) is refused; check SMM_PLATFORM_* settings.`)
+    return new PlatformError('permanent', 'app_rejected', `${error.message}. The operator's ${label} app (client id and secret) is refused; check SMM_PLATFORM_${label.toUpperCase()}_* settings.`)
   }
   return new PlatformError('auth', 'grant_refused', error.message)
 }
@@ -124,85 +145,60 @@ export async function exchangeCode(
 }
 
 /**
- * Steps two and three: a short-lived token for a long-lived one (60 days), or a long-lived one
- * refreshed for 60 more days. Both are GETs on the API's origin and answer
+ * A token for a GET: Threads' and Instagram's short-lived token for a long-lived one (60 days),
+ * or a long-lived one refreshed for 60 more days, on the API's origin; Facebook Login's code
+ * exchange and long-lived exchange, on its token URL. All answer
  * `{access_token, token_type, expires_in}`; the answer keeps `expires_at` instead.
  */
 export async function tokenGrant(
   ctx: PlatformContext & { app: OAuthApp },
   label: string,
-  path: string,
+  url: string,
   params: Record<string, string>,
 ): Promise<Pick<OAuthTokens, 'access_token' | 'expires_at'>> {
-  const body = await graphCall<{ access_token?: string; expires_in?: number }>(ctx, label, 'GET', `${ctx.app.apiUrl}${path}`, params).catch(
+  const body = await graphCall<{ access_token?: string; expires_in?: number }>(ctx, label, 'GET', url, params).catch(
     (error: PlatformError) => {
       throw grantError(label, error)
     },
   )
-  if (!body.access_token) throw new PlatformError('permanent', 'platform_rejected', `${label}'s ${path} answered without an access token`)
+  if (!body.access_token) throw new PlatformError('permanent', 'platform_rejected', `${label}'s ${new URL(url).pathname} answered without an access token`)
   const { access_token, expires_at } = tokensOf({ access_token: body.access_token, expires_in: body.expires_in }, ctx.clock.now())
   return { access_token, ...(expires_at !== undefined ? { expires_at } : {}) }
 }
 
-/** A container's state as Meta reports it, with the reason when it failed. */
-export interface ContainerState {
-  status: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED' | string
-  message?: string
+/** What a Threads or Instagram connection keeps: the long-lived token (it refreshes itself) and the user it publishes as. */
+export interface MetaUserTokens extends OAuthTokens {
+  user_id: string
+}
+
+/** A connection's token and user id; without them, an auth error saying so (`missing`), for the person to connect again. */
+export function userTokensOf(connection: Connection, missing: string): MetaUserTokens {
+  const { access_token, user_id } = connection.credentials as Partial<MetaUserTokens>
+  if (typeof access_token !== 'string' || typeof user_id !== 'string') throw new PlatformError('auth', 'credentials_missing', missing)
+  return connection.credentials as MetaUserTokens
 }
 
 /**
- * Meta fetches and processes a container's media after answering, and refuses to publish it
- * before it is done. Its advice is to check about once a minute for at most five minutes; we
- * look at once (images and text are usually ready), then back off over those five minutes.
+ * Threads' and Instagram's login after the code: the short-lived token for a long-lived one
+ * (60 days) on the API's origin, with the user id the code exchange named. `prefix` names the
+ * API's grant types (`th_exchange_token`, `ig_exchange_token`).
  */
-export const CONTAINER_WAITS_MS = [2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 60_000, 60_000, 58_000] as const
-
-/** Waits until a container can be published: FINISHED, or a PlatformError saying why not. */
-export async function awaitContainer(ctx: PlatformContext, label: string, containerId: string, read: () => Promise<ContainerState>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const state = await read()
-    if (state.status === 'FINISHED') return
-    if (state.status === 'ERROR') {
-      throw new PlatformError('permanent', 'media_rejected', `${label} could not process the post's media: ${state.message || 'no reason given'}`)
-    }
-    // An expired or unknown container has published nothing: a later attempt makes a new one.
-    if (state.status !== 'IN_PROGRESS') {
-      throw new PlatformError('transient', 'media_processing', `${label}'s container ${containerId} is ${state.status}; trying again with a new one`)
-    }
-    const wait = CONTAINER_WAITS_MS[attempt]
-    if (wait === undefined) {
-      throw new PlatformError('transient', 'media_processing', `${label} was still processing the post's media after five minutes; trying again later`)
-    }
-    await sleep(ctx.clock, wait)
-  }
+export async function longLivedLogin(ctx: PlatformContext & { app: OAuthApp }, label: string, prefix: 'th' | 'ig', code: string): Promise<MetaUserTokens> {
+  const short = await exchangeCode(ctx, label, code)
+  const long = await tokenGrant(ctx, label, `${ctx.app.apiUrl}/access_token`, { grant_type: `${prefix}_exchange_token`, client_secret: ctx.app.clientSecret, access_token: short.access_token })
+  return { ...long, user_id: short.user_id }
 }
 
-/** One insights row: `{name, period, values: [{value}]}`, or `total_value` for some metrics. */
-interface InsightRow {
-  name: string
-  values?: Array<{ value?: number }>
-  total_value?: { value?: number }
+/** The long-lived token is its own refresh token: exchanged for one valid 60 more days, the rest kept. */
+export async function refreshLongLived(ctx: PlatformContext & { app: OAuthApp }, label: string, prefix: 'th' | 'ig', tokens: OAuthTokens): Promise<OAuthTokens> {
+  const renewed = await tokenGrant(ctx, label, `${ctx.app.apiUrl}/refresh_access_token`, { grant_type: `${prefix}_refresh_token`, access_token: tokens.access_token })
+  return { ...tokens, ...renewed }
 }
 
-/** The counts of an insights answer by metric name; a metric Meta left out is absent. */
-export function insightCounts(body: { data?: InsightRow[] }): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const row of body.data ?? []) {
-    const value = row.total_value?.value ?? row.values?.[0]?.value
-    if (typeof value === 'number') counts.set(row.name, value)
-  }
-  return counts
-}
+/** Graph calls on one connection's behalf, its token, the API's origin and version already in. */
+export type GraphCaller = <T>(method: 'GET' | 'POST', path: string, params?: Record<string, string>) => Promise<T>
 
-/** Whether a URL's path names a file type outside `allowed` by its extension (no extension: unknown, allowed). */
-export function extensionRefused(url: string, allowed: readonly string[]): string | undefined {
-  let path: string
-  try {
-    path = new URL(url).pathname.toLowerCase()
-  } catch {
-    // Not a URL: the post schema reports that, not the platform's rules.
-    return undefined
-  }
-  const extension = /\.([a-z0-9]{2,5})$/.exec(path)?.[1]
-  return extension && !allowed.includes(extension) ? extension : undefined
+/** A Graph caller for `base` (origin and version) with the token as the `access_token` parameter, as Meta documents it. */
+export function graphCaller(ctx: PlatformContext, label: string, base: string, accessToken: string): GraphCaller {
+  return <T>(method: 'GET' | 'POST', path: string, params: Record<string, string> = {}) => graphCall<T>(ctx, label, method, `${base}${path}`, { ...params, access_token: accessToken })
 }

@@ -1,11 +1,10 @@
-import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
-import { fetchMedia, type MediaFile } from './media.js'
+import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
-import { formatNumber as formatCount } from '../../src/numbers.js'
-import { weightedLength, X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from '../../src/text-length.js'
-import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type TextMeasure } from './types.js'
+import { X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from '../../src/text-length.js'
+import { checkLimits, measureDraft } from './limits.js'
+import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 // X API v2 (docs.x.com): what smm enforces before a post goes out, and why.
 /** Weighted characters per post (twitter-text config v3, see text.ts). */
@@ -22,9 +21,8 @@ const LOOKUP_BATCH = 100
 const LABEL = 'X'
 const SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'] as const
 
-// Extensions `check` can judge without downloading: the types above, and the ones X would
-// refuse or smm does not send (GIFs and video need X's chunked upload).
-const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp'])
+// Extensions `check` can refuse without downloading, and why: the ones X would refuse or smm does
+// not send (GIFs and video need X's chunked upload). Others are judged by content type at publish.
 const REFUSED_EXTENSIONS: Record<string, string> = {
   gif: 'GIFs go to X only through its chunked upload, which smm does not do; use a JPEG, PNG or WebP',
   mp4: 'smm publishes images to X, not video',
@@ -58,15 +56,6 @@ interface PublicMetrics {
   reply_count?: number
   quote_count?: number
   impression_count?: number
-}
-
-const extensionOf = (url: string): string | undefined => {
-  try {
-    return /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase()
-  } catch {
-    // Not a URL at all: the post schema reports that, not the platform.
-    return undefined
-  }
 }
 
 /** The sentence X gave, from whichever error shape it used. */
@@ -152,8 +141,10 @@ async function uploadImage(ctx: PlatformContext, token: string, file: MediaFile)
   return data.id
 }
 
-function measure(draft: { content: string }): TextMeasure {
-  return { length: weightedLength(draft.content), limit: X_MAX_LENGTH }
+/** What X allows in one post: 280 weighted (a link 23, CJK and emoji 2), up to 4 images. */
+const LIMITS: PlatformLimits = {
+  text: { max: X_MAX_LENGTH, count: 'x_weighted', url_length: X_URL_LENGTH },
+  media: { max: X_MAX_IMAGES, types: [...X_IMAGE_TYPES] },
 }
 
 function metricsOf(counts: PublicMetrics | undefined): Metrics {
@@ -199,26 +190,15 @@ export const x: OAuthPlatform = {
     },
   },
 
-  measure,
+  limits: LIMITS,
+  measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
-    const errors: FieldError[] = []
-    const { length } = measure(draft)
-    if (length > X_MAX_LENGTH) {
-      errors.push({ pointer: '#/content', code: 'too_long', detail: `is ${formatCount(length)} characters as X counts them (each link ${X_URL_LENGTH}, CJK characters and emoji 2); X allows ${formatCount(X_MAX_LENGTH)}` })
-    }
+    const errors = checkLimits(LIMITS, draft, { label: LABEL })
     if (draft.content.trim() === '' && draft.media_urls.length === 0) {
       errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on X unless the post has images' })
     }
-    if (draft.media_urls.length > X_MAX_IMAGES) {
-      errors.push({ pointer: '#/media_urls', code: 'too_many_media', detail: `has ${draft.media_urls.length} items; X takes at most ${X_MAX_IMAGES} images per post` })
-    }
-    draft.media_urls.forEach((url, index) => {
-      const extension = extensionOf(url)
-      if (extension === undefined || IMAGE_EXTENSIONS.has(extension)) return
-      const why = REFUSED_EXTENSIONS[extension]
-      if (why) errors.push({ pointer: `#/media_urls/${index}`, code: 'media_type_unsupported', detail: `is a .${extension} file; ${why}` })
-    })
+    errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => REFUSED_EXTENSIONS[extension]))
     return errors
   },
 

@@ -7,7 +7,7 @@ import { route } from './route.js'
  * `code_points`, UTF-16 units (`utf16`, what JavaScript's length and Telegram count), or
  * Mastodon's way (graphemes, each link as `url_length`, a remote mention by its username only).
  */
-export const TEXT_COUNTS = ['graphemes', 'code_points', 'utf16', 'mastodon', 'x_weighted'] as const
+export const TEXT_COUNTS = ['graphemes', 'code_points', 'utf16', 'mastodon', 'x_weighted', 'threads'] as const
 export type TextCount = (typeof TEXT_COUNTS)[number]
 
 const Count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description))
@@ -15,7 +15,7 @@ const Count = (description: string) => v.pipe(v.number(), v.integer(), v.minValu
 /** A platform's text rules: its limit, counted its own way. */
 export const TextLimits = v.object({
   max: Count('The most characters a post may have, counted as `count` says'),
-  count: v.pipe(v.picklist(TEXT_COUNTS), v.description('How a character is counted: graphemes, code_points, utf16 (UTF-16 units), mastodon (graphemes, each link as url_length, a remote mention by its username), or x_weighted (X\'s weighted count: most scripts 1, CJK and emoji 2, each link 23)')),
+  count: v.pipe(v.picklist(TEXT_COUNTS), v.description('How a character is counted: graphemes, code_points, utf16 (UTF-16 units), mastodon (graphemes, each link as url_length, a remote mention by its username), x_weighted (X\'s weighted count: most scripts 1, CJK and emoji 2, each link 23), or threads (graphemes, an emoji counting as its UTF-8 bytes)')),
   caption_max: v.optional(v.nullable(Count('The limit when the post has media (the text is then a caption); null: max applies')), null),
   url_length: v.optional(v.nullable(Count('Every link counts this many characters, however long it is; null: links count as written')), null),
   max_bytes: v.optional(v.nullable(Count('A second limit, in bytes of UTF-8, that binds on text of long multi-byte characters; null: none')), null),

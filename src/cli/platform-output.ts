@@ -8,6 +8,8 @@ const UNITS: Record<TextCount, string> = {
   code_points: 'code points',
   utf16: 'UTF-16 units',
   mastodon: 'characters',
+  x_weighted: 'characters',
+  threads: 'characters',
 }
 
 /** How a platform is connected: the credentials `accounts connect` takes, or the browser. */

@@ -189,6 +189,7 @@ export function loopbackOAuthPlatform(name: PlatformName, options: { pkce?: bool
     label,
     auth: 'oauth2',
     idempotencyWindowMs: 0,
+    limits: { text: { max: 500, count: 'utf16' }, media: { max: null } },
     measure: (draft) => ({ length: draft.content.length, limit: 500 }),
     check: () => [],
     oauth: {

@@ -1,28 +1,18 @@
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { facebook } from '../../daemon/platforms/facebook.js'
-import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
+import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeFacebook } from '../fixtures/facebook-server.js'
-import { platformContext, platformError } from '../fixtures/platform-context.js'
-import type { ManualClock } from '../../src/time.js'
+import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 
 let fake: FakeFacebook
-let ctx: PlatformContext & { app: OAuthApp; clock: ManualClock }
+let ctx: OAuthContext
 let connection: Connection
 const PAGE = { id: '104729', name: 'Corner Bakery' }
 
 beforeAll(async () => {
   fake = await FakeFacebook.start()
-  // The operator's app with every endpoint pointed at the fake, as SMM_PLATFORM_FACEBOOK_* would.
-  const app: OAuthApp = {
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
-    authorizeUrl: `${fake.url}/v26.0/dialog/oauth`,
-    tokenUrl: `${fake.url}/v26.0/oauth/access_token`,
-    apiUrl: fake.url,
-    redirectUri: fake.redirectUri,
-  }
-  ctx = { ...(await platformContext()), app }
+  ctx = await oauthContext(fake.url, fake, { authorize: '/v26.0/dialog/oauth', token: '/v26.0/oauth/access_token' })
   connection = { accountId: 'acc_test', platform: 'facebook', credentials: { access_token: fake.pageToken(PAGE.id), page_id: PAGE.id }, settings: { page_id: PAGE.id }, handle: PAGE.name }
 })
 

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { instagram } from '../../daemon/platforms/instagram.js'
-import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
-import type { ManualClock } from '../../src/time.js'
+import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeInstagram } from '../fixtures/instagram-server.js'
-import { platformContext, platformError } from '../fixtures/platform-context.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 
 let fake: FakeInstagram
-let ctx: PlatformContext & { app: OAuthApp; clock: ManualClock }
+let ctx: OAuthContext
 let connection: Connection
 
 const IG_ID = '17841400000000001'
@@ -14,13 +13,12 @@ const DAY = 86_400_000
 
 async function connect(): Promise<Connection> {
   const verified = await instagram.oauth.exchange({ code: fake.issueCode('2711000000'), options: {} }, ctx)
-  return { accountId: 'acc_test', platform: 'instagram', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  return connectionOf('instagram', {}, verified)
 }
 
 beforeAll(async () => {
   fake = await FakeInstagram.start()
-  const base = await platformContext()
-  ctx = { ...base, app: { ...fake.app, authorizeUrl: `${fake.url}/oauth/authorize`, tokenUrl: `${fake.url}/oauth/access_token`, apiUrl: fake.url } }
+  ctx = await oauthContext(fake.url, fake.app, { authorize: '/oauth/authorize', token: '/oauth/access_token' })
   connection = await connect()
 })
 
@@ -149,7 +147,7 @@ describe('instagram', () => {
     const jpg = ['https://m.example/a.jpg']
     expect(instagram.check({ content: 'x'.repeat(2200), media_urls: jpg }, {})).toEqual([])
     const noMedia = instagram.check({ content: 'Just words', media_urls: [] }, {})
-    expect(noMedia).toEqual([expect.objectContaining({ pointer: '#/media_urls', code: 'media_required' })])
+    expect(noMedia).toEqual([expect.objectContaining({ pointer: '#/media_urls', code: 'required' })])
     expect(noMedia[0]!.detail).toContain('Instagram')
     const long = instagram.check({ content: 'x'.repeat(2201), media_urls: jpg }, {})
     expect(long).toEqual([expect.objectContaining({ pointer: '#/content', code: 'too_long' })])

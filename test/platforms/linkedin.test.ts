@@ -1,31 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { linkedin, littleEscape } from '../../daemon/platforms/linkedin.js'
-import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
+import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeLinkedIn } from '../fixtures/linkedin-server.js'
 import { PNG, startMediaHost } from '../fixtures/media-host.js'
-import { platformContext, platformError } from '../fixtures/platform-context.js'
-import type { ManualClock } from '../../src/time.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 
 let fake: FakeLinkedIn
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
-let ctx: PlatformContext & { app: OAuthApp; clock: ManualClock }
+let ctx: OAuthContext
 let connection: Connection
 
 beforeAll(async () => {
   fake = await FakeLinkedIn.start()
   mediaHost = await startMediaHost()
-  // The operator's app with every endpoint pointed at the fake, as SMM_PLATFORM_LINKEDIN_* would.
-  const app: OAuthApp = {
-    clientId: fake.clientId,
-    clientSecret: fake.clientSecret,
-    authorizeUrl: `${fake.url}/oauth/v2/authorization`,
-    tokenUrl: `${fake.url}/oauth/v2/accessToken`,
-    apiUrl: fake.url,
-    redirectUri: fake.redirectUri,
-  }
-  ctx = { ...(await platformContext()), app }
+  ctx = await oauthContext(fake.url, fake, { authorize: '/oauth/v2/authorization', token: '/oauth/v2/accessToken' })
   const verified = await linkedin.oauth.exchange({ code: fake.authorize(), options: {} }, ctx)
-  connection = { accountId: 'acc_test', platform: 'linkedin', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  connection = connectionOf('linkedin', {}, verified)
 })
 
 afterAll(async () => {

@@ -1,26 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CONTAINER_WAITS_MS } from '../../daemon/platforms/meta-graph.js'
+import { CONTAINER_WAITS_MS } from '../../daemon/platforms/meta-containers.js'
 import { threads } from '../../daemon/platforms/threads.js'
-import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
-import type { ManualClock } from '../../src/time.js'
-import { platformContext, platformError } from '../fixtures/platform-context.js'
+import type { Connection } from '../../daemon/platforms/types.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 import { FakeThreads } from '../fixtures/threads-server.js'
 
 let fake: FakeThreads
-let ctx: PlatformContext & { app: OAuthApp; clock: ManualClock }
+let ctx: OAuthContext
 let connection: Connection
 
 const DAY = 86_400_000
 
 async function connect(): Promise<Connection> {
   const verified = await threads.oauth.exchange({ code: fake.issueCode('1234567890'), options: {} }, ctx)
-  return { accountId: 'acc_test', platform: 'threads', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  return connectionOf('threads', {}, verified)
 }
 
 beforeAll(async () => {
   fake = await FakeThreads.start()
-  const base = await platformContext()
-  ctx = { ...base, app: { ...fake.app, authorizeUrl: `${fake.url}/oauth/authorize`, tokenUrl: `${fake.url}/oauth/access_token`, apiUrl: fake.url } }
+  ctx = await oauthContext(fake.url, fake.app, { authorize: '/oauth/authorize', token: '/oauth/access_token' })
   connection = await connect()
 })
 

@@ -1,16 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { weightedLength } from '../../src/text-length.js'
-import type { Connection, OAuthApp, PlatformContext } from '../../daemon/platforms/types.js'
+import type { Connection } from '../../daemon/platforms/types.js'
 import { x } from '../../daemon/platforms/x.js'
-import type { ManualClock } from '../../src/time.js'
 import { startMediaHost } from '../fixtures/media-host.js'
-import { platformContext, platformError } from '../fixtures/platform-context.js'
+import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 import { FakeX } from '../fixtures/x-server.js'
 
 let fake: FakeX
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
-let ctx: PlatformContext & { app: OAuthApp; clock: ManualClock }
+let ctx: OAuthContext
 let connection: Connection
 
 const REDIRECT_URI = 'https://smm.example/oauth/callback'
@@ -37,24 +36,13 @@ async function authorize(scopes: readonly string[] = x.oauth.scopes) {
 async function connect(): Promise<Connection> {
   const { code, verifier } = await authorize()
   const verified = await x.oauth.exchange({ code, codeVerifier: verifier, options: {} }, ctx)
-  return { accountId: 'acc_x', platform: 'x', credentials: verified.credentials, settings: verified.settings, handle: verified.handle }
+  return connectionOf('x', {}, verified, 'acc_x')
 }
 
 beforeAll(async () => {
   fake = await FakeX.start()
   mediaHost = await startMediaHost()
-  const base = await platformContext()
-  ctx = {
-    ...base,
-    app: {
-      clientId: fake.clientId,
-      clientSecret: fake.clientSecret,
-      authorizeUrl: `${fake.url}/i/oauth2/authorize`,
-      tokenUrl: `${fake.url}/2/oauth2/token`,
-      apiUrl: fake.url,
-      redirectUri: REDIRECT_URI,
-    },
-  }
+  ctx = await oauthContext(fake.url, { clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: REDIRECT_URI }, { authorize: '/i/oauth2/authorize', token: '/2/oauth2/token' })
   fake.now = () => ctx.clock.now()
   connection = await connect()
 })

@@ -153,8 +153,8 @@ export interface PlatformLimits {
   text: {
     /** The most characters a post may have, counted as `count` says */
     max: number
-    /** How a character is counted: graphemes, code_points, utf16 (UTF-16 units), or mastodon (graphemes, each link as url_length, a remote mention by its username) */
-    count: "graphemes" | "code_points" | "utf16" | "mastodon"
+    /** How a character is counted: graphemes, code_points, utf16 (UTF-16 units), mastodon (graphemes, each link as url_length, a remote mention by its username), x_weighted (X's weighted count: most scripts 1, CJK and emoji 2, each link 23), or threads (graphemes, an emoji counting as its UTF-8 bytes) */
+    count: "graphemes" | "code_points" | "utf16" | "mastodon" | "x_weighted" | "threads"
     caption_max?: number | null
     url_length?: number | null
     max_bytes?: number | null
