@@ -2,11 +2,9 @@ import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../src/time.js'
-import { loopbackTls } from './fixtures/loopback.js'
 import { cliHomeFor, runCli, type CliResult } from './helpers/cli.js'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { CLIENT_SECRET, FakeOAuthProvider, loopbackOAuthPlatform, oauthEnv } from './helpers/loopback-oauth.js'
-import { liftLimits } from './helpers/posts.js'
+import type { TestDaemon } from './helpers/daemon.js'
+import { CLIENT_SECRET, FakeOAuthProvider, oauthEnv, startOAuthDaemon } from './helpers/loopback-oauth.js'
 
 const root = resolve(import.meta.dirname, '..')
 let t: TestDaemon
@@ -17,15 +15,7 @@ let accountId: string
 beforeAll(async () => {
   const clock = new ManualClock()
   provider = await FakeOAuthProvider.start(clock)
-  const { cert } = await loopbackTls()
-  t = await startTestDaemon({
-    clock,
-    allowPrivateNetwork: true,
-    egress: { ca: [cert] },
-    backgroundWorkers: false,
-    overrides: { platforms: [loopbackOAuthPlatform('x'), loopbackOAuthPlatform('linkedin', { pkce: false })], env: oauthEnv('x', provider) },
-  })
-  await liftLimits(t)
+  t = await startOAuthDaemon(clock, oauthEnv('x', provider))
   accountId = (await t.http.post('/v1/accounts', { name: 'Brand' }, { key: t.key })).body.id
   home = cliHomeFor(t)
 })

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../src/time.js'
 import { loopbackTls } from './fixtures/loopback.js'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { CLIENT_SECRET, FakeOAuthProvider, loopbackOAuthPlatform, oauthEnv } from './helpers/loopback-oauth.js'
-import { eventsOf, liftLimits } from './helpers/posts.js'
+import type { TestDaemon } from './helpers/daemon.js'
+import { CLIENT_SECRET, FakeOAuthProvider, oauthEnv, startOAuthDaemon } from './helpers/loopback-oauth.js'
+import { eventsOf } from './helpers/posts.js'
 
 // The real daemon over TLS, with a loopback OAuth platform registered as `x` whose app the
 // operator configured by environment, endpoints pointing at a fake authorization server.
@@ -51,15 +51,7 @@ beforeAll(async () => {
   clock = new ManualClock()
   provider = await FakeOAuthProvider.start(clock)
   env = oauthEnv('x', provider)
-  const { cert } = await loopbackTls()
-  t = await startTestDaemon({
-    clock,
-    allowPrivateNetwork: true,
-    egress: { ca: [cert] },
-    backgroundWorkers: false,
-    overrides: { platforms: [loopbackOAuthPlatform('x'), loopbackOAuthPlatform('linkedin', { pkce: false })], env },
-  })
-  await liftLimits(t)
+  t = await startOAuthDaemon(clock, env)
   accountId = (await t.http.post('/v1/accounts', { name: 'Brand' }, { key: t.key })).body.id
 })
 

@@ -12,7 +12,7 @@ import type { EventType } from '../../src/events.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { AttemptRecord, ClaimedTarget, WebhookChanges, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
+import type { AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -391,3 +391,33 @@ export function claimedTargetOf(ref: TargetRef, row: ClaimRow): ClaimedTarget {
     mediaUrls: JSON.parse(row.media_urls) as string[],
   }
 }
+
+/** The operator's OAuth apps and the grants being approved, as both stores keep them. */
+export interface OAuthAppRow {
+  platform: PlatformName
+  client_id: string
+  client_secret: Buffer
+  updated_at: number
+}
+
+export interface OAuthGrantRow {
+  state_hash: string
+  user_id: string
+  account_id: string
+  platform: PlatformName
+  secrets: Buffer
+  created_at: number
+  expires_at: number
+}
+
+export const oauthAppOf = (row: OAuthAppRow): StoredOAuthApp => ({ platform: row.platform, clientId: row.client_id, sealedSecret: row.client_secret, updatedAt: row.updated_at })
+
+export const oauthGrantOf = (row: OAuthGrantRow): OAuthGrant => ({
+  stateHash: row.state_hash,
+  userId: row.user_id,
+  accountId: row.account_id,
+  platform: row.platform,
+  sealedSecrets: row.secrets,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+})

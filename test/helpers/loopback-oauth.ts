@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import { jsonOrUndefined, platformRequest, statusError } from '../../daemon/platforms/platform-http.js'
 import { tokenRequest } from '../../daemon/platforms/oauth2.js'
 import type { Metrics, OAuthPlatform, PlatformName } from '../../daemon/platforms/types.js'
-import type { Clock } from '../../src/time.js'
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../fixtures/loopback.js'
+import type { Clock, ManualClock } from '../../src/time.js'
+import { loopbackTls, sendJson, startLoopbackServer, type LoopbackServer } from '../fixtures/loopback.js'
+import { startTestDaemon, type TestDaemon } from './daemon.js'
+import { liftLimits } from './posts.js'
 
 export const CLIENT_ID = 'loopback-client'
 export const CLIENT_SECRET = 'loopback-client-secret-7f3a'
@@ -250,4 +252,22 @@ export function oauthEnv(name: PlatformName, provider: FakeOAuthProvider): NodeJ
     [`${prefix}TOKEN_URL`]: `${provider.url}/token`,
     [`${prefix}API_URL`]: provider.url,
   }
+}
+
+/**
+ * A test daemon (no background workers: tests tick it) with the loopback OAuth platform
+ * registered as `x` (PKCE) and `linkedin` (no PKCE), their apps configured by `env`, trusting the
+ * fake's certificate on loopback, its owner's limits lifted.
+ */
+export async function startOAuthDaemon(clock: ManualClock, env: NodeJS.ProcessEnv): Promise<TestDaemon> {
+  const { cert } = await loopbackTls()
+  const t = await startTestDaemon({
+    clock,
+    allowPrivateNetwork: true,
+    egress: { ca: [cert] },
+    backgroundWorkers: false,
+    overrides: { platforms: [loopbackOAuthPlatform('x'), loopbackOAuthPlatform('linkedin', { pkce: false })], env },
+  })
+  await liftLimits(t)
+  return t
 }

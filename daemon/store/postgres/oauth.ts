@@ -1,35 +1,6 @@
-import type { PlatformName } from '../../platforms/types.js'
-import type { OAuthGrant, OAuthStore, StoredOAuthApp } from '../port.js'
+import type { OAuthStore } from '../port.js'
+import { oauthAppOf, oauthGrantOf, type OAuthAppRow, type OAuthGrantRow } from '../rows.js'
 import type { Sql } from './connect.js'
-
-interface AppRow {
-  platform: PlatformName
-  client_id: string
-  client_secret: Buffer
-  updated_at: number
-}
-
-interface GrantRow {
-  state_hash: string
-  user_id: string
-  account_id: string
-  platform: PlatformName
-  secrets: Buffer
-  created_at: number
-  expires_at: number
-}
-
-const appOf = (row: AppRow): StoredOAuthApp => ({ platform: row.platform, clientId: row.client_id, sealedSecret: row.client_secret, updatedAt: row.updated_at })
-
-const grantOf = (row: GrantRow): OAuthGrant => ({
-  stateHash: row.state_hash,
-  userId: row.user_id,
-  accountId: row.account_id,
-  platform: row.platform,
-  sealedSecrets: row.secrets,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-})
 
 export function oauthStore(sql: Sql): OAuthStore {
   return {
@@ -39,11 +10,11 @@ export function oauthStore(sql: Sql): OAuthStore {
         ON CONFLICT (platform) DO UPDATE SET client_id = excluded.client_id, client_secret = excluded.client_secret, updated_at = excluded.updated_at`
     },
     async getApp(platform) {
-      const [row] = await sql<AppRow[]>`SELECT * FROM oauth_apps WHERE platform = ${platform}`
-      return row && appOf(row)
+      const [row] = await sql<OAuthAppRow[]>`SELECT * FROM oauth_apps WHERE platform = ${platform}`
+      return row && oauthAppOf(row)
     },
     async listApps() {
-      return (await sql<AppRow[]>`SELECT * FROM oauth_apps ORDER BY platform`).map(appOf)
+      return (await sql<OAuthAppRow[]>`SELECT * FROM oauth_apps ORDER BY platform`).map(oauthAppOf)
     },
     async removeApp(platform) {
       return (await sql`DELETE FROM oauth_apps WHERE platform = ${platform} RETURNING 1`).length > 0
@@ -58,12 +29,12 @@ export function oauthStore(sql: Sql): OAuthStore {
     },
     async takeGrant(stateHash) {
       // One statement: of two callbacks with one state, exactly one gets the row.
-      const [row] = await sql<GrantRow[]>`DELETE FROM oauth_grants WHERE state_hash = ${stateHash} RETURNING *`
-      return row && grantOf(row)
+      const [row] = await sql<OAuthGrantRow[]>`DELETE FROM oauth_grants WHERE state_hash = ${stateHash} RETURNING *`
+      return row && oauthGrantOf(row)
     },
     async pendingGrants(accountIds, now) {
       if (accountIds.length === 0) return []
-      const rows = await sql<GrantRow[]>`
+      const rows = await sql<OAuthGrantRow[]>`
         SELECT * FROM oauth_grants WHERE account_id = ANY(${accountIds as string[]}) AND expires_at > ${now} ORDER BY created_at`
       return rows.map((row) => ({ accountId: row.account_id, platform: row.platform, createdAt: row.created_at, expiresAt: row.expires_at }))
     },

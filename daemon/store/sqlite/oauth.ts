@@ -1,49 +1,20 @@
-import type { PlatformName } from '../../platforms/types.js'
-import type { OAuthGrant, OAuthStore, StoredOAuthApp } from '../port.js'
+import type { OAuthStore } from '../port.js'
+import { oauthAppOf, oauthGrantOf, type OAuthAppRow, type OAuthGrantRow } from '../rows.js'
 import type { Db } from './db.js'
-
-interface AppRow {
-  platform: PlatformName
-  client_id: string
-  client_secret: Buffer
-  updated_at: number
-}
-
-interface GrantRow {
-  state_hash: string
-  user_id: string
-  account_id: string
-  platform: PlatformName
-  secrets: Buffer
-  created_at: number
-  expires_at: number
-}
-
-const appOf = (row: AppRow): StoredOAuthApp => ({ platform: row.platform, clientId: row.client_id, sealedSecret: row.client_secret, updatedAt: row.updated_at })
-
-const grantOf = (row: GrantRow): OAuthGrant => ({
-  stateHash: row.state_hash,
-  userId: row.user_id,
-  accountId: row.account_id,
-  platform: row.platform,
-  sealedSecrets: row.secrets,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-})
 
 export function oauthStore(db: Db): OAuthStore {
   const upsertApp = db.prepare<[string, string, Buffer, number], void>(
     `INSERT INTO oauth_apps (platform, client_id, client_secret, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (platform) DO UPDATE SET client_id = excluded.client_id, client_secret = excluded.client_secret, updated_at = excluded.updated_at`,
   )
-  const app = db.prepare<[string], AppRow>('SELECT * FROM oauth_apps WHERE platform = ?')
-  const apps = db.prepare<[], AppRow>('SELECT * FROM oauth_apps ORDER BY platform')
+  const app = db.prepare<[string], OAuthAppRow>('SELECT * FROM oauth_apps WHERE platform = ?')
+  const apps = db.prepare<[], OAuthAppRow>('SELECT * FROM oauth_apps ORDER BY platform')
   const deleteApp = db.prepare<[string], void>('DELETE FROM oauth_apps WHERE platform = ?')
   const purge = db.prepare<[number], void>('DELETE FROM oauth_grants WHERE expires_at <= ?')
   const insertGrant = db.prepare<[string, string, string, string, Buffer, number, number], void>(
     'INSERT INTO oauth_grants (state_hash, user_id, account_id, platform, secrets, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   )
-  const take = db.prepare<[string], GrantRow>('DELETE FROM oauth_grants WHERE state_hash = ? RETURNING *')
+  const take = db.prepare<[string], OAuthGrantRow>('DELETE FROM oauth_grants WHERE state_hash = ? RETURNING *')
   // A claim is taken when there is none, or the one there has lapsed (its node died mid-refresh).
   const claim = db.prepare<[string, string, string, number, number], void>(
     `INSERT INTO oauth_refresh_claims (account_id, platform, holder, expires_at) VALUES (?, ?, ?, ?)
@@ -65,10 +36,10 @@ export function oauthStore(db: Db): OAuthStore {
     },
     async getApp(platform) {
       const row = app.get(platform)
-      return row && appOf(row)
+      return row && oauthAppOf(row)
     },
     async listApps() {
-      return apps.all().map(appOf)
+      return apps.all().map(oauthAppOf)
     },
     async removeApp(platform) {
       return deleteApp.run(platform).changes > 0
@@ -79,12 +50,12 @@ export function oauthStore(db: Db): OAuthStore {
     },
     async takeGrant(stateHash) {
       const row = take.get(stateHash)
-      return row && grantOf(row)
+      return row && oauthGrantOf(row)
     },
     async pendingGrants(accountIds, now) {
       if (accountIds.length === 0) return []
       const rows = db
-        .prepare<unknown[], GrantRow>(`SELECT * FROM oauth_grants WHERE account_id IN (${accountIds.map(() => '?').join(', ')}) AND expires_at > ? ORDER BY created_at`)
+        .prepare<unknown[], OAuthGrantRow>(`SELECT * FROM oauth_grants WHERE account_id IN (${accountIds.map(() => '?').join(', ')}) AND expires_at > ? ORDER BY created_at`)
         .all(...accountIds, now)
       return rows.map((row) => ({ accountId: row.account_id, platform: row.platform, createdAt: row.created_at, expiresAt: row.expires_at }))
     },
