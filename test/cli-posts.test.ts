@@ -68,13 +68,14 @@ describe('smm posts create', () => {
 
   it('refuses bad input with exit 2 and each field error on its own line, and asks a person at a terminal for the text', async () => {
     const second = await feedAccount(t, 'Second')
-    const [invalid, whichAccount, badTime, strangerAccount, atTerminal, blank] = await Promise.all([
+    const [invalid, whichAccount, badTime, strangerAccount, atTerminal, blank, unconnected] = await Promise.all([
       smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--platform', 'feed', '--text', 'x', '--at', '2020-01-01T00:00:00Z', '--media', 'http://example.com/a.png']),
       smm(['posts', 'create', '--text', 'x']),
       smm(['posts', 'create', '--account', brand, '--text', 'x', '--at', 'whenever']),
       smm(['posts', 'create', '--account', 'acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A', '--platform', 'feed', '--text', 'x']),
       runInTerminal(['posts', 'create', '--account', brand], { env, dialogue: [] }),
       smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--text', ' ']),
+      smm(['posts', 'create', '--account', brand, '--platform', 'mastodon', '--text', 'x']),
     ])
     expect(invalid).toEqual({
       code: 2,
@@ -101,6 +102,12 @@ describe('smm posts create', () => {
       code: 2,
       stdout: '',
       stderr: 'Error: The request has 1 invalid field: --text.\n  --text: is required (and not blank) unless --media has at least one URL\n',
+    })
+    // The API's hint names its request; the CLI says the command.
+    expect(unconnected).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: The request has 1 invalid field: --platform.\n  --platform 1: account ${brand} is not connected to mastodon; connect it with \`smm accounts connect ${brand} --platform mastodon\`\n`,
     })
     expect(atTerminal.code).toBe(2)
     expect(atTerminal.stdout).toContain('Error: No text: give --text "…", --file FILE, or pipe it in (echo "…" | smm posts create …).')

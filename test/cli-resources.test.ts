@@ -137,6 +137,8 @@ describe('smm platforms', () => {
     expect(row('bluesky')).toEqual(['bluesky', 'Bluesky', 'service_url, identifier, app_password', '300 characters, 3,000 bytes', 'up to 4 images'])
     expect(row('telegram')).toEqual(['telegram', 'Telegram', 'bot_token, chat_id, api_url', '4,096 UTF-16 units (1,024 under media)', 'up to 10'])
     expect(row('slack')).toEqual(['slack', 'Slack', 'webhook_url', '4,000 UTF-16 units, media links included', 'any number'])
+    expect(row('x')).toEqual(['x', 'X', 'browser sign-in (OAuth)', '280 characters, links count 23, CJK and emoji 2', 'up to 4 images'])
+    expect(row('instagram')).toEqual(['instagram', 'Instagram', 'browser sign-in (OAuth)', '2,200 characters', 'up to 10 images, at least 1'])
     expect(human.stdout).toContain('\nConnect one: smm accounts connect ACCOUNT --platform PLATFORM\n')
     expect(asJson.code).toBe(0)
     expect(json(asJson)).toEqual(await get('/v1/platforms'))

@@ -119,5 +119,9 @@ describe('smm admin platforms', () => {
     expect((await admin(['remove', 'linkedin'])).code).toBe(4)
     const refused = await t.http.post(`/v1/accounts/${accountId}/connections`, { platform: 'linkedin' }, { key: t.key })
     expect(refused.body.code).toBe('platform_not_configured')
+    // The CLI says it once, naming what the operator must set, and exits 2.
+    const cli = await runCli(['accounts', 'connect', accountId, '--platform', 'linkedin', '--no-browser'], { env: home.env })
+    expect(cli.code).toBe(2)
+    expect(cli.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^Error: .*SMM_PLATFORM_LINKEDIN_CLIENT_ID and SMM_PLATFORM_LINKEDIN_CLIENT_SECRET.*smm admin platforms set linkedin/)])
   })
 })

@@ -19,11 +19,25 @@ export function describeError(error: ApiError, words: (field: string) => string 
   // The API names fields as it spells them (account_id, cancel_posts=true): each one the command
   // has a word for is said so, and the headline of a validation error lists them the same way.
   const places = [...new Set(error.errors.map((e) => place(e.pointer.replace(/^(#\/[^/]*).*$/, '$1'))))]
-  const inWords = (text: string) => text.replace(/\b([a-z]+_[a-z_]+|[a-z]+(?==true))(=true)?\b/g, (match, field: string) => words(field) ?? match)
+  const inWords = (text: string) => asCommands(text).replace(/\b([a-z]+_[a-z_]+|[a-z]+(?==true))(=true)?\b/g, (match, field: string) => words(field) ?? match)
   const message = inWords(error.message.replace(/^(The request has \d+ invalid fields?): .*\.$/, (_, head: string) => `${head}: ${places.join(', ')}.`))
-  // A detail may name another field too ("unless media_urls has …"): said the same way.
-  const fields = error.errors.map((e) => `${place(e.pointer)}: ${inWords(e.detail)}`)
+  // A detail may name another field too ("unless media_urls has …"): said the same way. One
+  // that only repeats the headline (a problem about one field) is not said twice.
+  const fields = error.errors.filter((e) => e.detail !== error.message).map((e) => `${place(e.pointer)}: ${inWords(e.detail)}`)
   return [message, ...fields].join(fields.length ? '\n  ' : '')
+}
+
+/**
+ * The API's hints name its requests ("connect it with POST /v1/accounts/acc_1/connections"); a
+ * person at the CLI is told the command instead. Backquoted, as the CLI's other hints are.
+ */
+const API_HINTS: [RegExp, string][] = [
+  [/is not connected to (\w+); connect it with POST \/v1\/accounts\/(acc_\w+)\/connections/g, 'is not connected to $1; connect it with `smm accounts connect $2 --platform $1`'],
+  [/(whk_\w+)( is disabled .*); enable it with PATCH \{"enabled": true\} first/g, '$1$2; enable it with `smm webhooks update $1 --enable` first'],
+]
+
+function asCommands(text: string): string {
+  return API_HINTS.reduce((said, [pattern, command]) => said.replace(pattern, command), text)
 }
 
 /** How a failure is shown: its exit code, one line for a person, an object for --json. */

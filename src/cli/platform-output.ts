@@ -24,6 +24,9 @@ export function textLimit({ limits: { text } }: PlatformInfo): string {
   if (text.max_bytes !== null) parts.push(`${formatNumber(text.max_bytes)} bytes`)
   if (text.url_length !== null) parts.push(`links count ${text.url_length}`)
   if (text.media_links) parts.push('media links included')
+  // Counts that are not one per character, in a few words.
+  if (text.count === 'x_weighted') parts.push('CJK and emoji 2')
+  if (text.count === 'threads') parts.push('an emoji its UTF-8 bytes')
   const caption = text.caption_max !== null ? ` (${formatNumber(text.caption_max)} under media)` : ''
   return parts.join(', ') + caption
 }
