@@ -25,7 +25,7 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     '<%= config.bin %> posts create --platform feed --text "Back in 2 hours" --in 2h',
     '<%= config.bin %> posts create --platform telegram --file notes.md --media https://example.com/launch.png --at "2026-11-21 09:00"',
     'echo "Shipped" | <%= config.bin %> posts create --platform feed --json',
-    '<%= config.bin %> posts create --platform feed --platform x --file thread.txt --at "tomorrow 9am" --dry-run',
+    '<%= config.bin %> posts create --platform feed --platform x --file launch.txt --at "tomorrow 9am" --dry-run',
   ]
 
   static override flags = {
