@@ -35,6 +35,9 @@ function response(def: RouteDef, description: string, extra: string[] = [], cont
   return { description, headers: Object.fromEntries(names.map((name) => [name, header(name)])), ...(content ? { content } : {}) }
 }
 
+/** A POST that takes an Idempotency-Key: every one but those that change nothing. */
+const idempotent = (def: RouteDef) => def.method === 'POST' && !def.safe
+
 const problemContent = { 'application/problem+json': { schema: problemRef } }
 
 function parameters(def: RouteDef): JsonSchema[] {
@@ -46,7 +49,7 @@ function parameters(def: RouteDef): JsonSchema[] {
       out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: property })
     }
   }
-  if (def.method === 'POST') {
+  if (idempotent(def)) {
     out.push({
       name: 'Idempotency-Key',
       in: 'header',
@@ -78,18 +81,18 @@ function responses(def: RouteDef): Record<string, unknown> {
     const types = def.produces ?? ['application/json']
     content = Object.fromEntries(types.map((type) => [type, type.endsWith('json') ? { schema } : { schema: { type: 'string' } }]))
   }
-  const successHeaders = [...(def.status === 201 ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(def.method === 'POST' ? ['Idempotent-Replayed'] : [])]
+  const successHeaders = [...(def.status === 201 ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(idempotent(def) ? ['Idempotent-Replayed'] : [])]
   const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content) }
   for (const [status, alt] of Object.entries(def.alternatives ?? {})) {
-    const altHeaders = def.method === 'POST' ? ['Idempotent-Replayed'] : []
+    const altHeaders = idempotent(def) ? ['Idempotent-Replayed'] : []
     out[status] = response(def, alt.description, altHeaders, { 'application/json': { schema: schemaOf(alt.response, 'output') } })
   }
   const problem = (status: number, description: string, headers: string[] = []) => (out[status] = response(def, description, headers, problemContent))
   if (def.body || def.query || def.params || def.method === 'POST') {
-    problem(422, 'A field is invalid: every invalid field is listed in `errors`; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)')
+    problem(422, `A field is invalid: every invalid field is listed in \`errors\`${idempotent(def) ? '; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)' : ''}`)
   }
   if (def.body || def.method === 'POST') {
-    problem(400, 'The body is not valid JSON (or not UTF-8); on POST also `invalid_idempotency_key`')
+    problem(400, `The body is not valid JSON (or not UTF-8)${idempotent(def) ? '; on POST also `invalid_idempotency_key`' : ''}`)
     problem(413, 'The body is over 1 MiB')
     problem(415, 'The body is not application/json in UTF-8')
   }
@@ -99,7 +102,7 @@ function responses(def: RouteDef): Record<string, unknown> {
   }
   problem(429, def.scope ? 'A rate limit was exceeded, or too many failed authentications came from this address' : 'Too many failed authentications came from this address', ['Retry-After'])
   if (def.params) problem(404, 'No such resource (or not yours)')
-  if (def.method === 'POST') problem(409, '`idempotency_key_in_use`: a request with this Idempotency-Key is still being processed')
+  if (idempotent(def)) problem(409, '`idempotency_key_in_use`: a request with this Idempotency-Key is still being processed')
   if (def.ifMatch) problem(412, '`precondition_failed`: the resource no longer has the ETag sent in If-Match (its current ETag is in the answer)', ['ETag'])
   for (const [status, description] of Object.entries(def.problems ?? {})) {
     // A route's own 409 joins the Idempotency-Key conflict every POST may answer.

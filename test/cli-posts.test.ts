@@ -112,6 +112,34 @@ describe('smm posts create', () => {
     expect(atTerminal.code).toBe(2)
     expect(atTerminal.stdout).toContain('Error: No text: give --text "…", --file FILE, or pipe it in (echo "…" | smm posts create …).')
   })
+
+  it('--dry-run checks the post and creates nothing: lengths per platform, the API answer with --json, and the same errors as create', async () => {
+    const dry = (await t.http.post('/v1/accounts', { name: 'Dry' }, { key: t.key })).body.id
+    await t.http.post(`/v1/accounts/${dry}/connections`, { platform: 'feed' }, { key: t.key })
+    await t.http.post(`/v1/accounts/${dry}/connections`, { platform: 'discord', credentials: { webhook_url: loop.url } }, { key: t.key })
+    const text = 'Dry run, '.repeat(1_000).trim()
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+    const bad = ['--account', dry, '--platform', 'feed', '--platform', 'discord', '--text', 'x'.repeat(2_001), '--at', '2020-01-01T00:00:00Z']
+    const [human, now, asJson, created, checked] = await Promise.all([
+      smm(['posts', 'create', '--account', 'Dry', '--platform', 'feed', '--platform', 'discord', '--text', 'Launch day', '--at', `${tomorrow} 09:00`, '--dry-run']),
+      smm(['posts', 'create', '--account', dry, '--platform', 'feed', '--text', text, '--dry-run']),
+      smm(['posts', 'create', '--account', dry, '--platform', 'feed', '--text', 'Launch day', '--at', `${tomorrow} 09:00`, '--dry-run', '--json']),
+      smm(['posts', 'create', ...bad]),
+      smm(['posts', 'create', ...bad, '--dry-run']),
+    ])
+    expect(human).toEqual({ code: 0, stderr: '', stdout: `Valid: would be scheduled for ${tomorrow} 09:00 UTC on feed (10/10,000) and discord (10/2,000).
+` })
+    expect(now).toEqual({ code: 0, stderr: '', stdout: `Valid: would go out now on feed (${text.length.toLocaleString('en-US')}/10,000).
+` })
+    expect(asJson).toMatchObject({ code: 0, stderr: '' })
+    expect(json(asJson)).toEqual({ valid: true, scheduled_at: `${tomorrow}T09:00:00.000Z`, targets: [{ platform: 'feed', length: 10, limit: 10_000 }] })
+    // The same problems in the same words, the flags named as typed.
+    expect(created.code).toBe(2)
+    expect(checked).toEqual(created)
+    expect(checked.stderr).toContain('--at: is more than 5 minutes in the past')
+    expect(checked.stderr).toContain('--text: is 2001 characters; discord allows at most 2000')
+    expect((await get(`/v1/posts?account_id=${dry}`)).data).toEqual([])
+  })
 })
 
 describe('smm posts list', () => {

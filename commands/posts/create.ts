@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import type { Account } from '../../src/api/accounts.js'
 import type { PlatformName } from '../../src/api/common.js'
-import type { Post } from '../../src/api/posts.js'
+import type { Post, PostValidation } from '../../src/api/posts.js'
 import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
@@ -9,19 +9,23 @@ import { readContent } from '../../src/cli/content-input.js'
 import { account, repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords } from '../../src/cli/post-output.js'
+import { formatNumber } from '../../src/numbers.js'
 
 export default class PostsCreate extends ApiCommand {
   static override description = `Schedule a post on one or more platforms of an account, or publish it now.
 
 The text comes from --text, from --file, or from standard input when it is piped in. --at takes RFC 3339, a local date-time ("2026-11-21 09:00") or a phrase ("tomorrow 9am"), in your local time zone unless the time names one; --in takes a delay (2h, 1h30m). With neither, the post is published now.
 
-Without --account, your only account is used; without --platform, that account's only connected platform. The daemon checks the text and media against each platform's rules and names every problem.`
+Without --account, your only account is used; without --platform, that account's only connected platform. The daemon checks the text and media against each platform's rules and names every problem.
+
+With --dry-run the daemon runs the very same checks and creates nothing: it says when the post would go out and how long the text is on each platform against its limit, or names the same problems.`
 
   static override examples = [
     '<%= config.bin %> posts create --account acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A --platform mastodon --platform bluesky --text "We launch today" --at "tomorrow 9am"',
     '<%= config.bin %> posts create --platform feed --text "Back in 2 hours" --in 2h',
     '<%= config.bin %> posts create --platform telegram --file notes.md --media https://example.com/launch.png --at "2026-11-21 09:00"',
     'echo "Shipped" | <%= config.bin %> posts create --platform feed --json',
+    '<%= config.bin %> posts create --platform feed --platform x --file launch.txt --at "tomorrow 9am" --dry-run',
   ]
 
   static override flags = {
@@ -32,9 +36,10 @@ Without --account, your only account is used; without --platform, that account's
     media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', ...repeatable }),
     at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in'] }),
     in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at'] }),
+    'dry-run': Flags.boolean({ description: 'Check the post as the daemon would, and create nothing: each platform’s length and limit, or every problem' }),
   }
 
-  async run(): Promise<Post> {
+  async run(): Promise<Post | PostValidation> {
     const { flags } = await this.parse(PostsCreate)
     const media = flags.media ?? []
     const content = await readContent({
@@ -48,18 +53,22 @@ Without --account, your only account is used; without --platform, that account's
     const client = await this.client()
     const scheduledAt = await this.scheduledTime(flags.at, flags.in)
     const { accountId, platforms } = await this.target(client, flags.account && (await this.accountId('--account', flags.account)), flags.platform)
-    const post = await this.waitFor(
-      'Scheduling the post',
-      client.createPost({
-        body: {
-          account_id: accountId,
-          platforms,
-          ...(content !== undefined ? { content } : {}),
-          ...(media.length ? { media_urls: media } : {}),
-          ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
-        },
-      }),
-    )
+    const body = {
+      account_id: accountId,
+      platforms,
+      ...(content !== undefined ? { content } : {}),
+      ...(media.length ? { media_urls: media } : {}),
+      ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+    }
+    if (flags['dry-run']) {
+      const checked = await this.waitFor('Checking the post', client.validatePost({ body }))
+      if (!this.jsonEnabled()) {
+        const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)})`))
+        this.log(scheduledAt ? `Valid: would be scheduled for ${localTime(checked.scheduled_at)} on ${on}.` : `Valid: would go out now on ${on}.`)
+      }
+      return checked
+    }
+    const post = await this.waitFor('Scheduling the post', client.createPost({ body }))
     if (!this.jsonEnabled()) {
       const on = listWords(post.platforms)
       this.log(scheduledAt ? `Scheduled post ${post.id} for ${localTime(post.scheduled_at)} on ${on}.` : `Post ${post.id} goes out now on ${on}.`)

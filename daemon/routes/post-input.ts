@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { PostCreate, PostUpdate, type Post } from '../../src/api/posts.js'
+import { PostCreate, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
 import { validationFailed, type FieldError } from '../../src/errors.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
@@ -40,9 +40,13 @@ interface Draft {
   scheduledAt: number | undefined
 }
 
-/** The checks that need the store, the clock and the platforms, on whichever fields parsed. */
-async function contextErrors(deps: AppDeps, userId: string, draft: Draft, checkTime: boolean): Promise<FieldError[]> {
+/**
+ * The checks that need the store, the clock and the platforms, on whichever fields parsed; and,
+ * for each platform the post can go to, its text measured the way that platform counts it.
+ */
+async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkTime: boolean): Promise<{ errors: FieldError[]; targets: TargetMeasure[] }> {
   const errors: FieldError[] = []
+  const targets: TargetMeasure[] = []
   const { content, mediaUrls, platforms, accountId } = draft
   if (content !== undefined && mediaUrls !== undefined && content.trim() === '' && mediaUrls.length === 0) {
     errors.push({ pointer: '#/content', code: 'required', detail: 'is required (and not blank) unless media_urls has at least one URL' })
@@ -54,7 +58,7 @@ async function contextErrors(deps: AppDeps, userId: string, draft: Draft, checkT
   if (accountId !== undefined && !account) {
     errors.push({ pointer: '#/account_id', code: 'not_found', detail: `${accountId} is not one of your accounts` })
   }
-  if (!account || !platforms) return errors
+  if (!account || !platforms) return { errors, targets }
   const connections = new Map((await deps.store.accounts.connections(account.id)).map((c) => [c.platform, c]))
   platforms.forEach((name, i) => {
     const pointer = `#/platforms/${i}`
@@ -67,14 +71,25 @@ async function contextErrors(deps: AppDeps, userId: string, draft: Draft, checkT
     } else if (connection.status !== 'active') {
       errors.push({ pointer, code: 'platform_not_connected', detail: `the ${name} connection of account ${account.id} must be connected again (${name} refused its credentials)` })
     } else if (content !== undefined && mediaUrls !== undefined) {
-      errors.push(...platform.check({ content, media_urls: mediaUrls }, connection.settings))
+      const post = { content, media_urls: mediaUrls }
+      errors.push(...platform.check(post, connection.settings))
+      targets.push({ platform: name, ...platform.measure(post, connection.settings) })
     }
   })
-  return errors
+  return { errors, targets }
 }
 
-/** A POST /v1/posts body, checked in full: every error at once, or a post to create. */
-export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown): Promise<NewPost> {
+/** A post that passed every check of POST /v1/posts, and how its text measures on each target. */
+export interface CheckedPost {
+  post: NewPost
+  targets: TargetMeasure[]
+}
+
+/**
+ * A POST /v1/posts body, checked in full: every error at once, or a post to create. The one
+ * check behind both create and validate, so the two can never disagree.
+ */
+export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown): Promise<CheckedPost> {
   const { values, errors } = parseFields(PostCreate, raw)
   const draft: Draft = {
     accountId: values.account_id,
@@ -83,15 +98,17 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown):
     platforms: values.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
   }
-  errors.push(...(await contextErrors(deps, userId, draft, true)))
+  const checked = await contextChecks(deps, userId, draft, true)
+  errors.push(...checked.errors)
   if (errors.length) throw validationFailed(errors)
-  return {
+  const post: NewPost = {
     accountId: draft.accountId!,
     content: draft.content!,
     mediaUrls: draft.mediaUrls!,
     platforms: draft.platforms!,
     scheduledAt: draft.scheduledAt ?? deps.clock.now(),
   }
+  return { post, targets: checked.targets }
 }
 
 /** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */
@@ -109,7 +126,7 @@ export async function parsePostChanges(deps: AppDeps, userId: string, post: Post
     platforms: pick('platforms', values.platforms, post.platforms),
     scheduledAt: given.has('scheduled_at') ? (values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at)) : undefined,
   }
-  errors.push(...(await contextErrors(deps, userId, draft, true)))
+  errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
   if (errors.length) throw validationFailed(errors)
   return {
     ...(given.has('content') ? { content: draft.content! } : {}),

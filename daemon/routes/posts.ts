@@ -67,11 +67,17 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
 
   // The body is parsed in full by parseNewPost (schema and account and platform rules together).
   bind(router, { ...routes.createPost, body: undefined }, async (ctx, { principal }) => {
-    const input = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
+    const { post: input } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
     const record = await store.posts.create(principal.user.id, input, clock.now())
     scheduler.wake()
     ctx.set('Location', `/v1/posts/${record.post.id}`)
     respond(ctx, record, 201)
+  })
+
+  // The same parse as create, and then nothing: no row, no event, no scheduler wake.
+  bind(router, { ...routes.validatePost, body: undefined }, async (ctx, { principal }) => {
+    const { post, targets } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
+    ctx.body = { valid: true, scheduled_at: new Date(post.scheduledAt).toISOString(), targets }
   })
 
   bind(router, routes.getPost, async (ctx, { params, principal }) => {

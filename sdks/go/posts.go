@@ -44,6 +44,22 @@ type TargetError struct {
 	Detail string `json:"detail"`
 }
 
+// PostValidation is what Validate answers for a post Create would accept.
+type PostValidation struct {
+	Valid bool `json:"valid"`
+	// ScheduledAt is when the post would be published, as Create would store it (now when none was given).
+	ScheduledAt time.Time `json:"scheduled_at"`
+	// Targets measure the text on each platform, the way it counts, for "212/280".
+	Targets []TargetMeasure `json:"targets"`
+}
+
+// TargetMeasure is a text's length as one platform counts it, against that platform's limit.
+type TargetMeasure struct {
+	Platform string `json:"platform"`
+	Length   int    `json:"length"`
+	Limit    int    `json:"limit"`
+}
+
 // PostCreateParams is a new post.
 type PostCreateParams struct {
 	AccountID string
@@ -86,8 +102,8 @@ type PostListParams struct {
 // PostsService is /v1/posts.
 type PostsService struct{ c *Client }
 
-// Create schedules a post (POST /v1/posts).
-func (s *PostsService) Create(ctx context.Context, p PostCreateParams) (*Post, error) {
+// body is the request body of Create and Validate: the two take the same post.
+func (p PostCreateParams) body() map[string]any {
 	body := map[string]any{"account_id": p.AccountID, "platforms": p.Platforms}
 	if p.Content != "" {
 		body["content"] = p.Content
@@ -98,7 +114,23 @@ func (s *PostsService) Create(ctx context.Context, p PostCreateParams) (*Post, e
 	if !p.ScheduledAt.IsZero() {
 		body["scheduled_at"] = timestamp(p.ScheduledAt)
 	}
-	return s.c.post(ctx, request{method: "POST", path: "/v1/posts", body: body, idempotencyKey: p.IdempotencyKey})
+	return body
+}
+
+// Create schedules a post (POST /v1/posts).
+func (s *PostsService) Create(ctx context.Context, p PostCreateParams) (*Post, error) {
+	return s.c.post(ctx, request{method: "POST", path: "/v1/posts", body: p.body(), idempotencyKey: p.IdempotencyKey})
+}
+
+// Validate checks a post exactly as Create would and creates nothing (POST /v1/posts/validate):
+// each platform's length and limit, or the same 422 *APIError. p.IdempotencyKey is not needed:
+// the daemon stores nothing for this call.
+func (s *PostsService) Validate(ctx context.Context, p PostCreateParams) (*PostValidation, error) {
+	var out PostValidation
+	if _, err := s.c.do(ctx, request{method: "POST", path: "/v1/posts/validate", body: p.body(), out: &out}); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // Get reads a post with its ETag (GET /v1/posts/{id}).

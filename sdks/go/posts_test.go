@@ -169,3 +169,29 @@ func TestAValidationErrorNamesEveryField(t *testing.T) {
 		t.Fatalf("a bad filter: want Next false and a 422, got %v", pager.Err())
 	}
 }
+
+func TestValidateMeasuresAndCreatesNothing(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	account := feedAccount(t, ctx, c)
+
+	at := tomorrow(0).Truncate(time.Second)
+	checked, err := c.Posts.Validate(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "Hello there", Platforms: []string{"feed"}, ScheduledAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []smm.TargetMeasure{{Platform: "feed", Length: 11, Limit: 10000}}
+	if !checked.Valid || !checked.ScheduledAt.Equal(at) || fmt.Sprint(checked.Targets) != fmt.Sprint(want) {
+		t.Fatalf("validated: %+v", checked)
+	}
+	_, err = c.Posts.Validate(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "x", Platforms: []string{"myspace"}})
+	var apiErr *smm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 || len(apiErr.Problem.Errors) == 0 || apiErr.Problem.Errors[0].Pointer != "#/platforms/0" {
+		t.Fatalf("an unknown platform: want a 422 at #/platforms/0, got %v", err)
+	}
+	posts, err := c.Posts.List(ctx, smm.PostListParams{AccountID: account.ID}).All(ctx)
+	if err != nil || len(posts) != 0 {
+		t.Fatalf("validate must create nothing: got %v, %v", posts, err)
+	}
+}

@@ -97,6 +97,28 @@ export const Post = v.pipe(
 )
 export type Post = v.InferOutput<typeof Post>
 
+/** One target of a validated post: its text's length counted the platform's way, against its limit. */
+export const TargetMeasure = v.pipe(
+  v.object({
+    platform: v.picklist(PLATFORM_NAMES),
+    length: v.pipe(v.number(), v.integer(), v.description("The text's length as this platform counts it (its links, emoji and CJK rules)")),
+    limit: v.pipe(v.number(), v.integer(), v.description('The most this platform allows for this post (a caption under media may be shorter; a Mastodon instance may allow more)')),
+  }),
+  v.title('TargetMeasure'),
+)
+export type TargetMeasure = v.InferOutput<typeof TargetMeasure>
+
+/** What POST /v1/posts/validate answers when POST /v1/posts would create the post. */
+export const PostValidation = v.pipe(
+  v.object({
+    valid: v.literal(true),
+    scheduled_at: v.pipe(Timestamp, v.description('When the post would be published, as create would store it (now, when the request gave none)')),
+    targets: v.array(TargetMeasure),
+  }),
+  v.title('PostValidation'),
+)
+export type PostValidation = v.InferOutput<typeof PostValidation>
+
 export const PostListQuery = v.strictObject({
   ...PageQueryEntries,
   status: v.optional(
@@ -141,6 +163,19 @@ export const postRoutes = {
     status: 201,
     response: Post,
     etag: true,
+  }),
+  validatePost: route({
+    method: 'POST',
+    path: '/v1/posts/validate',
+    summary: 'Check a post as POST /v1/posts would, creating nothing: 200 with each platform’s length and limit, or the same 422',
+    description:
+      'Takes exactly what POST /v1/posts takes and runs the same checks (schema, account, connections, each platform’s rules, the time). A valid post answers 200 with when it would be published and, per platform, its length against its limit ("212/280"); an invalid one answers the 422 problem create would answer, byte for byte but for `instance`. Nothing is stored: no post, no event, no webhook. It changes nothing, so it is safe to repeat: an Idempotency-Key is ignored and no answer is kept for replay (a stored answer would go stale as the clock and the connections move).',
+    tag: 'posts',
+    scope: 'posts:write',
+    body: PostCreate,
+    status: 200,
+    response: PostValidation,
+    safe: true,
   }),
   getPost: route({
     method: 'GET',

@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, Record, User, Webhook
+from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, PostValidation, Record, User, Webhook
 from ._transport import Transport
 
 R = TypeVar("R", bound=Record)
@@ -65,6 +65,14 @@ class Posts(_Resource):
         body = _fields(account_id=account_id, content=content, platforms=platforms,
                        scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
         return self._one(Post, "POST", self._t.path("/posts"), body=body, idempotency_key=idempotency_key)
+
+    def validate(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
+                 media_urls: Optional[List[str]] = None) -> PostValidation:
+        """Checks a post exactly as `create` would, creating nothing: each platform's length and limit, or
+        the ValidationError `create` would raise. Nothing is stored, so it needs no idempotency key."""
+        body = _fields(account_id=account_id, content=content, platforms=platforms,
+                       scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
+        return self._one(PostValidation, "POST", self._t.path("/posts/validate"), body=body)
 
     def get(self, id: str) -> Post:
         """The post; its `etag` is what `update(if_match=...)` takes."""

@@ -92,6 +92,15 @@ class Post(Record):
     targets: List[Record]
 
 
+class PostValidation(Record):
+    """What `posts.validate` answers for a post `posts.create` would accept."""
+    valid: bool
+    #: When it would be published, as create would store it (now when none was given).
+    scheduled_at: str
+    #: One per platform: `platform`, `length` (counted that platform's way) and `limit`, for "212/280".
+    targets: List[Record]
+
+
 class Webhook(Record):
     id: str
     url: str

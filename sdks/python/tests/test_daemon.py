@@ -91,6 +91,18 @@ class Posts(unittest.TestCase):
         self.assertEqual(first.id, second.id)
         self.assertEqual(sum(1 for p in self.smm.posts.list(account_id=self.account.id) if p.content == "once"), 1)
 
+    def test_validate_measures_and_creates_nothing(self) -> None:
+        account = self.smm.accounts.create(name="validate")
+        self.smm.accounts.connect(account.id, platform="feed")
+        checked = self.smm.posts.validate(account_id=account.id, content="Hello there", platforms=["feed"], scheduled_at="2099-01-02T03:04:05Z")
+        self.assertIsInstance(checked, smm.PostValidation)
+        self.assertEqual(checked.to_dict(), {"valid": True, "scheduled_at": "2099-01-02T03:04:05.000Z",
+                                             "targets": [{"platform": "feed", "length": 11, "limit": 10000}]})
+        with self.assertRaises(smm.ValidationError) as caught:
+            self.smm.posts.validate(account_id=account.id, content="x", platforms=["myspace"])
+        self.assertTrue(any(e["pointer"] == "#/platforms/0" for e in caught.exception.errors), caught.exception.errors)
+        self.assertEqual(list(self.smm.posts.list(account_id=account.id)), [])
+
     def test_a_field_error_names_the_field(self) -> None:
         with self.assertRaises(smm.ValidationError) as caught:
             self.smm.posts.create(account_id=self.account.id, content="x", platforms=["myspace"])

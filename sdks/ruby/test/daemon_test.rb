@@ -116,6 +116,18 @@ class DaemonTest < Minitest::Test
     assert(error.errors.any? { |e| e["pointer"].include?("/platforms/0") }, error.problem.inspect)
   end
 
+  def test_validate_measures_and_creates_nothing
+    account = Live.account(@client, "ruby validate")
+    checked = @client.posts.validate(account_id: account.id, content: "Hello there", platforms: ["feed"],
+                                     scheduled_at: "2099-01-02T03:04:05Z")
+    assert_equal true, checked.valid
+    assert_equal "2099-01-02T03:04:05.000Z", checked.scheduled_at
+    assert_equal [{ "platform" => "feed", "length" => 11, "limit" => 10_000 }], checked.targets.map(&:to_h)
+    error = assert_raises(Smm::ApiError) { @client.posts.validate(account_id: account.id, content: "x", platforms: ["myspace"]) }
+    assert(error.errors.any? { |e| e["pointer"] == "#/platforms/0" }, error.problem.inspect)
+    assert_empty @client.posts.list(account_id: account.id).to_a
+  end
+
   def test_list_follows_every_page
     account = Live.account(@client, "ruby paging")
     ids = Array.new(5) { |i| create_post(account, "page #{i}").id }

@@ -35,6 +35,8 @@ export declare class SmmClient extends ApiCore {
         }, options?: RequestOptions) => Promise<Page<import("./generated.js").Post>>;
         /** Schedules a post (no `scheduled_at`: now). A retry with the same `idempotencyKey` never makes a second post. */
         create: (post: PostCreateParams, options?: RequestOptions) => Promise<Result<"createPost">>;
+        /** Checks a post as `create` would, creating nothing: each platform's length and limit, or the same 422 `SmmApiError`. */
+        validate: (post: PostCreateParams, options?: RequestOptions) => Promise<Result<"validatePost">>;
         get: (id: string, options?: RequestOptions) => Promise<Result<"getPost">>;
         /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
         getWithEtag: (id: string, options?: RequestOptions) => Promise<{
@@ -140,6 +142,7 @@ export declare const methodFor: {
     readonly disconnectAccount: "accounts.disconnect";
     readonly listPosts: "posts.list";
     readonly createPost: "posts.create";
+    readonly validatePost: "posts.validate";
     readonly getPost: "posts.get";
     readonly updatePost: "posts.update";
     readonly cancelPost: "posts.cancel";

@@ -48,6 +48,8 @@ export class SmmClient extends ApiCore {
         listPage: (query = {}, options) => this.#lister('listPosts').page(withTimes(query, 'from', 'to'), options),
         /** Schedules a post (no `scheduled_at`: now). A retry with the same `idempotencyKey` never makes a second post. */
         create: (post, options) => this.request('createPost', { body: withTimes(post, 'scheduled_at') }, options),
+        /** Checks a post as `create` would, creating nothing: each platform's length and limit, or the same 422 `SmmApiError`. */
+        validate: (post, options) => this.request('validatePost', { body: withTimes(post, 'scheduled_at') }, options),
         get: (id, options) => this.request('getPost', { params: { id } }, options),
         /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
         getWithEtag: async (id, options) => {
@@ -154,6 +156,7 @@ export const methodFor = {
     disconnectAccount: 'accounts.disconnect',
     listPosts: 'posts.list',
     createPost: 'posts.create',
+    validatePost: 'posts.validate',
     getPost: 'posts.get',
     updatePost: 'posts.update',
     cancelPost: 'posts.cancel',

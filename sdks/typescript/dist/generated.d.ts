@@ -226,6 +226,19 @@ export interface Post {
     published_at: string | null;
     cancelled_at: string | null;
 }
+export interface TargetMeasure {
+    platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
+    /** The text's length as this platform counts it (its links, emoji and CJK rules) */
+    length: number;
+    /** The most this platform allows for this post (a caption under media may be shorter; a Mastodon instance may allow more) */
+    limit: number;
+}
+export interface PostValidation {
+    valid: true;
+    /** When the post would be published, as create would store it (now, when the request gave none) */
+    scheduled_at: string;
+    targets: TargetMeasure[];
+}
 export interface AnalyticsMetrics {
     /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
     posts_scheduled: number;
@@ -595,6 +608,17 @@ export interface Operations {
         };
         response: Post;
     };
+    /** Check a post as POST /v1/posts would, creating nothing: 200 with each platform’s length and limit, or the same 422 */
+    validatePost: {
+        body: {
+            account_id: string;
+            content?: string;
+            media_urls?: string[];
+            scheduled_at?: string;
+            platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
+        };
+        response: PostValidation;
+    };
     /** Get a post, its status and each platform’s result (with an ETag) */
     getPost: {
         params: {
@@ -788,6 +812,10 @@ export declare const operations: {
     readonly createPost: {
         readonly method: "POST";
         readonly path: "/v1/posts";
+    };
+    readonly validatePost: {
+        readonly method: "POST";
+        readonly path: "/v1/posts/validate";
     };
     readonly getPost: {
         readonly method: "GET";

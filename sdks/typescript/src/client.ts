@@ -63,6 +63,9 @@ export class SmmClient extends ApiCore {
     /** Schedules a post (no `scheduled_at`: now). A retry with the same `idempotencyKey` never makes a second post. */
     create: (post: PostCreateParams, options?: RequestOptions): Promise<Result<'createPost'>> =>
       this.request('createPost', { body: withTimes(post, 'scheduled_at') }, options),
+    /** Checks a post as `create` would, creating nothing: each platform's length and limit, or the same 422 `SmmApiError`. */
+    validate: (post: PostCreateParams, options?: RequestOptions): Promise<Result<'validatePost'>> =>
+      this.request('validatePost', { body: withTimes(post, 'scheduled_at') }, options),
     get: (id: string, options?: RequestOptions): Promise<Result<'getPost'>> => this.request('getPost', { params: { id } }, options),
     /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
     getWithEtag: async (id: string, options?: RequestOptions): Promise<{ post: Result<'getPost'>; etag: string | undefined }> => {
@@ -188,6 +191,7 @@ export const methodFor = {
   disconnectAccount: 'accounts.disconnect',
   listPosts: 'posts.list',
   createPost: 'posts.create',
+  validatePost: 'posts.validate',
   getPost: 'posts.get',
   updatePost: 'posts.update',
   cancelPost: 'posts.cancel',

@@ -71,6 +71,21 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.deepEqual(error.errors.map((e) => e.pointer).sort(), ['#/media_urls/0', '#/platforms/0'])
   })
 
+  test('validates a post without creating it: lengths and limits, or the 422 create would give', async () => {
+    const own = await client.accounts.create({ name: 'Validate' })
+    await client.accounts.connect(own.id, { platform: 'feed' })
+    const at = later(45)
+    const valid = await client.posts.validate({ account_id: own.id, content: 'Hello there', platforms: ['feed'], scheduled_at: at })
+    assert.deepEqual(valid, { valid: true, scheduled_at: at.toISOString(), targets: [{ platform: 'feed', length: 11, limit: 10_000 }] })
+    const error = await rejection(client.posts.validate({ account_id: own.id, platforms: ['nowhere'], media_urls: ['http://x'] }))
+    assert.ok(error instanceof SmmApiError)
+    assert.equal(error.status, 422)
+    assert.deepEqual(error.errors.map((e) => e.pointer).sort(), ['#/media_urls/0', '#/platforms/0'])
+    const all = []
+    for await (const post of client.posts.list({ account_id: own.id })) all.push(post.id)
+    assert.deepEqual(all, [])
+  })
+
   test('lists across pages, and gives one page with its cursor', async () => {
     const own = await client.accounts.create({ name: 'Pages' })
     await client.accounts.connect(own.id, { platform: 'feed' })

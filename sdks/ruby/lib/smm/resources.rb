@@ -33,6 +33,15 @@ module Smm
       call("POST", "/v1/posts", body: body, idempotency_key: idempotency_key)
     end
 
+    # Checks a post exactly as #create would, creating nothing: a Record with valid, scheduled_at
+    # (as create would store it) and targets (platform, length, limit: "212/280"), or the
+    # ValidationError create would raise. The daemon stores nothing, so no idempotency key.
+    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil)
+      body = fields(account_id: account_id, content: content, platforms: platforms,
+                    scheduled_at: time(scheduled_at), media_urls: media_urls)
+      call("POST", "/v1/posts/validate", body: body)
+    end
+
     def get(id)
       call("GET", "/v1/posts/{id}", params: { id: id })
     end
