@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { Flags, ux } from '@oclif/core'
 import type { Connection, PendingConnection } from '../../src/api/accounts.js'
+import { OAUTH_PLATFORM_NAMES } from '../../src/api/common.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { feedUrls } from '../../src/cli/account-output.js'
 import { openBrowser } from '../../src/cli/browser.js'
 import { CommandError, usageError } from '../../src/cli/command-error.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { accountArg, repeatable, platform } from '../../src/cli/flags.js'
+import { localTime } from '../../src/cli/output.js'
 import { readStdin } from '../../src/cli/prompt.js'
 
 /** How often the account is read while the person approves in their browser. */
@@ -85,8 +87,9 @@ X, LinkedIn, Threads, Facebook and Instagram connect through the browser (OAuth 
     // What was there before: a reconnect is done when the connection changes, not when one is active.
     const before = (await client.getAccount({ params: { id } })).connections.find((c) => c.platform === flags.platform)
     const options = flags['page-id'] ? { options: { page_id: flags['page-id'] } } : {}
+    const oauth = (OAUTH_PLATFORM_NAMES as readonly string[]).includes(flags.platform)
     const answer = await this.waitFor(
-      `Checking the credentials with ${flags.platform}`,
+      oauth ? `Asking for an approval link for ${flags.platform}` : `Checking the credentials with ${flags.platform}`,
       client.connectAccount({ params: { id }, body: { platform: flags.platform, ...(credentials ? { credentials } : {}), ...options } }),
     )
     const connection = answer.status === 'pending' && 'authorize_url' in answer ? await this.approveInBrowser(id, answer, before, flags.browser) : (answer as Connection)
@@ -102,7 +105,7 @@ X, LinkedIn, Threads, Facebook and Instagram connect through the browser (OAuth 
   private async approveInBrowser(id: string, pending: PendingConnection, before: Connection | undefined, browser: boolean): Promise<Connection> {
     const client = await this.client()
     // On standard error: with --json, standard output holds only the final connection.
-    process.stderr.write(`Open this link to approve smm on ${pending.platform} (valid until ${pending.expires_at}):\n\n  ${pending.authorize_url}\n\n`)
+    process.stderr.write(`Open this link to approve smm on ${pending.platform} (valid until ${localTime(pending.expires_at)}):\n\n  ${pending.authorize_url}\n\n`)
     if (browser) openBrowser(pending.authorize_url, (why) => process.stderr.write(`Could not open a browser (${why}); open the link yourself.\n`))
     const spinner = process.stderr.isTTY && !this.jsonEnabled()
     if (spinner) ux.action.start(`Waiting for the approval on ${pending.platform}`)
@@ -129,7 +132,7 @@ X, LinkedIn, Threads, Facebook and Instagram connect through the browser (OAuth 
   }
 
   private notConnected(id: string, pending: PendingConnection, why: string): CommandError {
-    return new CommandError('not_connected', `${pending.platform} was not connected: ${why}. Run \`smm accounts connect ${id} --platform ${pending.platform}\` again to get a new link.`, EXIT.error)
+    return new CommandError('not_connected', `${pending.platform} was not connected: ${why}. Run \`smm accounts connect ${id} --platform ${pending.platform}${this.profileFlag()}\` again to get a new link.`, EXIT.error)
   }
 
   private async credentials(pairs: string[] | undefined, file: string | undefined): Promise<Record<string, unknown> | undefined> {
