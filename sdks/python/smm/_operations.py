@@ -30,6 +30,7 @@ OPERATIONS: Dict[str, str] = {
     "disconnectAccount": "accounts.disconnect",
     "listPosts": "posts.list",
     "createPost": "posts.create",
+    "createPosts": "posts.create_many",
     "getPost": "posts.get",
     "updatePost": "posts.update",
     "cancelPost": "posts.cancel",

@@ -245,6 +245,11 @@ export interface Post {
   cancelled_at: string | null
 }
 
+export interface BulkValidation {
+  valid: true
+  count: number
+}
+
 export interface AnalyticsMetrics {
   /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
   posts_scheduled: number
@@ -616,6 +621,24 @@ export interface Operations {
     }
     response: Post
   }
+  /** Create up to 500 posts at once: all, or none if any is invalid */
+  createPosts: {
+    body: {
+      /** 1 to 500 posts, each exactly what POST /v1/posts takes */
+      posts: Array<{
+        account_id: string
+        content?: string
+        media_urls?: string[]
+        scheduled_at?: string
+        platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+      }>
+      /** true: validate every post and answer 200 {valid, count}, creating nothing */
+      dry_run?: boolean
+    }
+    response: BulkValidation | {
+      data: Post[]
+    }
+  }
   /** Get a post, its status and each platform’s result (with an ETag) */
   getPost: {
     params: {
@@ -731,6 +754,7 @@ export const operations = {
   disconnectAccount: { method: 'DELETE', path: '/v1/accounts/{id}/connections/{platform}' },
   listPosts: { method: 'GET', path: '/v1/posts' },
   createPost: { method: 'POST', path: '/v1/posts' },
+  createPosts: { method: 'POST', path: '/v1/posts/bulk' },
   getPost: { method: 'GET', path: '/v1/posts/{id}' },
   updatePost: { method: 'PUT', path: '/v1/posts/{id}' },
   cancelPost: { method: 'DELETE', path: '/v1/posts/{id}' },
