@@ -31,6 +31,7 @@ var operations = map[string]any{
 	"disconnectAccount":     (*AccountsService).Disconnect,
 	"listPosts":             (*PostsService).List,
 	"createPost":            (*PostsService).Create,
+	"createPosts":           (*PostsService).CreateMany,
 	"getPost":               (*PostsService).Get,
 	"updatePost":            (*PostsService).Update,
 	"cancelPost":            (*PostsService).Cancel,
