@@ -32,6 +32,7 @@ module Smm
     "disconnectAccount" => %i[accounts disconnect],
     "listPosts" => %i[posts list],
     "createPost" => %i[posts create],
+    "createPosts" => %i[posts create_many],
     "getPost" => %i[posts get],
     "updatePost" => %i[posts update],
     "cancelPost" => %i[posts cancel],
