@@ -35,6 +35,14 @@ export declare class SmmClient extends ApiCore {
         }, options?: RequestOptions) => Promise<Page<import("./generated.js").Post>>;
         /** Schedules a post (no `scheduled_at`: now). A retry with the same `idempotencyKey` never makes a second post. */
         create: (post: PostCreateParams, options?: RequestOptions) => Promise<Result<"createPost">>;
+        /** Schedules up to 500 posts in one request: all, or none (a 422 points at `#/posts/<index>/…`). Answers them in order. */
+        createMany: (posts: PostCreateParams[], options?: RequestOptions) => Promise<Extract<Result<"createPosts">, {
+            data: unknown;
+        }>>;
+        /** Checks up to 500 posts as `createMany` would, creating nothing: `{ valid: true, count }` or the same 422. */
+        validateMany: (posts: PostCreateParams[], options?: RequestOptions) => Promise<Extract<Result<"createPosts">, {
+            valid: true;
+        }>>;
         get: (id: string, options?: RequestOptions) => Promise<Result<"getPost">>;
         /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
         getWithEtag: (id: string, options?: RequestOptions) => Promise<{
@@ -140,6 +148,7 @@ export declare const methodFor: {
     readonly disconnectAccount: "accounts.disconnect";
     readonly listPosts: "posts.list";
     readonly createPost: "posts.create";
+    readonly createPosts: "posts.createMany";
     readonly getPost: "posts.get";
     readonly updatePost: "posts.update";
     readonly cancelPost: "posts.cancel";

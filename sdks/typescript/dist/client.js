@@ -48,6 +48,10 @@ export class SmmClient extends ApiCore {
         listPage: (query = {}, options) => this.#lister('listPosts').page(withTimes(query, 'from', 'to'), options),
         /** Schedules a post (no `scheduled_at`: now). A retry with the same `idempotencyKey` never makes a second post. */
         create: (post, options) => this.request('createPost', { body: withTimes(post, 'scheduled_at') }, options),
+        /** Schedules up to 500 posts in one request: all, or none (a 422 points at `#/posts/<index>/…`). Answers them in order. */
+        createMany: (posts, options) => this.request('createPosts', { body: { posts: posts.map((p) => withTimes(p, 'scheduled_at')) } }, options),
+        /** Checks up to 500 posts as `createMany` would, creating nothing: `{ valid: true, count }` or the same 422. */
+        validateMany: (posts, options) => this.request('createPosts', { body: { posts: posts.map((p) => withTimes(p, 'scheduled_at')), dry_run: true } }, options),
         get: (id, options) => this.request('getPost', { params: { id } }, options),
         /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
         getWithEtag: async (id, options) => {
@@ -154,6 +158,7 @@ export const methodFor = {
     disconnectAccount: 'accounts.disconnect',
     listPosts: 'posts.list',
     createPost: 'posts.create',
+    createPosts: 'posts.createMany',
     getPost: 'posts.get',
     updatePost: 'posts.update',
     cancelPost: 'posts.cancel',

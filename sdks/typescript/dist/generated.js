@@ -28,6 +28,7 @@ export const operations = {
     disconnectAccount: { method: 'DELETE', path: '/v1/accounts/{id}/connections/{platform}' },
     listPosts: { method: 'GET', path: '/v1/posts' },
     createPost: { method: 'POST', path: '/v1/posts' },
+    createPosts: { method: 'POST', path: '/v1/posts/bulk' },
     getPost: { method: 'GET', path: '/v1/posts/{id}' },
     updatePost: { method: 'PUT', path: '/v1/posts/{id}' },
     cancelPost: { method: 'DELETE', path: '/v1/posts/{id}' },
