@@ -81,7 +81,7 @@ function responses(def: RouteDef): Record<string, unknown> {
     const types = def.produces ?? ['application/json']
     content = Object.fromEntries(types.map((type) => [type, type.endsWith('json') ? { schema } : { schema: { type: 'string' } }]))
   }
-  const successHeaders = [...(def.status === 201 ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(idempotent(def) ? ['Idempotent-Replayed'] : [])]
+  const successHeaders = [...(def.status === 201 && !def.noLocation ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(idempotent(def) ? ['Idempotent-Replayed'] : [])]
   const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content) }
   for (const [status, alt] of Object.entries(def.alternatives ?? {})) {
     const altHeaders = idempotent(def) ? ['Idempotent-Replayed'] : []

@@ -354,6 +354,21 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'post.scheduled', 'post.updated', 'post.cancelled'])
     })
 
+    it('creates several posts in one transaction, in order with their events, and none when one in the middle is refused', async () => {
+      const { user, account } = await setup('Bulk')
+      const other = await store.accounts.create(user, 'Bulk gone', T0)
+      const records = await store.posts.createMany(user, [newPost(account, T0 + 2_000), newPost(account, T0 + 1_000, ['feed'])], T0)
+      expect(records.map((r) => r.post.scheduled_at)).toEqual([new Date(T0 + 2_000).toISOString(), new Date(T0 + 1_000).toISOString()])
+      expect(records[1]!.post).toMatchObject({ status: 'scheduled', platforms: ['feed'], targets: [{ platform: 'feed', status: 'pending' }] })
+      // The second post's account is deleted after validation would have passed: its insert is refused.
+      expect((await store.posts.deleteAccount(user, other.id, { cancelPosts: true }, T0)).kind).toBe('ok')
+      const refused = store.posts.createMany(user, [newPost(account, T0 + 3_000), newPost(other.id, T0 + 3_000), newPost(account, T0 + 4_000)], T0)
+      await expect(refused).rejects.toThrow()
+      expect((await store.posts.list(user, { order: 'asc' }, 100)).map((r) => r.post.id)).toEqual([records[1]!.post.id, records[0]!.post.id])
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect(types).toEqual(['post.scheduled', 'post.scheduled', 'account.deleted'])
+    })
+
     it('claims a due post, one attempt per target under a lease, and settles it once: the post’s final state and events commit with the last outcome', async () => {
       const { user, account } = await setup('Publisher')
       const created = await store.posts.create(user, newPost(account, T0 + 10_000), T0)

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { PostCreate, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
-import { validationFailed, type FieldError } from '../../src/errors.js'
+import { bulkOf, PostCreate, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
+import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import type { PlatformName } from '../platforms/types.js'
@@ -109,6 +109,31 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown):
     scheduledAt: draft.scheduledAt ?? deps.clock.now(),
   }
   return { post, targets: checked.targets }
+}
+
+// The envelope is checked first with items left open, so that each item is then parsed by
+// parseNewPost exactly as POST /v1/posts parses it (no rule is written twice).
+const BulkEnvelope = bulkOf(v.unknown())
+
+/**
+ * A POST /v1/posts/bulk body: every post checked as POST /v1/posts checks it, and one 422
+ * listing the errors of all of them at `#/posts/<index>/…`; or the posts to create, in order.
+ */
+export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown): Promise<{ posts: NewPost[]; dryRun: boolean }> {
+  const envelope = parseInput(BulkEnvelope, raw)
+  const posts: NewPost[] = []
+  const errors: FieldError[] = []
+  for (const [index, item] of envelope.posts.entries()) {
+    try {
+      posts.push((await parseNewPost(deps, userId, item)).post)
+    } catch (error) {
+      // Only a post's own 422 is gathered; anything else (the store failing) ends the request.
+      if (!(error instanceof ApiError) || error.status !== 422) throw error
+      errors.push(...error.errors.map((e) => ({ ...e, pointer: `#/posts/${index}${e.pointer.slice(1)}` })))
+    }
+  }
+  if (errors.length) throw validationFailed(errors)
+  return { posts, dryRun: envelope.dry_run === true }
 }
 
 /** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */

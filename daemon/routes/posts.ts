@@ -5,7 +5,7 @@ import type { PostListQuery, PostStatus } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
 import type { PostFilters, PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
-import { parseNewPost, parsePostChanges } from './post-input.js'
+import { parseNewPost, parseNewPosts, parsePostChanges } from './post-input.js'
 
 const etag = (record: PostRecord) => `"v${record.version}"`
 
@@ -78,6 +78,19 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   bind(router, { ...routes.validatePost, body: undefined }, async (ctx, { principal }) => {
     const { post, targets } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
     ctx.body = { valid: true, scheduled_at: new Date(post.scheduledAt).toISOString(), targets }
+  })
+
+  // Every post is parsed by parseNewPost before any is created; the store creates all or none.
+  bind(router, { ...routes.createPosts, body: undefined }, async (ctx, { principal }) => {
+    const { posts, dryRun } = await parseNewPosts(deps, principal.user.id, ctx.request.body ?? {})
+    if (dryRun) {
+      ctx.body = { valid: true, count: posts.length }
+      return
+    }
+    const records = await store.posts.createMany(principal.user.id, posts, clock.now())
+    scheduler.wake()
+    ctx.status = 201
+    ctx.body = { data: records.map((r) => r.post) }
   })
 
   bind(router, routes.getPost, async (ctx, { params, principal }) => {

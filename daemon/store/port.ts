@@ -472,6 +472,11 @@ export interface AccountsStore {
 
 export interface PostsStore {
   create(userId: string, input: NewPost, now: number): Promise<PostRecord>
+  /**
+   * Creates several posts, each with its `post.scheduled` event, in one transaction: all or
+   * none. Answers the records in the order of `inputs`.
+   */
+  createMany(userId: string, inputs: NewPost[], now: number): Promise<PostRecord[]>
   get(userId: string, id: string): Promise<PostRecord | undefined>
   list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]>
   /** How many of the user's posts match the filters (after the cursor, when there is one). */

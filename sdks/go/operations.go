@@ -32,6 +32,7 @@ var operations = map[string]any{
 	"listPosts":             (*PostsService).List,
 	"createPost":            (*PostsService).Create,
 	"validatePost":          (*PostsService).Validate,
+	"createPosts":           (*PostsService).CreateMany,
 	"getPost":               (*PostsService).Get,
 	"updatePost":            (*PostsService).Update,
 	"cancelPost":            (*PostsService).Cancel,

@@ -133,6 +133,48 @@ func (s *PostsService) Validate(ctx context.Context, p PostCreateParams) (*PostV
 	return &out, nil
 }
 
+// PostBulkParams are up to 500 posts to create together. Each post's own IdempotencyKey is
+// ignored: the request has one.
+type PostBulkParams struct {
+	Posts          []PostCreateParams
+	IdempotencyKey string
+}
+
+func bulkBody(p PostBulkParams, dryRun bool) map[string]any {
+	items := make([]map[string]any, len(p.Posts))
+	for i, post := range p.Posts {
+		items[i] = post.body()
+	}
+	body := map[string]any{"posts": items}
+	if dryRun {
+		body["dry_run"] = true
+	}
+	return body
+}
+
+// CreateMany schedules up to 500 posts in one request (POST /v1/posts/bulk): all, or none when
+// any is invalid (a 422 whose pointers are like #/posts/3/content). The posts come back in order.
+func (s *PostsService) CreateMany(ctx context.Context, p PostBulkParams) ([]*Post, error) {
+	var out struct {
+		Data []*Post `json:"data"`
+	}
+	if _, err := s.c.do(ctx, request{method: "POST", path: "/v1/posts/bulk", body: bulkBody(p, false), idempotencyKey: p.IdempotencyKey, out: &out}); err != nil {
+		return nil, err
+	}
+	return out.Data, nil
+}
+
+// ValidateMany checks posts as CreateMany would, creating nothing, and answers their count.
+func (s *PostsService) ValidateMany(ctx context.Context, p PostBulkParams) (int, error) {
+	var out struct {
+		Count int `json:"count"`
+	}
+	if _, err := s.c.do(ctx, request{method: "POST", path: "/v1/posts/bulk", body: bulkBody(p, true), idempotencyKey: p.IdempotencyKey, out: &out}); err != nil {
+		return 0, err
+	}
+	return out.Count, nil
+}
+
 // Get reads a post with its ETag (GET /v1/posts/{id}).
 func (s *PostsService) Get(ctx context.Context, id string) (*Post, error) {
 	return s.c.post(ctx, request{method: "GET", path: pathOf("/v1/posts/{id}", id)})

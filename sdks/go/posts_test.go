@@ -195,3 +195,31 @@ func TestValidateMeasuresAndCreatesNothing(t *testing.T) {
 		t.Fatalf("validate must create nothing: got %v, %v", posts, err)
 	}
 }
+
+func TestCreateManyMakesAllInOrderOrNone(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	account := feedAccount(t, ctx, c)
+	var posts []smm.PostCreateParams
+	for i := 0; i < 3; i++ {
+		posts = append(posts, smm.PostCreateParams{AccountID: account.ID, Content: fmt.Sprintf("bulk %d", i), Platforms: []string{"feed"}, ScheduledAt: tomorrow(i)})
+	}
+	if n, err := c.Posts.ValidateMany(ctx, smm.PostBulkParams{Posts: posts}); err != nil || n != 3 {
+		t.Fatalf("ValidateMany: %d, %v", n, err)
+	}
+	made, err := c.Posts.CreateMany(ctx, smm.PostBulkParams{Posts: posts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 3 || made[0].Content != "bulk 0" || made[2].Content != "bulk 2" {
+		t.Fatalf("CreateMany: %+v", made)
+	}
+	bad := append([]smm.PostCreateParams{}, posts[0], posts[1])
+	bad[1].Platforms = []string{"myspace"}
+	_, err = c.Posts.CreateMany(ctx, smm.PostBulkParams{Posts: bad})
+	var apiErr *smm.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 || apiErr.Problem.Errors[0].Pointer != "#/posts/1/platforms/0" {
+		t.Fatalf("want a 422 at #/posts/1/platforms/0, got %v", err)
+	}
+}

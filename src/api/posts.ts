@@ -45,6 +45,28 @@ export const PostCreate = v.strictObject({
 })
 export type PostCreate = v.InferOutput<typeof PostCreate>
 
+/** How many posts one POST /v1/posts/bulk may carry. */
+export const MAX_BULK_POSTS = 500
+
+/** The bulk envelope around any item schema: the contract's (PostCreate) and the route's first pass (unknown items, each then parsed as POST /v1/posts parses). */
+export function bulkOf<T extends v.GenericSchema>(item: T) {
+  return v.strictObject({
+    posts: v.pipe(
+      v.array(item),
+      v.minLength(1, 'must hold at least one post'),
+      v.maxLength(MAX_BULK_POSTS, `must hold at most ${MAX_BULK_POSTS} posts; split the batch into several requests`),
+      v.description(`1 to ${MAX_BULK_POSTS} posts, each exactly what POST /v1/posts takes`),
+    ),
+    dry_run: v.optional(
+      v.pipe(v.boolean(), v.description('true: validate every post and answer 200 {valid, count}, creating nothing')),
+    ),
+  })
+}
+
+/** POST /v1/posts/bulk. */
+export const PostBulk = bulkOf(PostCreate)
+export type PostBulk = v.InferOutput<typeof PostBulk>
+
 /** PUT /v1/posts/{id}: any subset, merged into the post, then checked as a whole. */
 export const PostUpdate = v.strictObject({
   account_id: v.optional(v.pipe(v.string(), v.description('If present, must be the post’s own account: a post cannot move'))),
@@ -176,6 +198,25 @@ export const postRoutes = {
     status: 200,
     response: PostValidation,
     safe: true,
+  }),
+  createPosts: route({
+    method: 'POST',
+    path: '/v1/posts/bulk',
+    summary: `Create up to ${MAX_BULK_POSTS} posts at once: all, or none if any is invalid`,
+    description:
+      'Every post is checked as POST /v1/posts checks it before any is created; a 422 lists the errors of all of them, with pointers like `#/posts/3/content`. The posts are created in one transaction, each with its `post.scheduled` event, and answered in the order sent. The request counts once against the rate limits.',
+    tag: 'posts',
+    scope: 'posts:write',
+    body: PostBulk,
+    status: 201,
+    response: v.object({ data: v.array(Post) }),
+    noLocation: true,
+    alternatives: {
+      200: {
+        description: 'With `"dry_run": true`: every post is valid; nothing was created',
+        response: v.pipe(v.object({ valid: v.literal(true), count: v.pipe(v.number(), v.integer()) }), v.title('BulkValidation')),
+      },
+    },
   }),
   getPost: route({
     method: 'GET',

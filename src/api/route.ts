@@ -29,6 +29,8 @@ export interface RouteDef {
   description?: string
   /** The success response carries an ETag (the resource's version). */
   etag?: boolean
+  /** A 201 that made several resources names no one of them: no `Location` header. */
+  noLocation?: boolean
   /** The request may carry If-Match; a stale one is 412 `precondition_failed`. */
   ifMatch?: boolean
   /**

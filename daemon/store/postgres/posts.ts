@@ -33,19 +33,31 @@ async function ownedForUpdate(q: Queryable, userId: string, id: string): Promise
   return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`))[0]
 }
 
+/** Inserts a scheduled post with its pending targets and records `post.scheduled`, inside the caller's transaction. */
+async function insertPost(tx: Queryable, userId: string, input: NewPost, now: number): Promise<PostRecord> {
+  const id = newId('pst', now)
+  await tx`
+    INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+    VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
+            ${JSON.stringify(input.platforms)}, ${input.scheduledAt}, 'scheduled', 1, ${now}, ${now})`
+  await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
+  const record = (await recordOf(tx, id))!
+  await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+  return record
+}
+
 export function postsStore(sql: Sql): PostsStore {
   return {
     async create(userId: string, input: NewPost, now: number) {
+      return sql.begin((tx) => insertPost(tx, userId, input, now))
+    },
+
+    async createMany(userId, inputs, now) {
+      // One transaction: a refusal of any insert (the account deleted meanwhile) rolls back all.
       return sql.begin(async (tx) => {
-        const id = newId('pst', now)
-        await tx`
-          INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
-          VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
-                  ${JSON.stringify(input.platforms)}, ${input.scheduledAt}, 'scheduled', 1, ${now}, ${now})`
-        await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
-        const record = (await recordOf(tx, id))!
-        await appendEvent(tx, userId, 'post.scheduled', record.post, now)
-        return record
+        const records: PostRecord[] = []
+        for (const input of inputs) records.push(await insertPost(tx, userId, input, now))
+        return records
       })
     },
 

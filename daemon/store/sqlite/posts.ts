@@ -71,6 +71,12 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     return record
   })
 
+  // One transaction around the single creation's steps: a throw anywhere (a foreign key, a
+  // constraint) rolls back every post created before it.
+  const createMany = db.transaction((userId: string, inputs: NewPost[], now: number): PostRecord[] =>
+    inputs.map((input) => create(userId, input, now)),
+  )
+
   const change = db.transaction((userId: string, id: string, changes: PostChanges, version: number, now: number): Change => {
     const current = owned(userId, id)
     if (!current) return { kind: 'not_found' }
@@ -169,6 +175,11 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     /** Creates a scheduled post and its pending targets, and records `post.scheduled`, together. */
     async create(userId: string, input: NewPost, now: number): Promise<PostRecord> {
       return create.immediate(userId, input, now)
+    },
+
+    /** Creates several posts as `create` does, in one transaction: all or none. */
+    async createMany(userId: string, inputs: NewPost[], now: number): Promise<PostRecord[]> {
+      return createMany.immediate(userId, inputs, now)
     },
 
     /** The user's post; undefined if there is none or it is someone else's. */

@@ -35,6 +35,13 @@ def _fields(**values: Any) -> Dict[str, Any]:
     return {k: v for k, v in values.items() if v is not UNSET}
 
 
+def _bulk_item(post: Dict[str, Any]) -> Dict[str, Any]:
+    item = {k: v for k, v in post.items() if v is not None}
+    if "scheduled_at" in item:
+        item["scheduled_at"] = _rfc3339(item["scheduled_at"], "scheduled_at")
+    return item
+
+
 class _Resource:
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -73,6 +80,18 @@ class Posts(_Resource):
         body = _fields(account_id=account_id, content=content, platforms=platforms,
                        scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
         return self._one(PostValidation, "POST", self._t.path("/posts/validate"), body=body)
+
+    def create_many(self, posts: List[Dict[str, Any]], *, idempotency_key: Optional[str] = None) -> List[Post]:
+        """Schedules up to 500 posts (each a dict of `create`'s fields) in one request: all, or none when
+        any is invalid (ValidationError, pointers like `#/posts/3/content`). The posts come back in order."""
+        response = self._t.request("POST", self._t.path("/posts/bulk"), body={"posts": [_bulk_item(p) for p in posts]},
+                                   idempotency_key=idempotency_key)
+        return [Post(item) for item in response.json()["data"]]
+
+    def validate_many(self, posts: List[Dict[str, Any]]) -> int:
+        """Checks posts as `create_many` would, creating nothing: their count, or ValidationError."""
+        response = self._t.request("POST", self._t.path("/posts/bulk"), body={"posts": [_bulk_item(p) for p in posts], "dry_run": True})
+        return int(response.json()["count"])
 
     def get(self, id: str) -> Post:
         """The post; its `etag` is what `update(if_match=...)` takes."""

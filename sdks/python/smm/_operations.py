@@ -31,6 +31,7 @@ OPERATIONS: Dict[str, str] = {
     "listPosts": "posts.list",
     "createPost": "posts.create",
     "validatePost": "posts.validate",
+    "createPosts": "posts.create_many",
     "getPost": "posts.get",
     "updatePost": "posts.update",
     "cancelPost": "posts.cancel",

@@ -103,6 +103,16 @@ class Posts(unittest.TestCase):
         self.assertTrue(any(e["pointer"] == "#/platforms/0" for e in caught.exception.errors), caught.exception.errors)
         self.assertEqual(list(self.smm.posts.list(account_id=account.id)), [])
 
+    def test_create_many_makes_all_in_order_or_none(self) -> None:
+        posts = [{"account_id": self.account.id, "content": "bulk %d" % i, "platforms": ["feed"], "scheduled_at": tomorrow()} for i in range(3)]
+        self.assertEqual(self.smm.posts.validate_many(posts), 3)
+        made = self.smm.posts.create_many(posts)
+        self.assertEqual([p.content for p in made], ["bulk 0", "bulk 1", "bulk 2"])
+        self.assertEqual(self.smm.posts.get(made[1].id).content, "bulk 1")
+        with self.assertRaises(smm.ValidationError) as caught:
+            self.smm.posts.create_many(posts[:1] + [{**posts[1], "platforms": ["myspace"]}])
+        self.assertTrue(any(e["pointer"] == "#/posts/1/platforms/0" for e in caught.exception.errors), caught.exception.errors)
+
     def test_a_field_error_names_the_field(self) -> None:
         with self.assertRaises(smm.ValidationError) as caught:
             self.smm.posts.create(account_id=self.account.id, content="x", platforms=["myspace"])

@@ -82,6 +82,17 @@ class DaemonTest < Minitest::Test
     assert_equal 401, assert_raises(Smm::ApiError) { Live.client(api_key: key.secret, max_retries: 0).me }.status
   end
 
+  def test_create_many_makes_all_in_order_or_none
+    account = Live.account(@client, "ruby bulk").id
+    posts = Array.new(3) { |i| { account_id: account, content: "bulk #{i}", platforms: ["feed"], scheduled_at: Live.tomorrow } }
+    assert_equal 3, @client.posts.validate_many(posts)
+    made = @client.posts.create_many(posts)
+    assert_equal ["bulk 0", "bulk 1", "bulk 2"], made.map(&:content)
+    bad = [posts[0], posts[1].merge(platforms: ["myspace"])]
+    error = assert_raises(Smm::ApiError) { @client.posts.create_many(bad) }
+    assert_equal [422, ["#/posts/1/platforms/0"]], [error.status, error.errors.map { |e| e["pointer"] }]
+  end
+
   def test_webhooks_update_list_and_deliveries
     webhook = @client.webhooks.create(url: ENV.fetch("SMM_TEST_RECEIVER_URL"), events: ["post.published"])
     updated = @client.webhooks.update(webhook.id, events: ["post.failed"], enabled: false)

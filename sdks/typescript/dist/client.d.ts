@@ -37,6 +37,14 @@ export declare class SmmClient extends ApiCore {
         create: (post: PostCreateParams, options?: RequestOptions) => Promise<Result<"createPost">>;
         /** Checks a post as `create` would, creating nothing: each platform's length and limit, or the same 422 `SmmApiError`. */
         validate: (post: PostCreateParams, options?: RequestOptions) => Promise<Result<"validatePost">>;
+        /** Schedules up to 500 posts in one request: all, or none (a 422 points at `#/posts/<index>/…`). Answers them in order. */
+        createMany: (posts: PostCreateParams[], options?: RequestOptions) => Promise<Extract<Result<"createPosts">, {
+            data: unknown;
+        }>>;
+        /** Checks up to 500 posts as `createMany` would, creating nothing: `{ valid: true, count }` or the same 422. */
+        validateMany: (posts: PostCreateParams[], options?: RequestOptions) => Promise<Extract<Result<"createPosts">, {
+            valid: true;
+        }>>;
         get: (id: string, options?: RequestOptions) => Promise<Result<"getPost">>;
         /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
         getWithEtag: (id: string, options?: RequestOptions) => Promise<{
@@ -143,6 +151,7 @@ export declare const methodFor: {
     readonly listPosts: "posts.list";
     readonly createPost: "posts.create";
     readonly validatePost: "posts.validate";
+    readonly createPosts: "posts.createMany";
     readonly getPost: "posts.get";
     readonly updatePost: "posts.update";
     readonly cancelPost: "posts.cancel";

@@ -50,6 +50,10 @@ export class SmmClient extends ApiCore {
         create: (post, options) => this.request('createPost', { body: withTimes(post, 'scheduled_at') }, options),
         /** Checks a post as `create` would, creating nothing: each platform's length and limit, or the same 422 `SmmApiError`. */
         validate: (post, options) => this.request('validatePost', { body: withTimes(post, 'scheduled_at') }, options),
+        /** Schedules up to 500 posts in one request: all, or none (a 422 points at `#/posts/<index>/…`). Answers them in order. */
+        createMany: (posts, options) => this.request('createPosts', { body: { posts: posts.map((p) => withTimes(p, 'scheduled_at')) } }, options),
+        /** Checks up to 500 posts as `createMany` would, creating nothing: `{ valid: true, count }` or the same 422. */
+        validateMany: (posts, options) => this.request('createPosts', { body: { posts: posts.map((p) => withTimes(p, 'scheduled_at')), dry_run: true } }, options),
         get: (id, options) => this.request('getPost', { params: { id } }, options),
         /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
         getWithEtag: async (id, options) => {
@@ -157,6 +161,7 @@ export const methodFor = {
     listPosts: 'posts.list',
     createPost: 'posts.create',
     validatePost: 'posts.validate',
+    createPosts: 'posts.createMany',
     getPost: 'posts.get',
     updatePost: 'posts.update',
     cancelPost: 'posts.cancel',

@@ -239,6 +239,10 @@ export interface PostValidation {
     scheduled_at: string;
     targets: TargetMeasure[];
 }
+export interface BulkValidation {
+    valid: true;
+    count: number;
+}
 export interface AnalyticsMetrics {
     /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
     posts_scheduled: number;
@@ -619,6 +623,24 @@ export interface Operations {
         };
         response: PostValidation;
     };
+    /** Create up to 500 posts at once: all, or none if any is invalid */
+    createPosts: {
+        body: {
+            /** 1 to 500 posts, each exactly what POST /v1/posts takes */
+            posts: Array<{
+                account_id: string;
+                content?: string;
+                media_urls?: string[];
+                scheduled_at?: string;
+                platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
+            }>;
+            /** true: validate every post and answer 200 {valid, count}, creating nothing */
+            dry_run?: boolean;
+        };
+        response: BulkValidation | {
+            data: Post[];
+        };
+    };
     /** Get a post, its status and each platform’s result (with an ETag) */
     getPost: {
         params: {
@@ -816,6 +838,10 @@ export declare const operations: {
     readonly validatePost: {
         readonly method: "POST";
         readonly path: "/v1/posts/validate";
+    };
+    readonly createPosts: {
+        readonly method: "POST";
+        readonly path: "/v1/posts/bulk";
     };
     readonly getPost: {
         readonly method: "GET";

@@ -29,6 +29,7 @@ export const operations = {
     listPosts: { method: 'GET', path: '/v1/posts' },
     createPost: { method: 'POST', path: '/v1/posts' },
     validatePost: { method: 'POST', path: '/v1/posts/validate' },
+    createPosts: { method: 'POST', path: '/v1/posts/bulk' },
     getPost: { method: 'GET', path: '/v1/posts/{id}' },
     updatePost: { method: 'PUT', path: '/v1/posts/{id}' },
     cancelPost: { method: 'DELETE', path: '/v1/posts/{id}' },

@@ -66,6 +66,12 @@ export class SmmClient extends ApiCore {
     /** Checks a post as `create` would, creating nothing: each platform's length and limit, or the same 422 `SmmApiError`. */
     validate: (post: PostCreateParams, options?: RequestOptions): Promise<Result<'validatePost'>> =>
       this.request('validatePost', { body: withTimes(post, 'scheduled_at') }, options),
+    /** Schedules up to 500 posts in one request: all, or none (a 422 points at `#/posts/<index>/…`). Answers them in order. */
+    createMany: (posts: PostCreateParams[], options?: RequestOptions): Promise<Extract<Result<'createPosts'>, { data: unknown }>> =>
+      this.request('createPosts', { body: { posts: posts.map((p) => withTimes(p, 'scheduled_at')) } }, options) as never,
+    /** Checks up to 500 posts as `createMany` would, creating nothing: `{ valid: true, count }` or the same 422. */
+    validateMany: (posts: PostCreateParams[], options?: RequestOptions): Promise<Extract<Result<'createPosts'>, { valid: true }>> =>
+      this.request('createPosts', { body: { posts: posts.map((p) => withTimes(p, 'scheduled_at')), dry_run: true } }, options) as never,
     get: (id: string, options?: RequestOptions): Promise<Result<'getPost'>> => this.request('getPost', { params: { id } }, options),
     /** A post with its version (ETag), to pass as `ifMatch` to `update`. */
     getWithEtag: async (id: string, options?: RequestOptions): Promise<{ post: Result<'getPost'>; etag: string | undefined }> => {
@@ -192,6 +198,7 @@ export const methodFor = {
   listPosts: 'posts.list',
   createPost: 'posts.create',
   validatePost: 'posts.validate',
+  createPosts: 'posts.createMany',
   getPost: 'posts.get',
   updatePost: 'posts.update',
   cancelPost: 'posts.cancel',

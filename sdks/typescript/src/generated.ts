@@ -260,6 +260,11 @@ export interface PostValidation {
   targets: TargetMeasure[]
 }
 
+export interface BulkValidation {
+  valid: true
+  count: number
+}
+
 export interface AnalyticsMetrics {
   /** Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state. */
   posts_scheduled: number
@@ -642,6 +647,24 @@ export interface Operations {
     }
     response: PostValidation
   }
+  /** Create up to 500 posts at once: all, or none if any is invalid */
+  createPosts: {
+    body: {
+      /** 1 to 500 posts, each exactly what POST /v1/posts takes */
+      posts: Array<{
+        account_id: string
+        content?: string
+        media_urls?: string[]
+        scheduled_at?: string
+        platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+      }>
+      /** true: validate every post and answer 200 {valid, count}, creating nothing */
+      dry_run?: boolean
+    }
+    response: BulkValidation | {
+      data: Post[]
+    }
+  }
   /** Get a post, its status and each platform’s result (with an ETag) */
   getPost: {
     params: {
@@ -758,6 +781,7 @@ export const operations = {
   listPosts: { method: 'GET', path: '/v1/posts' },
   createPost: { method: 'POST', path: '/v1/posts' },
   validatePost: { method: 'POST', path: '/v1/posts/validate' },
+  createPosts: { method: 'POST', path: '/v1/posts/bulk' },
   getPost: { method: 'GET', path: '/v1/posts/{id}' },
   updatePost: { method: 'PUT', path: '/v1/posts/{id}' },
   cancelPost: { method: 'DELETE', path: '/v1/posts/{id}' },

@@ -86,6 +86,16 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.deepEqual(all, [])
   })
 
+  test('creates many posts at once, in order, or none when one is invalid', async () => {
+    const posts = [0, 1, 2].map((i) => ({ account_id: account.id, content: `bulk ${i}`, platforms: ['feed'], scheduled_at: later(60 + i) }))
+    assert.deepEqual(await client.posts.validateMany(posts), { valid: true, count: 3 })
+    const made = await client.posts.createMany(posts)
+    assert.deepEqual(made.data.map((p) => p.content), ['bulk 0', 'bulk 1', 'bulk 2'])
+    const error = await rejection(client.posts.createMany([posts[0], { ...posts[1], platforms: ['nowhere'] }]))
+    assert.equal(error.status, 422)
+    assert.deepEqual(error.errors.map((e) => e.pointer), ['#/posts/1/platforms/0'])
+  })
+
   test('lists across pages, and gives one page with its cursor', async () => {
     const own = await client.accounts.create({ name: 'Pages' })
     await client.accounts.connect(own.id, { platform: 'feed' })

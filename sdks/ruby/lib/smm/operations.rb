@@ -33,6 +33,7 @@ module Smm
     "listPosts" => %i[posts list],
     "createPost" => %i[posts create],
     "validatePost" => %i[posts validate],
+    "createPosts" => %i[posts create_many],
     "getPost" => %i[posts get],
     "updatePost" => %i[posts update],
     "cancelPost" => %i[posts cancel],

@@ -22,6 +22,11 @@ module Smm
     def fields(**values)
       values.compact
     end
+
+    def bulk_item(post)
+      post = fields(**post.transform_keys(&:to_sym))
+      post.key?(:scheduled_at) ? post.merge(scheduled_at: time(post[:scheduled_at])) : post
+    end
   end
 
   # /v1/posts
@@ -40,6 +45,17 @@ module Smm
       body = fields(account_id: account_id, content: content, platforms: platforms,
                     scheduled_at: time(scheduled_at), media_urls: media_urls)
       call("POST", "/v1/posts/validate", body: body)
+    end
+
+    # Up to 500 posts (each a Hash of create's keywords) in one request: all, or none when any is
+    # invalid (a 422 Smm::ApiError, pointers like "#/posts/3/content"). The posts come back in order.
+    def create_many(posts, idempotency_key: nil)
+      call("POST", "/v1/posts/bulk", body: { posts: posts.map { |post| bulk_item(post) } }, idempotency_key: idempotency_key).data
+    end
+
+    # Checks posts as create_many would, creating nothing: their count, or a 422 Smm::ApiError.
+    def validate_many(posts)
+      call("POST", "/v1/posts/bulk", body: { posts: posts.map { |post| bulk_item(post) }, dry_run: true }).count
     end
 
     def get(id)

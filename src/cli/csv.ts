@@ -1,0 +1,84 @@
+/**
+ * A small RFC 4180 reader: no CSV library is among smm's dependencies, and the format is small
+ * enough that one function holds it. Fields are separated by commas, records by CRLF or LF; a
+ * field in double quotes may hold commas, line breaks and doubled quotes (`""` for `"`).
+ */
+
+/** One record of a CSV file, with the line of the file it starts on (1 for the first). */
+export interface CsvRecord {
+  line: number
+  fields: string[]
+}
+
+/** A CSV file that cannot be read: where, and why. */
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    detail: string,
+  ) {
+    super(`line ${line}: ${detail}`)
+    this.name = 'CsvSyntaxError'
+  }
+}
+
+/** Every record of a CSV text; a blank line between records is skipped, not read as an empty record. */
+export function parseCsv(text: string): CsvRecord[] {
+  const records: CsvRecord[] = []
+  let fields: string[] = []
+  let field = ''
+  let line = 1
+  let start = 1
+  let quoted = false
+  // Whether the current field began with a quote (and so is closed by one), and whether the record has begun.
+  let inQuotes = false
+  let begun = false
+  const endField = () => {
+    fields.push(field)
+    field = ''
+    quoted = false
+  }
+  const endRecord = () => {
+    endField()
+    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: start, fields })
+    fields = []
+    begun = false
+  }
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!
+    if (!begun) {
+      begun = true
+      start = line
+    }
+    if (inQuotes) {
+      if (c === '"') {
+        if (body[i + 1] === '"') {
+          field += '"'
+          i++
+        } else inQuotes = false
+      } else {
+        if (c === '\n') line++
+        field += c
+      }
+      continue
+    }
+    if (c === '"') {
+      if (field !== '' || quoted) throw new CsvSyntaxError(line, 'a quote inside a field that does not start with one; quote the whole field and double the quote ("")')
+      inQuotes = quoted = true
+    } else if (c === ',') endField()
+    else if (c === '\r' && body[i + 1] === '\n') {
+      i++
+      endRecord()
+      line++
+    } else if (c === '\n') {
+      endRecord()
+      line++
+    } else {
+      if (quoted) throw new CsvSyntaxError(line, 'text after a closing quote; a quote inside a quoted field is written twice ("")')
+      field += c
+    }
+  }
+  if (inQuotes) throw new CsvSyntaxError(start, 'a quoted field is never closed')
+  if (begun) endRecord()
+  return records
+}

@@ -1,0 +1,79 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ManualClock } from '../src/time.js'
+import { cliHomeFor, runCli } from './helpers/cli.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { feedAccount, liftLimits } from './helpers/posts.js'
+
+let t: TestDaemon
+let home: ReturnType<typeof cliHomeFor>
+let brand: string
+
+beforeAll(async () => {
+  // The daemon's clock starts at the machine's time: the CLI reads "tomorrow 9am" from the machine's.
+  t = await startTestDaemon({ clock: new ManualClock(Date.now()), backgroundWorkers: false })
+  await liftLimits(t)
+  home = cliHomeFor(t)
+  brand = await feedAccount(t, 'Brand')
+})
+afterAll(async () => {
+  home.remove()
+  await t.stop()
+})
+
+const smm = (args: string[]) => runCli(args, { env: home.env })
+const csv = (name: string, text: string) => {
+  const file = join(home.dir, name)
+  writeFileSync(file, text)
+  return file
+}
+const postCount = async () => (await t.daemon.store.posts.list((await t.http.get('/v1/me', { key: t.key })).body.id, { order: 'asc' }, 10_000)).length
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+
+describe('smm posts import', () => {
+  it('schedules every line, a quoted field with a comma and a line break included, in order', async () => {
+    const file = csv('ok.csv', `account,platforms,content,at,media_urls\r\nBrand,feed,"Hello, world\nsecond line",${tomorrow()} 10:00,\r\n${brand},feed,Plain,${tomorrow()} 09:00,https://example.com/a.png https://example.com/b.png\r\n`)
+    const res = await smm(['posts', 'import', file])
+    expect(res).toMatchObject({ code: 0, stderr: '' })
+    expect(res.stdout).toBe(`Imported 2 posts (first due ${tomorrow()} 09:00 UTC).\n`)
+    const json = await smm(['posts', 'import', file, '--json'])
+    const { data } = JSON.parse(json.stdout)
+    expect(data.map((p: any) => [p.account_id, p.content, p.scheduled_at, p.media_urls])).toEqual([
+      [brand, 'Hello, world\nsecond line', `${tomorrow()}T10:00:00.000Z`, []],
+      [brand, 'Plain', `${tomorrow()}T09:00:00.000Z`, ['https://example.com/a.png', 'https://example.com/b.png']],
+    ])
+  })
+
+  it('creates nothing when one line is bad, and reports it with its line number and column', async () => {
+    const before = await postCount()
+    // The quoted content spans lines 2-3, so the bad post is on line 4.
+    const file = csv('bad.csv', `account,platforms,content,at\nBrand,feed,"fine,\nstill fine",tomorrow 9am\nBrand,feed,"",${tomorrow()} 09:00\nBrand,feed,late,2020-01-01 09:00\n`)
+    const res = await smm(['posts', 'import', file])
+    expect(res.code).toBe(2)
+    expect(res.stdout).toBe('')
+    expect(res.stderr).toBe(
+      `Error: 2 lines of ${file} are invalid; nothing was created:\n` +
+        '  line 4, content: is required (and not blank) unless media_urls has at least one URL\n' +
+        '  line 5, at: is more than 5 minutes in the past; leave it out to publish now\n',
+    )
+    expect(await postCount()).toBe(before)
+    const unknown = await smm(['posts', 'import', csv('names.csv', 'account,platforms,content,at\nNobody,feed,x,soonish\n')])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/^Error: 1 line of .* is invalid; nothing was created:\n {2}line 2, account: no account is named "Nobody"; .*\n {2}line 2, at: .*\n$/)
+    const comment = await smm(['posts', 'import', csv('comment.csv', 'account,platforms,content,at,first_comment\nBrand,feed,x,,y\n')])
+    expect(comment).toMatchObject({ code: 2, stderr: expect.stringContaining('line 1, first_comment: first comments are not supported yet') })
+    expect(await postCount()).toBe(before)
+  })
+
+  it('with --dry-run checks every line and creates nothing', async () => {
+    const before = await postCount()
+    const file = csv('dry.csv', `account,platforms,content,at\nBrand,feed,one,${tomorrow()} 09:00\nBrand,feed,two,\n`)
+    const res = await smm(['posts', 'import', file, '--dry-run'])
+    expect(res).toMatchObject({ code: 0, stderr: '', stdout: `All 2 posts of ${file} are valid; nothing was created (--dry-run).\n` })
+    const bad = await smm(['posts', 'import', csv('dry-bad.csv', 'account,platforms,content,at\nBrand,mastodon,one,\n'), '--dry-run'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('line 2, platforms: account')
+    expect(await postCount()).toBe(before)
+  })
+})

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { CsvSyntaxError, parseCsv } from '../src/cli/csv.js'
+
+describe('parseCsv', () => {
+  it('reads plain and quoted fields, doubled quotes, CRLF and line breaks inside quotes, with the line each record starts on', () => {
+    const text = 'a,b,c\r\n1,"two, with a comma","say ""hi"""\r\n"multi\nline",,x\n\nlast,"",\n'
+    expect(parseCsv(text)).toEqual([
+      { line: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, fields: ['1', 'two, with a comma', 'say "hi"'] },
+      { line: 3, fields: ['multi\nline', '', 'x'] },
+      { line: 6, fields: ['last', '', ''] },
+    ])
+  })
+
+  it('reads a last record without a line break, and skips a byte order mark', () => {
+    expect(parseCsv('\uFEFFx,y\n1,2')).toEqual([
+      { line: 1, fields: ['x', 'y'] },
+      { line: 2, fields: ['1', '2'] },
+    ])
+  })
+
+  it('refuses a quote that is never closed, or stray text around quotes, naming the line', () => {
+    expect(() => parseCsv('a\n"open\nstill open')).toThrow(new CsvSyntaxError(2, 'a quoted field is never closed'))
+    expect(() => parseCsv('a\nab"c')).toThrow(/^line 2: a quote inside a field/)
+    expect(() => parseCsv('a\n"ab"c')).toThrow(/^line 2: text after a closing quote/)
+  })
+})
