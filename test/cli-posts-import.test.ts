@@ -77,3 +77,30 @@ describe('smm posts import', () => {
     expect(await postCount()).toBe(before)
   })
 })
+
+describe('smm posts export', () => {
+  it('writes the scheduled posts in the columns import reads, and importing them again makes the same posts', async () => {
+    const account = await feedAccount(t, 'Exported')
+    const file = csv('to-export.csv', `account,platforms,content,at,media_urls\nExported,feed,"Quote "" and, comma\nand a second line",${tomorrow()} 11:00,https://example.com/x.png\nExported,feed,Plain,${tomorrow()} 08:00,\n`)
+    expect((await smm(['posts', 'import', file])).code).toBe(0)
+    const exported = await smm(['posts', 'export', '--account', 'Exported'])
+    expect(exported).toMatchObject({ code: 0, stderr: '' })
+    expect(exported.stdout).toBe(
+      'account,platforms,content,at,media_urls\r\n' +
+        `${account},feed,Plain,${tomorrow()}T08:00:00.000Z,\r\n` +
+        `${account},feed,"Quote "" and, comma\nand a second line",${tomorrow()}T11:00:00.000Z,https://example.com/x.png\r\n`,
+    )
+    const asJson = await smm(['posts', 'export', '--account', 'Exported', '--format', 'json'])
+    expect(JSON.parse(asJson.stdout)).toEqual([
+      { account, platforms: 'feed', content: 'Plain', at: `${tomorrow()}T08:00:00.000Z`, media_urls: '' },
+      { account, platforms: 'feed', content: 'Quote " and, comma\nand a second line', at: `${tomorrow()}T11:00:00.000Z`, media_urls: 'https://example.com/x.png' },
+    ])
+    // What was exported imports again as the same posts.
+    const again = await smm(['posts', 'import', csv('re-import.csv', exported.stdout), '--json'])
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout).data.map((p: any) => [p.account_id, p.content, p.scheduled_at, p.media_urls])).toEqual([
+      [account, 'Plain', `${tomorrow()}T08:00:00.000Z`, []],
+      [account, 'Quote " and, comma\nand a second line', `${tomorrow()}T11:00:00.000Z`, ['https://example.com/x.png']],
+    ])
+  })
+})

@@ -82,3 +82,12 @@ export function parseCsv(text: string): CsvRecord[] {
   if (begun) endRecord()
   return records
 }
+
+/**
+ * Records as CSV text that `parseCsv` (and any RFC 4180 reader) reads back: a field with a comma,
+ * a quote or a line break is quoted, its quotes doubled; records end with CRLF, as the RFC says.
+ */
+export function formatCsv(records: readonly (readonly string[])[]): string {
+  const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+  return records.map((record) => `${record.map(field).join(',')}\r\n`).join('')
+}

@@ -1,3 +1,4 @@
+import type { Post } from '../api/posts.js'
 import type { FieldError } from '../errors.js'
 import { CsvSyntaxError, parseCsv } from './csv.js'
 
@@ -73,4 +74,9 @@ export function lineReport(errors: LineError[]): string {
     .sort((a, b) => a.line - b.line)
     .map((e) => `  line ${e.line}${e.column ? `, ${e.column}` : ''}: ${e.detail}`)
     .join('\n')
+}
+
+/** A post as one row of the columns `posts import` reads (`IMPORT_COLUMNS`): what `posts export` writes. */
+export function importRowOf(post: Post): Record<(typeof IMPORT_COLUMNS)[number], string> {
+  return { account: post.account_id, platforms: post.platforms.join(' '), content: post.content, at: post.scheduled_at, media_urls: post.media_urls.join(' ') }
 }

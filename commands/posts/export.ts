@@ -1,0 +1,65 @@
+import { writeFileSync } from 'node:fs'
+import { Flags } from '@oclif/core'
+import { POST_STATUSES, type Post, type PostStatus } from '../../src/api/posts.js'
+import { ApiCommand } from '../../src/cli/api-command.js'
+import { formatCsv } from '../../src/cli/csv.js'
+import { account, platform, repeatable, time } from '../../src/cli/flags.js'
+import { IMPORT_COLUMNS, importRowOf } from '../../src/cli/post-import.js'
+
+/** What is exported unless told otherwise: what `posts import` would schedule again. */
+const SCHEDULED: PostStatus[] = ['scheduled']
+
+export default class PostsExport extends ApiCommand {
+  static override description = `Write posts as CSV or JSON with the columns \`posts import\` reads: account, platforms, content, at (RFC 3339, UTC) and media_urls.
+
+By default the scheduled posts, soonest first; --status (repeatable or comma-separated) or --every-status for others, and the filters of \`posts list\`. The output can be edited and imported again (into another daemon, say: the account column holds ids, which an import there resolves only if they exist; replace them with account names).`
+
+  static override examples = [
+    '<%= config.bin %> posts export > scheduled.csv',
+    '<%= config.bin %> posts export --every-status --from 2026-11-01 --to 2026-12-01 --output november.csv',
+    '<%= config.bin %> posts export --format json --account Brand',
+  ]
+
+  static override enableJsonFlag = false
+
+  static override flags = {
+    format: Flags.option({ options: ['csv', 'json'] as const, description: 'CSV with a header row, or a JSON array of the same columns', default: 'csv' as const })(),
+    output: Flags.string({ char: 'o', description: 'Write to this file instead of standard output', helpValue: '<file>' }),
+    status: Flags.option({ options: POST_STATUSES, description: 'Only posts in this state (repeatable or comma-separated); default: scheduled', ...repeatable, delimiter: ',', exclusive: ['every-status'] })(),
+    'every-status': Flags.boolean({ description: 'Posts in every state', exclusive: ['status'] }),
+    account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
+    platform: platform({ description: 'Only posts that target this platform' }),
+    from: time({ description: 'Only posts scheduled at or after this time' }),
+    to: time({ description: 'Only posts scheduled before this time' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(PostsExport)
+    const client = await this.client()
+    const statuses = flags['every-status'] ? undefined : (flags.status ?? SCHEDULED)
+    const query = {
+      status: statuses?.join(','),
+      account_id: flags.account && (await this.accountId('--account', flags.account)),
+      platform: flags.platform,
+      from: await this.instant('--from', flags.from, true),
+      to: await this.instant('--to', flags.to, true),
+      order: 'asc' as const,
+      limit: 100,
+    }
+    const posts: Post[] = []
+    await this.waitFor(
+      'Reading posts',
+      (async () => {
+        for await (const post of client.paginate('listPosts', { query })) posts.push(post)
+      })(),
+    )
+    const rows = posts.map(importRowOf)
+    const text = flags.format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : formatCsv([[...IMPORT_COLUMNS], ...rows.map((row) => IMPORT_COLUMNS.map((column) => row[column]))])
+    if (flags.output) {
+      writeFileSync(flags.output, text)
+      process.stderr.write(`Wrote ${posts.length} post${posts.length === 1 ? '' : 's'} to ${flags.output}.\n`)
+    } else {
+      process.stdout.write(text)
+    }
+  }
+}
