@@ -78,6 +78,22 @@ describe('smm posts import', () => {
   })
 })
 
+describe('smm posts import --skip-invalid', () => {
+  it('creates the valid lines and reports the others, those the CLI refused and those the daemon did', async () => {
+    const before = await postCount()
+    const file = csv('mixed.csv', `account,platforms,content,at\nBrand,feed,first,${tomorrow()} 09:00\nNobody,feed,unknown account,${tomorrow()} 09:00\nBrand,feed,late,2020-01-01 09:00\nBrand,feed,last,${tomorrow()} 10:00\n`)
+    const res = await smm(['posts', 'import', file, '--skip-invalid'])
+    expect(res.code, res.stderr).toBe(0)
+    expect(res.stdout).toBe(`Imported 2 posts (first due ${tomorrow()} 09:00 UTC).\n`)
+    expect(res.stderr).toMatch(new RegExp(`^Skipped 2 invalid lines of ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--skip-invalid\\):\n  line 3, account: .*Nobody.*\n  line 4, at: is more than 5 minutes in the past; leave it out to publish now\n$`))
+    expect(await postCount()).toBe(before + 2)
+    // Nothing valid at all: nothing to create, and the lines are said as without the flag.
+    const none = await smm(['posts', 'import', csv('none.csv', 'account,platforms,content,at\nBrand,feed,late,2020-01-01 09:00\n'), '--skip-invalid'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('line 2, at: is more than 5 minutes in the past')
+  })
+})
+
 describe('smm posts export', () => {
   it('writes the scheduled posts in the columns import reads, and importing them again makes the same posts', async () => {
     const account = await feedAccount(t, 'Exported')
