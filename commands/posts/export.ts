@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { Flags } from '@oclif/core'
-import { POST_STATUSES, type Post, type PostStatus } from '../../src/api/posts.js'
+import type { Post, PostStatus } from '../../src/api/posts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { formatCsv } from '../../src/cli/csv.js'
-import { account, platform, repeatable, time } from '../../src/cli/flags.js'
+import { postFilters } from '../../src/cli/post-filters.js'
 import { IMPORT_COLUMNS, importRowOf } from '../../src/cli/post-import.js'
 
 /** What is exported unless told otherwise: what `posts import` would schedule again. */
@@ -25,24 +25,14 @@ By default the scheduled posts, soonest first; --status (repeatable or comma-sep
   static override flags = {
     format: Flags.option({ options: ['csv', 'json'] as const, description: 'CSV with a header row, or a JSON array of the same columns', default: 'csv' as const })(),
     output: Flags.string({ char: 'o', description: 'Write to this file instead of standard output', helpValue: '<file>' }),
-    status: Flags.option({ options: POST_STATUSES, description: 'Only posts in this state (repeatable or comma-separated); default: scheduled', ...repeatable, delimiter: ',', exclusive: ['every-status'] })(),
-    'every-status': Flags.boolean({ description: 'Posts in every state', exclusive: ['status'] }),
-    account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
-    platform: platform({ description: 'Only posts that target this platform' }),
-    from: time({ description: 'Only posts scheduled at or after this time' }),
-    to: time({ description: 'Only posts scheduled before this time' }),
+    ...postFilters('scheduled'),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(PostsExport)
     const client = await this.client()
-    const statuses = flags['every-status'] ? undefined : (flags.status ?? SCHEDULED)
     const query = {
-      status: statuses?.join(','),
-      account_id: flags.account && (await this.accountId('--account', flags.account)),
-      platform: flags.platform,
-      from: await this.instant('--from', flags.from, true),
-      to: await this.instant('--to', flags.to, true),
+      ...(await this.postQuery(flags, SCHEDULED)),
       order: 'asc' as const,
       limit: 100,
     }

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core'
-import { POST_STATUSES, type Post, type PostListQuery, type PostStatus } from '../../src/api/posts.js'
+import type { Post, PostListQuery, PostStatus } from '../../src/api/posts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import type { SmmClient } from '../../src/client/smm-client.js'
-import { account, cursor, limit, platform, repeatable, time } from '../../src/cli/flags.js'
+import { cursor, limit } from '../../src/cli/flags.js'
+import { postFilters } from '../../src/cli/post-filters.js'
 import { paint } from '../../src/cli/output.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
 import { postTable } from '../../src/cli/post-output.js'
@@ -25,12 +26,7 @@ With no --status it shows what is still to come: scheduled and publishing posts,
   ]
 
   static override flags = {
-    status: Flags.option({ options: POST_STATUSES, description: 'Only posts in this state (repeatable or comma-separated); default: scheduled,publishing', ...repeatable, delimiter: ',', exclusive: ['every-status'] })(),
-    'every-status': Flags.boolean({ description: 'Posts in every state, published and cancelled ones included', exclusive: ['status'] }),
-    account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
-    platform: platform({ description: 'Only posts that target this platform' }),
-    from: time({ description: 'Only posts scheduled at or after this time' }),
-    to: time({ description: 'Only posts scheduled before this time' }),
+    ...postFilters('scheduled,publishing'),
     order: Flags.option({ options: ['asc', 'desc'] as const, description: 'By scheduled time: earliest first (asc) or latest first', default: 'asc' as const })(),
     limit,
     cursor,
@@ -40,13 +36,8 @@ With no --status it shows what is still to come: scheduled and publishing posts,
   async run(): Promise<Page<Post> & { total?: number }> {
     const { flags } = await this.parse(PostsList)
     const client = await this.client()
-    const statuses = flags['every-status'] ? undefined : (flags.status ?? UPCOMING)
     const query = {
-      status: statuses?.join(','),
-      account_id: flags.account && (await this.accountId('--account', flags.account)),
-      platform: flags.platform,
-      from: await this.instant('--from', flags.from, true),
-      to: await this.instant('--to', flags.to, true),
+      ...(await this.postQuery(flags, UPCOMING)),
       order: flags.order,
       cursor: flags.cursor,
     }

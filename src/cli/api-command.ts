@@ -4,6 +4,8 @@ import { ConnectionError } from '../client/errors.js'
 import { SmmClient, type RetryEvent } from '../client/smm-client.js'
 import type { TlsTrust } from '../client/tls.js'
 import type { Account } from '../api/accounts.js'
+import type { PlatformName } from '../api/common.js'
+import type { PostListQuery, PostStatus } from '../api/posts.js'
 import { ApiError } from '../errors.js'
 import { toIso } from '../time.js'
 import { canonicalTimeZone, systemTimeZone } from '../zoned-time.js'
@@ -184,6 +186,21 @@ export abstract class ApiCommand extends BaseCommand {
       }
     })()
     return this.#zone
+  }
+
+  /** The list query of `postFilters` flags: the states named (else `defaults`; none with --every-status), the account resolved, the range read in the user's zone. */
+  protected async postQuery(
+    flags: { status?: PostStatus[]; 'every-status'?: boolean; account?: string; platform?: PlatformName; from?: string; to?: string },
+    defaults: readonly PostStatus[],
+  ): Promise<Pick<PostListQuery, 'status' | 'account_id' | 'platform' | 'from' | 'to'>> {
+    const statuses = flags['every-status'] ? undefined : (flags.status ?? defaults)
+    return {
+      status: statuses?.join(','),
+      account_id: flags.account && (await this.accountId('--account', flags.account)),
+      platform: flags.platform,
+      from: await this.instant('--from', flags.from, true),
+      to: await this.instant('--to', flags.to, true),
+    }
   }
 
   /**

@@ -92,4 +92,3 @@ export const tz = timeZone({
   description: "IANA time zone to read and show times in (default: your profile's, see smm whoami)",
   helpGroup: 'GLOBAL',
 })
-

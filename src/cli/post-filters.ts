@@ -1,0 +1,18 @@
+import { Flags } from '@oclif/core'
+import { POST_STATUSES } from '../api/posts.js'
+import { account, platform, repeatable, time } from './flags.js'
+
+/**
+ * The filters of `posts list` and `posts export`: states (`defaults` unless named), an account,
+ * a platform and a time range. `ApiCommand.postQuery` turns them into the list query.
+ */
+export function postFilters(defaults: string) {
+  return {
+    status: Flags.option({ options: POST_STATUSES, description: `Only posts in this state (repeatable or comma-separated); default: ${defaults}`, ...repeatable, delimiter: ',', exclusive: ['every-status'] })(),
+    'every-status': Flags.boolean({ description: 'Posts in every state, published and cancelled ones included', exclusive: ['status'] }),
+    account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
+    platform: platform({ description: 'Only posts that target this platform' }),
+    from: time({ description: 'Only posts scheduled at or after this time' }),
+    to: time({ description: 'Only posts scheduled before this time' }),
+  }
+}
