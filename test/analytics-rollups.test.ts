@@ -12,7 +12,7 @@ import { publishingStore } from '../daemon/store/sqlite/publishing.js'
 import { metricsStore } from '../daemon/store/sqlite/metrics.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
-import { migrations } from '../daemon/store/sqlite/migrations/index.js'
+import { migrations } from '../daemon/store/sqlite/schema.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MigrationChangedError, migrationChecksum } from '../daemon/store/migrations.js'
 import { openDatabase } from '../daemon/store/sqlite/db.js'
-import { migrations } from '../daemon/store/sqlite/migrations/index.js'
+import { migrations } from '../daemon/store/sqlite/schema.js'
 
 let dir = ''
 afterEach(() => {

@@ -8,7 +8,7 @@ import { SCOPES } from '../src/api/common.js'
 import type { Principal, Store, TargetRef } from '../daemon/store/index.js'
 import { migrationChecksum } from '../daemon/store/migrations.js'
 import { DatabaseUnreachableError, openPostgresStore } from '../daemon/store/postgres/index.js'
-import { migrations as postgresMigrations } from '../daemon/store/postgres/migrations/index.js'
+import { migrations as postgresMigrations } from '../daemon/store/postgres/schema.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { freshDatabase } from './helpers/postgres.js'
 

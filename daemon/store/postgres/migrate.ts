@@ -1,6 +1,6 @@
 import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
 import type { Sql } from './connect.js'
-import { migrations as defaultMigrations } from './migrations/index.js'
+import { migrations as defaultMigrations } from './schema.js'
 
 // Any constant: the advisory lock that makes nodes starting together migrate one at a time.
 const MIGRATION_LOCK = 0x736d6d // "smm"

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { ownerOnlyFile } from '../../files.js'
 import { migrationChecksum, migrationPlan, type Migration } from '../migrations.js'
-import { migrations as defaultMigrations } from './migrations/index.js'
+import { migrations as defaultMigrations } from './schema.js'
 
 export type Db = Database.Database
 

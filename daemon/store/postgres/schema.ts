@@ -1,0 +1,11 @@
+import { migrations as firstSteps } from './migrations/index.js'
+import { uncertainSince } from './migrations/0004-uncertain-since.js'
+import { oauth } from './migrations/0005-oauth.js'
+import type { Migration } from '../migrations.js'
+
+/**
+ * PostgreSQL's whole schema, step by step: the steps listed when migrations/ began, then each
+ * one added since, appended here. Every file in migrations/ (its index too) is history once
+ * landed: a change is a new numbered file there and one more entry at the end of this list.
+ */
+export const migrations: Migration[] = [...firstSteps, uncertainSince, oauth]
