@@ -69,8 +69,6 @@ export function mastodonLength(text: string, charactersPerUrl = MASTODON_URL_LEN
 // `twitter-text` package: that package pulls in core-js 2 and an emoji table frozen in 2019,
 // and the client (TUI) needs this too, so it stays small, pure and without dependencies.
 
-/** The most a post on X may weigh. */
-export const X_MAX_WEIGHTED_LENGTH = 280
 /** What every URL weighs on X, whatever its own length. */
 export const X_URL_LENGTH = 23
 

@@ -59,7 +59,7 @@ export function tokensOf(body: TokenResponse & Record<string, unknown>, now: num
 }
 
 /** What a token endpoint's refusal means for the connection, in words a person can act on. */
-export function tokenError(label: string, status: number, body: TokenError | undefined, raw: string, waitMs?: number): PlatformError {
+function tokenError(label: string, status: number, body: TokenError | undefined, raw: string, waitMs?: number): PlatformError {
   const said = body?.error ? `${body.error}${body.error_description ? `: ${body.error_description}` : ''}` : raw
   const detail = `${label}'s token endpoint answered ${status}: ${said}`
   if (status === 429) return new PlatformError('transient', 'rate_limited', detail, waitMs)

@@ -2,13 +2,13 @@ import type { OutboundResponse } from '../egress.js'
 import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
-import { X_MAX_WEIGHTED_LENGTH, X_URL_LENGTH } from '../../src/text-length.js'
+import { X_URL_LENGTH } from '../../src/text-length.js'
 import { checkLimits, measureDraft } from './limits.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 // X API v2 (docs.x.com): what smm enforces before a post goes out, and why.
-/** Weighted characters per post (twitter-text config v3, see text.ts). */
-export const X_MAX_LENGTH = X_MAX_WEIGHTED_LENGTH
+/** Weighted characters per post (twitter-text config v3: `weightedLength` in src/text-length.ts). */
+export const X_MAX_LENGTH = 280
 /** Photos per post: X takes up to 4 photos, or one GIF, or one video. smm sends photos only. */
 export const X_MAX_IMAGES = 4
 /** Image types the one-request upload (`POST /2/media/upload`, `tweet_image`) takes that media hosts serve. */
