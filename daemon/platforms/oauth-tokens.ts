@@ -86,6 +86,7 @@ async function refreshTokens(
     if (step === WAIT_STEPS) {
       throw new PlatformError('transient', 'token_refresh_in_progress', `Another smm node is refreshing this ${platform.label} connection's tokens.`, 5_000)
     }
+    // Real time, not the daemon's clock: this waits for another process's network call.
     await delay(WAIT_STEP_MS)
     const newer = await newerTokens(deps, stored, tokens)
     if (newer) return newer
