@@ -35,8 +35,8 @@ function response(def: RouteDef, description: string, extra: string[] = [], cont
   return { description, headers: Object.fromEntries(names.map((name) => [name, header(name)])), ...(content ? { content } : {}) }
 }
 
-/** A POST that takes an Idempotency-Key: every one but those that change nothing. */
-const idempotent = (def: RouteDef) => def.method === 'POST' && !def.safe
+/** Every POST takes an Idempotency-Key (SPEC §4). */
+const idempotent = (def: RouteDef) => def.method === 'POST'
 
 const problemContent = { 'application/problem+json': { schema: problemRef } }
 

@@ -105,20 +105,18 @@ describe('POST /v1/posts/validate', () => {
     expect(res.body.code).toBe('insufficient_scope')
   })
 
-  it('ignores an Idempotency-Key and stores nothing for it: the key stays free for a real create', async () => {
-    const body = { account_id: account, content: 'Checked, then created', scheduled_at: later(60), platforms: ['feed'] }
-    const first = await validate(body, { headers: { 'idempotency-key': 'check-then-create' } })
-    const again = await validate({ ...body, content: 'Another text' }, { headers: { 'idempotency-key': 'check-then-create' } })
+  it('honours an Idempotency-Key as any POST does: a retry replays the first answer, another body with it is refused', async () => {
+    const body = { account_id: account, content: 'Checked twice', scheduled_at: later(60), platforms: ['feed'] }
+    const first = await validate(body, { headers: { 'idempotency-key': 'check-once' } })
+    const retry = await validate(body, { headers: { 'idempotency-key': 'check-once' } })
     expect(first.status).toBe(200)
     expect(first.headers['idempotent-replayed']).toBeUndefined()
-    // Not 422 idempotency_key_reused, not a replay of the first: a fresh check of the new body.
-    expect(again.status).toBe(200)
-    expect(again.headers['idempotent-replayed']).toBeUndefined()
-    expect(again.body.targets[0].length).toBe('Another text'.length)
+    expect(retry.status).toBe(200)
+    expect(retry.headers['idempotent-replayed']).toBe('true')
+    expect(retry.body).toEqual(first.body)
+    const other = await validate({ ...body, content: 'Another text' }, { headers: { 'idempotency-key': 'check-once' } })
+    expect(other.status).toBe(422)
+    expect(other.body.code).toBe('idempotency_key_reused')
     await expectNothingCreated()
-    // The same key on create is its first use: the post is made, not refused as a reused key.
-    const created = await t.http.post('/v1/posts', body, { key: t.key, headers: { 'idempotency-key': 'check-then-create' } })
-    expect(created.status).toBe(201)
-    expect(created.headers['idempotent-replayed']).toBeUndefined()
   })
 })

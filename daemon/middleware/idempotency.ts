@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import type Koa from 'koa'
-import { routes } from '../../src/contract.js'
 import { ApiError, conflict } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 
@@ -16,14 +15,6 @@ function parseKey(header: string): string {
   }
   return key
 }
-
-/**
- * The POST paths that change nothing (`safe` in the contract: validation). Repeating one is
- * harmless by itself, and its answer depends on the clock and the connections, so a stored
- * answer would only go stale: the key is ignored there and nothing is kept, even though the
- * SDKs send a key with every POST.
- */
-const SAFE_POSTS = new Set<string>(Object.values(routes).filter((def) => def.method === 'POST' && 'safe' in def && def.safe).map((def) => def.path))
 
 /** The response as it may be kept: a secret shown once is not stored beside its hash for 24 h. */
 function withoutShownOnce(body: unknown, fields: readonly string[] | undefined): unknown {
@@ -48,7 +39,7 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
     // Present but empty or blank is a mistake to report, not a request without a key.
     const header = ctx.req.headers['idempotency-key']
     const principal = ctx.state.principal
-    if (ctx.method !== 'POST' || header === undefined || !principal || SAFE_POSTS.has(ctx.path)) return next()
+    if (ctx.method !== 'POST' || header === undefined || !principal) return next()
     const key = parseKey(String(header))
     const userId = principal.user.id
     const bodyHash = createHash('sha256').update(JSON.stringify(ctx.request.body ?? null)).digest('hex')

@@ -123,11 +123,11 @@ func (s *PostsService) Create(ctx context.Context, p PostCreateParams) (*Post, e
 }
 
 // Validate checks a post exactly as Create would and creates nothing (POST /v1/posts/validate):
-// each platform's length and limit, or the same 422 *APIError. p.IdempotencyKey is not needed:
-// the daemon stores nothing for this call.
+// each platform's length and limit, or the same 422 *APIError. p.IdempotencyKey, if given, is
+// honoured as on any POST.
 func (s *PostsService) Validate(ctx context.Context, p PostCreateParams) (*PostValidation, error) {
 	var out PostValidation
-	if _, err := s.c.do(ctx, request{method: "POST", path: "/v1/posts/validate", body: p.body(), out: &out}); err != nil {
+	if _, err := s.c.do(ctx, request{method: "POST", path: "/v1/posts/validate", body: p.body(), idempotencyKey: p.IdempotencyKey, out: &out}); err != nil {
 		return nil, err
 	}
 	return &out, nil

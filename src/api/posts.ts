@@ -191,13 +191,12 @@ export const postRoutes = {
     path: '/v1/posts/validate',
     summary: 'Check a post as POST /v1/posts would, creating nothing: 200 with each platform’s length and limit, or the same 422',
     description:
-      'Takes exactly what POST /v1/posts takes and runs the same checks (schema, account, connections, each platform’s rules, the time). A valid post answers 200 with when it would be published and, per platform, its length against its limit ("212/280"); an invalid one answers the 422 problem create would answer, byte for byte but for `instance`. Nothing is stored: no post, no event, no webhook. It changes nothing, so it is safe to repeat: an Idempotency-Key is ignored and no answer is kept for replay (a stored answer would go stale as the clock and the connections move).',
+      'Takes exactly what POST /v1/posts takes and runs the same checks (schema, account, connections, each platform’s rules, the time). A valid post answers 200 with when it would be published and, per platform, its length against its limit ("212/280"); an invalid one answers the 422 problem create would answer, byte for byte but for `instance`. Nothing is stored: no post, no event, no webhook. An Idempotency-Key is honoured as on any POST: a retry with it replays the first answer.',
     tag: 'posts',
     scope: 'posts:write',
     body: PostCreate,
     status: 200,
     response: PostValidation,
-    safe: true,
   }),
   createPosts: route({
     method: 'POST',

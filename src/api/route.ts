@@ -43,11 +43,6 @@ export interface RouteDef {
    * stored for an idempotent replay, which answers the same resource without them.
    */
   shownOnce?: readonly string[]
-  /**
-   * A POST that changes nothing (validation): safe to repeat as it is, so Idempotency-Key is
-   * ignored and no answer is stored for replay, and the document declares neither.
-   */
-  safe?: boolean
 }
 
 /** Declares a route, keeping its literal types for the handler and the client. */

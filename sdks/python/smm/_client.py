@@ -76,7 +76,7 @@ class Posts(_Resource):
     def validate(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
                  media_urls: Optional[List[str]] = None) -> PostValidation:
         """Checks a post exactly as `create` would, creating nothing: each platform's length and limit, or
-        the ValidationError `create` would raise. Nothing is stored, so it needs no idempotency key."""
+        the ValidationError `create` would raise. No post is stored."""
         body = _fields(account_id=account_id, content=content, platforms=platforms,
                        scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
         return self._one(PostValidation, "POST", self._t.path("/posts/validate"), body=body)

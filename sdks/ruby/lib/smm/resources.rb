@@ -40,7 +40,7 @@ module Smm
 
     # Checks a post exactly as #create would, creating nothing: a Record with valid, scheduled_at
     # (as create would store it) and targets (platform, length, limit: "212/280"), or the
-    # ValidationError create would raise. The daemon stores nothing, so no idempotency key.
+    # ValidationError create would raise. No post is stored.
     def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil)
       body = fields(account_id: account_id, content: content, platforms: platforms,
                     scheduled_at: time(scheduled_at), media_urls: media_urls)
