@@ -1,6 +1,5 @@
 // The calendar's source over the typed API client: the one place the TUI meets SmmClient.
 
-import type { PlatformName } from '../api/common.js'
 import type { SmmClient } from '../client/smm-client.js'
 import { ApiError } from '../errors.js'
 import type { Account, CalendarSource, Post } from './calendar-source.js'
@@ -11,24 +10,20 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   return list
 }
 
-// The form offers only the account's own platforms, and the daemon checks every name it gets.
-const platformNames = (platforms: string[]) => platforms as PlatformName[]
-
 /**
  * Every call goes to the daemon as is. Lists are read to the end: the calendar shows a whole
  * month, and a busy month is more than one page. No status filter: it shows every state.
  *
- * An edit is sent without If-Match, whatever `etag` says: the client has no way to send a
- * request header yet. The daemon still merges the edit onto the post as it is at that moment,
- * and refuses (409) once the post is no longer scheduled.
+ * An edit is sent without If-Match: a list carries no ETag per post. The daemon merges the
+ * edit onto the post as it is at that moment, and refuses (409) once it is no longer scheduled.
  */
 export function apiCalendarSource(client: SmmClient): CalendarSource {
   return {
     listPosts: (range) => all<Post>(client.paginate('listPosts', { query: { from: range.from, to: range.to, limit: 100 } })),
     listAccounts: () => all<Account>(client.paginate('listAccounts', { query: { limit: 100 } })),
     listPlatforms: async () => (await client.listPlatforms()).data,
-    createPost: (input) => client.createPost({ body: { ...input, platforms: platformNames(input.platforms) } }),
-    updatePost: (id, { platforms, ...rest }) => client.updatePost({ params: { id }, body: { ...rest, ...(platforms ? { platforms: platformNames(platforms) } : {}) } }),
+    createPost: (input) => client.createPost({ body: input }),
+    updatePost: (id, input) => client.updatePost({ params: { id }, body: input }),
     cancelPost: (id) => client.cancelPost({ params: { id } }),
   }
 }

@@ -1,79 +1,24 @@
-import type { PlatformInfo } from '../api/platforms.js'
-
 // What the calendar needs from the API, as one small interface, so the TUI can be built and
-// tested on its own and wired to the typed client (SmmClient) in one place. The types mirror
-// SPEC §5 field for field; they will give way to the shared schemas' types once those land.
+// tested on its own and wired to the typed client (SmmClient) in one place. The shapes are the
+// contract's own (src/api), imported as types only: nothing of valibot loads with the calendar.
 
-/** Lifecycle states of a post (SPEC §6). */
-export type PostStatus = 'scheduled' | 'publishing' | 'published' | 'partially_published' | 'failed' | 'cancelled'
+import type { Account, Connection } from '../api/accounts.js'
+import type { PlatformInfo } from '../api/platforms.js'
+import type { Post, PostCreate, PostStatus, PostUpdate, Target, TargetStatus } from '../api/posts.js'
 
-/** States of one platform target of a post. */
-export type TargetStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'unconfirmed'
+export type { Account, Connection, Post, PostStatus, TargetStatus }
 
 /** One platform's delivery of a post. */
-export interface PostTarget {
-  platform: string
-  status: TargetStatus
-  attempts: number
-  platform_post_id: string | null
-  url: string | null
-  published_at: string | null
-  error: { code: string; detail: string } | null
-}
-
-/** A post as GET /v1/posts returns it. */
-export interface Post {
-  id: string
-  account_id: string
-  content: string
-  media_urls: string[]
-  platforms: string[]
-  scheduled_at: string
-  status: PostStatus
-  targets: PostTarget[]
-  created_at: string
-  updated_at: string
-  published_at: string | null
-  cancelled_at: string | null
-}
-
-/** One platform connected to an account. */
-export interface Connection {
-  platform: string
-  handle: string
-  display_name: string
-  status: 'active' | 'reauth_required' | 'pending'
-  connected_at: string
-  expires_at?: string
-}
-
-/** A brand or person that posts are published for. */
-export interface Account {
-  id: string
-  name: string
-  connections: Connection[]
-  created_at: string
-}
+export type PostTarget = Target
 
 /** A platform the daemon publishes to and its limits, as GET /v1/platforms lists it: what the form counts against. */
-export type { PlatformInfo } from '../api/platforms.js'
+export type { PlatformInfo }
 
 /** The body of POST /v1/posts as the calendar sends it. */
-export interface PostCreateInput {
-  account_id: string
-  content: string
-  platforms: string[]
-  scheduled_at: string
-  media_urls?: string[]
-}
+export type PostCreateInput = PostCreate
 
 /** The body of PUT /v1/posts/{id}: any subset of the editable fields. */
-export interface PostUpdateInput {
-  content?: string
-  platforms?: string[]
-  scheduled_at?: string
-  media_urls?: string[]
-}
+export type PostUpdateInput = Omit<PostUpdate, 'account_id'>
 
 /** A half-open range of instants, RFC 3339 UTC: posts with from <= scheduled_at < to. */
 export interface TimeRange {
@@ -92,8 +37,7 @@ export interface CalendarSource {
   /** The daemon's platforms with their limits, in its order. */
   listPlatforms(): Promise<PlatformInfo[]>
   createPost(input: PostCreateInput): Promise<Post>
-  /** `etag`, when given, is sent as If-Match so an edit never overwrites a change made elsewhere. */
-  updatePost(id: string, input: PostUpdateInput, etag?: string): Promise<Post>
+  updatePost(id: string, input: PostUpdateInput): Promise<Post>
   /** Cancels a scheduled post (DELETE /v1/posts/{id}). */
   cancelPost(id: string): Promise<Post>
 }

@@ -1,6 +1,7 @@
 // The new-post and edit-post form: its fields, a pure reducer for typing into them, and the
 // translation to an API request (wall time in the user's zone to an RFC 3339 instant).
 
+import type { PlatformName } from '../api/common.js'
 import type { ApiError } from '../errors.js'
 import { graphemeLength, measureText } from '../text-length.js'
 import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from '../zoned-time.js'
@@ -16,7 +17,7 @@ export interface PostForm {
   kind: 'new' | 'edit'
   postId: string | null
   accountId: string | null
-  platforms: string[]
+  platforms: PlatformName[]
   /** Index of the focused entry in the account's platform list. */
   platformCursor: number
   content: string
@@ -86,7 +87,7 @@ export function editPostForm(post: Post, timeZone: string): PostForm {
 }
 
 /** The platforms the form offers: the account's connections, plus any the post already names. */
-export function platformChoices(form: PostForm, accounts: Account[]): { platform: string; note: string | null }[] {
+export function platformChoices(form: PostForm, accounts: Account[]): { platform: PlatformName; note: string | null }[] {
   const account = accounts.find((a) => a.id === form.accountId)
   const choices = (account?.connections ?? []).map((c) => ({
     platform: c.platform,

@@ -99,14 +99,14 @@ export class MemorySource implements CalendarSource {
 
   createPost(input: PostCreateInput): Promise<Post> {
     return this.call('createPost', [input], () => {
-      const post = makePost({ id: `pst_${this.seq++}`, ...input })
+      const post = makePost({ id: `pst_${this.seq++}`, ...input, scheduled_at: input.scheduled_at ?? new Date().toISOString() })
       this.posts.push(post)
       return post
     })
   }
 
-  updatePost(id: string, input: PostUpdateInput, etag?: string): Promise<Post> {
-    return this.call('updatePost', [id, input, etag], () => {
+  updatePost(id: string, input: PostUpdateInput): Promise<Post> {
+    return this.call('updatePost', [id, input], () => {
       const post = this.editable(id)
       Object.assign(post, input, { updated_at: new Date().toISOString() })
       return post

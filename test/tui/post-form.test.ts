@@ -35,7 +35,7 @@ describe('the post form', () => {
   })
 
   it('sends the wall time in the user zone as a UTC instant', () => {
-    const form = { ...newPostForm(ACCOUNTS, '2026-03-30', 0, 'Europe/Berlin'), platforms: ['mastodon'], content: 'Hi', time: '09:00' }
+    const form = { ...newPostForm(ACCOUNTS, '2026-03-30', 0, 'Europe/Berlin'), platforms: ['mastodon' as const], content: 'Hi', time: '09:00' }
     const result = formRequest(form, 'Europe/Berlin')
     expect(result).toMatchObject({ ok: true, create: { account_id: 'acc_1', scheduled_at: '2026-03-30T07:00:00.000Z', platforms: ['mastodon'] } })
   })

@@ -1,6 +1,7 @@
 import { Console } from 'node:console'
 import { EventEmitter } from 'node:events'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
+import type { Post } from '../../src/tui/calendar-source.js'
 import type { RenderCalendarOptions } from '../../src/tui/render-calendar.js'
 import { KEY, waitUntil } from './frames.js'
 import { MemorySource, makePost } from './memory-source.js'
@@ -156,7 +157,7 @@ describe('renderCalendar', () => {
   it('rejects with the error when rendering throws, and still restores the terminal', async () => {
     const t = terminal()
     // A post the daemon should never send: no platforms list. Rendering it throws.
-    const broken = { ...makePost({ id: 'pst_bad', scheduled_at: '2026-11-21T08:00:00Z' }), platforms: null as unknown as string[] }
+    const broken = { ...makePost({ id: 'pst_bad', scheduled_at: '2026-11-21T08:00:00Z' }), platforms: null as unknown as Post['platforms'] }
     const source = new MemorySource([broken])
     const exitListeners = process.listenerCount('exit')
     const error = await renderCalendar(source, t.options).catch((e: unknown) => e)
