@@ -683,6 +683,32 @@ describe('several daemons on one PostgreSQL database', () => {
     expect(await honoured((a) => a === 'revoked')).toBe(true)
   })
 
+  it('moves a series on once when several nodes settle or cancel its occurrence at once', async () => {
+    const user = await nodes[0]!.users.create({ name: 'Serial' }, T0)
+    const account = await nodes[0]!.accounts.create(user.id, 'S', T0)
+    const repeat = { interval: 'PT1H', count: 5, until: null, timezone: 'UTC' }
+    const series = []
+    for (let i = 0; i < 10; i++) series.push((await nodes[i % 3]!.posts.create(user.id, { accountId: account.id, content: `s${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 1_000, repeat }, T0)).post)
+    // Half settled by every node at once (a lease taken over while the first outcome was written), half cancelled by every node at once.
+    const [published, cancelled] = [series.slice(0, 5), series.slice(5)]
+    await Promise.all(cancelled.flatMap((post) => nodes.map((node) => node.posts.cancel(user.id, post.id, T0 + 500))))
+    await nodes[0]!.publishing.claimDue(T0 + 1_000, 100, 86_400_000)
+    const refs = (await nodes[0]!.publishing.reserveDue(T0 + 1_000, 100, 30_000)).filter((r) => published.some((p) => p.id === r.postId))
+    expect(refs).toHaveLength(5)
+    for (const ref of refs) await nodes[0]!.publishing.claimTarget(ref, T0 + 1_000, 30_000)
+    const settled = await Promise.all(refs.flatMap((ref) => nodes.map((node) => node.publishing.settle(ref.postId, 'feed', { kind: 'published', platformPostId: null, url: null }, T0 + 2_000))))
+    expect(settled.filter(Boolean)).toHaveLength(5)
+    for (const post of series) {
+      const occurrences = await nodes[1]!.posts.list(user.id, { order: 'asc', seriesId: post.series_id! }, 10)
+      expect(occurrences.map((r) => [r.post.occurrence, r.post.status])).toEqual([[1, published.includes(post) ? 'published' : 'cancelled'], [2, 'scheduled']])
+      // Stopped, so the later tests find nothing of it due.
+      expect((await nodes[2]!.posts.cancel(user.id, occurrences[1]!.post.id, T0 + 3_000, { series: true })).kind).toBe('ok')
+    }
+    const events = (await nodes[2]!.events.listAfter('', 100_000)).filter((e) => e.userId === user.id)
+    expect(events.filter((e) => e.type === 'post.scheduled')).toHaveLength(20)
+    expect(events.filter((e) => e.type === 'post.series_ended')).toHaveLength(10)
+  })
+
   it('never lets two nodes claim the same post or target', async () => {
     const user = await nodes[0]!.users.create({ name: 'Contended' }, T0)
     const account = await nodes[0]!.accounts.create(user.id, 'C', T0)
