@@ -43,6 +43,8 @@ describe('smm posts create --every', () => {
     const post = (await t.http.get(`/v1/posts/${id}`, { key: t.key })).body
     expect(post.repeat).toMatchObject({ interval: 'P1W', count: null, until: `${year}-03-01T23:59:59.999Z`, timezone: 'UTC' })
 
+    const checked = await smm(['posts', 'create', '--text', 'Tip', '--at', `${year}-01-31 08:00`, '--every', '1mo', '--count', '12', '--dry-run'])
+    expect(checked).toMatchObject({ code: 0, stdout: `Valid: would be scheduled for ${year}-01-31 08:00 UTC on feed (3/10,000).\nIt would repeat every month, 12 times.\n` })
     const monthly = await smm(['posts', 'create', '--text', 'Tip', '--at', `${year}-01-31 08:00`, '--every', '1mo', '--count', '12', '--json'])
     expect(monthly.code).toBe(0)
     expect(json(monthly)).toMatchObject({ occurrence: 1, repeat: { interval: 'P1M', count: 12, until: null } })

@@ -10,6 +10,7 @@ import { account, every, repeatable, duration, platform, time } from '../../src/
 import { localTime } from '../../src/cli/output.js'
 import { listWords, seriesWords } from '../../src/cli/post-output.js'
 import { formatNumber } from '../../src/numbers.js'
+import { describeInterval } from '../../src/recurrence.js'
 import { toIso } from '../../src/time.js'
 import { addDays, isCivilDate, startOfDayInstant } from '../../src/zoned-time.js'
 
@@ -77,6 +78,7 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
       if (!this.jsonEnabled()) {
         const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)})`))
         this.log(scheduledAt ? `Valid: would be scheduled for ${localTime(checked.scheduled_at)} on ${on}.` : `Valid: would go out now on ${on}.`)
+        if (repeat) this.log(`It would repeat ${describeInterval(repeat.interval)}${repeat.count === undefined ? '' : `, ${repeat.count} times`}${repeat.until ? `${repeat.count === undefined ? '' : ' or'} until ${localTime(repeat.until)}` : ''}.`)
       }
       return checked
     }
