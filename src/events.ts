@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'post.failed',
   'post.target.published',
   'post.target.failed',
+  'post.series_ended',
   'account.updated',
   'account.deleted',
   'account.connected',

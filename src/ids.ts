@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto'
 import { monotonicFactory } from 'ulid'
 
 /** Every kind of id the API hands out, by its prefix. */
-export type IdPrefix = 'usr' | 'key' | 'acc' | 'pst' | 'whk' | 'msg' | 'gen' | 'req' | 'dlv'
+export type IdPrefix = 'usr' | 'key' | 'acc' | 'pst' | 'whk' | 'msg' | 'gen' | 'req' | 'dlv' | 'ser'
 
 // Random bytes drawn from the OS in batches: ulid's default asks for them on every id, and a
 // request id is made for every request.

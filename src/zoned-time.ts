@@ -182,6 +182,21 @@ export function zonedToInstant(date: CivilDate, hour: number, minute: number, ti
   return wall - before
 }
 
+/**
+ * The instant `months` months and `days` days after `ms`, at the same wall-clock time in a zone:
+ * a weekly 09:00 stays 09:00 across a DST change. The day of the month is clamped to the
+ * month's length (31 January + 1 month is 28/29 February, + 2 months is 31 March: count the
+ * months from one anchor, not step by step, to keep the day). A wall time the clocks skip moves
+ * forward by the jump; one they repeat is its first occurrence (as zonedToInstant).
+ */
+export function addZoned(ms: number, timeZone: string, months: number, days: number): number {
+  const p = zonedParts(ms, timeZone)
+  const date = addDays(addMonths(p.date, months), days)
+  // Offsets change on whole minutes, so seconds and milliseconds carry over as they are.
+  const withinMinute = p.second * 1000 + (((ms % 1000) + 1000) % 1000)
+  return zonedToInstant(date, p.hour, p.minute, timeZone) + withinMinute
+}
+
 /** The instant a civil day starts in a zone (not always 00:00: some zones jump at midnight). */
 export function startOfDayInstant(date: CivilDate, timeZone: string): number {
   return zonedToInstant(date, 0, 0, timeZone)

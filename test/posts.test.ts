@@ -44,6 +44,9 @@ describe('POST /v1/posts', () => {
       updated_at: iso(t.clock.now()),
       published_at: null,
       cancelled_at: null,
+      series_id: null,
+      occurrence: null,
+      repeat: null,
     })
     const [event] = (await eventsOf(t, 'post.scheduled')).filter((e) => e.data.id === res.body.id)
     expect(event!.data).toEqual(res.body)

@@ -411,6 +411,108 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1, uncertainSince: undefined })
     })
 
+    describe('a series', () => {
+      const HOUR = 3_600_000
+      const repeat = (extra: { count?: number; until?: number }) => ({ interval: 'PT2H', count: null, until: null, timezone: 'UTC', ...extra })
+      /** Publishes (or fails) every target of a post at `at`, as the scheduler would. */
+      const publish = async (postId: string, at: number, outcome: 'published' | 'failed' = 'published') => {
+        await store.publishing.claimDue(at, 1_000, 86_400_000)
+        for (const ref of (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === postId)) {
+          await store.publishing.claimTarget(ref, at, 30_000)
+          const result = outcome === 'published' ? { kind: 'published' as const, platformPostId: null, url: null } : { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' }
+          await store.publishing.settle(postId, ref.platform, result, at + 100)
+        }
+      }
+      const occurrences = async (user: string, seriesId: string) => (await store.posts.list(user, { order: 'asc', seriesId }, 100)).map((r) => r.post)
+      const eventsOf = async (user: string) => (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user)
+
+      it('schedules the next occurrence when one is published or fails, counted from the start, once; the last ends the series', async () => {
+        const { user, account } = await setup('Evergreen')
+        const start = T0 + HOUR
+        const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ count: 3 }) }, T0)).post
+        expect(first).toMatchObject({ occurrence: 1, repeat: { interval: 'PT2H', count: 3, until: null, timezone: 'UTC', starts_at: new Date(start).toISOString() } })
+        expect(first.series_id).toMatch(/^ser_/)
+        // Published late: the next is still two hours after the first's time, not after the publish.
+        await publish(first.id, start + 600_000)
+        let all = await occurrences(user, first.series_id!)
+        expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
+          [1, 'published', new Date(start).toISOString()],
+          [2, 'scheduled', new Date(start + 2 * HOUR).toISOString()],
+        ])
+        expect(all[1]).toMatchObject({ content: first.content, media_urls: first.media_urls, platforms: ['feed'], account_id: account, series_id: first.series_id, repeat: first.repeat, targets: [{ platform: 'feed', status: 'pending' }] })
+        // A failure does not stop an evergreen series; a retry of it later does not step the series twice.
+        await publish(all[1]!.id, start + 2 * HOUR, 'failed')
+        all = await occurrences(user, first.series_id!)
+        expect(all.map((p) => [p.occurrence, p.status])).toEqual([[1, 'published'], [2, 'failed'], [3, 'scheduled']])
+        expect((await store.posts.retry(user, all[1]!.id, start + 3 * HOUR)).kind).toBe('ok')
+        await publish(all[1]!.id, start + 3 * HOUR)
+        expect(await occurrences(user, first.series_id!)).toHaveLength(3)
+        await publish(all[2]!.id, start + 4 * HOUR)
+        all = await occurrences(user, first.series_id!)
+        expect(all.map((p) => p.status)).toEqual(['published', 'published', 'published'])
+        const events = await eventsOf(user)
+        expect(events.map((e) => e.type)).toEqual([
+          'post.scheduled',
+          'post.target.published', 'post.published', 'post.scheduled',
+          'post.target.failed', 'post.failed', 'post.scheduled',
+          'post.scheduled', 'post.target.published', 'post.published',
+          'post.target.published', 'post.published', 'post.series_ended',
+        ])
+        expect(events.at(-1)!.data).toMatchObject({ id: all[2]!.id, series_id: first.series_id, occurrence: 3, reason: 'count' })
+      })
+
+      it('skips an occurrence cancelled alone; stops the series with series, cancelling what is scheduled', async () => {
+        const { user, account } = await setup('Skipper')
+        const start = T0 + HOUR
+        const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 10 * HOUR }) }, T0)).post
+        const skipped = await store.posts.cancel(user, first.id, T0 + 1)
+        expect(skipped.kind === 'ok' && skipped.record.post.status).toBe('cancelled')
+        let all = await occurrences(user, first.series_id!)
+        expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
+          [1, 'cancelled', new Date(start).toISOString()],
+          [2, 'scheduled', new Date(start + 2 * HOUR).toISOString()],
+        ])
+        // Cancelling the skipped one again changes nothing.
+        expect((await store.posts.cancel(user, first.id, T0 + 2)).kind).toBe('ok')
+        expect(await occurrences(user, first.series_id!)).toHaveLength(2)
+        const stopped = await store.posts.cancel(user, all[1]!.id, T0 + 3, { series: true })
+        expect(stopped.kind === 'ok' && stopped.record.post.status).toBe('cancelled')
+        all = await occurrences(user, first.series_id!)
+        expect(all.map((p) => p.status)).toEqual(['cancelled', 'cancelled'])
+        // Stopped: asking again sends nothing more.
+        expect((await store.posts.cancel(user, all[1]!.id, T0 + 4, { series: true })).kind).toBe('ok')
+        const types = (await eventsOf(user)).map((e) => e.type)
+        expect(types).toEqual(['post.scheduled', 'post.cancelled', 'post.scheduled', 'post.cancelled', 'post.series_ended'])
+        expect((await eventsOf(user)).at(-1)!.data).toMatchObject({ id: all[1]!.id, reason: 'cancelled' })
+      })
+
+      it('ends the series when its next time is after until, and skips occurrences long past instead of publishing a backlog', async () => {
+        const { user, account } = await setup('Sleeper')
+        const start = T0 + HOUR
+        const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 24 * HOUR }) }, T0)).post
+        // The daemon was down for 7 hours: the first fails as missed, and the series resumes at its first occurrence to come.
+        const woke = start + 7 * HOUR + 60_000
+        expect((await store.publishing.claimDue(woke, 1_000, 6 * HOUR)).missed).toBeGreaterThanOrEqual(1)
+        let all = await occurrences(user, first.series_id!)
+        expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
+          [1, 'failed', new Date(start).toISOString()],
+          [5, 'scheduled', new Date(start + 8 * HOUR).toISOString()],
+        ])
+        // An occurrence only minutes late is still published.
+        await publish(all[1]!.id, start + 10 * HOUR + 120_000)
+        all = await occurrences(user, first.series_id!)
+        expect(all.at(-1)).toMatchObject({ occurrence: 6, status: 'scheduled', scheduled_at: new Date(start + 10 * HOUR).toISOString() })
+        // Published 13 hours late: the occurrences meanwhile are skipped; the last within until (24 h) comes next.
+        await publish(all.at(-1)!.id, start + 23 * HOUR)
+        all = await occurrences(user, first.series_id!)
+        expect(all.at(-1)).toMatchObject({ occurrence: 13, status: 'scheduled', scheduled_at: new Date(start + 24 * HOUR).toISOString() })
+        await publish(all.at(-1)!.id, start + 24 * HOUR)
+        expect((await occurrences(user, first.series_id!)).at(-1)).toMatchObject({ occurrence: 13, status: 'published' })
+        const ended = (await eventsOf(user)).filter((e) => e.type === 'post.series_ended')
+        expect(ended.map((e) => (e.data as { reason: string }).reason)).toEqual(['until'])
+      })
+    })
+
     it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
       const { user, account } = await setup('Late')
       const late = (await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
@@ -581,6 +683,32 @@ describe('several daemons on one PostgreSQL database', () => {
     expect(await honoured((a) => a === 'revoked')).toBe(true)
   })
 
+  it('moves a series on once when several nodes settle or cancel its occurrence at once', async () => {
+    const user = await nodes[0]!.users.create({ name: 'Serial' }, T0)
+    const account = await nodes[0]!.accounts.create(user.id, 'S', T0)
+    const repeat = { interval: 'PT1H', count: 5, until: null, timezone: 'UTC' }
+    const series = []
+    for (let i = 0; i < 10; i++) series.push((await nodes[i % 3]!.posts.create(user.id, { accountId: account.id, content: `s${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 1_000, repeat }, T0)).post)
+    // Half settled by every node at once (a lease taken over while the first outcome was written), half cancelled by every node at once.
+    const [published, cancelled] = [series.slice(0, 5), series.slice(5)]
+    await Promise.all(cancelled.flatMap((post) => nodes.map((node) => node.posts.cancel(user.id, post.id, T0 + 500))))
+    await nodes[0]!.publishing.claimDue(T0 + 1_000, 100, 86_400_000)
+    const refs = (await nodes[0]!.publishing.reserveDue(T0 + 1_000, 100, 30_000)).filter((r) => published.some((p) => p.id === r.postId))
+    expect(refs).toHaveLength(5)
+    for (const ref of refs) await nodes[0]!.publishing.claimTarget(ref, T0 + 1_000, 30_000)
+    const settled = await Promise.all(refs.flatMap((ref) => nodes.map((node) => node.publishing.settle(ref.postId, 'feed', { kind: 'published', platformPostId: null, url: null }, T0 + 2_000))))
+    expect(settled.filter(Boolean)).toHaveLength(5)
+    for (const post of series) {
+      const occurrences = await nodes[1]!.posts.list(user.id, { order: 'asc', seriesId: post.series_id! }, 10)
+      expect(occurrences.map((r) => [r.post.occurrence, r.post.status])).toEqual([[1, published.includes(post) ? 'published' : 'cancelled'], [2, 'scheduled']])
+      // Stopped, so the later tests find nothing of it due.
+      expect((await nodes[2]!.posts.cancel(user.id, occurrences[1]!.post.id, T0 + 3_000, { series: true })).kind).toBe('ok')
+    }
+    const events = (await nodes[2]!.events.listAfter('', 100_000)).filter((e) => e.userId === user.id)
+    expect(events.filter((e) => e.type === 'post.scheduled')).toHaveLength(20)
+    expect(events.filter((e) => e.type === 'post.series_ended')).toHaveLength(10)
+  })
+
   it('never lets two nodes claim the same post or target', async () => {
     const user = await nodes[0]!.users.create({ name: 'Contended' }, T0)
     const account = await nodes[0]!.accounts.create(user.id, 'C', T0)
@@ -650,6 +778,7 @@ describe('PostgreSQL schema and connection errors', () => {
       3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
       4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
       5: '4506ba9e20b7155cf7c290a93f61bb752bb68fea7a53a82d92a987eabe775e81', // OAuth apps, pending grants and refresh claims
+      8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
     })
   })
 

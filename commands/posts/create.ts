@@ -6,10 +6,13 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { account, repeatable, duration, platform, time } from '../../src/cli/flags.js'
+import { account, every, repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
-import { listWords } from '../../src/cli/post-output.js'
+import { listWords, seriesWords } from '../../src/cli/post-output.js'
 import { formatNumber } from '../../src/numbers.js'
+import { describeInterval } from '../../src/recurrence.js'
+import { toIso } from '../../src/time.js'
+import { addDays, isCivilDate, startOfDayInstant } from '../../src/zoned-time.js'
 
 export default class PostsCreate extends ApiCommand {
   static override description = `Schedule a post on one or more platforms of an account, or publish it now.
@@ -17,6 +20,8 @@ export default class PostsCreate extends ApiCommand {
 The text comes from --text, from --file, or from standard input when it is piped in. --at takes RFC 3339, a local date-time ("2026-11-21 09:00") or a phrase ("tomorrow 9am"), in your local time zone unless the time names one; --in takes a delay (2h, 1h30m). With neither, the post is published now.
 
 Without --account, your only account is used; without --platform, that account's only connected platform. The daemon checks the text and media against each platform's rules and names every problem.
+
+With --every the post repeats: it is the first occurrence of a series, and each time one is published (or fails), the next is scheduled as a new post. --every takes 1h, 12h, 2d, 1w, 1mo (a month; 1m is refused: minutes or months?), 1y, or an ISO 8601 duration (P1W). Days, weeks, months and years keep the wall-clock time in your time zone across DST; a month keeps the day of the month (the 31st falls on the 30th or 28th in shorter months). The series must end: --count N (every occurrence, the first included) or --until TIME (read as --at; a bare date includes that day), at most a year after the first.
 
 With --dry-run the daemon runs the very same checks and creates nothing: it says when the post would go out and how long the text is on each platform against its limit, or names the same problems.`
 
@@ -26,6 +31,8 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     '<%= config.bin %> posts create --platform telegram --file notes.md --media https://example.com/launch.png --at "2026-11-21 09:00"',
     'echo "Shipped" | <%= config.bin %> posts create --platform feed --json',
     '<%= config.bin %> posts create --platform feed --platform x --file launch.txt --at "tomorrow 9am" --dry-run',
+    '<%= config.bin %> posts create --platform mastodon --text "Office hours are open" --at "monday 9am" --every 1w --until 2027-03-01',
+    '<%= config.bin %> posts create --platform feed --file tip.md --at "2026-12-01 08:00" --every 1mo --count 12',
   ]
 
   static override flags = {
@@ -36,6 +43,9 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', ...repeatable }),
     at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in'] }),
     in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at'] }),
+    every: every({ description: 'Repeat the post: 1h, 2d, 1w, 1mo, 1y or an ISO 8601 duration (P1W); needs --count or --until' }),
+    count: Flags.integer({ description: 'With --every: how many occurrences in all, the first included (at least 2)', dependsOn: ['every'], helpValue: '<n>' }),
+    until: time({ description: 'With --every: no occurrence after this time (as --at; a bare date includes that day)', dependsOn: ['every'] }),
     'dry-run': Flags.boolean({ description: 'Check the post as the daemon would, and create nothing: each platform’s length and limit, or every problem' }),
   }
 
@@ -53,18 +63,22 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     const client = await this.client()
     const scheduledAt = await this.scheduledTime(flags.at, flags.in)
     const { accountId, platforms } = await this.target(client, flags.account && (await this.accountId('--account', flags.account)), flags.platform)
+    const until = flags.until === undefined ? undefined : await this.until(flags.until)
+    const repeat = flags.every === undefined ? undefined : { interval: flags.every, ...(flags.count !== undefined ? { count: flags.count } : {}), ...(until ? { until } : {}) }
     const body = {
       account_id: accountId,
       platforms,
       ...(content !== undefined ? { content } : {}),
       ...(media.length ? { media_urls: media } : {}),
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+      ...(repeat ? { repeat } : {}),
     }
     if (flags['dry-run']) {
       const checked = await this.waitFor('Checking the post', client.validatePost({ body }))
       if (!this.jsonEnabled()) {
         const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)})`))
         this.log(scheduledAt ? `Valid: would be scheduled for ${localTime(checked.scheduled_at)} on ${on}.` : `Valid: would go out now on ${on}.`)
+        if (repeat) this.log(`It would repeat ${describeInterval(repeat.interval)}${repeat.count === undefined ? '' : `, ${repeat.count} times`}${repeat.until ? `${repeat.count === undefined ? '' : ' or'} until ${localTime(repeat.until)}` : ''}.`)
       }
       return checked
     }
@@ -72,9 +86,16 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     if (!this.jsonEnabled()) {
       const on = listWords(post.platforms)
       this.log(scheduledAt ? `Scheduled post ${post.id} for ${localTime(post.scheduled_at)} on ${on}.` : `Post ${post.id} goes out now on ${on}.`)
+      if (post.repeat) this.log(`It repeats ${seriesWords(post.repeat)}: series ${post.series_id}; see it with ${this.config.bin} posts list --series ${post.series_id}${this.profileFlag()}`)
       this.log(`Follow it with: ${this.config.bin} posts show ${post.id}${this.profileFlag()}`)
     }
     return post
+  }
+
+  /** `--until`: as --at reads it, except that a bare date includes its day (until its last moment). */
+  private async until(text: string): Promise<string | undefined> {
+    if (!isCivilDate(text.trim())) return this.instant('--until', text)
+    return toIso(startOfDayInstant(addDays(text.trim(), 1), await this.timeZone()) - 1)
   }
 
   /** The account and platforms to post to: as given, or the only ones there are. */

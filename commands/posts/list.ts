@@ -15,13 +15,14 @@ const UPCOMING: PostStatus[] = ['scheduled', 'publishing']
 export default class PostsList extends ApiCommand {
   static override description = `List posts by scheduled time, with their status and platforms.
 
-With no --status it shows what is still to come: scheduled and publishing posts, soonest first, and how many more there are; posts that failed, were published or were cancelled are listed with --status (repeatable or comma-separated) or --every-status. Filters combine: an account, a platform, and a time range (--from inclusive, --to exclusive; RFC 3339, a date or date-time in your zone, or a phrase; a bare day is its midnight). One page at a time (--limit, then the --cursor it prints), or every page with --all.`
+With no --status it shows what is still to come: scheduled and publishing posts, soonest first, and how many more there are; posts that failed, were published or were cancelled are listed with --status (repeatable or comma-separated) or --every-status. Filters combine: an account, a platform, a series (--series ser_…: its occurrences in every state, unless --status), and a time range (--from inclusive, --to exclusive; RFC 3339, a date or date-time in your zone, or a phrase; a bare day is its midnight). One page at a time (--limit, then the --cursor it prints), or every page with --all.`
 
   static override examples = [
     '<%= config.bin %> posts list',
     '<%= config.bin %> posts list --status failed --status partially_published',
     '<%= config.bin %> posts list --from 2026-11-01 --to 2026-12-01 --all',
     '<%= config.bin %> posts list --account acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A --platform mastodon --order desc --limit 5',
+    '<%= config.bin %> posts list --series ser_01JD3Q7ZV6YV9M2R8X4T5N6P7A',
     '<%= config.bin %> posts list --status failed --all --json | jq -r ".data[].id"',
   ]
 
@@ -45,11 +46,12 @@ With no --status it shows what is still to come: scheduled and publishing posts,
       ? { data: await this.waitFor('Listing posts', this.everyPost(client.paginate('listPosts', { query: { ...query, limit: 100 } }))), has_more: false, next_cursor: null }
       : await this.waitFor('Listing posts', client.listPosts({ query: { ...query, limit: flags.limit, ...(this.jsonEnabled() ? {} : { count: 'true' as const }) } }))
     if (!this.jsonEnabled()) {
-      const what = flags.status || flags['every-status'] ? 'posts' : 'upcoming posts'
+      const upcoming = !flags.status && !flags['every-status'] && flags.series === undefined
+      const what = upcoming ? 'upcoming posts' : flags.series ? 'occurrences' : 'posts'
       this.log(page.data.length === 0 ? `No ${what}.` : postTable(page.data))
       const more = (page.total ?? page.data.length) - page.data.length
       if (page.next_cursor) this.log(`\n${more} more ${more === 1 ? what.replace(/s$/, '') : what}: ${nextPageCommand(this.config.bin, this.id ?? 'posts:list', this.argv, page.next_cursor)}`)
-      if (!flags.status && !flags['every-status']) await this.sayWhatFailed(client, query)
+      if (upcoming) await this.sayWhatFailed(client, query)
     }
     return page
   }

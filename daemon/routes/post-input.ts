@@ -1,10 +1,12 @@
 import * as v from 'valibot'
-import { bulkOf, PostCreate, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
+import { bulkOf, PostCreate, PostUpdate, type Post, type RepeatInput, type TargetMeasure } from '../../src/api/posts.js'
+import { lastOccurrence } from '../../src/recurrence.js'
+import { toIso } from '../../src/time.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import type { PlatformName } from '../platforms/types.js'
-import type { NewPost } from '../store/index.js'
+import type { NewPost, NewRepeat } from '../store/index.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
 export const PAST_GRACE_MS = 5 * 60_000
@@ -79,6 +81,29 @@ async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkT
   return { errors, targets }
 }
 
+/**
+ * A series' rules that need its first occurrence's time and the user's time zone: it must end
+ * (count or until), `until` not before the first occurrence, and the last occurrence at most a
+ * year after the first. Errors, or the series as the store takes it.
+ */
+function checkRepeat(repeat: RepeatInput, startsAt: number, timezone: string): { errors: FieldError[]; repeat?: NewRepeat } {
+  const rule = { interval: repeat.interval, count: repeat.count ?? null, until: repeat.until === undefined ? null : Date.parse(repeat.until), timezone }
+  if (rule.count === null && rule.until === null) {
+    return { errors: [{ pointer: '#/repeat', code: 'required', detail: 'needs count or until: a series must end, at most a year (366 days) after its first occurrence' }] }
+  }
+  if (rule.until !== null && rule.until < startsAt) {
+    return { errors: [{ pointer: '#/repeat/until', code: 'before_start', detail: `is before the first occurrence (${toIso(startsAt)})` }] }
+  }
+  const last = lastOccurrence({ ...rule, startsAt })
+  if (last.beyond) {
+    // The field that makes it too long, when only one of them is given.
+    const pointer = rule.until === null ? '#/repeat/count' : rule.count === null ? '#/repeat/until' : '#/repeat'
+    const detail = `makes the series too long: occurrence ${last.occurrence} would fall on ${toIso(last.at)}, beyond a year (366 days) after the first (${toIso(startsAt)}); a series may span at most a year`
+    return { errors: [{ pointer, code: 'too_long', detail }] }
+  }
+  return { errors: [], repeat: rule }
+}
+
 /** A post that passed every check of POST /v1/posts, and how its text measures on each target. */
 export interface CheckedPost {
   post: NewPost
@@ -100,13 +125,23 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown):
   }
   const checked = await contextChecks(deps, userId, draft, true)
   errors.push(...checked.errors)
+  const scheduledAt = draft.scheduledAt ?? deps.clock.now()
+  let repeat: NewRepeat | undefined
+  // The series is measured from its first occurrence: only once that time is known to be right.
+  if (values.repeat && !errors.some((e) => e.pointer === '#/scheduled_at')) {
+    const user = await deps.store.users.get(userId)
+    const series = checkRepeat(values.repeat, scheduledAt, user?.timezone ?? 'UTC')
+    errors.push(...series.errors)
+    repeat = series.repeat
+  }
   if (errors.length) throw validationFailed(errors)
   const post: NewPost = {
     accountId: draft.accountId!,
     content: draft.content!,
     mediaUrls: draft.mediaUrls!,
     platforms: draft.platforms!,
-    scheduledAt: draft.scheduledAt ?? deps.clock.now(),
+    scheduledAt,
+    ...(repeat ? { repeat } : {}),
   }
   return { post, targets: checked.targets }
 }
@@ -138,7 +173,13 @@ export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown)
 
 /** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */
 export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<Partial<NewPost>> {
-  const { values, given, errors } = parseFields(PostUpdate, raw)
+  const { values, given, errors: parsed } = parseFields(PostUpdate, raw)
+  // `repeat` is no field of an edit: said in words that point to what to do instead.
+  const errors = parsed.map((e) =>
+    e.pointer === '#/repeat' && e.code === 'unknown_field'
+      ? { pointer: '#/repeat', code: 'immutable', detail: 'cannot be set or changed by an edit, which changes one post (one occurrence of a series): to change a series, stop it (DELETE /v1/posts/{id}?series=true) and create a new one' }
+      : e,
+  )
   if (values.account_id !== undefined && values.account_id !== post.account_id) {
     errors.push({ pointer: '#/account_id', code: 'immutable', detail: `cannot change: the post belongs to ${post.account_id} (create a new post for another account)` })
   }

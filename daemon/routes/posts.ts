@@ -48,6 +48,7 @@ function filtersOf(query: PostListQuery): PostFilters {
     statuses: query.status === undefined ? undefined : (query.status.split(',') as PostStatus[]),
     accountId: query.account_id,
     platform: query.platform,
+    seriesId: query.series_id,
     from: query.from === undefined ? undefined : Date.parse(query.from),
     to: query.to === undefined ? undefined : Date.parse(query.to),
     order: query.order,
@@ -121,8 +122,15 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
     }
   })
 
-  bind(router, routes.cancelPost, async (ctx, { params, principal }) => {
-    const result = await store.posts.cancel(principal.user.id, params.id, clock.now())
+  bind(router, routes.cancelPost, async (ctx, { params, query, principal }) => {
+    const series = query.series === 'true'
+    if (series) {
+      // A post's series never changes, so this read cannot be overtaken by the cancel below.
+      const current = await store.posts.get(principal.user.id, params.id)
+      if (!current) throw notFound('post', params.id)
+      if (current.post.series_id === null) throw invalidField('#/series', `${params.id} is not an occurrence of a series: cancel it without series=true`)
+    }
+    const result = await store.posts.cancel(principal.user.id, params.id, clock.now(), { series })
     if (result.kind === 'not_found') throw notFound('post', params.id)
     if (result.kind !== 'ok') throw notEditable(result.record, 'cancelled')
     scheduler.wake()

@@ -16,6 +16,7 @@ const TABLES = [
   'accounts',
   'connections',
   'feed_items',
+  'post_series',
   'posts',
   'post_targets',
   'webhooks',

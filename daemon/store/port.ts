@@ -309,12 +309,23 @@ export interface PostRecord {
   userId: string
 }
 
+/** How a new post repeats: it is the first occurrence of a series, which starts at its `scheduledAt`. */
+export interface NewRepeat {
+  /** An ISO 8601 duration (src/recurrence.ts). */
+  interval: string
+  count: number | null
+  until: number | null
+  /** The IANA zone whose wall-clock time calendar intervals keep. */
+  timezone: string
+}
+
 export interface NewPost {
   accountId: string
   content: string
   mediaUrls: string[]
   platforms: PlatformName[]
   scheduledAt: number
+  repeat?: NewRepeat
 }
 
 export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
@@ -330,6 +341,8 @@ export interface PostFilters {
   statuses?: PostStatus[]
   accountId?: string
   platform?: PlatformName
+  /** Only the occurrences of this series. */
+  seriesId?: string
   from?: number
   to?: number
   order: 'asc' | 'desc'
@@ -488,7 +501,13 @@ export interface PostsStore {
    */
   deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion>
   update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
-  cancel(userId: string, id: string, now: number): Promise<Change>
+  /**
+   * Cancels a scheduled post (a cancelled one is answered as is), with `post.cancelled`. An
+   * occurrence of a series is then followed as if it had ended (the next occurrence, or
+   * `post.series_ended`); with `series`, the series stops instead: its scheduled occurrences are
+   * cancelled and `post.series_ended` recorded (also when this occurrence was cancelled before).
+   */
+  cancel(userId: string, id: string, now: number, options?: { series?: boolean }): Promise<Change>
   retry(userId: string, id: string, now: number): Promise<Change>
 }
 
@@ -512,6 +531,8 @@ export interface PublishingStore {
   /**
    * Records an attempt's outcome, its events and, once every target is settled, the post's
    * final state and event: all in one transaction. False if the target was settled already.
+   * A post of a series that reaches its final state brings, in the same transaction, its
+   * series' next occurrence (with `post.scheduled`) or its end (`post.series_ended`), once.
    */
   settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean>
   /**

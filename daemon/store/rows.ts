@@ -4,7 +4,8 @@
  */
 import type { Connection } from '../../src/api/accounts.js'
 import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
-import type { PostStatus, Target, TargetStatus } from '../../src/api/posts.js'
+import type { PostStatus, Repeat, Target, TargetStatus } from '../../src/api/posts.js'
+import type { SeriesRule } from '../../src/recurrence.js'
 import type { ApiKey } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
@@ -200,6 +201,65 @@ export interface PostRow {
   updated_at: number
   published_at: number | null
   cancelled_at: number | null
+  series_id: string | null
+  occurrence: number | null
+  /** JSON of a RepeatRule. */
+  repeat_rule: string | null
+}
+
+/** A series' rule as a post row keeps it (JSON in `repeat_rule`), times in ms. */
+export interface RepeatRule {
+  interval: string
+  count: number | null
+  until: number | null
+  timezone: string
+  starts_at: number
+}
+
+/** The recurrence module's view of a stored rule. */
+export function seriesRuleOf(rule: RepeatRule): SeriesRule {
+  return { interval: rule.interval, count: rule.count, until: rule.until, timezone: rule.timezone, startsAt: rule.starts_at }
+}
+
+/**
+ * The posts columns an occurrence of a series copies, from the series' template (the first
+ * occurrence as created): what the post says and where it goes. A column that belongs to
+ * what a post says (its per-platform versions, a thread, a first comment) joins this list,
+ * one line, and every occurrence carries it. Everything else (id, time, status, results) is
+ * the occurrence's own.
+ */
+export const SERIES_TEMPLATE_COLUMNS = [
+  'user_id',
+  'account_id',
+  'content',
+  'media_urls',
+  'platforms',
+  'series_id',
+  'repeat_rule',
+] as const satisfies readonly (keyof PostRow)[]
+
+/** A series' template: those columns of its first occurrence's row, as JSON. */
+export function seriesTemplateOf(row: PostRow): string {
+  return JSON.stringify(Object.fromEntries(SERIES_TEMPLATE_COLUMNS.map((column) => [column, row[column]])))
+}
+
+/**
+ * The row of a series' next occurrence: its template's columns, and its own id, time and state.
+ * A column added to the list after a series began is absent from its template, and left out
+ * here, so the database's default fills it.
+ */
+export function occurrenceRow(template: string, id: string, occurrence: number, scheduledAt: number, now: number): Record<string, unknown> & Pick<PostRow, 'id' | 'platforms' | 'user_id'> {
+  const copied = JSON.parse(template) as Record<string, unknown>
+  const own: Partial<PostRow> = {
+    id,
+    occurrence,
+    scheduled_at: scheduledAt,
+    status: 'scheduled',
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  }
+  return { ...Object.fromEntries(SERIES_TEMPLATE_COLUMNS.filter((c) => c in copied).map((c) => [c, copied[c]])), ...own } as Record<string, unknown> & Pick<PostRow, 'id' | 'platforms' | 'user_id'>
 }
 
 export interface TargetRow {
@@ -250,8 +310,15 @@ export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord 
       updated_at: toIso(row.updated_at),
       published_at: toIsoOrNull(row.published_at),
       cancelled_at: toIsoOrNull(row.cancelled_at),
+      series_id: row.series_id ?? null,
+      occurrence: row.occurrence ?? null,
+      repeat: row.repeat_rule ? repeatOf(JSON.parse(row.repeat_rule) as RepeatRule) : null,
     },
   }
+}
+
+function repeatOf(rule: RepeatRule): Repeat {
+  return { interval: rule.interval, count: rule.count, until: toIsoOrNull(rule.until), timezone: rule.timezone, starts_at: toIso(rule.starts_at) }
 }
 
 export interface AttemptRow {

@@ -101,7 +101,12 @@ func newRecorder(t *testing.T) func(method any) string {
 			}
 			args = append(args, arg)
 		}
-		out := fn.Call(args)
+		// A method's optional parameters (Posts.Cancel's) are a variadic slice: passed as one, empty.
+		call := fn.Call
+		if fn.Type().IsVariadic() {
+			call = fn.CallSlice
+		}
+		out := call(args)
 		// A list answers a pager, which sends its first request on Next.
 		if next := out[0].MethodByName("Next"); next.IsValid() {
 			next.Call([]reflect.Value{reflect.ValueOf(ctx)})

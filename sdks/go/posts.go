@@ -21,9 +21,34 @@ type Post struct {
 	UpdatedAt   time.Time  `json:"updated_at"`
 	PublishedAt *time.Time `json:"published_at"`
 	CancelledAt *time.Time `json:"cancelled_at"`
+	// SeriesID is the series (ser_…) this post is an occurrence of, Occurrence which one (from
+	// 1) and Repeat how the series repeats; all nil for a one-off post.
+	SeriesID   *string `json:"series_id"`
+	Occurrence *int    `json:"occurrence"`
+	Repeat     *Repeat `json:"repeat"`
 	// ETag is the version this copy was read at; pass it as PostUpdateParams.IfMatch so an
 	// update fails (412) instead of overwriting a change made since. Empty from a list.
 	ETag string `json:"-"`
+}
+
+// Repeat is how a series repeats.
+type Repeat struct {
+	// Interval is an ISO 8601 duration: P1W, PT6H, P1M…
+	Interval string `json:"interval"`
+	// Count is how many occurrences in all, the first included; nil when the series ends by Until.
+	Count *int       `json:"count"`
+	Until *time.Time `json:"until"`
+	// Timezone is the zone whose wall-clock time calendar intervals keep.
+	Timezone string    `json:"timezone"`
+	StartsAt time.Time `json:"starts_at"`
+}
+
+// RepeatParams makes a new post the first occurrence of a series: Interval (an ISO 8601
+// duration, at least PT1H) and Count (the first included) or Until, or both.
+type RepeatParams struct {
+	Interval string
+	Count    int
+	Until    time.Time
 }
 
 // Target is how a post fares on one platform.
@@ -69,6 +94,8 @@ type PostCreateParams struct {
 	Platforms []string
 	// ScheduledAt is when to publish; the zero time publishes now.
 	ScheduledAt time.Time
+	// Repeat, if set, makes the post the first occurrence of a series.
+	Repeat *RepeatParams
 	// IdempotencyKey makes a repeated call answer the first post instead of making another;
 	// generated when empty (and reused by the client's own retries either way).
 	IdempotencyKey string
@@ -95,8 +122,17 @@ type PostListParams struct {
 	From, To time.Time
 	// Order is "asc" (default) or "desc".
 	Order string
+	// SeriesID keeps a series' occurrences only (ser_…).
+	SeriesID string
 	// Limit is the page size, 1..100 (0: 20). The pager fetches every page.
 	Limit int
+}
+
+// PostCancelParams are the options of Cancel.
+type PostCancelParams struct {
+	// Series stops the series of the occurrence cancelled: every scheduled occurrence is
+	// cancelled and none follows. Without it, the series goes on with its next occurrence.
+	Series bool
 }
 
 // PostsService is /v1/posts.
@@ -113,6 +149,16 @@ func (p PostCreateParams) body() map[string]any {
 	}
 	if !p.ScheduledAt.IsZero() {
 		body["scheduled_at"] = timestamp(p.ScheduledAt)
+	}
+	if p.Repeat != nil {
+		repeat := map[string]any{"interval": p.Repeat.Interval}
+		if p.Repeat.Count != 0 {
+			repeat["count"] = p.Repeat.Count
+		}
+		if !p.Repeat.Until.IsZero() {
+			repeat["until"] = timestamp(p.Repeat.Until)
+		}
+		body["repeat"] = repeat
 	}
 	return body
 }
@@ -199,8 +245,14 @@ func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams
 }
 
 // Cancel cancels a scheduled post; cancelling it again answers the cancelled post (DELETE /v1/posts/{id}).
-func (s *PostsService) Cancel(ctx context.Context, id string) (*Post, error) {
-	return s.c.post(ctx, request{method: "DELETE", path: pathOf("/v1/posts/{id}", id)})
+// An occurrence of a series is cancelled alone unless PostCancelParams{Series: true} is passed
+// (optional, so calls written before series keep compiling).
+func (s *PostsService) Cancel(ctx context.Context, id string, p ...PostCancelParams) (*Post, error) {
+	q := url.Values{}
+	if len(p) > 0 && p[0].Series {
+		q.Set("series", "true")
+	}
+	return s.c.post(ctx, request{method: "DELETE", path: pathOf("/v1/posts/{id}", id), query: q})
 }
 
 // Retry re-queues the failed and unconfirmed targets of a failed or partially published post
@@ -216,6 +268,7 @@ func (s *PostsService) List(ctx context.Context, p PostListParams) *Pager[Post] 
 	setIf(q, "status", p.Status)
 	setIf(q, "platform", p.Platform)
 	setIf(q, "order", p.Order)
+	setIf(q, "series_id", p.SeriesID)
 	if !p.From.IsZero() {
 		q.Set("from", timestamp(p.From))
 	}

@@ -223,3 +223,53 @@ func TestCreateManyMakesAllInOrderOrNone(t *testing.T) {
 		t.Fatalf("want a 422 at #/posts/1/platforms/0, got %v", err)
 	}
 }
+
+func TestASeriesIsListedBySeriesIDSkipsOneAndStops(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	account := feedAccount(t, ctx, c)
+	first, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "every day", Platforms: []string{"feed"}, ScheduledAt: tomorrow(0), Repeat: &smm.RepeatParams{Interval: "P1D", Count: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.SeriesID == nil || first.Occurrence == nil || *first.Occurrence != 1 || first.Repeat == nil || first.Repeat.Interval != "P1D" || *first.Repeat.Count != 3 {
+		t.Fatalf("first occurrence: %+v", first)
+	}
+	statuses := func() []string {
+		var out []string
+		pager := c.Posts.List(ctx, smm.PostListParams{SeriesID: *first.SeriesID})
+		for pager.Next(ctx) {
+			out = append(out, fmt.Sprintf("%d %s", *pager.Current().Occurrence, pager.Current().Status))
+		}
+		if err := pager.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// Cancelled alone, the occurrence is skipped: the next one is scheduled.
+	if _, err := c.Posts.Cancel(ctx, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(); fmt.Sprint(got) != "[1 cancelled 2 scheduled]" {
+		t.Fatalf("after a plain cancel: %v", got)
+	}
+	pager := c.Posts.List(ctx, smm.PostListParams{SeriesID: *first.SeriesID, Status: "scheduled"})
+	if !pager.Next(ctx) {
+		t.Fatalf("no scheduled occurrence: %v", pager.Err())
+	}
+	if _, err := c.Posts.Cancel(ctx, pager.Current().ID, smm.PostCancelParams{Series: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(); fmt.Sprint(got) != "[1 cancelled 2 cancelled]" {
+		t.Fatalf("after stopping the series: %v", got)
+	}
+	single, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "once", Platforms: []string{"feed"}, ScheduledAt: tomorrow(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apiErr *smm.APIError
+	if _, err := c.Posts.Cancel(ctx, single.ID, smm.PostCancelParams{Series: true}); !errors.As(err, &apiErr) || apiErr.Status != 422 {
+		t.Fatalf("series on a one-off post: want a 422, got %v", err)
+	}
+}

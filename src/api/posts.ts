@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
 import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput } from './common.js'
 import { route } from './route.js'
+import { parseInterval, underAnHour } from '../recurrence.js'
 
 export const POST_STATUSES = ['scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
 export type PostStatus = (typeof POST_STATUSES)[number]
@@ -33,6 +34,32 @@ const Platforms = v.pipe(
   v.check((list) => new Set(list).size === list.length, 'must not name a platform twice'),
 )
 
+/**
+ * `repeat` on POST /v1/posts: the post is the first occurrence of a series. Rules that need the
+ * first occurrence's time and the user's time zone (until, at most a year) are checked after.
+ */
+export const RepeatInput = v.strictObject({
+  interval: v.pipe(
+    v.string(),
+    v.check((text) => parseInterval(text) !== undefined, 'must be an ISO 8601 duration of whole units, like PT6H, P1D, P1W, P1M or P1Y'),
+    v.check((text) => {
+      const interval = parseInterval(text)
+      return interval === undefined || !underAnHour(interval)
+    }, 'is under one hour: a series repeats at most every hour (PT1H)'),
+    v.description('ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H.'),
+  ),
+  count: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number'),
+      v.minValue(2, 'must be at least 2: it counts every occurrence, the first included'),
+      v.description('How many occurrences in all, the first included'),
+    ),
+  ),
+  until: v.optional(v.pipe(TimestampInput, v.description('No occurrence after this time'))),
+})
+export type RepeatInput = v.InferOutput<typeof RepeatInput>
+
 /** POST /v1/posts. Rules that need the account, the clock or the platforms are checked after. */
 export const PostCreate = v.strictObject({
   account_id: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
@@ -42,6 +69,12 @@ export const PostCreate = v.strictObject({
     v.pipe(TimestampInput, v.description('When to publish; omitted: now. At most 5 minutes in the past.')),
   ),
   platforms: Platforms,
+  repeat: v.optional(
+    v.pipe(
+      RepeatInput,
+      v.description('Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence.'),
+    ),
+  ),
 })
 export type PostCreate = v.InferOutput<typeof PostCreate>
 
@@ -100,6 +133,19 @@ export const Target = v.pipe(
 )
 export type Target = v.InferOutput<typeof Target>
 
+/** A series as its occurrences show it. */
+export const Repeat = v.pipe(
+  v.object({
+    interval: v.string(),
+    count: v.nullable(v.pipe(v.number(), v.integer())),
+    until: NullableTimestamp,
+    timezone: v.pipe(v.string(), v.description('The time zone whose wall-clock time calendar intervals keep: the user’s when the series was created')),
+    starts_at: v.pipe(Timestamp, v.description('The first occurrence’s time: every occurrence’s time counts from it, so editing one occurrence moves no other')),
+  }),
+  v.title('Repeat'),
+)
+export type Repeat = v.InferOutput<typeof Repeat>
+
 export const Post = v.pipe(
   v.object({
     id: v.string(),
@@ -114,6 +160,9 @@ export const Post = v.pipe(
     updated_at: Timestamp,
     published_at: NullableTimestamp,
     cancelled_at: NullableTimestamp,
+    series_id: v.pipe(v.nullable(v.string()), v.description('The series (`ser_…`) this post is an occurrence of; null for a one-off post')),
+    occurrence: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('Which occurrence of its series this is, from 1 (skipped occurrences leave gaps); null for a one-off post')),
+    repeat: v.pipe(v.nullable(Repeat), v.description('How the series repeats; null for a one-off post')),
   }),
   v.title('Post'),
 )
@@ -152,6 +201,7 @@ export const PostListQuery = v.strictObject({
   ),
   account_id: v.optional(v.string()),
   platform: v.optional(PlatformName),
+  series_id: v.optional(v.pipe(v.string(), v.description('Only the occurrences of this series (`ser_…`)'))),
   from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time'))),
   to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time'))),
   order: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at; default asc')), 'asc'),
@@ -160,6 +210,12 @@ export const PostListQuery = v.strictObject({
   ),
 })
 export type PostListQuery = v.InferOutput<typeof PostListQuery>
+
+export const PostCancelQuery = v.strictObject({
+  series: v.optional(
+    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: also stop the post’s series: no occurrence follows (post.series_ended)')),
+  ),
+})
 
 export const postRoutes = {
   listPosts: route({
@@ -232,6 +288,8 @@ export const postRoutes = {
     method: 'PUT',
     path: '/v1/posts/{id}',
     summary: 'Update a scheduled post (If-Match honoured); 409 post_not_editable once it is no longer scheduled',
+    description:
+      'An occurrence of a series is edited alone: the occurrences after it keep the series’ content and times (each counted from the series’ start). A series’ `repeat` cannot be changed (422 at `#/repeat`): stop it (DELETE with `?series=true`) and create a new one.',
     tag: 'posts',
     scope: 'posts:write',
     params: IdParams,
@@ -248,9 +306,12 @@ export const postRoutes = {
     method: 'DELETE',
     path: '/v1/posts/{id}',
     summary: 'Cancel a scheduled post; cancelling again answers the cancelled post',
+    description:
+      'An occurrence of a series: a plain DELETE cancels this occurrence only and schedules the next (the series skips one and goes on, or ends with post.series_ended if this was its last); `?series=true` cancels this occurrence and stops the series: every scheduled occurrence of it is cancelled, none follows, and post.series_ended is sent. `?series=true` on a post that is not part of a series is 422.',
     tag: 'posts',
     scope: 'posts:write',
     params: IdParams,
+    query: PostCancelQuery,
     status: 200,
     response: Post,
     etag: true,

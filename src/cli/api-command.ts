@@ -32,6 +32,12 @@ const FIELD_WORDS: Record<string, string> = {
   scopes: '--scope',
   events: '--event',
   cancel_posts: '--cancel-posts',
+  repeat: '--every',
+  'repeat/interval': '--every',
+  'repeat/count': '--count',
+  'repeat/until': '--until',
+  series: '--series',
+  series_id: '--series',
   timezone: '--timezone',
   post_id: '--post',
   credentials: '--credential',
@@ -188,16 +194,18 @@ export abstract class ApiCommand extends BaseCommand {
     return this.#zone
   }
 
-  /** The list query of `postFilters` flags: the states named (else `defaults`; none with --every-status), the account resolved, the range read in the user's zone. */
+  /** The list query of `postFilters` flags: the states named (else `defaults`; none with --every-status or --series), the account resolved, the range read in the user's zone. */
   protected async postQuery(
-    flags: { status?: PostStatus[]; 'every-status'?: boolean; account?: string; platform?: PlatformName; from?: string; to?: string },
+    flags: { status?: PostStatus[]; 'every-status'?: boolean; account?: string; platform?: PlatformName; series?: string; from?: string; to?: string },
     defaults: readonly PostStatus[],
-  ): Promise<Pick<PostListQuery, 'status' | 'account_id' | 'platform' | 'from' | 'to'>> {
-    const statuses = flags['every-status'] ? undefined : (flags.status ?? defaults)
+  ): Promise<Pick<PostListQuery, 'status' | 'account_id' | 'platform' | 'series_id' | 'from' | 'to'>> {
+    // A series is listed whole (what was published, what comes) unless states are named.
+    const statuses = flags['every-status'] || (flags.series !== undefined && !flags.status) ? undefined : (flags.status ?? defaults)
     return {
       status: statuses?.join(','),
       account_id: flags.account && (await this.accountId('--account', flags.account)),
       platform: flags.platform,
+      series_id: flags.series,
       from: await this.instant('--from', flags.from, true),
       to: await this.instant('--to', flags.to, true),
     }

@@ -11,6 +11,9 @@ import { EXIT, exitCodeForStatus } from './exit-codes.js'
  */
 export function describeError(error: ApiError, words: (field: string) => string | undefined = () => undefined): string {
   const place = (pointer: string) => {
+    // A field inside another may have a flag of its own (repeat/until is --until).
+    const own = words(pointer.replace(/^#\//, ''))
+    if (own) return own
     const [field = '', ...rest] = pointer.replace(/^#\//, '').split('/')
     const word = words(field)
     if (!word) return pointer.replace(/^#\//, '') || 'body'
@@ -18,7 +21,7 @@ export function describeError(error: ApiError, words: (field: string) => string 
   }
   // The API names fields as it spells them (account_id, cancel_posts=true): each one the command
   // has a word for is said so, and the headline of a validation error lists them the same way.
-  const places = [...new Set(error.errors.map((e) => place(e.pointer.replace(/^(#\/[^/]*).*$/, '$1'))))]
+  const places = [...new Set(error.errors.map((e) => (words(e.pointer.replace(/^#\//, '')) ? place(e.pointer) : place(e.pointer.replace(/^(#\/[^/]*).*$/, '$1')))))]
   const inWords = (text: string) => asCommands(text).replace(/\b([a-z]+_[a-z_]+|[a-z]+(?==true))(=true)?\b/g, (match, field: string) => words(field) ?? match)
   const message = inWords(error.message.replace(/^(The request has \d+ invalid fields?): .*\.$/, (_, head: string) => `${head}: ${places.join(', ')}.`))
   // A detail may name another field too ("unless media_urls has …"): said the same way. One

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { PLATFORM_NAMES } from '../api/common.js'
 import { defaultDataDir } from '../config.js'
 import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
-import { parseDurationInput } from './time-input.js'
+import { parseDurationInput, parseIntervalInput } from './time-input.js'
 
 /** `--data-dir`: where the daemon's database, certificate and keys live. */
 export const dataDir = Flags.directory({
@@ -91,4 +91,10 @@ export const duration = Flags.custom<string>({
 export const tz = timeZone({
   description: "IANA time zone to read and show times in (default: your profile's, see smm whoami)",
   helpGroup: 'GLOBAL',
+})
+
+/** `--every 1w`: how often a series repeats, checked here and sent as an ISO 8601 duration (P1W). */
+export const every = Flags.custom<string>({
+  helpValue: '<interval>',
+  parse: async (input) => parseIntervalInput(input),
 })

@@ -12,6 +12,7 @@ export function postFilters(defaults: string) {
     'every-status': Flags.boolean({ description: 'Posts in every state, published and cancelled ones included', exclusive: ['status'] }),
     account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
     platform: platform({ description: 'Only posts that target this platform' }),
+    series: Flags.string({ description: 'Only the occurrences of this series (ser_…, the Series of `posts show`), in every state unless --status', helpValue: '<ser_…>' }),
     from: time({ description: 'Only posts scheduled at or after this time' }),
     to: time({ description: 'Only posts scheduled before this time' }),
   }

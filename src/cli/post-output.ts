@@ -1,4 +1,5 @@
-import type { Post, PostStatus, Target, TargetStatus } from '../api/posts.js'
+import type { Post, PostStatus, Repeat, Target, TargetStatus } from '../api/posts.js'
+import { describeInterval } from '../recurrence.js'
 import { details, localTime, paint, table, type Column, type Style } from './output.js'
 
 const POST_STYLES: Record<PostStatus, Style> = {
@@ -31,6 +32,8 @@ export function oneLine(text: string, max: number): string {
 export function postTable(posts: readonly Post[]): string {
   const columns: Column<Post>[] = [
     { header: 'ID', value: (p) => p.id },
+    // Which occurrence of its series each post is, when any of them is one.
+    ...(posts.some((p) => p.occurrence !== null) ? [{ header: 'OCCURRENCE', value: (p: Post) => (p.occurrence === null ? '' : `#${p.occurrence}`) }] : []),
     { header: 'SCHEDULED', value: (p) => localTime(p.scheduled_at) },
     { header: 'STATUS', value: (p) => p.status, style: (p) => POST_STYLES[p.status] },
     { header: 'PLATFORMS', value: (p) => p.platforms.join(',') },
@@ -54,6 +57,7 @@ export function postDetails(post: Post): string {
     ['Platforms', post.platforms.join(', ')],
   ]
   if (post.media_urls.length) pairs.push(['Media', post.media_urls.join(' ')])
+  if (post.repeat) pairs.push(['Series', `${post.series_id}, occurrence ${post.occurrence}${post.repeat.count === null ? '' : ` of ${post.repeat.count}`}: repeats ${seriesWords(post.repeat)}`])
   if (post.published_at) pairs.push(['Published', localTime(post.published_at)])
   if (post.cancelled_at) pairs.push(['Cancelled', localTime(post.cancelled_at)])
   pairs.push(['Updated', localTime(post.updated_at)])
@@ -71,4 +75,11 @@ export function postDetails(post: Post): string {
 /** "feed, mastodon and bluesky" */
 export function listWords(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+}
+
+/** How a series repeats, in words: "every week until 2027-03-01 23:59 EST", "every day, 10 times". */
+export function seriesWords(repeat: Repeat): string {
+  const times = repeat.count === null ? '' : `, ${repeat.count} times`
+  const until = repeat.until === null ? '' : `${times ? ' or' : ''} until ${localTime(repeat.until)}`
+  return `${describeInterval(repeat.interval)}${times}${until}`
 }

@@ -113,3 +113,42 @@ export function parseDurationInput(input: string): number {
   if (ms === undefined) throw new TimeInputError(`"${input}" is not a duration: use a number and a unit, like 2h, 45m, 1h30m or 3d`)
   return ms
 }
+
+const EVERY_UNITS: Record<string, string> = {
+  h: 'TH',
+  hour: 'TH',
+  hours: 'TH',
+  min: 'TM',
+  mins: 'TM',
+  minute: 'TM',
+  minutes: 'TM',
+  d: 'D',
+  day: 'D',
+  days: 'D',
+  w: 'W',
+  week: 'W',
+  weeks: 'W',
+  mo: 'M',
+  month: 'M',
+  months: 'M',
+  y: 'Y',
+  year: 'Y',
+  years: 'Y',
+}
+
+/**
+ * How often a series repeats, as a person types it (`--every 1w`, `2d`, `12h`, `1mo`, `month`,
+ * `2 weeks`), as the ISO 8601 duration the API takes (P1W, P2D, PT12H, P1M); an ISO duration is
+ * taken as it is. `1m` is refused: a minute or a month? Throws a TimeInputError saying what works.
+ */
+export function parseIntervalInput(input: string): string {
+  const text = input.trim()
+  if (/^P/i.test(text)) return text.toUpperCase()
+  const m = /^(\d+)?\s*([a-z]+)$/i.exec(text)
+  const count = m?.[1] === undefined ? 1 : Number(m[1])
+  const word = m?.[2]!.toLowerCase()
+  if (word === 'm') throw new TimeInputError(`"${input}" could be minutes or months: write ${count}mo for months (the shortest interval is 1h)`)
+  const unit = word === undefined ? undefined : EVERY_UNITS[word]
+  if (!unit || count < 1) throw new TimeInputError(`"${input}" is not an interval: use a number and a unit, like 1h, 2d, 1w, 1mo or 1y (or an ISO 8601 duration such as P1W)`)
+  return unit.startsWith('T') ? `PT${count}${unit[1]}` : `P${count}${unit}`
+}

@@ -4,6 +4,7 @@ import { accountsByIds } from './accounts.js'
 import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
+import { advanceSeries, startSeries, stopSeries } from './series.js'
 
 /** The WHERE clause for a user's posts matching filters, the cursor included: one for the list and the count. */
 function whereOf(q: Queryable, userId: string, filters: PostFilters) {
@@ -12,6 +13,7 @@ function whereOf(q: Queryable, userId: string, filters: PostFilters) {
     ${filters.statuses ? q`AND p.status = ANY(${filters.statuses})` : q``}
     ${filters.accountId ? q`AND p.account_id = ${filters.accountId}` : q``}
     ${filters.platform ? q`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : q``}
+    ${filters.seriesId ? q`AND p.series_id = ${filters.seriesId}` : q``}
     ${filters.from !== undefined ? q`AND p.scheduled_at >= ${filters.from}` : q``}
     ${filters.to !== undefined ? q`AND p.scheduled_at < ${filters.to}` : q``}
     ${after ? (filters.order === 'asc' ? q`AND (p.scheduled_at, p.id) > (${after.scheduledAt}, ${after.id})` : q`AND (p.scheduled_at, p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
@@ -41,6 +43,7 @@ async function insertPost(tx: Queryable, userId: string, input: NewPost, now: nu
     VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
             ${JSON.stringify(input.platforms)}, ${input.scheduledAt}, 'scheduled', 1, ${now}, ${now})`
   await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
+  if (input.repeat) await startSeries(tx, id, input.repeat, now)
   const record = (await recordOf(tx, id))!
   await appendEvent(tx, userId, 'post.scheduled', record.post, now)
   return record
@@ -122,15 +125,22 @@ export function postsStore(sql: Sql): PostsStore {
       })
     },
 
-    async cancel(userId, id, now) {
+    async cancel(userId, id, now, options = {}) {
       return sql.begin(async (tx): Promise<Change> => {
         const current = await ownedForUpdate(tx, userId, id)
         if (!current) return { kind: 'not_found' }
-        if (current.post.status === 'cancelled') return { kind: 'ok', record: current }
+        const rowOf = async () => (await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${id}`)[0]!
+        if (current.post.status === 'cancelled') {
+          if (options.series) await stopSeries(tx, await rowOf(), now)
+          return { kind: 'ok', record: current }
+        }
         if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
         await tx`UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
         const record = (await recordOf(tx, id))!
         await appendEvent(tx, userId, 'post.cancelled', record.post, now)
+        // An occurrence cancelled alone is skipped: the series goes on as if it had been published.
+        if (options.series) await stopSeries(tx, await rowOf(), now)
+        else await advanceSeries(tx, await rowOf(), now)
         return { kind: 'ok', record }
       })
     },

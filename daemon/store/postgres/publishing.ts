@@ -6,6 +6,7 @@ import { claimedTargetOf, postRecordOf, type ClaimRow, type PostRow, type Target
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
+import { advanceSeries } from './series.js'
 
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
 
@@ -64,6 +65,8 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
     [outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }],
     ...(final ? [[`post.${final.status}`, record.post] as const] : []),
   ], now)
+  // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
+  if (final && post.status === 'publishing') await advanceSeries(tx, after, now)
   return true
 }
 

@@ -5,6 +5,7 @@ import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
 import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
+import { seriesSteps } from './series.js'
 
 /** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
 export function postReader(db: Db) {
@@ -27,6 +28,7 @@ export function postReader(db: Db) {
 
 export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
   const reader = postReader(db)
+  const series = seriesSteps(db, events)
   const insert = db.prepare<[string, string, string, string, string, string, number, number, number], void>(
     `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', 1, ?, ?)`,
@@ -66,6 +68,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     const id = newId('pst', now)
     insert.run(id, userId, input.accountId, input.content, JSON.stringify(input.mediaUrls), JSON.stringify(input.platforms), input.scheduledAt, now, now)
     for (const platform of input.platforms) insertTarget.run(id, platform)
+    if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
     events.appendSync(userId, 'post.scheduled', record.post, now)
     return record
@@ -104,13 +107,19 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     return { kind: 'ok', record }
   })
 
-  const cancelTx = db.transaction((userId: string, id: string, now: number): Change => {
+  const cancelTx = db.transaction((userId: string, id: string, now: number, stopSeries: boolean): Change => {
     const current = owned(userId, id)
     if (!current) return { kind: 'not_found' }
-    if (current.post.status === 'cancelled') return { kind: 'ok', record: current }
+    if (current.post.status === 'cancelled') {
+      if (stopSeries) series.stopSync(id, now)
+      return { kind: 'ok', record: current }
+    }
     if (cancel.run(now, now, id).changes === 0) return { kind: 'wrong_state', record: current }
     const record = reader.recordSync(id)!
     events.appendSync(userId, 'post.cancelled', record.post, now)
+    // An occurrence cancelled alone is skipped: the series goes on as if it had been published.
+    if (stopSeries) series.stopSync(id, now)
+    else series.advanceSync(id, now)
     return { kind: 'ok', record }
   })
 
@@ -158,6 +167,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (filters.statuses) add(`p.status IN (${filters.statuses.map(() => '?').join(', ')})`, ...filters.statuses)
     if (filters.accountId) add('p.account_id = ?', filters.accountId)
     if (filters.platform) add('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)', filters.platform)
+    if (filters.seriesId) add('p.series_id = ?', filters.seriesId)
     if (filters.from !== undefined) add('p.scheduled_at >= ?', filters.from)
     if (filters.to !== undefined) add('p.scheduled_at < ?', filters.to)
     if (filters.after) add(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
@@ -210,9 +220,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       return deleteAccountTx.immediate(userId, accountId, options.cancelPosts, now)
     },
 
-    /** Cancels a scheduled post (a cancelled one is answered as is); records `post.cancelled`. */
-    async cancel(userId: string, id: string, now: number): Promise<Change> {
-      return cancelTx.immediate(userId, id, now)
+    /** Cancels a scheduled post (a cancelled one is answered as is); records `post.cancelled`; moves on or stops its series. */
+    async cancel(userId: string, id: string, now: number, options: { series?: boolean } = {}): Promise<Change> {
+      return cancelTx.immediate(userId, id, now, options.series === true)
     },
 
     /**

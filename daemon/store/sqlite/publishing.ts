@@ -5,6 +5,7 @@ import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './posts.js'
+import { seriesSteps } from './series.js'
 import { claimedTargetOf, type TargetRow } from '../rows.js'
 import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement } from '../port.js'
 
@@ -13,6 +14,7 @@ type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'fa
 
 export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
   const reader = postReader(db)
+  const series = seriesSteps(db, events)
   // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
   // it (which also requires `scheduled`) either happened before it or fails after it.
   const claimPosts = db.prepare<[number, number, number], { id: string; scheduled_at: number }>(
@@ -77,8 +79,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     "SELECT min(next_attempt_at) AS at FROM post_targets WHERE status = 'pending' AND next_attempt_at > ?",
   )
 
-  /** Writes the post's final state once no target is still in play; returns it, or undefined. */
-  function finishIfDone(postId: string, now: number): FinalStatus | undefined {
+  /**
+   * Writes the post's final state once no target is still in play; returns it, or undefined,
+   * and whether this call moved the post into it (what moves a series on, once).
+   */
+  function finishIfDone(postId: string, now: number): { status: FinalStatus; entered: boolean } | undefined {
     const targets = targetsOf.all(postId)
     if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
       touch.run(now, postId)
@@ -87,8 +92,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const published = targets.filter((t) => t.status === 'published')
     const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
     const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
-    finish.run(status, publishedAt, now, postId)
-    return status
+    const entered = finish.run(status, publishedAt, now, postId).changes === 1
+    return { status, entered }
   }
 
   // Plain functions run inside the transactions below (a nested db.transaction would add a savepoint per item).
@@ -114,7 +119,9 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
     }
     events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
-    if (final) events.appendSync(record.userId, `post.${final}`, record.post, now)
+    if (final) events.appendSync(record.userId, `post.${final.status}`, record.post, now)
+    // Published, partly published or failed alike, an evergreen series goes on.
+    if (final?.entered) series.advanceSync(postId, now)
     return true
   }
   const settle = db.transaction(settleOne)

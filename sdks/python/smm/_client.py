@@ -35,10 +35,19 @@ def _fields(**values: Any) -> Dict[str, Any]:
     return {k: v for k, v in values.items() if v is not UNSET}
 
 
+def _repeat(repeat: Dict[str, Any]) -> Dict[str, Any]:
+    out = {k: v for k, v in repeat.items() if v is not None}
+    if "until" in out:
+        out["until"] = _rfc3339(out["until"], "repeat.until")
+    return out
+
+
 def _bulk_item(post: Dict[str, Any]) -> Dict[str, Any]:
     item = {k: v for k, v in post.items() if v is not None}
     if "scheduled_at" in item:
         item["scheduled_at"] = _rfc3339(item["scheduled_at"], "scheduled_at")
+    if "repeat" in item:
+        item["repeat"] = _repeat(item["repeat"])
     return item
 
 
@@ -67,10 +76,13 @@ class _Resource:
 
 class Posts(_Resource):
     def create(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
-               media_urls: Optional[List[str]] = None, idempotency_key: Optional[str] = None) -> Post:
-        """Schedules a post (now when `scheduled_at` is None). The same `idempotency_key` never makes two posts."""
+               media_urls: Optional[List[str]] = None, repeat: Optional[Dict[str, Any]] = None,
+               idempotency_key: Optional[str] = None) -> Post:
+        """Schedules a post (now when `scheduled_at` is None). The same `idempotency_key` never makes two posts.
+        `repeat` ({"interval": "P1W", "count": 4} or with "until") makes it the first occurrence of a series."""
         body = _fields(account_id=account_id, content=content, platforms=platforms,
-                       scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
+                       scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls,
+                       repeat=UNSET if repeat is None else _repeat(repeat))
         return self._one(Post, "POST", self._t.path("/posts"), body=body, idempotency_key=idempotency_key)
 
     def validate(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
@@ -99,10 +111,10 @@ class Posts(_Resource):
 
     def list(self, account_id: Optional[str] = None, status: Optional[str] = None, limit: Optional[int] = None, *,
              platform: Optional[str] = None, from_: Optional[Time] = None, to: Optional[Time] = None,
-             order: Optional[str] = None) -> Iterator[Post]:
-        """Every matching post, page after page (`limit` is the page size)."""
+             order: Optional[str] = None, series_id: Optional[str] = None) -> Iterator[Post]:
+        """Every matching post, page after page (`limit` is the page size); `series_id`: a series' occurrences."""
         query = {"account_id": account_id, "status": status, "limit": limit, "platform": platform,
-                 "from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "order": order}
+                 "from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "order": order, "series_id": series_id}
         return self._pages(Post, self._t.path("/posts"), query)
 
     def update(self, id: str, *, content: str = UNSET, platforms: List[str] = UNSET, scheduled_at: Time = UNSET,
@@ -114,8 +126,10 @@ class Posts(_Resource):
         headers = {"If-Match": if_match} if if_match else None
         return self._one(Post, "PUT", self._t.path("/posts/{id}", id=id), body=body, headers=headers)
 
-    def cancel(self, id: str) -> Post:
-        return self._one(Post, "DELETE", self._t.path("/posts/{id}", id=id))
+    def cancel(self, id: str, *, series: bool = False) -> Post:
+        """Cancels a scheduled post. An occurrence of a series: alone (the series goes on with the next),
+        or with `series=True` the series stops too (every scheduled occurrence cancelled, none follows)."""
+        return self._one(Post, "DELETE", self._t.path("/posts/{id}", id=id), query={"series": "true" if series else None})
 
     def retry(self, id: str, *, idempotency_key: Optional[str] = None) -> Post:
         """Publishes a failed or partially published post's failed targets again."""

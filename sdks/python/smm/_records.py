@@ -90,6 +90,11 @@ class Post(Record):
     scheduled_at: str
     status: str
     targets: List[Record]
+    #: The series (`ser_…`) this post is an occurrence of, which one (from 1), and how it repeats
+    #: (`interval`, `count`, `until`, `timezone`, `starts_at`); None for a one-off post.
+    series_id: Optional[str]
+    occurrence: Optional[int]
+    repeat: Optional[Record]
 
 
 class PostValidation(Record):

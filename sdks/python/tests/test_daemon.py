@@ -84,6 +84,19 @@ class Posts(unittest.TestCase):
         self.assertEqual(self.smm.posts.cancel(post.id).status, "cancelled")
         self.assertEqual(self.smm.posts.get(post.id).status, "cancelled")
 
+    def test_a_series_lists_by_series_id_skips_one_and_stops(self) -> None:
+        first = self.create("every day", repeat={"interval": "P1D", "count": 3})
+        self.assertEqual((first.occurrence, first.repeat.interval, first.repeat.count), (1, "P1D", 3))
+        self.assertTrue(first.series_id.startswith("ser_"))
+        self.assertEqual(self.smm.posts.cancel(first.id).status, "cancelled")  # skips this one: the next is scheduled
+        listed = list(self.smm.posts.list(series_id=first.series_id))
+        self.assertEqual([(p.occurrence, p.status) for p in listed], [(1, "cancelled"), (2, "scheduled")])
+        self.assertEqual(self.smm.posts.cancel(listed[1].id, series=True).status, "cancelled")
+        self.assertEqual([p.status for p in self.smm.posts.list(series_id=first.series_id)], ["cancelled", "cancelled"])
+        with self.assertRaises(smm.ValidationError) as caught:
+            self.smm.posts.cancel(self.create("one-off").id, series=True)
+        self.assertEqual(caught.exception.errors[0]["pointer"], "#/series")
+
     def test_the_same_idempotency_key_makes_one_post(self) -> None:
         key, when = str(uuid.uuid4()), tomorrow()
         first = self.create("once", idempotency_key=key, scheduled_at=when)

@@ -53,6 +53,20 @@ class DaemonTest < Minitest::Test
     assert_equal "cancelled", @client.posts.get(post.id).status
   end
 
+  def test_a_series_is_listed_by_series_id_skips_one_and_stops
+    account = Live.account(@client, "ruby series")
+    first = create_post(account, "every day", repeat: { interval: "P1D", count: 3 })
+    assert_equal [1, "P1D", 3], [first.occurrence, first.repeat.interval, first.repeat.count]
+    assert_match(/\Aser_/, first.series_id)
+    @client.posts.cancel(first.id) # skips this one: the next is scheduled
+    listed = @client.posts.list(series_id: first.series_id).to_a
+    assert_equal [[1, "cancelled"], [2, "scheduled"]], listed.map { |p| [p.occurrence, p.status] }
+    assert_equal "cancelled", @client.posts.cancel(listed[1].id, series: true).status
+    assert_equal %w[cancelled cancelled], @client.posts.list(series_id: first.series_id).map(&:status)
+    refused = assert_raises(Smm::ApiError) { @client.posts.cancel(create_post(account, "once").id, series: true) }
+    assert_equal [422, "#/series"], [refused.status, refused.errors.first["pointer"]]
+  end
+
   def test_accounts_connections_and_feeds
     account = Live.account(@client, "ruby accounts")
     assert_equal [["feed", "active"]], @client.accounts.get(account.id).connections.map { |c| [c.platform, c.status] }

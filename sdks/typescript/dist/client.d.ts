@@ -53,7 +53,12 @@ export declare class SmmClient extends ApiCore {
         }>;
         /** Changes a scheduled post; with `{ ifMatch: etag }` it fails (412) if the post changed since that read. */
         update: (id: string, changes: PostUpdateParams, options?: RequestOptions) => Promise<Result<"updatePost">>;
-        cancel: (id: string, options?: RequestOptions) => Promise<Result<"cancelPost">>;
+        /**
+         * Cancels a scheduled post. An occurrence of a series is cancelled alone (the series goes on
+         * with the next); with `{ series: 'true' }` the series stops too: every scheduled occurrence is
+         * cancelled and none follows (`post.series_ended`).
+         */
+        cancel: (id: string, query?: Query<"cancelPost">, options?: RequestOptions) => Promise<Result<"cancelPost">>;
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id: string, options?: RequestOptions) => Promise<Result<"retryPost">>;
     };

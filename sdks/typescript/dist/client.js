@@ -63,7 +63,12 @@ export class SmmClient extends ApiCore {
         },
         /** Changes a scheduled post; with `{ ifMatch: etag }` it fails (412) if the post changed since that read. */
         update: (id, changes, options) => this.request('updatePost', { params: { id }, body: withTimes(changes, 'scheduled_at') }, options),
-        cancel: (id, options) => this.request('cancelPost', { params: { id } }, options),
+        /**
+         * Cancels a scheduled post. An occurrence of a series is cancelled alone (the series goes on
+         * with the next); with `{ series: 'true' }` the series stops too: every scheduled occurrence is
+         * cancelled and none follows (`post.series_ended`).
+         */
+        cancel: (id, query = {}, options) => this.request('cancelPost', { params: { id }, query }, options),
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id, options) => this.request('retryPost', { params: { id } }, options),
     };

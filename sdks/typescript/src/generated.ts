@@ -89,7 +89,7 @@ export interface AiGeneration {
 export interface Webhook {
   id: string
   url: string
-  events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+  events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
   description: string | null
   enabled: boolean
   /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -106,7 +106,7 @@ export interface Webhook {
 export interface WebhookWithSecret {
   id: string
   url: string
-  events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+  events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
   description: string | null
   enabled: boolean
   /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -132,7 +132,7 @@ export interface WebhookDeliveryAttempt {
   webhook_id: string
   /** The `webhook-id` header sent: the same on every retry of this event */
   event_id: string
-  event_type: "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test"
+  event_type: "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test"
   /** 1 for the first try of this event, 2 for the first retry… */
   attempt: number
   succeeded: boolean
@@ -227,6 +227,16 @@ export interface Target {
   } | null
 }
 
+export interface Repeat {
+  interval: string
+  count: number | null
+  until: string | null
+  /** The time zone whose wall-clock time calendar intervals keep: the user’s when the series was created */
+  timezone: string
+  /** The first occurrence’s time: every occurrence’s time counts from it, so editing one occurrence moves no other */
+  starts_at: string
+}
+
 export interface Post {
   id: string
   account_id: string
@@ -243,6 +253,12 @@ export interface Post {
   updated_at: string
   published_at: string | null
   cancelled_at: string | null
+  /** The series (`ser_…`) this post is an occurrence of; null for a one-off post */
+  series_id: string | null
+  /** Which occurrence of its series this is, from 1 (skipped occurrences leave gaps); null for a one-off post */
+  occurrence: number | null
+  /** How the series repeats; null for a one-off post */
+  repeat: Repeat | null
 }
 
 export interface TargetMeasure {
@@ -453,7 +469,7 @@ export interface Operations {
   createWebhook: {
     body: {
       url: string
-      events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+      events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
       description?: string | null
     }
     response: WebhookWithSecret
@@ -472,7 +488,7 @@ export interface Operations {
     }
     body: {
       url?: string
-      events?: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+      events?: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
       description?: string | null
       enabled?: boolean
     }
@@ -610,6 +626,8 @@ export interface Operations {
       status?: string
       account_id?: string
       platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
+      /** Only the occurrences of this series (`ser_…`) */
+      series_id?: string
       from?: string
       to?: string
       /** By scheduled_at; default asc */
@@ -633,6 +651,14 @@ export interface Operations {
       media_urls?: string[]
       scheduled_at?: string
       platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+      /** Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence. */
+      repeat?: {
+        /** ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H. */
+        interval: string
+        /** How many occurrences in all, the first included */
+        count?: number
+        until?: string
+      }
     }
     response: Post
   }
@@ -644,6 +670,14 @@ export interface Operations {
       media_urls?: string[]
       scheduled_at?: string
       platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+      /** Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence. */
+      repeat?: {
+        /** ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H. */
+        interval: string
+        /** How many occurrences in all, the first included */
+        count?: number
+        until?: string
+      }
     }
     response: PostValidation
   }
@@ -657,6 +691,14 @@ export interface Operations {
         media_urls?: string[]
         scheduled_at?: string
         platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+        /** Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence. */
+        repeat?: {
+          /** ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H. */
+          interval: string
+          /** How many occurrences in all, the first included */
+          count?: number
+          until?: string
+        }
       }>
       /** true: validate every post and answer 200 {valid, count}, creating nothing */
       dry_run?: boolean
@@ -691,6 +733,10 @@ export interface Operations {
   cancelPost: {
     params: {
       id: string
+    }
+    query: {
+      /** true: also stop the post’s series: no occurrence follows (post.series_ended) */
+      series?: "true" | "false"
     }
     response: Post
   }

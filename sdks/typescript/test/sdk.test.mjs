@@ -63,6 +63,26 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.equal(cancelled.status, 'cancelled')
   })
 
+  test('creates a series, lists it by series_id, skips one occurrence and stops the series', async () => {
+    const first = await client.posts.create({ account_id: account.id, content: 'every day', platforms: ['feed'], scheduled_at: later(120), repeat: { interval: 'P1D', count: 3 } })
+    assert.deepEqual([first.occurrence, first.repeat.interval, first.repeat.count], [1, 'P1D', 3])
+    assert.match(first.series_id, /^ser_/)
+    await client.posts.cancel(first.id) // skips this one: the next is scheduled
+    const occurrences = async () => {
+      const all = []
+      for await (const post of client.posts.list({ series_id: first.series_id })) all.push(post)
+      return all
+    }
+    const listed = await occurrences()
+    assert.deepEqual(listed.map((p) => [p.occurrence, p.status]), [[1, 'cancelled'], [2, 'scheduled']])
+    assert.equal((await client.posts.cancel(listed[1].id, { series: 'true' })).status, 'cancelled')
+    assert.deepEqual((await occurrences()).map((p) => p.status), ['cancelled', 'cancelled'])
+    const single = await client.posts.create({ account_id: account.id, content: 'once', platforms: ['feed'], scheduled_at: later(60) })
+    const refused = await rejection(client.posts.cancel(single.id, { series: 'true' }))
+    assert.equal(refused.status, 422)
+    assert.equal(refused.errors[0].pointer, '#/series')
+  })
+
   test('carries every invalid field of a 422', async () => {
     const error = await rejection(client.posts.create({ account_id: account.id, platforms: ['nowhere'], media_urls: ['http://x'] }))
     assert.ok(error instanceof SmmApiError)

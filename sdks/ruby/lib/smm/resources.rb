@@ -23,18 +23,25 @@ module Smm
       values.compact
     end
 
+    def repeat_of(repeat)
+      repeat = fields(**repeat.transform_keys(&:to_sym))
+      repeat.key?(:until) ? repeat.merge(until: time(repeat[:until])) : repeat
+    end
+
     def bulk_item(post)
       post = fields(**post.transform_keys(&:to_sym))
+      post = post.merge(repeat: repeat_of(post[:repeat])) if post.key?(:repeat)
       post.key?(:scheduled_at) ? post.merge(scheduled_at: time(post[:scheduled_at])) : post
     end
   end
 
   # /v1/posts
   class Posts < Resource
-    # scheduled_at: a Time or an RFC 3339 string; nil publishes now.
-    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, idempotency_key: nil)
+    # scheduled_at: a Time or an RFC 3339 string; nil publishes now. repeat: { interval: "P1W",
+    # count: 4 } (or until:) makes the post the first occurrence of a series.
+    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, repeat: nil, idempotency_key: nil)
       body = fields(account_id: account_id, content: content, platforms: platforms,
-                    scheduled_at: time(scheduled_at), media_urls: media_urls)
+                    scheduled_at: time(scheduled_at), media_urls: media_urls, repeat: repeat && repeat_of(repeat))
       call("POST", "/v1/posts", body: body, idempotency_key: idempotency_key)
     end
 
@@ -63,9 +70,10 @@ module Smm
     end
 
     # Every post, page after page (limit: the page size, 1 to 100). from/to: Time or RFC 3339.
-    def list(account_id: nil, status: nil, platform: nil, from: nil, to: nil, order: nil, limit: nil)
+    # series_id: only the occurrences of that series (ser_…).
+    def list(account_id: nil, status: nil, platform: nil, from: nil, to: nil, order: nil, limit: nil, series_id: nil)
       query = fields(account_id: account_id, status: status, platform: platform, from: time(from), to: time(to),
-                     order: order, limit: limit)
+                     order: order, limit: limit, series_id: series_id)
       List.new(@client, "/v1/posts", query: query)
     end
 
@@ -76,8 +84,10 @@ module Smm
       call("PUT", "/v1/posts/{id}", params: { id: id }, body: body, if_match: if_match)
     end
 
-    def cancel(id)
-      call("DELETE", "/v1/posts/{id}", params: { id: id })
+    # An occurrence of a series is cancelled alone (the series goes on with the next); with
+    # series: true the series stops too: every scheduled occurrence is cancelled, none follows.
+    def cancel(id, series: false)
+      call("DELETE", "/v1/posts/{id}", params: { id: id }, query: series ? { series: "true" } : nil)
     end
 
     def retry(id, idempotency_key: nil)

@@ -1,0 +1,77 @@
+import { newId } from '../../../src/ids.js'
+import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
+import type { PlatformName } from '../../platforms/types.js'
+import type { NewRepeat } from '../port.js'
+import { occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
+import type { Queryable } from './connect.js'
+import { appendEvent } from './events.js'
+import { recordOf } from './posts.js'
+
+// A series' steps, each run on the transaction of the change that causes it (creating its first
+// post, an occurrence's final state, a cancel), so the step and that change commit together.
+// The series row is locked (FOR UPDATE) before it is read: of several nodes settling or
+// cancelling occurrences of one series at once, each sees what the one before it wrote.
+
+interface SeriesRow {
+  id: string
+  template: string
+  last_occurrence: number
+  ended_at: number | null
+}
+
+async function lockedSeries(tx: Queryable, id: string): Promise<SeriesRow | undefined> {
+  const [row] = await tx<SeriesRow[]>`SELECT id, template, last_occurrence, ended_at FROM post_series WHERE id = ${id} FOR UPDATE`
+  return row
+}
+
+async function ended(tx: Queryable, postId: string, userId: string, reason: SeriesEnd, seriesId: string, now: number): Promise<void> {
+  await tx`UPDATE post_series SET ended_at = ${now} WHERE id = ${seriesId}`
+  await appendEvent(tx, userId, 'post.series_ended', { ...(await recordOf(tx, postId))!.post, reason }, now)
+}
+
+/** Makes a post just inserted the first occurrence of a new series, its template taken from its row. */
+export async function startSeries(tx: Queryable, postId: string, repeat: NewRepeat, now: number): Promise<void> {
+  const [row] = await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${postId}`
+  const seriesId = newId('ser', now)
+  const rule: RepeatRule = { ...repeat, starts_at: row!.scheduled_at }
+  const first = { ...row!, series_id: seriesId, occurrence: 1, repeat_rule: JSON.stringify(rule) }
+  await tx`
+    INSERT INTO post_series (id, user_id, account_id, template, last_occurrence, created_at)
+    VALUES (${seriesId}, ${first.user_id}, ${first.account_id}, ${seriesTemplateOf(first)}, 1, ${now})`
+  await tx`UPDATE posts SET series_id = ${seriesId}, occurrence = 1, repeat_rule = ${first.repeat_rule} WHERE id = ${postId}`
+}
+
+/**
+ * After an occurrence ended (its final state, or cancelled alone): creates the series' next
+ * occurrence with `post.scheduled`, or records its end with `post.series_ended`. Only the
+ * occurrence created last moves its series on, so each step happens once, however often an
+ * older occurrence is retried and however many nodes settle at once.
+ */
+export async function advanceSeries(tx: Queryable, row: PostRow, now: number): Promise<void> {
+  if (!row.series_id || !row.repeat_rule || row.occurrence === null) return
+  const series = await lockedSeries(tx, row.series_id)
+  if (!series || series.ended_at !== null || series.last_occurrence !== row.occurrence) return
+  const next = nextOccurrence(seriesRuleOf(JSON.parse(row.repeat_rule) as RepeatRule), row.occurrence, now, LATE_OCCURRENCE_MS)
+  if ('end' in next) return ended(tx, row.id, row.user_id, next.end, series.id, now)
+  const occurrence = occurrenceRow(series.template, newId('pst', now), next.occurrence, next.at, now)
+  await tx`INSERT INTO posts ${tx(occurrence as Record<string, string | number | null>)}`
+  const platforms = JSON.parse(occurrence.platforms) as PlatformName[]
+  await tx`INSERT INTO post_targets ${tx(platforms.map((platform) => ({ post_id: occurrence.id, platform, status: 'pending' })))}`
+  await tx`UPDATE post_series SET last_occurrence = ${next.occurrence} WHERE id = ${series.id}`
+  await appendEvent(tx, row.user_id, 'post.scheduled', (await recordOf(tx, occurrence.id))!.post, now)
+}
+
+/** Stops a post's series: its scheduled occurrences cancelled (each with `post.cancelled`), then `post.series_ended`. */
+export async function stopSeries(tx: Queryable, row: PostRow, now: number): Promise<void> {
+  if (!row.series_id) return
+  const series = await lockedSeries(tx, row.series_id)
+  if (!series || series.ended_at !== null) return
+  const cancelled = await tx<{ id: string }[]>`
+    UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1
+     WHERE series_id = ${series.id} AND status = 'scheduled'
+    RETURNING id, occurrence`
+  for (const { id } of [...cancelled].sort((a, b) => a.id.localeCompare(b.id))) {
+    await appendEvent(tx, row.user_id, 'post.cancelled', (await recordOf(tx, id))!.post, now)
+  }
+  await ended(tx, row.id, row.user_id, 'cancelled', series.id, now)
+}

@@ -1,0 +1,95 @@
+import { newId } from '../../../src/ids.js'
+import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
+import type { PlatformName } from '../../platforms/types.js'
+import type { NewRepeat } from '../port.js'
+import { occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
+import type { Db } from './db.js'
+import type { eventsStore } from './events.js'
+import { postReader } from './posts.js'
+
+interface SeriesRow {
+  id: string
+  template: string
+  last_occurrence: number
+  ended_at: number | null
+}
+
+/**
+ * A series' steps, each run inside the transaction of the change that causes it (creating its
+ * first post, an occurrence's final state, a cancel), so the step and that change commit
+ * together. Synchronous on purpose, like `appendSync`.
+ */
+export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
+  const reader = postReader(db)
+  const insertSeries = db.prepare<[string, string, string, string, number], void>(
+    'INSERT INTO post_series (id, user_id, account_id, template, last_occurrence, created_at) VALUES (?, ?, ?, ?, 1, ?)',
+  )
+  const markFirst = db.prepare<[string, string, string], void>('UPDATE posts SET series_id = ?, occurrence = 1, repeat_rule = ? WHERE id = ?')
+  const seriesById = db.prepare<[string], SeriesRow>('SELECT id, template, last_occurrence, ended_at FROM post_series WHERE id = ?')
+  const setLast = db.prepare<[number, string], void>('UPDATE post_series SET last_occurrence = ? WHERE id = ?')
+  const end = db.prepare<[number, string], void>('UPDATE post_series SET ended_at = ? WHERE id = ?')
+  // One statement per set of columns (a template written before a column joined the list lacks it).
+  const inserts = new Map<string, ReturnType<Db['prepare']>>()
+  function insertOccurrence(row: Record<string, unknown>): void {
+    const columns = Object.keys(row)
+    const key = columns.join(',')
+    let insert = inserts.get(key)
+    if (!insert) inserts.set(key, (insert = db.prepare(`INSERT INTO posts (${key}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)))
+    insert.run(row)
+  }
+  const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
+  const scheduledOf = db.prepare<[string], { id: string }>("SELECT id FROM posts WHERE series_id = ? AND status = 'scheduled' ORDER BY occurrence")
+  const cancel = db.prepare<[number, number, string], void>(
+    "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'scheduled'",
+  )
+
+  function ended(row: PostRow, reason: SeriesEnd, seriesId: string, now: number): void {
+    end.run(now, seriesId)
+    events.appendSync(row.user_id, 'post.series_ended', { ...reader.recordFromRow(row).post, reason }, now)
+  }
+
+  return {
+    /** Makes a post just inserted the first occurrence of a new series, its template taken from its row. */
+    startSync(postId: string, repeat: NewRepeat, now: number): void {
+      const row = reader.rowSync(postId)!
+      const seriesId = newId('ser', now)
+      const rule: RepeatRule = { ...repeat, starts_at: row.scheduled_at }
+      const first = { ...row, series_id: seriesId, occurrence: 1, repeat_rule: JSON.stringify(rule) }
+      insertSeries.run(seriesId, row.user_id, row.account_id, seriesTemplateOf(first), now)
+      markFirst.run(seriesId, first.repeat_rule, postId)
+    },
+
+    /**
+     * After an occurrence ended (its final state, or cancelled alone): creates the series' next
+     * occurrence with `post.scheduled`, or records its end with `post.series_ended`. Only the
+     * occurrence created last moves its series on, so each step happens once, however often an
+     * older occurrence is retried.
+     */
+    advanceSync(postId: string, now: number): void {
+      const row = reader.rowSync(postId)
+      if (!row?.series_id || !row.repeat_rule) return
+      const series = seriesById.get(row.series_id)
+      if (!series || series.ended_at !== null || series.last_occurrence !== row.occurrence) return
+      const next = nextOccurrence(seriesRuleOf(JSON.parse(row.repeat_rule) as RepeatRule), row.occurrence, now, LATE_OCCURRENCE_MS)
+      if ('end' in next) return ended(row, next.end, series.id, now)
+      const occurrence = occurrenceRow(series.template, newId('pst', now), next.occurrence, next.at, now)
+      insertOccurrence(occurrence)
+      for (const platform of JSON.parse(occurrence.platforms) as PlatformName[]) insertTarget.run(occurrence.id, platform)
+      setLast.run(next.occurrence, series.id)
+      events.appendSync(row.user_id, 'post.scheduled', reader.recordSync(occurrence.id)!.post, now)
+    },
+
+    /** Stops a post's series: its scheduled occurrences cancelled (each with `post.cancelled`), then `post.series_ended`. */
+    stopSync(postId: string, now: number): void {
+      const row = reader.rowSync(postId)
+      if (!row?.series_id) return
+      const series = seriesById.get(row.series_id)
+      if (!series || series.ended_at !== null) return
+      for (const { id } of scheduledOf.all(series.id)) {
+        cancel.run(now, now, id)
+        events.appendSync(row.user_id, 'post.cancelled', reader.recordSync(id)!.post, now)
+      }
+      ended(reader.rowSync(postId)!, 'cancelled', series.id, now)
+    },
+  }
+}
