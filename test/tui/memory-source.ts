@@ -32,6 +32,9 @@ export function makePost(fields: Partial<Post> & { id: string; scheduled_at: str
     updated_at: '2026-11-01T00:00:00.000Z',
     published_at: null,
     cancelled_at: null,
+    series_id: null,
+    occurrence: null,
+    repeat: null,
     ...fields,
   }
 }
@@ -99,7 +102,9 @@ export class MemorySource implements CalendarSource {
 
   createPost(input: PostCreateInput): Promise<Post> {
     return this.call('createPost', [input], () => {
-      const post = makePost({ id: `pst_${this.seq++}`, ...input, scheduled_at: input.scheduled_at ?? new Date().toISOString() })
+      // The calendar creates one-off posts: a series (`repeat`) is the daemon's to expand.
+      const { repeat: _repeat, ...fields } = input
+      const post = makePost({ id: `pst_${this.seq++}`, ...fields, scheduled_at: input.scheduled_at ?? new Date().toISOString() })
       this.posts.push(post)
       return post
     })
