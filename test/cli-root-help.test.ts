@@ -60,6 +60,10 @@ describe('the root help without oclif', () => {
     expect(run([BIN, 'version'], home.env)).toBe(`smm 0.1.0 (Node.js ${process.version}, ${process.platform}-${process.arch})\n`)
   })
 
+  it('smm help TOPIC and smm help COMMAND print what --help prints (our help command, on the bundled oclif)', () => {
+    for (const subject of [['posts'], ['posts', 'create']]) expect(run([BIN, 'help', ...subject], home.env)).toBe(run([BIN, ...subject, '--help'], home.env))
+  })
+
   it('loads no oclif module for them, and leaves every other command (and a themed help) to oclif', () => {
     const trace = mkdtempSync(join(tmpdir(), 'smm-trace-'))
     try {
