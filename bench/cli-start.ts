@@ -53,13 +53,16 @@ function modulesLoaded(args: string[], env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-/** Median wall time of each command, run in turn so that load on the machine falls on all alike. */
+/**
+ * Median wall time of each command, run in turn so that load on the machine falls on all alike.
+ * Output goes to a pipe that is read, as when a script calls `smm`.
+ */
 function medians(commands: string[][], env: NodeJS.ProcessEnv): number[] {
   const times = commands.map((): number[] => [])
   for (let i = 0; i < RUNS; i++) {
     for (const [j, args] of commands.entries()) {
       const started = performance.now()
-      const res = spawnSync(process.execPath, args, { env, stdio: 'ignore' })
+      const res = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
       times[j]!.push(performance.now() - started)
       if (res.status !== 0) throw new Error(`node ${args.join(' ')} exited ${res.status}`)
     }
