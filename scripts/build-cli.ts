@@ -71,6 +71,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  sourcesContent: false,
   legalComments: 'none',
   // Whitespace and syntax only: class and function names stay, as error messages and oclif show them.
   minifyWhitespace: true,
