@@ -125,7 +125,8 @@ async function writeRootHelpIndex(): Promise<void> {
   const description = (config.pjson.oclif.description || config.pjson.description || '').split('\n')
   const index: RootHelpIndex = { bin: config.bin, version: config.version, summary: description[0]!, topics: topics!, commands: commands!, usable: true }
   const texts = [index.bin, index.version, index.summary, ...index.topics.flat(), ...index.commands.flat()]
-  index.usable = description.length === 1 && texts.every(isPlainText)
+  // A CLI `state` ("beta", "deprecated") puts a line before the help, which root-help.ts does not write.
+  index.usable = description.length === 1 && !config.pjson.oclif.state && texts.every(isPlainText)
   if (!index.usable) process.stderr.write('dist/root-help.json: some help text is not plain one-column text; oclif will print the root help\n')
   writeFileSync(join(root, 'dist/root-help.json'), JSON.stringify(index))
 }
