@@ -335,7 +335,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const asc = { order: 'asc' as const, accountId: account }
       const page1 = await store.posts.list(user, asc, 2)
       const last = page1.at(-1)!.post
-      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at), id: last.id } }, 2)
+      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at!), id: last.id } }, 2)
       expect([...page1, ...page2].map((r) => r.post.id)).toEqual([second.post.id, third.post.id, first.post.id])
       expect((await store.posts.list(user, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
       expect(await store.posts.list(user, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
@@ -650,6 +650,7 @@ describe('PostgreSQL schema and connection errors', () => {
       3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
       4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
       5: '4506ba9e20b7155cf7c290a93f61bb752bb68fea7a53a82d92a987eabe775e81', // OAuth apps, pending grants and refresh claims
+      6: '99b429d6f7cd3cc612c9920eb5ee622bf58e08f9a4a12f1752f8e2dd478bb71c', // drafts (nullable scheduled_at, status draft), queue slots
     })
   })
 

@@ -1,10 +1,11 @@
 import * as v from 'valibot'
-import { bulkOf, PostCreate, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
+import { bulkOf, PostCreate, PostSchedule, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import type { PlatformName } from '../platforms/types.js'
-import type { NewPost } from '../store/index.js'
+import { QueueRefusedError, type NewPost, type PostChanges, type ScheduleAt } from '../store/index.js'
+import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
 export const PAST_GRACE_MS = 5 * 60_000
@@ -83,14 +84,49 @@ async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkT
 export interface CheckedPost {
   post: NewPost
   targets: TargetMeasure[]
+  /** A queued post: the slot it would take now (the store picks again, for good, when it creates it). */
+  slot?: number
+}
+
+/** The 422 of a queued post that has no slot to take, at `pointer`. */
+export function queueRefusal(error: QueueRefusedError, pointer = '#/queue'): FieldError {
+  const account = error.accountId
+  return error.reason === 'queue_empty'
+    ? { pointer, code: 'queue_empty', detail: `account ${account} has no queue slots; add some with PUT /v1/accounts/${account}/queue` }
+    : { pointer, code: 'queue_full', detail: `account ${account} has no free queue slot in the next 366 days; add slots with PUT /v1/accounts/${account}/queue, or give scheduled_at` }
+}
+
+/** The slot a queued post of the account would take now, or its 422 at #/queue. */
+async function queueCheck(deps: AppDeps, userId: string, accountId: string, timeZone: string): Promise<{ slot?: number; errors: FieldError[] }> {
+  const slots = await deps.store.queues.get(userId, accountId)
+  if (!slots) return { errors: [] }
+  const now = deps.clock.now()
+  const taken = new Set(await deps.store.queues.taken(accountId, now, now + QUEUE_HORIZON_MS))
+  const slot = nextFreeSlot(slots, timeZone, now, taken)
+  if (typeof slot === 'string') return { errors: [queueRefusal(new QueueRefusedError(slot, accountId))] }
+  return { slot, errors: [] }
+}
+
+/** `queue` and `scheduled_at` name the time two ways: one at most. */
+function oneTime(given: Set<string>, values: { queue?: boolean }): FieldError[] {
+  if (values.queue === true && given.has('scheduled_at')) {
+    return [{ pointer: '#/queue', code: 'conflict', detail: 'give scheduled_at or "queue": true, not both' }]
+  }
+  return []
 }
 
 /**
  * A POST /v1/posts body, checked in full: every error at once, or a post to create. The one
  * check behind both create and validate, so the two can never disagree.
  */
-export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown): Promise<CheckedPost> {
-  const { values, errors } = parseFields(PostCreate, raw)
+export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, timeZone: string): Promise<CheckedPost> {
+  const { values, given, errors } = parseFields(PostCreate, raw)
+  const isDraft = values.draft === true
+  const queued = values.queue === true
+  errors.push(...oneTime(given, values))
+  if (isDraft && queued) {
+    errors.push({ pointer: '#/queue', code: 'conflict', detail: 'a draft takes no queue slot: create it without queue, then schedule it with POST /v1/posts/{id}/schedule {"queue": true}' })
+  }
   const draft: Draft = {
     accountId: values.account_id,
     content: 'content' in values || !errors.some((e) => e.pointer === '#/content') ? (values.content ?? '') : undefined,
@@ -98,17 +134,42 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown):
     platforms: values.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
   }
-  const checked = await contextChecks(deps, userId, draft, true)
+  // A draft's time is only a plan: the clock judges it when the draft is scheduled.
+  const checked = await contextChecks(deps, userId, draft, !isDraft)
   errors.push(...checked.errors)
+  const queue = queued && !isDraft && draft.accountId !== undefined && !errors.some((e) => e.pointer === '#/account_id') ? await queueCheck(deps, userId, draft.accountId, timeZone) : undefined
+  errors.push(...(queue?.errors ?? []))
   if (errors.length) throw validationFailed(errors)
   const post: NewPost = {
     accountId: draft.accountId!,
     content: draft.content!,
     mediaUrls: draft.mediaUrls!,
     platforms: draft.platforms!,
-    scheduledAt: draft.scheduledAt ?? deps.clock.now(),
+    scheduledAt: queued ? null : (draft.scheduledAt ?? (isDraft ? null : deps.clock.now())),
+    ...(isDraft ? { draft: true } : {}),
+    ...(queued ? { queue: true } : {}),
   }
-  return { post, targets: checked.targets }
+  return { post, targets: checked.targets, ...(queue?.slot !== undefined ? { slot: queue.slot } : {}) }
+}
+
+/**
+ * A POST /v1/posts/{id}/schedule body for a draft: the draft checked again as create checks a
+ * post (its connections may have changed), with the time the body gives, which the clock judges.
+ */
+export async function parseSchedule(deps: AppDeps, userId: string, post: Post, raw: unknown, timeZone: string): Promise<ScheduleAt> {
+  const { values, given, errors } = parseFields(PostSchedule, raw)
+  errors.push(...oneTime(given, values))
+  const draft: Draft = {
+    accountId: post.account_id,
+    content: post.content,
+    mediaUrls: post.media_urls,
+    platforms: post.platforms,
+    scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
+  }
+  errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
+  if (values.queue === true) errors.push(...(await queueCheck(deps, userId, post.account_id, timeZone)).errors)
+  if (errors.length) throw validationFailed(errors)
+  return values.queue === true ? { queue: true } : { at: draft.scheduledAt ?? deps.clock.now() }
 }
 
 // The envelope is checked first with items left open, so that each item is then parsed by
@@ -119,13 +180,13 @@ const BulkEnvelope = bulkOf(v.unknown())
  * A POST /v1/posts/bulk body: every post checked as POST /v1/posts checks it, and one 422
  * listing the errors of all of them at `#/posts/<index>/…`; or the posts to create, in order.
  */
-export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown): Promise<{ posts: NewPost[]; dryRun: boolean }> {
+export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown, timeZone: string): Promise<{ posts: NewPost[]; dryRun: boolean }> {
   const envelope = parseInput(BulkEnvelope, raw)
   const posts: NewPost[] = []
   const errors: FieldError[] = []
   for (const [index, item] of envelope.posts.entries()) {
     try {
-      posts.push((await parseNewPost(deps, userId, item)).post)
+      posts.push((await parseNewPost(deps, userId, item, timeZone)).post)
     } catch (error) {
       // Only a post's own 422 is gathered; anything else (the store failing) ends the request.
       if (!(error instanceof ApiError) || error.status !== 422) throw error
@@ -137,7 +198,7 @@ export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown)
 }
 
 /** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */
-export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<Partial<NewPost>> {
+export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<PostChanges> {
   const { values, given, errors } = parseFields(PostUpdate, raw)
   if (values.account_id !== undefined && values.account_id !== post.account_id) {
     errors.push({ pointer: '#/account_id', code: 'immutable', detail: `cannot change: the post belongs to ${post.account_id} (create a new post for another account)` })
@@ -151,7 +212,7 @@ export async function parsePostChanges(deps: AppDeps, userId: string, post: Post
     platforms: pick('platforms', values.platforms, post.platforms),
     scheduledAt: given.has('scheduled_at') ? (values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at)) : undefined,
   }
-  errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
+  errors.push(...(await contextChecks(deps, userId, draft, post.status !== 'draft')).errors)
   if (errors.length) throw validationFailed(errors)
   return {
     ...(given.has('content') ? { content: draft.content! } : {}),

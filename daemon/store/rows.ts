@@ -9,6 +9,7 @@ import type { ApiKey } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
 import type { EventType } from '../../src/events.js'
+import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
@@ -193,7 +194,8 @@ export interface PostRow {
   content: string
   media_urls: string
   platforms: string
-  scheduled_at: number
+  /** Null only for a draft with no time yet. */
+  scheduled_at: number | null
   status: PostStatus
   version: number
   created_at: number
@@ -243,7 +245,7 @@ export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord 
       content: row.content,
       media_urls: JSON.parse(row.media_urls) as string[],
       platforms,
-      scheduled_at: toIso(row.scheduled_at),
+      scheduled_at: toIsoOrNull(row.scheduled_at),
       status: row.status,
       targets: targets.map(targetFromRow),
       created_at: toIso(row.created_at),
@@ -421,3 +423,18 @@ export const oauthGrantOf = (row: OAuthGrantRow): OAuthGrant => ({
   createdAt: row.created_at,
   expiresAt: row.expires_at,
 })
+
+/** A queue slot as kept: ISO weekday (1 = Monday) and minute of the day. */
+export interface SlotRow {
+  day: number
+  minute: number
+}
+
+export function slotFromRow(row: SlotRow): Slot {
+  return slotOfKey((row.day - 1) * 1440 + row.minute)
+}
+
+export function slotRowOf(slot: Slot): SlotRow {
+  const key = slotKey(slot)
+  return { day: Math.floor(key / 1440) + 1, minute: key % 1440 }
+}

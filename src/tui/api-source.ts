@@ -1,6 +1,7 @@
 // The calendar's source over the typed API client: the one place the TUI meets SmmClient.
 
 import type { PlatformName } from '../api/common.js'
+import type { Post as ApiPost } from '../api/posts.js'
 import type { SmmClient } from '../client/smm-client.js'
 import { ApiError } from '../errors.js'
 import type { Account, CalendarSource, Post } from './calendar-source.js'
@@ -10,6 +11,11 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) list.push(item)
   return list
 }
+
+// The calendar shows scheduled posts and their outcomes; drafts are not on it yet (a draft may
+// have no time to be placed at). The posts it creates, edits and cancels are ones it showed.
+const timed = (posts: ApiPost[]): Post[] => posts.filter((p) => p.status !== 'draft' && p.scheduled_at !== null) as Post[]
+const placed = (post: Promise<ApiPost>) => post as Promise<Post>
 
 // The form offers only the account's own platforms, and the daemon checks every name it gets.
 const platformNames = (platforms: string[]) => platforms as PlatformName[]
@@ -24,12 +30,12 @@ const platformNames = (platforms: string[]) => platforms as PlatformName[]
  */
 export function apiCalendarSource(client: SmmClient): CalendarSource {
   return {
-    listPosts: (range) => all<Post>(client.paginate('listPosts', { query: { from: range.from, to: range.to, limit: 100 } })),
+    listPosts: async (range) => timed(await all<ApiPost>(client.paginate('listPosts', { query: { from: range.from, to: range.to, limit: 100 } }))),
     listAccounts: () => all<Account>(client.paginate('listAccounts', { query: { limit: 100 } })),
     listPlatforms: async () => (await client.listPlatforms()).data,
-    createPost: (input) => client.createPost({ body: { ...input, platforms: platformNames(input.platforms) } }),
-    updatePost: (id, { platforms, ...rest }) => client.updatePost({ params: { id }, body: { ...rest, ...(platforms ? { platforms: platformNames(platforms) } : {}) } }),
-    cancelPost: (id) => client.cancelPost({ params: { id } }),
+    createPost: (input) => placed(client.createPost({ body: { ...input, platforms: platformNames(input.platforms) } })),
+    updatePost: (id, { platforms, ...rest }) => placed(client.updatePost({ params: { id }, body: { ...rest, ...(platforms ? { platforms: platformNames(platforms) } : {}) } })),
+    cancelPost: (id) => placed(client.cancelPost({ params: { id } })),
   }
 }
 

@@ -14,6 +14,7 @@ function withTimes(input: object, ...keys: string[]): Record<string, unknown> {
 
 export type PostCreateParams = WithTimes<Body<'createPost'>, 'scheduled_at'>
 export type PostUpdateParams = WithTimes<Body<'updatePost'>, 'scheduled_at'>
+export type PostScheduleParams = WithTimes<Body<'schedulePost'>, 'scheduled_at'>
 export type PostListParams = Omit<WithTimes<Query<'listPosts'>, 'from' | 'to'>, 'cursor'>
 type Item<K extends OperationId> = Result<K> extends Page<infer T> ? T : never
 
@@ -82,6 +83,13 @@ export class SmmClient extends ApiCore {
     /** Changes a scheduled post; with `{ ifMatch: etag }` it fails (412) if the post changed since that read. */
     update: (id: string, changes: PostUpdateParams, options?: RequestOptions): Promise<Result<'updatePost'>> =>
       this.request('updatePost', { params: { id }, body: withTimes(changes, 'scheduled_at') }, options),
+    /**
+     * Schedules a draft: at `scheduled_at`, at the account's next free queue slot (`{ queue: true }`),
+     * or now (`{}`); with `{ ifMatch: etag }` it fails (412) if the draft changed since that read.
+     */
+    schedule: (id: string, when: PostScheduleParams = {}, options?: RequestOptions): Promise<Result<'schedulePost'>> =>
+      this.request('schedulePost', { params: { id }, body: withTimes(when, 'scheduled_at') }, options),
+    /** Cancels a scheduled post or a draft. */
     cancel: (id: string, options?: RequestOptions): Promise<Result<'cancelPost'>> => this.request('cancelPost', { params: { id } }, options),
     /** Publishes the failed targets of a failed or partially published post again, now. */
     retry: (id: string, options?: RequestOptions): Promise<Result<'retryPost'>> => this.request('retryPost', { params: { id } }, options),
@@ -111,6 +119,11 @@ export class SmmClient extends ApiCore {
       this.request('connectAccount', { params: { id }, body: connection }, options),
     disconnect: (id: string, platform: string, options?: RequestOptions): Promise<void> =>
       this.request('disconnectAccount', { params: { id, platform } }, options),
+    /** The account's weekly queue slots (in the user's time zone) and its next free slot times. */
+    getQueue: (id: string, options?: RequestOptions): Promise<Result<'getQueue'>> => this.request('getQueue', { params: { id } }, options),
+    /** Replaces the account's queue slots (`[]` empties it): `[{ day: 'monday', time: '09:00' }, …]`. */
+    setQueue: (id: string, slots: Body<'setQueue'>['slots'], options?: RequestOptions): Promise<Result<'setQueue'>> =>
+      this.request('setQueue', { params: { id }, body: { slots } }, options),
   }
 
   readonly webhooks = {
@@ -195,12 +208,15 @@ export const methodFor = {
   deleteAccount: 'accounts.delete',
   connectAccount: 'accounts.connect',
   disconnectAccount: 'accounts.disconnect',
+  getQueue: 'accounts.getQueue',
+  setQueue: 'accounts.setQueue',
   listPosts: 'posts.list',
   createPost: 'posts.create',
   validatePost: 'posts.validate',
   createPosts: 'posts.createMany',
   getPost: 'posts.get',
   updatePost: 'posts.update',
+  schedulePost: 'posts.schedule',
   cancelPost: 'posts.cancel',
   retryPost: 'posts.retry',
   getRssFeed: 'feeds.rss',
