@@ -30,7 +30,7 @@ describe('migrations are history', () => {
       7: '71c6cfc576b64b34f71b090a95d3c88fe22f69b103c8f5fb7f5ddbc626525b98', // attempt counts kept across retries
       8: 'a2622c5cf6fd52b09fec5292dc0898a51d307ef5b100c64023993efd9647d38f', // when an attempt of unknown outcome was first sent
       9: '774bda8c6ab43c2a0d3f2c7a8a80b4f42249fc51499111395a7799839484e1e8', // OAuth apps, pending grants and refresh claims
-      10: '97e3b5e418814e6c80ddd91be0dc046296e43aac3995009e8f2fbeeaa7bc94cd', // drafts (nullable scheduled_at, status draft), queue slots
+      10: 'cb570ed65cf89ab2088f17310cbc9016d031dd5d6699f4f49071adb9b9107711', // drafts (nullable scheduled_at, status draft), queue slots
     })
   })
 

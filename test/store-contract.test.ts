@@ -650,7 +650,7 @@ describe('PostgreSQL schema and connection errors', () => {
       3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
       4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
       5: '4506ba9e20b7155cf7c290a93f61bb752bb68fea7a53a82d92a987eabe775e81', // OAuth apps, pending grants and refresh claims
-      6: '99b429d6f7cd3cc612c9920eb5ee622bf58e08f9a4a12f1752f8e2dd478bb71c', // drafts (nullable scheduled_at, status draft), queue slots
+      6: '7a0c7a1fb2d49496493a6e66e552015271c4bbbe76f99ad0721bd868285967f4', // drafts (nullable scheduled_at, status draft), queue slots
     })
   })
 

@@ -123,7 +123,8 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
   const { values, given, errors } = parseFields(PostCreate, raw)
   const isDraft = values.draft === true
   const queued = values.queue === true
-  errors.push(...oneTime(given, values))
+  const times = oneTime(given, values)
+  errors.push(...times)
   if (isDraft && queued) {
     errors.push({ pointer: '#/queue', code: 'conflict', detail: 'a draft takes no queue slot: create it without queue, then schedule it with POST /v1/posts/{id}/schedule {"queue": true}' })
   }
@@ -137,7 +138,7 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
   // A draft's time is only a plan: the clock judges it when the draft is scheduled.
   const checked = await contextChecks(deps, userId, draft, !isDraft)
   errors.push(...checked.errors)
-  const queue = queued && !isDraft && draft.accountId !== undefined && !errors.some((e) => e.pointer === '#/account_id') ? await queueCheck(deps, userId, draft.accountId, timeZone) : undefined
+  const queue = queued && !isDraft && times.length === 0 && draft.accountId !== undefined && !errors.some((e) => e.pointer === '#/account_id') ? await queueCheck(deps, userId, draft.accountId, timeZone) : undefined
   errors.push(...(queue?.errors ?? []))
   if (errors.length) throw validationFailed(errors)
   const post: NewPost = {
@@ -158,7 +159,8 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
  */
 export async function parseSchedule(deps: AppDeps, userId: string, post: Post, raw: unknown, timeZone: string): Promise<ScheduleAt> {
   const { values, given, errors } = parseFields(PostSchedule, raw)
-  errors.push(...oneTime(given, values))
+  const times = oneTime(given, values)
+  errors.push(...times)
   const draft: Draft = {
     accountId: post.account_id,
     content: post.content,
@@ -167,7 +169,7 @@ export async function parseSchedule(deps: AppDeps, userId: string, post: Post, r
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
   }
   errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
-  if (values.queue === true) errors.push(...(await queueCheck(deps, userId, post.account_id, timeZone)).errors)
+  if (values.queue === true && times.length === 0) errors.push(...(await queueCheck(deps, userId, post.account_id, timeZone)).errors)
   if (errors.length) throw validationFailed(errors)
   return values.queue === true ? { queue: true } : { at: draft.scheduledAt ?? deps.clock.now() }
 }

@@ -131,7 +131,7 @@ export const Post = v.pipe(
     platforms: v.array(v.picklist(PLATFORM_NAMES)),
     scheduled_at: v.pipe(
       v.nullable(Timestamp),
-      v.description('When the post is (or was) to be published; null only for a draft given no time yet (such a draft lists as if scheduled at its created_at)'),
+      v.description('When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at)'),
     ),
     status: v.pipe(v.picklist(POST_STATUSES), v.description('draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule)')),
     targets: v.array(Target),

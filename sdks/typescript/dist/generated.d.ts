@@ -228,7 +228,7 @@ export interface Post {
     content: string;
     media_urls: string[];
     platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
-    /** When the post is (or was) to be published; null only for a draft given no time yet (such a draft lists as if scheduled at its created_at) */
+    /** When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at) */
     scheduled_at: string | null;
     /** draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule) */
     status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled";
@@ -564,7 +564,7 @@ export interface Operations {
             id: string;
         };
         query: {
-            /** true: cancel the account’s scheduled posts too (each gets post.cancelled); otherwise they make the delete 409 */
+            /** true: cancel the account’s scheduled posts and drafts too (each gets post.cancelled); otherwise they make the delete 409 */
             cancel_posts?: "true" | "false";
         };
         response: void;

@@ -52,8 +52,8 @@ export const draftsQueueSlots: Migration = {
       content TEXT NOT NULL,
       media_urls TEXT NOT NULL,
       platforms TEXT NOT NULL,
-      -- NULL only for a draft with no time yet.
-      scheduled_at INTEGER CHECK (scheduled_at IS NOT NULL OR status = 'draft'),
+      -- NULL only for a draft with no time yet (and such a draft once cancelled).
+      scheduled_at INTEGER CHECK (scheduled_at IS NOT NULL OR status IN ('draft', 'cancelled')),
       status TEXT NOT NULL CHECK (status IN ('draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled')),
       -- Bumped on every change: the ETag, and the compare-and-swap of If-Match.
       version INTEGER NOT NULL,
