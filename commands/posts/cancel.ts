@@ -7,7 +7,7 @@ import { listWords, oneLine } from '../../src/cli/post-output.js'
 import { confirmOrStop, interactive } from '../../src/cli/prompt.js'
 
 export default class PostsCancel extends ApiCommand {
-  static override description = `Cancel a scheduled post, so that it is never published.
+  static override description = `Cancel a scheduled post or a draft, so that it is never published.
 
 On a terminal it shows the post and asks first, unless --yes. A post that has started publishing can no longer be cancelled (exit code 5); cancelling a cancelled post again is fine.`
 
@@ -28,7 +28,7 @@ On a terminal it shows the post and asks first, unless --yes. A post that has st
       await confirmOrStop(`Cancel ${what}?`, false, `Kept post ${post.id}: nothing was cancelled.`)
     }
     const post = await this.waitFor('Cancelling the post', client.cancelPost({ params: { id: args.id } }))
-    if (!this.jsonEnabled()) this.log(`Cancelled post ${post.id} (it was scheduled for ${localTime(post.scheduled_at)}).`)
+    if (!this.jsonEnabled()) this.log(post.scheduled_at ? `Cancelled post ${post.id} (it was scheduled for ${localTime(post.scheduled_at)}).` : `Cancelled draft ${post.id} (it had no time yet).`)
     return post
   }
 }
