@@ -87,9 +87,18 @@ class Post(Record):
     content: str
     media_urls: List[str]
     platforms: List[str]
-    scheduled_at: str
+    #: None only for a draft given no time yet.
+    scheduled_at: Optional[str]
+    #: draft, scheduled, publishing, published, partially_published, failed or cancelled.
     status: str
     targets: List[Record]
+
+
+class Queue(Record):
+    """An account's weekly queue: `slots` ({"day", "time"} in `timezone`) and the `next` free slot times."""
+    timezone: str
+    slots: List[Record]
+    next: List[str]
 
 
 class PostValidation(Record):
