@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgresStore } from '../daemon/store/postgres/index.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
@@ -7,9 +10,6 @@ import { ManualClock } from '../src/time.js'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { freshDatabase } from './helpers/postgres.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 
 const NY = 'America/New_York'
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -165,27 +165,27 @@ describe.each(stores)('queue slots over the API on $name', ({ name, database }) 
 })
 
 describe.each(stores)('queued creates racing on $name', ({ name, database }) => {
-  let stores: Store[] = []
+  let nodes: Store[] = []
   let done: () => Promise<void>
   beforeAll(async () => {
     if (name === 'SQLite') {
       const dir = mkdtempSync(join(tmpdir(), 'smm-queue-'))
-      stores = [openSqliteStore(join(dir, 'smm.db')), openSqliteStore(join(dir, 'smm.db'))]
+      nodes = [openSqliteStore(join(dir, 'smm.db')), openSqliteStore(join(dir, 'smm.db'))]
       done = async () => rmSync(dir, { recursive: true, force: true })
     } else {
       const db = await database()
-      stores = [await openPostgresStore(db.url!, { max: 8 }), await openPostgresStore(db.url!, { max: 8 })]
+      nodes = [await openPostgresStore(db.url!, { max: 8 }), await openPostgresStore(db.url!, { max: 8 })]
       done = db.drop
     }
   })
   afterAll(async () => {
-    for (const s of stores) await s.close()
+    for (const s of nodes) await s.close()
     await done()
   })
 
   it('never gives two concurrent queued creates (from two nodes) the same slot', async () => {
     const now = Date.parse('2027-03-12T17:00:00Z')
-    const [a, b] = stores as [Store, Store]
+    const [a, b] = nodes as [Store, Store]
     const user = await a.users.create({ name: 'racer', timezone: NY }, now)
     const account = await a.accounts.create(user.id, 'Racer', now)
     const slots: Slot[] = [{ day: 'monday', time: '09:00' }, { day: 'wednesday', time: '09:00' }, { day: 'friday', time: '09:00' }]

@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import { bulkOf, PostCreate, PostSchedule, PostUpdate, type Post, type TargetMeasure } from '../../src/api/posts.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
+import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import type { PlatformName } from '../platforms/types.js'
 import { QueueRefusedError, type NewPost, type PostChanges, type ScheduleAt } from '../store/index.js'
-import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
 export const PAST_GRACE_MS = 5 * 60_000

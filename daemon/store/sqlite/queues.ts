@@ -1,6 +1,6 @@
 import { nextFreeSlot, QUEUE_HORIZON_MS, type Slot } from '../../../src/queue-slots.js'
 import type { Db } from './db.js'
-import { QueueRefusedError, type QueuesStore } from '../port.js'
+import { QueueRefusedError } from '../port.js'
 import { slotFromRow, slotRowOf, type SlotRow } from '../rows.js'
 
 export function queuesStore(db: Db) {
@@ -37,16 +37,19 @@ export function queuesStore(db: Db) {
       return at
     },
 
-    async get(userId, accountId) {
+    /** The account's slots, Monday first; undefined if the account is not the user's. */
+    async get(userId: string, accountId: string): Promise<Slot[] | undefined> {
       return owned.get(accountId, userId) ? slotsSync(accountId) : undefined
     },
 
-    async set(userId, accountId, slots) {
+    /** Replaces the account's slots, in one transaction; undefined if the account is not the user's. */
+    async set(userId: string, accountId: string, slots: readonly Slot[]): Promise<Slot[] | undefined> {
       return replace.immediate(userId, accountId, slots)
     },
 
-    async taken(accountId, from, to) {
+    /** The times in (from, to] of the account's scheduled or publishing posts. */
+    async taken(accountId: string, from: number, to: number): Promise<number[]> {
       return takenSync(accountId, from, to)
     },
-  } satisfies QueuesStore & Record<string, unknown>
+  }
 }
