@@ -15,7 +15,7 @@ function whereOf(q: Queryable, userId: string, filters: PostFilters) {
     ${filters.platform ? q`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : q``}
     ${filters.from !== undefined ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${filters.from}` : q``}
     ${filters.to !== undefined ? q`AND coalesce(p.scheduled_at, p.created_at) < ${filters.to}` : q``}
-    ${after ? (filters.order === 'asc' ? q`AND (coalesce(p.scheduled_at, p.created_at), p.id) > (${after.scheduledAt}, ${after.id})` : q`AND (coalesce(p.scheduled_at, p.created_at), p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
+    ${after ? (filters.order === 'asc' ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) > (${after.scheduledAt}, ${after.id})` : q`AND coalesce(p.scheduled_at, p.created_at) <= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
 }
 
 /** Posts with their targets, in two statements however many posts. */

@@ -188,7 +188,13 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (filters.platform) add('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)', filters.platform)
     if (filters.from !== undefined) add(`${SORT_TIME} >= ?`, filters.from)
     if (filters.to !== undefined) add(`${SORT_TIME} < ?`, filters.to)
-    if (filters.after) add(`(${SORT_TIME}, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
+    if (filters.after) {
+      const asc = filters.order === 'asc'
+      // The plain bound is implied by the row value; it is there because SQLite seeks an
+      // expression index by a plain comparison only, not by a row value.
+      add(`${SORT_TIME} ${asc ? '>=' : '<='} ?`, filters.after.scheduledAt)
+      add(`(${SORT_TIME}, p.id) ${asc ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
+    }
     return { where: where.join(' AND '), args }
   }
 
