@@ -13,6 +13,7 @@ import { transportCheck } from './middleware/transport.js'
 import { aiRoutes } from './routes/ai.js'
 import { analyticsRoutes } from './routes/analytics.js'
 import { accountRoutes } from './routes/accounts.js'
+import { queueRoutes } from './routes/queue.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { feedRoutes } from './routes/feeds.js'
 import { meRoutes } from './routes/me.js'
@@ -23,7 +24,7 @@ import { postRoutes } from './routes/posts.js'
 import { webhookRoutes } from './routes/webhooks.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, oauthCallbackRoute]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

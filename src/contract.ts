@@ -6,6 +6,7 @@ import { feedRoutes } from './api/feeds.js'
 import { metaRoutes } from './api/meta.js'
 import { platformRoutes } from './api/platforms.js'
 import { postRoutes } from './api/posts.js'
+import { queueRoutes } from './api/queue.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
 import { webhookRoutes } from './api/webhooks.js'
@@ -21,6 +22,7 @@ export const routes = {
   ...webhookRoutes,
   ...platformRoutes,
   ...accountRoutes,
+  ...queueRoutes,
   ...postRoutes,
   ...feedRoutes,
   ...analyticsRoutes,

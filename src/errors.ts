@@ -74,8 +74,12 @@ export class ApiError extends Error {
 
 export const badRequest = (code: string, detail: string) => new ApiError(400, code, detail)
 
+/** Field error codes that name the whole problem when every error has that one code. */
+const PROBLEM_CODES = new Set(['unknown_field', 'queue_empty', 'queue_full'])
+
 export const validationFailed = (errors: FieldError[]) => {
-  const code = errors.every((e) => e.code === 'unknown_field') ? 'unknown_field' : 'validation_error'
+  const only = errors[0]?.code
+  const code = only !== undefined && PROBLEM_CODES.has(only) && errors.every((e) => e.code === only) ? only : 'validation_error'
   const fields = errors.map((e) => e.pointer.replace(/^#\//, '') || 'body').join(', ')
   return new ApiError(422, code, `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}: ${fields}.`, { errors })
 }

@@ -1,5 +1,6 @@
 /** Every kind of event the daemon emits (SPEC §8), shared by the outbox and the API's schemas. */
 export const EVENT_TYPES = [
+  'post.drafted',
   'post.scheduled',
   'post.updated',
   'post.cancelled',

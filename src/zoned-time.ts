@@ -172,14 +172,41 @@ export function offsetAt(ms: number, timeZone: string): number {
  * jump moves forward by the jump (02:30 on Berlin's spring day is 03:30 CEST).
  */
 export function zonedToInstant(date: CivilDate, hour: number, minute: number, timeZone: string): number {
+  const { wall, before, candidates } = wallCandidates(date, hour, minute, timeZone)
+  if (candidates.length > 0) return Math.min(...candidates)
+  return wall - before
+}
+
+/**
+ * The instant a recurring wall-clock time (a queue slot) names on a day: an hour that occurs
+ * twice is its first occurrence, as in zonedToInstant; but a time a spring jump skips is the
+ * first instant after the gap (02:30 on New York's spring day is 03:00 EDT), so slots inside
+ * the gap do not leapfrog the slots after it.
+ */
+export function slotInstant(date: CivilDate, hour: number, minute: number, timeZone: string): number {
+  const { wall, before, after, candidates } = wallCandidates(date, hour, minute, timeZone)
+  if (candidates.length > 0) return Math.min(...candidates)
+  // In the gap: the jump happens between wall - after (still the old offset) and wall - before
+  // (already the new one); offsets change on whole seconds, so halve the range down to one.
+  let lo = Math.floor((wall - after) / 1000)
+  let hi = Math.ceil((wall - before) / 1000)
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2)
+    if (offsetAt(mid * 1000, timeZone) === before) lo = mid
+    else hi = mid
+  }
+  return hi * 1000
+}
+
+/** A wall time's reading as UTC, the zone's offsets a day either side, and the instants that show it. */
+function wallCandidates(date: CivilDate, hour: number, minute: number, timeZone: string) {
   const { year, month, day } = partsOf(date)
   const wall = Date.UTC(year, month - 1, day, hour, minute)
   // Offsets a day either side bracket any transition near this wall time.
   const before = offsetAt(wall - DAY_MS, timeZone)
   const after = offsetAt(wall + DAY_MS, timeZone)
   const candidates = [wall - before, wall - after].filter((ms) => offsetAt(ms, timeZone) === wall - ms)
-  if (candidates.length > 0) return Math.min(...candidates)
-  return wall - before
+  return { wall, before, after, candidates }
 }
 
 /**

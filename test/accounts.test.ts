@@ -60,7 +60,7 @@ describe('accounts', () => {
     const refused = await t.http.delete(`/v1/accounts/${acc}`, { key: t.key })
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({ code: 'account_has_scheduled_posts' })
-    expect(refused.body.detail).toBe(`Account ${acc} has 1 scheduled post; nothing was deleted. Cancel them first, or pass cancel_posts=true to cancel them with it.`)
+    expect(refused.body.detail).toBe(`Account ${acc} has 1 scheduled post or draft; nothing was deleted. Cancel them first, or pass cancel_posts=true to cancel them with it.`)
     expect((await t.http.get(`/v1/posts/${post.body.id}`, { key: t.key })).body.status).toBe('scheduled')
     expect((await t.http.delete(`/v1/accounts/${acc}?cancel_posts=maybe`, { key: t.key })).status).toBe(422)
 

@@ -8,6 +8,7 @@ import { eventsStore } from '../daemon/store/sqlite/events.js'
 import { accountsStore } from '../daemon/store/sqlite/accounts.js'
 import { usersStore } from '../daemon/store/sqlite/users.js'
 import { postsStore } from '../daemon/store/sqlite/posts.js'
+import { queuesStore } from '../daemon/store/sqlite/queues.js'
 import { publishingStore } from '../daemon/store/sqlite/publishing.js'
 import { metricsStore } from '../daemon/store/sqlite/metrics.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
@@ -212,14 +213,16 @@ describe('migration 6', () => {
     try {
       const file = join(dir, 'smm.db')
       const db = openDatabase(file, migrations.filter((m) => m.version < 6))
-      // Today's stores write the old data, so they get the columns migrations 7 and 8 add for a
-      // while; they are dropped again below, leaving the file as version 5 had it.
+      // Today's stores write the old data, so they get the columns migrations 7 and 8 add (and
+      // the table 10 adds) for a while; they are dropped again below, leaving the file as version
+      // 5 had it.
       db.exec('ALTER TABLE post_targets ADD COLUMN attempts_before_retry INTEGER NOT NULL DEFAULT 0')
       db.exec('ALTER TABLE post_targets ADD COLUMN uncertain_since INTEGER')
+      db.exec('CREATE TABLE queue_slots (account_id TEXT, day INTEGER, minute INTEGER)')
       const events = eventsStore(db)
       const accounts = accountsStore(db, events)
       const users = usersStore(db)
-      const posts = postsStore(db, events, accounts)
+      const posts = postsStore(db, events, accounts, queuesStore(db))
       const publishing = publishingStore(db, events, accounts)
       const metrics = metricsStore(db, accounts)
       const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
@@ -236,6 +239,7 @@ describe('migration 6', () => {
       await metrics.record([{ postId: a, platform: 'mastodon', metrics: { impressions: null, likes: 4, reposts: 1, replies: 0, quotes: null, clicks: null }, nextAt: null, failures: 0 }], T0 + 2 * HOUR)
       db.exec('ALTER TABLE post_targets DROP COLUMN attempts_before_retry')
       db.exec('ALTER TABLE post_targets DROP COLUMN uncertain_since')
+      db.exec('DROP TABLE queue_slots')
       db.close()
 
       const upgraded = openSqliteStore(file)

@@ -216,7 +216,7 @@ describe('smm accounts by name', () => {
 
     const refused = await smm(['accounts', 'delete', 'Early Bird', '--yes'])
     expect(refused.code).toBe(5)
-    expect(refused.stderr).toContain('has 1 scheduled post; nothing was deleted')
+    expect(refused.stderr).toContain('has 1 scheduled post or draft; nothing was deleted')
     expect((await t.http.get(`/v1/accounts/${id}`, { key: t.key })).status).toBe(200)
     const deleted = await smm(['accounts', 'delete', 'Early Bird', '--cancel-posts', '--yes', '--json'])
     expect(json(deleted)).toEqual({ account_id: id, deleted: true })

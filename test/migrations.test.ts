@@ -30,6 +30,7 @@ describe('migrations are history', () => {
       7: '71c6cfc576b64b34f71b090a95d3c88fe22f69b103c8f5fb7f5ddbc626525b98', // attempt counts kept across retries
       8: 'a2622c5cf6fd52b09fec5292dc0898a51d307ef5b100c64023993efd9647d38f', // when an attempt of unknown outcome was first sent
       9: '774bda8c6ab43c2a0d3f2c7a8a80b4f42249fc51499111395a7799839484e1e8', // OAuth apps, pending grants and refresh claims
+      10: 'cb570ed65cf89ab2088f17310cbc9016d031dd5d6699f4f49071adb9b9107711', // drafts (nullable scheduled_at, status draft), queue slots
       12: 'ff216a5254b122e2648585e30a92b24bc19ebb86d8cc369f8b702deecc011fe6', // recurring post series
     })
   })
@@ -66,5 +67,44 @@ describe('migrations are history', () => {
     const db = openDatabase(path)
     expect(db.prepare('SELECT count(*) AS n FROM schema_migrations').get()).toEqual({ n: migrations.length })
     db.close()
+  })
+
+  it('migration 10 rebuilds posts for drafts without losing a target, a metric or a feed item', () => {
+    const path = file()
+    const old = openDatabase(path, migrations.filter((m) => m.version < 10))
+    old.exec(`
+      INSERT INTO users (id, name, created_at) VALUES ('usr_1', 'Ada', 0);
+      INSERT INTO accounts (id, user_id, name, created_at) VALUES ('acc_1', 'usr_1', 'Brand', 0);
+      INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, published_at)
+        VALUES ('pst_1', 'usr_1', 'acc_1', 'Hello', '[]', '["feed","mastodon"]', 3600000, 'published', 3, 0, 3600000, 3601000),
+               ('pst_2', 'usr_1', 'acc_1', 'Later', '[]', '["feed"]', 7200000, 'scheduled', 1, 0, 0, NULL);
+      INSERT INTO post_targets (post_id, platform, status, attempts, published_at) VALUES ('pst_1', 'feed', 'published', 1, 3601000), ('pst_1', 'mastodon', 'published', 1, 3602000);
+      INSERT INTO post_targets (post_id, platform, status) VALUES ('pst_2', 'feed', 'pending');
+      INSERT INTO target_metrics (post_id, platform, taken_at, likes, engagements) VALUES ('pst_1', 'mastodon', 4000000, 4, 4);
+      INSERT INTO metric_snapshots (post_id, platform, taken_at, likes) VALUES ('pst_1', 'mastodon', 4000000, 4);
+      INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at) VALUES ('acc_1', 'pst_1', 'Hello', '[]', 3601000);
+    `)
+    const counts = (db: Database.Database) =>
+      Object.fromEntries(['posts', 'post_targets', 'target_metrics', 'metric_snapshots', 'feed_items', 'publish_delays', 'top_targets'].map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]))
+    const before = counts(old)
+    const rollups = old.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()
+    old.close()
+
+    const db = openDatabase(path)
+    try {
+      expect(counts(db)).toEqual(before)
+      expect(before).toMatchObject({ posts: 2, post_targets: 3, target_metrics: 1, metric_snapshots: 1, feed_items: 1 })
+      expect(db.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()).toEqual(rollups)
+      expect(db.pragma('foreign_key_check')).toEqual([])
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+      // Drafts fit now, and the cascades still hold: deleting a post takes its targets with it.
+      db.exec(`INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+               VALUES ('pst_3', 'usr_1', 'acc_1', 'Idea', '[]', '["feed"]', NULL, 'draft', 1, 0, 0)`)
+      expect(() => db.exec(`UPDATE posts SET status = 'scheduled' WHERE id = 'pst_3'`)).toThrow(/CHECK constraint failed/)
+      db.exec(`DELETE FROM posts WHERE id = 'pst_1'`)
+      expect(db.prepare(`SELECT count(*) AS n FROM post_targets WHERE post_id = 'pst_1'`).get()).toEqual({ n: 0 })
+    } finally {
+      db.close()
+    }
   })
 })

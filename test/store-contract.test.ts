@@ -5,7 +5,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { hashApiKey } from '../src/api-key.js'
 import { SCOPES } from '../src/api/common.js'
-import type { Principal, Store, TargetRef } from '../daemon/store/index.js'
+import { QueueRefusedError, type Principal, type Store, type TargetRef } from '../daemon/store/index.js'
 import { migrationChecksum } from '../daemon/store/migrations.js'
 import { DatabaseUnreachableError, openPostgresStore } from '../daemon/store/postgres/index.js'
 import { migrations as postgresMigrations } from '../daemon/store/postgres/schema.js'
@@ -335,7 +335,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const asc = { order: 'asc' as const, accountId: account }
       const page1 = await store.posts.list(user, asc, 2)
       const last = page1.at(-1)!.post
-      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at), id: last.id } }, 2)
+      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at!), id: last.id } }, 2)
       expect([...page1, ...page2].map((r) => r.post.id)).toEqual([second.post.id, third.post.id, first.post.id])
       expect((await store.posts.list(user, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
       expect(await store.posts.list(user, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
@@ -529,6 +529,76 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(abandoned.filter((r) => r.postId === hung)).toEqual([{ postId: hung, platform: 'discord', accountId: account, dueAt: T0 + 5_000_000 }])
       await store.publishing.resend(hung, 'discord', T0 + 5_000_000 + 61_000)
       expect((await store.publishing.reserveDue(T0 + 5_000_000 + 61_000, 1_000, 30_000)).filter((r) => r.postId === hung)).toHaveLength(1)
+    })
+
+    it('keeps drafts (no time, never claimed, listed by creation), edits them, and schedules one only at the version read', async () => {
+      const { user, account } = await setup('Drafter')
+      const draft = (t: number | null) => ({ ...newPost(account, 0, ['feed']), scheduledAt: t, draft: true })
+      const timeless = await store.posts.create(user, draft(null), T0 + 10)
+      expect(timeless.post).toMatchObject({ status: 'draft', scheduled_at: null, created_at: new Date(T0 + 10).toISOString() })
+      const overdue = await store.posts.create(user, draft(T0 - 60_000), T0 + 20)
+      const timed = await store.posts.create(user, newPost(account, T0 + 15, ['feed']), T0)
+      const events = (await store.events.listAfter('', 100_000)).filter((e) => [timeless.post.id, overdue.post.id].includes((e.data as { id: string }).id))
+      expect(events.map((e) => e.type)).toEqual(['post.drafted', 'post.drafted'])
+
+      // Never claimed, however overdue its planned time.
+      await store.publishing.claimDue(T0, 100, 86_400_000)
+      expect((await store.posts.get(user, overdue.post.id))!.post.status).toBe('draft')
+
+      // A timeless draft sorts at its created_at: T0-60s (overdue's time), T0+10 (timeless), T0+15; paged, the cursor resumes exactly.
+      const asc = { order: 'asc' as const, accountId: account }
+      const first = await store.posts.list(user, asc, 2)
+      expect(first.map((r) => r.post.id)).toEqual([overdue.post.id, timeless.post.id])
+      const rest = await store.posts.list(user, { ...asc, after: { scheduledAt: T0 + 10, id: timeless.post.id } }, 2)
+      expect(rest.map((r) => r.post.id)).toEqual([timed.post.id])
+      expect((await store.posts.list(user, { ...asc, statuses: ['draft'], from: T0, to: T0 + 11 }, 10)).map((r) => r.post.id)).toEqual([timeless.post.id])
+      expect(await store.posts.count(user, { ...asc, statuses: ['draft'] })).toBe(2)
+
+      const edited = await store.posts.update(user, timeless.post.id, { content: 'v2' }, timeless.version, T0 + 30)
+      expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ status: 'draft', content: 'v2', scheduled_at: null })
+      const stale = await store.posts.schedule(user, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version, T0 + 40)
+      expect(stale.kind).toBe('version_mismatch')
+      const scheduled = await store.posts.schedule(user, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version + 1, T0 + 40)
+      expect(scheduled.kind === 'ok' && scheduled.record.post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(T0 + 3_600_000).toISOString() })
+      expect((await store.posts.schedule(user, timeless.post.id, { at: T0 }, timeless.version + 2, T0 + 50)).kind).toBe('wrong_state')
+      expect((await store.events.listAfter('', 100_000)).filter((e) => (e.data as { id: string }).id === timeless.post.id).map((e) => e.type)).toEqual(['post.drafted', 'post.updated', 'post.scheduled'])
+
+      const cancelled = await store.posts.cancel(user, (await store.posts.create(user, draft(null), T0)).post.id, T0 + 60)
+      expect(cancelled.kind === 'ok' && cancelled.record.post).toMatchObject({ status: 'cancelled', scheduled_at: null })
+    })
+
+    it('keeps an account’s queue slots, and gives queued posts the free ones in turn, inside the create', async () => {
+      const { user, account } = await setup('Queuer')
+      const stranger = await store.users.create({ name: 'Nosy' }, T0)
+      const now = Date.parse('2027-01-04T00:00:00Z') // a Monday, in the user's zone (UTC)
+      const queued = { ...newPost(account, 0, ['feed']), scheduledAt: null, queue: true }
+      const refused = await store.posts.createMany(user, [newPost(account, now + 1_000, ['feed']), queued], now).catch((e: unknown) => e)
+      expect(refused).toBeInstanceOf(QueueRefusedError)
+      expect(refused).toMatchObject({ reason: 'queue_empty', accountId: account, index: 1 })
+      expect(await store.posts.list(user, { order: 'asc', accountId: account }, 10)).toEqual([])
+
+      expect(await store.queues.get(stranger.id, account)).toBeUndefined()
+      expect(await store.queues.set(stranger.id, account, [{ day: 'monday', time: '09:00' }])).toBeUndefined()
+      expect(await store.queues.set(user, account, [{ day: 'friday', time: '17:30' }, { day: 'monday', time: '09:00' }])).toEqual([
+        { day: 'monday', time: '09:00' },
+        { day: 'friday', time: '17:30' },
+      ])
+      const monday9 = now + 9 * 3_600_000
+      const friday = now + 4 * 86_400_000 + 17.5 * 3_600_000
+      const byHand = await store.posts.create(user, newPost(account, monday9, ['feed']), now)
+      expect(await store.queues.taken(account, now, now + 86_400_000)).toEqual([monday9])
+      const made = await store.posts.createMany(user, [queued, queued], now)
+      expect(made.map((r) => r.post.scheduled_at)).toEqual([new Date(friday).toISOString(), new Date(monday9 + 7 * 86_400_000).toISOString()])
+      await store.posts.cancel(user, byHand.post.id, now)
+      expect((await store.posts.create(user, queued, now)).post.scheduled_at).toBe(new Date(monday9).toISOString())
+      const draft = await store.posts.create(user, { ...newPost(account, 0, ['feed']), scheduledAt: null, draft: true }, now)
+      const scheduled = await store.posts.schedule(user, draft.post.id, { queue: true }, draft.version, now)
+      expect(scheduled.kind === 'ok' && scheduled.record.post.scheduled_at).toBe(new Date(friday + 7 * 86_400_000).toISOString())
+
+      expect(await store.queues.set(user, account, [])).toEqual([])
+      expect(await store.queues.set(user, account, [{ day: 'sunday', time: '23:59' }])).toHaveLength(1)
+      expect((await store.posts.deleteAccount(user, account, { cancelPosts: true }, now)).kind).toBe('ok')
+      expect(await store.queues.get(user, account)).toBeUndefined()
     })
   })
 
@@ -778,6 +848,7 @@ describe('PostgreSQL schema and connection errors', () => {
       3: '6b9b47f39ae0c328e591e3cd971131a862bbbfb991defc83302e71481f803c6a', // notify every node of key and user changes
       4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
       5: '4506ba9e20b7155cf7c290a93f61bb752bb68fea7a53a82d92a987eabe775e81', // OAuth apps, pending grants and refresh claims
+      6: '7a0c7a1fb2d49496493a6e66e552015271c4bbbe76f99ad0721bd868285967f4', // drafts (nullable scheduled_at, status draft), queue slots
       8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
     })
   })

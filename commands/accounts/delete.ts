@@ -22,7 +22,7 @@ It is refused while posts of the account are scheduled, so nothing you planned d
   static override args = { account: accountArg }
 
   static override flags = {
-    'cancel-posts': Flags.boolean({ description: 'Cancel the account’s scheduled posts too, instead of refusing' }),
+    'cancel-posts': Flags.boolean({ description: 'Cancel the account’s scheduled posts and drafts too, instead of refusing' }),
     yes,
   }
 
@@ -30,7 +30,7 @@ It is refused while posts of the account are scheduled, so nothing you planned d
     const { args, flags } = await this.parse(AccountsDelete)
     const id = await this.accountId('ACCOUNT', args.account)
     const client = await this.client()
-    const what = flags['cancel-posts'] ? ', cancel its scheduled posts' : ''
+    const what = flags['cancel-posts'] ? ', cancel its scheduled posts and drafts' : ''
     await confirmOrStop(`Delete account ${id}${what} and every post and connection of it?`, flags.yes, `Kept account ${id}.`)
     await this.waitFor(
       'Deleting the account',

@@ -7,7 +7,7 @@ import { listWords, oneLine, seriesWords } from '../../src/cli/post-output.js'
 import { confirmOrStop, interactive } from '../../src/cli/prompt.js'
 
 export default class PostsCancel extends ApiCommand {
-  static override description = `Cancel a scheduled post, so that it is never published.
+  static override description = `Cancel a scheduled post or a draft, so that it is never published.
 
 On a terminal it shows the post and asks first, unless --yes. A post that has started publishing can no longer be cancelled (exit code 5); cancelling a cancelled post again is fine.
 
@@ -39,7 +39,7 @@ An occurrence of a series (see \`posts show\`): without --series only this occur
     }
     const post = await this.waitFor('Cancelling the post', client.cancelPost({ params: { id: args.id }, query: flags.series ? { series: 'true' } : {} }))
     if (!this.jsonEnabled()) {
-      this.log(`Cancelled post ${post.id} (it was scheduled for ${localTime(post.scheduled_at)}).`)
+      this.log(post.scheduled_at ? `Cancelled post ${post.id} (it was scheduled for ${localTime(post.scheduled_at)}).` : `Cancelled draft ${post.id} (it had no time yet).`)
       if (post.series_id) {
         const see = `${this.config.bin} posts list --series ${post.series_id}${this.profileFlag()}`
         this.log(flags.series ? `Stopped series ${post.series_id}: no more occurrences follow (${see}).` : `Series ${post.series_id} goes on with its next occurrence (${see}); to stop it, add --series.`)

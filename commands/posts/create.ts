@@ -15,9 +15,11 @@ import { toIso } from '../../src/time.js'
 import { addDays, isCivilDate, startOfDayInstant } from '../../src/zoned-time.js'
 
 export default class PostsCreate extends ApiCommand {
-  static override description = `Schedule a post on one or more platforms of an account, or publish it now.
+  static override description = `Schedule a post on one or more platforms of an account, publish it now, or keep it as a draft.
 
-The text comes from --text, from --file, or from standard input when it is piped in. --at takes RFC 3339, a local date-time ("2026-11-21 09:00") or a phrase ("tomorrow 9am"), in your local time zone unless the time names one; --in takes a delay (2h, 1h30m). With neither, the post is published now.
+The text comes from --text, from --file, or from standard input when it is piped in. --at takes RFC 3339, a local date-time ("2026-11-21 09:00") or a phrase ("tomorrow 9am"), in your local time zone unless the time names one; --in takes a delay (2h, 1h30m). With neither, the post is published now; with --queue, at the account's next free queue slot (see \`accounts queue\`).
+
+With --draft the post is kept as a draft: checked as any post, published never, until \`posts schedule\`; --at or --in then give its planned time, which may be left out.
 
 Without --account, your only account is used; without --platform, that account's only connected platform. The daemon checks the text and media against each platform's rules and names every problem.
 
@@ -33,6 +35,8 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     '<%= config.bin %> posts create --platform feed --platform x --file launch.txt --at "tomorrow 9am" --dry-run',
     '<%= config.bin %> posts create --platform mastodon --text "Office hours are open" --at "monday 9am" --every 1w --until 2027-03-01',
     '<%= config.bin %> posts create --platform feed --file tip.md --at "2026-12-01 08:00" --every 1mo --count 12',
+    '<%= config.bin %> posts create --account Brand --platform mastodon --text "Tip of the week" --queue',
+    '<%= config.bin %> posts create --account Brand --platform bluesky --text "Half an idea" --draft',
   ]
 
   static override flags = {
@@ -41,9 +45,11 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     text: Flags.string({ description: 'The text of the post', exclusive: ['file'] }),
     file: Flags.string({ description: 'Read the text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
     media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', ...repeatable }),
-    at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in'] }),
-    in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at'] }),
-    every: every({ description: 'Repeat the post: 1h, 2d, 1w, 1mo, 1y or an ISO 8601 duration (P1W); needs --count or --until' }),
+    at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in', 'queue'] }),
+    in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at', 'queue'] }),
+    queue: Flags.boolean({ description: 'Publish at the account’s next free queue slot (see `accounts queue`)', exclusive: ['at', 'in', 'draft', 'every'] }),
+    draft: Flags.boolean({ description: 'Keep it as a draft, published only once `posts schedule` schedules it (--at/--in: its planned time)', exclusive: ['queue', 'every'] }),
+    every: every({ description: 'Repeat the post: 1h, 2d, 1w, 1mo, 1y or an ISO 8601 duration (P1W); needs --count or --until', exclusive: ['queue', 'draft'] }),
     count: Flags.integer({ description: 'With --every: how many occurrences in all, the first included (at least 2)', dependsOn: ['every'], helpValue: '<n>' }),
     until: time({ description: 'With --every: no occurrence after this time (as --at; a bare date includes that day)', dependsOn: ['every'] }),
     'dry-run': Flags.boolean({ description: 'Check the post as the daemon would, and create nothing: each platform’s length and limit, or every problem' }),
@@ -72,20 +78,28 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
       ...(media.length ? { media_urls: media } : {}),
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
       ...(repeat ? { repeat } : {}),
+      ...(flags.queue ? { queue: true } : {}),
+      ...(flags.draft ? { draft: true } : {}),
     }
     if (flags['dry-run']) {
       const checked = await this.waitFor('Checking the post', client.validatePost({ body }))
       if (!this.jsonEnabled()) {
         const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)})`))
-        this.log(scheduledAt ? `Valid: would be scheduled for ${localTime(checked.scheduled_at)} on ${on}.` : `Valid: would go out now on ${on}.`)
+        const when = flags.draft ? 'would be kept as a draft' : scheduledAt || flags.queue ? `would be scheduled for ${localTime(checked.scheduled_at)}` : 'would go out now'
+        this.log(`Valid: ${when} on ${on}.`)
         if (repeat) this.log(`It would repeat ${describeInterval(repeat.interval)}${repeat.count === undefined ? '' : `, ${repeat.count} times`}${repeat.until ? `${repeat.count === undefined ? '' : ' or'} until ${localTime(repeat.until)}` : ''}.`)
       }
       return checked
     }
-    const post = await this.waitFor('Scheduling the post', client.createPost({ body }))
+    const post = await this.waitFor(flags.draft ? 'Saving the draft' : 'Scheduling the post', client.createPost({ body }))
     if (!this.jsonEnabled()) {
       const on = listWords(post.platforms)
-      this.log(scheduledAt ? `Scheduled post ${post.id} for ${localTime(post.scheduled_at)} on ${on}.` : `Post ${post.id} goes out now on ${on}.`)
+      if (flags.draft) {
+        this.log(`Saved draft ${post.id} for ${on}${post.scheduled_at ? `, planned for ${localTime(post.scheduled_at)}` : ''}.`)
+        this.log(`Schedule it with: ${this.config.bin} posts schedule ${post.id} --at …${this.profileFlag()} (or --queue)`)
+        return post
+      }
+      this.log(scheduledAt || flags.queue ? `Scheduled post ${post.id} for ${localTime(post.scheduled_at)} on ${on}.` : `Post ${post.id} goes out now on ${on}.`)
       if (post.repeat) this.log(`It repeats ${seriesWords(post.repeat)}: series ${post.series_id}; see it with ${this.config.bin} posts list --series ${post.series_id}${this.profileFlag()}`)
       this.log(`Follow it with: ${this.config.bin} posts show ${post.id}${this.profileFlag()}`)
     }

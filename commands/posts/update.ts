@@ -7,7 +7,7 @@ import { repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 
 export default class PostsUpdate extends ApiCommand {
-  static override description = `Change a scheduled post: its text, platforms, media or time.
+  static override description = `Change a scheduled post or a draft: its text, platforms, media or time (a draft's time is only planned: \`posts schedule\` schedules it).
 
 Only what you name is sent; everything else stays as it is, even if it changed elsewhere meanwhile. --platform and --media replace the whole list. Once the post has started publishing it can no longer change (exit code 5).`
 
@@ -48,7 +48,8 @@ Only what you name is sent; everything else stays as it is, even if it changed e
     const post = await this.waitFor('Updating the post', client.updatePost({ params: { id: args.id }, body: changes }))
     if (!this.jsonEnabled()) {
       const fields = Object.keys(changes).map((f) => f.replace('_urls', '').replace('scheduled_at', 'time'))
-      this.log(`Updated the ${fields.join(', ')} of post ${post.id}; it is scheduled for ${localTime(post.scheduled_at)} on ${post.platforms.join(', ')}.`)
+      const state = post.status === 'draft' ? `it is a draft${post.scheduled_at ? ` planned for ${localTime(post.scheduled_at)}` : ''}` : `it is scheduled for ${localTime(post.scheduled_at)}`
+      this.log(`Updated the ${fields.join(', ')} of post ${post.id}; ${state} on ${post.platforms.join(', ')}.`)
     }
     return post
   }

@@ -62,7 +62,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
       throw conflict('account_publishing', `A post of account ${params.id} is being published right now; nothing was deleted. Try again in a moment.`, { 'Retry-After': '5' })
     }
     if (result.kind === 'has_scheduled') {
-      const posts = result.count === 1 ? '1 scheduled post' : `${result.count} scheduled posts`
+      const posts = result.count === 1 ? '1 scheduled post or draft' : `${result.count} scheduled posts or drafts`
       throw conflict('account_has_scheduled_posts', `Account ${params.id} has ${posts}; nothing was deleted. Cancel them first, or pass cancel_posts=true to cancel them with it.`)
     }
     if (result.cancelled > 0) deps.scheduler.wake()

@@ -1,12 +1,13 @@
 import * as v from 'valibot'
-import { bulkOf, PostCreate, PostUpdate, type Post, type RepeatInput, type TargetMeasure } from '../../src/api/posts.js'
+import { bulkOf, PostCreate, PostSchedule, PostUpdate, type Post, type RepeatInput, type TargetMeasure } from '../../src/api/posts.js'
 import { lastOccurrence } from '../../src/recurrence.js'
 import { toIso } from '../../src/time.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
+import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
 import type { PlatformName } from '../platforms/types.js'
-import type { NewPost, NewRepeat } from '../store/index.js'
+import { QueueRefusedError, type NewPost, type NewRepeat, type PostChanges, type ScheduleAt } from '../store/index.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
 export const PAST_GRACE_MS = 5 * 60_000
@@ -108,14 +109,50 @@ function checkRepeat(repeat: RepeatInput, startsAt: number, timezone: string): {
 export interface CheckedPost {
   post: NewPost
   targets: TargetMeasure[]
+  /** A queued post: the slot it would take now (the store picks again, for good, when it creates it). */
+  slot?: number
+}
+
+/** The 422 of a queued post that has no slot to take, at `pointer`. */
+export function queueRefusal(error: QueueRefusedError, pointer = '#/queue'): FieldError {
+  const account = error.accountId
+  return error.reason === 'queue_empty'
+    ? { pointer, code: 'queue_empty', detail: `account ${account} has no queue slots; add some with PUT /v1/accounts/${account}/queue` }
+    : { pointer, code: 'queue_full', detail: `account ${account} has no free queue slot in the next 366 days; add slots with PUT /v1/accounts/${account}/queue, or give scheduled_at` }
+}
+
+/** The slot a queued post of the account would take now, or its 422 at #/queue. */
+async function queueCheck(deps: AppDeps, userId: string, accountId: string, timeZone: string): Promise<{ slot?: number; errors: FieldError[] }> {
+  const slots = await deps.store.queues.get(userId, accountId)
+  if (!slots) return { errors: [] }
+  const now = deps.clock.now()
+  const taken = new Set(await deps.store.queues.taken(accountId, now, now + QUEUE_HORIZON_MS))
+  const slot = nextFreeSlot(slots, timeZone, now, taken)
+  if (typeof slot === 'string') return { errors: [queueRefusal(new QueueRefusedError(slot, accountId))] }
+  return { slot, errors: [] }
+}
+
+/** `queue` and `scheduled_at` name the time two ways: one at most. */
+function oneTime(given: Set<string>, values: { queue?: boolean }): FieldError[] {
+  if (values.queue === true && given.has('scheduled_at')) {
+    return [{ pointer: '#/queue', code: 'conflict', detail: 'give scheduled_at or "queue": true, not both' }]
+  }
+  return []
 }
 
 /**
  * A POST /v1/posts body, checked in full: every error at once, or a post to create. The one
  * check behind both create and validate, so the two can never disagree.
  */
-export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown): Promise<CheckedPost> {
-  const { values, errors } = parseFields(PostCreate, raw)
+export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, timeZone: string): Promise<CheckedPost> {
+  const { values, given, errors } = parseFields(PostCreate, raw)
+  const isDraft = values.draft === true
+  const queued = values.queue === true
+  const times = oneTime(given, values)
+  errors.push(...times)
+  if (isDraft && queued) {
+    errors.push({ pointer: '#/queue', code: 'conflict', detail: 'a draft takes no queue slot: create it without queue, then schedule it with POST /v1/posts/{id}/schedule {"queue": true}' })
+  }
   const draft: Draft = {
     accountId: values.account_id,
     content: 'content' in values || !errors.some((e) => e.pointer === '#/content') ? (values.content ?? '') : undefined,
@@ -123,14 +160,24 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown):
     platforms: values.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
   }
-  const checked = await contextChecks(deps, userId, draft, true)
+  // A draft's time is only a plan: the clock judges it when the draft is scheduled.
+  const checked = await contextChecks(deps, userId, draft, !isDraft)
   errors.push(...checked.errors)
-  const scheduledAt = draft.scheduledAt ?? deps.clock.now()
+  const queue = queued && !isDraft && times.length === 0 && draft.accountId !== undefined && !errors.some((e) => e.pointer === '#/account_id') ? await queueCheck(deps, userId, draft.accountId, timeZone) : undefined
+  errors.push(...(queue?.errors ?? []))
+  const scheduledAt = queued ? null : (draft.scheduledAt ?? (isDraft ? null : deps.clock.now()))
   let repeat: NewRepeat | undefined
-  // The series is measured from its first occurrence: only once that time is known to be right.
-  if (values.repeat && !errors.some((e) => e.pointer === '#/scheduled_at')) {
-    const user = await deps.store.users.get(userId)
-    const series = checkRepeat(values.repeat, scheduledAt, user?.timezone ?? 'UTC')
+  if (values.repeat && (isDraft || queued)) {
+    errors.push({
+      pointer: '#/repeat',
+      code: 'conflict',
+      detail: isDraft
+        ? 'a draft cannot repeat: a series starts when its first occurrence is scheduled, so create it with repeat when it is ready'
+        : 'a series is counted from a time you give: use scheduled_at (or none, for now) with repeat, not "queue": true',
+    })
+  } else if (values.repeat && scheduledAt !== null && !errors.some((e) => e.pointer === '#/scheduled_at')) {
+    // The series is measured from its first occurrence: only once that time is known to be right.
+    const series = checkRepeat(values.repeat, scheduledAt, timeZone)
     errors.push(...series.errors)
     repeat = series.repeat
   }
@@ -141,9 +188,32 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown):
     mediaUrls: draft.mediaUrls!,
     platforms: draft.platforms!,
     scheduledAt,
+    ...(isDraft ? { draft: true } : {}),
+    ...(queued ? { queue: true } : {}),
     ...(repeat ? { repeat } : {}),
   }
-  return { post, targets: checked.targets }
+  return { post, targets: checked.targets, ...(queue?.slot !== undefined ? { slot: queue.slot } : {}) }
+}
+
+/**
+ * A POST /v1/posts/{id}/schedule body for a draft: the draft checked again as create checks a
+ * post (its connections may have changed), with the time the body gives, which the clock judges.
+ */
+export async function parseSchedule(deps: AppDeps, userId: string, post: Post, raw: unknown, timeZone: string): Promise<ScheduleAt> {
+  const { values, given, errors } = parseFields(PostSchedule, raw)
+  const times = oneTime(given, values)
+  errors.push(...times)
+  const draft: Draft = {
+    accountId: post.account_id,
+    content: post.content,
+    mediaUrls: post.media_urls,
+    platforms: post.platforms,
+    scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
+  }
+  errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
+  if (values.queue === true && times.length === 0) errors.push(...(await queueCheck(deps, userId, post.account_id, timeZone)).errors)
+  if (errors.length) throw validationFailed(errors)
+  return values.queue === true ? { queue: true } : { at: draft.scheduledAt ?? deps.clock.now() }
 }
 
 // The envelope is checked first with items left open, so that each item is then parsed by
@@ -154,13 +224,13 @@ const BulkEnvelope = bulkOf(v.unknown())
  * A POST /v1/posts/bulk body: every post checked as POST /v1/posts checks it, and one 422
  * listing the errors of all of them at `#/posts/<index>/…`; or the posts to create, in order.
  */
-export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown): Promise<{ posts: NewPost[]; dryRun: boolean }> {
+export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown, timeZone: string): Promise<{ posts: NewPost[]; dryRun: boolean }> {
   const envelope = parseInput(BulkEnvelope, raw)
   const posts: NewPost[] = []
   const errors: FieldError[] = []
   for (const [index, item] of envelope.posts.entries()) {
     try {
-      posts.push((await parseNewPost(deps, userId, item)).post)
+      posts.push((await parseNewPost(deps, userId, item, timeZone)).post)
     } catch (error) {
       // Only a post's own 422 is gathered; anything else (the store failing) ends the request.
       if (!(error instanceof ApiError) || error.status !== 422) throw error
@@ -172,7 +242,7 @@ export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown)
 }
 
 /** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */
-export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<Partial<NewPost>> {
+export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<PostChanges> {
   const { values, given, errors: parsed } = parseFields(PostUpdate, raw)
   // `repeat` is no field of an edit: said in words that point to what to do instead.
   const errors = parsed.map((e) =>
@@ -192,7 +262,7 @@ export async function parsePostChanges(deps: AppDeps, userId: string, post: Post
     platforms: pick('platforms', values.platforms, post.platforms),
     scheduledAt: given.has('scheduled_at') ? (values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at)) : undefined,
   }
-  errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
+  errors.push(...(await contextChecks(deps, userId, draft, post.status !== 'draft')).errors)
   if (errors.length) throw validationFailed(errors)
   return {
     ...(given.has('content') ? { content: draft.content! } : {}),

@@ -1,11 +1,11 @@
 import { toPage, type CursorKey } from '../../src/pagination.js'
 import { routes } from '../../src/contract.js'
-import { ApiError, conflict, invalidField, notFound } from '../../src/errors.js'
-import type { PostListQuery, PostStatus } from '../../src/api/posts.js'
+import { ApiError, conflict, invalidField, notFound, validationFailed } from '../../src/errors.js'
+import type { Post, PostListQuery, PostStatus } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
-import type { PostFilters, PostRecord } from '../store/index.js'
+import { QueueRefusedError, type PostFilters, type PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
-import { parseNewPost, parseNewPosts, parsePostChanges } from './post-input.js'
+import { parseNewPost, parseNewPosts, parsePostChanges, parseSchedule, queueRefusal } from './post-input.js'
 
 const etag = (record: PostRecord) => `"v${record.version}"`
 
@@ -21,11 +21,24 @@ function preconditionFailed(record: PostRecord, sent: string): ApiError {
   })
 }
 
-function notEditable(record: PostRecord, verb: string): ApiError {
-  return new ApiError(409, 'post_not_editable', `Post ${record.post.id} is ${record.post.status}; only a scheduled post can be ${verb}.`, {
+function notEditable(record: PostRecord, verb: string, only = 'a scheduled post or a draft'): ApiError {
+  return new ApiError(409, 'post_not_editable', `Post ${record.post.id} is ${record.post.status}; only ${only} can be ${verb}.`, {
     extensions: { post_status: record.post.status },
   })
 }
+
+/** A queued create or schedule that found no slot in the store's transaction: the same 422 the checks give. */
+async function refusingQueue<T>(pointerOf: (index: number) => string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof QueueRefusedError) throw validationFailed([queueRefusal(error, pointerOf(error.index))])
+    throw error
+  }
+}
+
+/** Where a post lists: its scheduled time, or its creation time for a draft with none. */
+const sortTime = (post: Post) => Date.parse(post.scheduled_at ?? post.created_at)
 
 function respond(ctx: Ctx, record: PostRecord, status = 200): void {
   ctx.status = status
@@ -33,7 +46,8 @@ function respond(ctx: Ctx, record: PostRecord, status = 200): void {
   ctx.body = record.post
 }
 
-// Post cursors carry the sort key (scheduled_at) with the id, so a page resumes exactly where the last ended.
+// Post cursors carry the sort key (scheduled_at, or created_at for a draft with no time) with
+// the id, so a page resumes exactly where the last ended.
 function afterOf(cursor: CursorKey | undefined): PostFilters['after'] {
   if (cursor === undefined) return undefined
   const [scheduledAt, id] = cursor
@@ -62,33 +76,34 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   bind(router, routes.listPosts, async (ctx, { query, principal }) => {
     const filters = filtersOf(query)
     const rows = await store.posts.list(principal.user.id, filters, query.limit + 1)
-    const page = toPage(rows.map((r) => r.post), query.limit, (post) => [Date.parse(post.scheduled_at), post.id])
+    const page = toPage(rows.map((r) => r.post), query.limit, (post) => [sortTime(post), post.id])
     ctx.body = query.count === 'true' ? { ...page, total: await store.posts.count(principal.user.id, filters) } : page
   })
 
   // The body is parsed in full by parseNewPost (schema and account and platform rules together).
   bind(router, { ...routes.createPost, body: undefined }, async (ctx, { principal }) => {
-    const { post: input } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
-    const record = await store.posts.create(principal.user.id, input, clock.now())
-    scheduler.wake()
+    const { post: input } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {}, principal.user.timezone)
+    const record = await refusingQueue(() => '#/queue', () => store.posts.create(principal.user.id, input, clock.now()))
+    if (!input.draft) scheduler.wake()
     ctx.set('Location', `/v1/posts/${record.post.id}`)
     respond(ctx, record, 201)
   })
 
   // The same parse as create, and then nothing: no row, no event, no scheduler wake.
   bind(router, { ...routes.validatePost, body: undefined }, async (ctx, { principal }) => {
-    const { post, targets } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {})
-    ctx.body = { valid: true, scheduled_at: new Date(post.scheduledAt).toISOString(), targets }
+    const { post, targets, slot } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {}, principal.user.timezone)
+    const at = slot ?? post.scheduledAt
+    ctx.body = { valid: true, scheduled_at: at === null ? null : new Date(at).toISOString(), targets }
   })
 
   // Every post is parsed by parseNewPost before any is created; the store creates all or none.
   bind(router, { ...routes.createPosts, body: undefined }, async (ctx, { principal }) => {
-    const { posts, dryRun } = await parseNewPosts(deps, principal.user.id, ctx.request.body ?? {})
+    const { posts, dryRun } = await parseNewPosts(deps, principal.user.id, ctx.request.body ?? {}, principal.user.timezone)
     if (dryRun) {
       ctx.body = { valid: true, count: posts.length }
       return
     }
-    const records = await store.posts.createMany(principal.user.id, posts, clock.now())
+    const records = await refusingQueue((index) => `#/posts/${index}/queue`, () => store.posts.createMany(principal.user.id, posts, clock.now()))
     scheduler.wake()
     ctx.status = 201
     ctx.body = { data: records.map((r) => r.post) }
@@ -108,7 +123,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
       const current = await store.posts.get(principal.user.id, params.id)
       if (!current) throw notFound('post', params.id)
       if (ifMatch && !matches(ifMatch, current)) throw preconditionFailed(current, ifMatch)
-      if (current.post.status !== 'scheduled') throw notEditable(current, 'changed')
+      if (current.post.status !== 'scheduled' && current.post.status !== 'draft') throw notEditable(current, 'changed')
       const changes = await parsePostChanges(deps, principal.user.id, current.post, ctx.request.body ?? {})
       const result = await store.posts.update(principal.user.id, params.id, changes, current.version, clock.now())
       if (result.kind === 'ok') {
@@ -119,6 +134,27 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
       if (result.kind === 'wrong_state') throw notEditable(result.record, 'changed')
       if (ifMatch) throw preconditionFailed(result.record, ifMatch)
       if (round >= 2) throw conflict('edit_conflict', `Post ${params.id} kept changing while this edit was applied; GET it and try again.`)
+    }
+  })
+
+  // As PUT: checked against a read, written only if the post is still that version (a draft).
+  bind(router, { ...routes.schedulePost, body: undefined }, async (ctx, { params, principal }) => {
+    const ifMatch = ctx.get('If-Match')
+    for (let round = 0; ; round++) {
+      const current = await store.posts.get(principal.user.id, params.id)
+      if (!current) throw notFound('post', params.id)
+      if (ifMatch && !matches(ifMatch, current)) throw preconditionFailed(current, ifMatch)
+      if (current.post.status !== 'draft') throw notEditable(current, 'scheduled', 'a draft')
+      const when = await parseSchedule(deps, principal.user.id, current.post, ctx.request.body ?? {}, principal.user.timezone)
+      const result = await refusingQueue(() => '#/queue', () => store.posts.schedule(principal.user.id, params.id, when, current.version, clock.now()))
+      if (result.kind === 'ok') {
+        scheduler.wake()
+        return respond(ctx, result.record)
+      }
+      if (result.kind === 'not_found') throw notFound('post', params.id)
+      if (result.kind === 'wrong_state') throw notEditable(result.record, 'scheduled', 'a draft')
+      if (ifMatch) throw preconditionFailed(result.record, ifMatch)
+      if (round >= 2) throw conflict('edit_conflict', `Post ${params.id} kept changing while it was being scheduled; GET it and try again.`)
     }
   })
 

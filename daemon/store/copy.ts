@@ -15,6 +15,7 @@ const TABLES = [
   'events',
   'accounts',
   'connections',
+  'queue_slots',
   'feed_items',
   'post_series',
   'posts',

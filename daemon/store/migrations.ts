@@ -8,6 +8,12 @@ export interface Migration {
   version: number
   name: string
   sql: string
+  /**
+   * SQLite only: the step rebuilds a table (create, copy, drop, rename), so it runs with
+   * foreign keys off, or dropping a parent table would cascade-delete its children; the keys
+   * are checked before the step commits.
+   */
+  rebuildsTables?: boolean
 }
 
 /** The newest schema version a list of migrations reaches. */

@@ -10,6 +10,7 @@ import type { Post, PostStatus } from '../../src/api/posts.js'
 import type { Limits, User } from '../../src/api/users.js'
 import type { Webhook, WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
 import type { EventType } from '../../src/events.js'
+import type { QueueRefusal, Slot } from '../../src/queue-slots.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
 
 /** A connection as the scheduler and validation need it: credentials still sealed. */
@@ -324,11 +325,34 @@ export interface NewPost {
   content: string
   mediaUrls: string[]
   platforms: PlatformName[]
-  scheduledAt: number
+  /** When to publish; null for a draft with no time yet, or when `queue` picks the time. */
+  scheduledAt: number | null
+  /** Kept as a draft (status `draft`, event `post.drafted`): never claimed until scheduled. */
+  draft?: boolean
+  /** Takes the account's next free queue slot after `now`, chosen inside the create's transaction. */
+  queue?: boolean
   repeat?: NewRepeat
 }
 
-export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'scheduledAt'>>
+export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms'>> & { scheduledAt?: number }
+
+/** When a draft is to be published: at an instant, or at the account's next free queue slot. */
+export type ScheduleAt = { at: number } | { queue: true }
+
+/**
+ * A queued post found no slot (the account has none, or none is free within the horizon):
+ * nothing of the unit of work was done. `index` is the post's place in a createMany.
+ */
+export class QueueRefusedError extends Error {
+  constructor(
+    readonly reason: QueueRefusal,
+    readonly accountId: string,
+    readonly index = 0,
+  ) {
+    super(reason === 'queue_empty' ? `Account ${accountId} has no queue slots.` : `Account ${accountId} has no free queue slot.`)
+    this.name = 'QueueRefusedError'
+  }
+}
 
 /** How deleting an account went: done (and how many scheduled posts it cancelled), or why not. */
 export type AccountDeletion =
@@ -346,7 +370,7 @@ export interface PostFilters {
   from?: number
   to?: number
   order: 'asc' | 'desc'
-  /** Resume after this (scheduled_at, id). */
+  /** Resume after this (sort time, id): the sort time is scheduled_at, or created_at for a draft with none. */
   after?: { scheduledAt: number; id: string }
 }
 
@@ -484,6 +508,11 @@ export interface AccountsStore {
 }
 
 export interface PostsStore {
+  /**
+   * Creates a scheduled post (`post.scheduled`) or a draft (`post.drafted`) with its targets; a
+   * queued post's slot is picked inside the transaction, so two never take one slot
+   * (QueueRefusedError if there is none).
+   */
   create(userId: string, input: NewPost, now: number): Promise<PostRecord>
   /**
    * Creates several posts, each with its `post.scheduled` event, in one transaction: all or
@@ -500,15 +529,31 @@ export interface PostsStore {
    * a post being published makes it refuse, so no publish outlives its account.
    */
   deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion>
+  /** Changes a scheduled post or a draft if it is still at `version`; records `post.updated`. */
   update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
   /**
-   * Cancels a scheduled post (a cancelled one is answered as is), with `post.cancelled`. An
+   * Turns a draft into a scheduled post, if it is still at `version`, and records
+   * `post.scheduled`; a queued time is picked inside the transaction (QueueRefusedError if none).
+   */
+  schedule(userId: string, id: string, when: ScheduleAt, version: number, now: number): Promise<Change>
+  /**
+   * Cancels a scheduled post or a draft (a cancelled one is answered as is), with `post.cancelled`. An
    * occurrence of a series is then followed as if it had ended (the next occurrence, or
    * `post.series_ended`); with `series`, the series stops instead: its scheduled occurrences are
    * cancelled and `post.series_ended` recorded (also when this occurrence was cancelled before).
    */
   cancel(userId: string, id: string, now: number, options?: { series?: boolean }): Promise<Change>
   retry(userId: string, id: string, now: number): Promise<Change>
+}
+
+/** Accounts' weekly queue slots (wall-clock times in the user's zone). */
+export interface QueuesStore {
+  /** The account's slots, Monday first then by time; undefined if the account is not the user's. */
+  get(userId: string, accountId: string): Promise<Slot[] | undefined>
+  /** Replaces the account's slots; answers them sorted, or undefined if the account is not the user's. */
+  set(userId: string, accountId: string, slots: readonly Slot[]): Promise<Slot[] | undefined>
+  /** The times in (from, to] of the account's scheduled or publishing posts: the slots they take. */
+  taken(accountId: string, from: number, to: number): Promise<number[]>
 }
 
 /** The scheduler's side of posts: claims, leases, outcomes. */
@@ -667,6 +712,7 @@ export interface Store {
   webhookDeliveries: WebhookDeliveriesStore
   accounts: AccountsStore
   posts: PostsStore
+  queues: QueuesStore
   publishing: PublishingStore
   feed: FeedStore
   metrics: MetricsStore

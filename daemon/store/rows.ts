@@ -10,6 +10,7 @@ import type { ApiKey } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
 import type { EventType } from '../../src/events.js'
+import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
@@ -194,7 +195,8 @@ export interface PostRow {
   content: string
   media_urls: string
   platforms: string
-  scheduled_at: number
+  /** Null only for a draft with no time yet. */
+  scheduled_at: number | null
   status: PostStatus
   version: number
   created_at: number
@@ -214,6 +216,15 @@ export interface RepeatRule {
   until: number | null
   timezone: string
   starts_at: number
+}
+
+/**
+ * A new series' rule, counted from its first occurrence's time. A series always has one: a
+ * draft or a queued post cannot start a series (the API refuses `repeat` with either).
+ */
+export function newRepeatRule(repeat: Omit<RepeatRule, 'starts_at'>, first: PostRow): RepeatRule {
+  if (first.scheduled_at === null) throw new Error(`Post ${first.id} has no time to start a series from`)
+  return { ...repeat, starts_at: first.scheduled_at }
 }
 
 /** The recurrence module's view of a stored rule. */
@@ -303,7 +314,7 @@ export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord 
       content: row.content,
       media_urls: JSON.parse(row.media_urls) as string[],
       platforms,
-      scheduled_at: toIso(row.scheduled_at),
+      scheduled_at: toIsoOrNull(row.scheduled_at),
       status: row.status,
       targets: targets.map(targetFromRow),
       created_at: toIso(row.created_at),
@@ -488,3 +499,18 @@ export const oauthGrantOf = (row: OAuthGrantRow): OAuthGrant => ({
   createdAt: row.created_at,
   expiresAt: row.expires_at,
 })
+
+/** A queue slot as kept: ISO weekday (1 = Monday) and minute of the day. */
+export interface SlotRow {
+  day: number
+  minute: number
+}
+
+export function slotFromRow(row: SlotRow): Slot {
+  return slotOfKey((row.day - 1) * 1440 + row.minute)
+}
+
+export function slotRowOf(slot: Slot): SlotRow {
+  const key = slotKey(slot)
+  return { day: Math.floor(key / 1440) + 1, minute: key % 1440 }
+}

@@ -115,6 +115,34 @@ func (s *AccountsService) Connect(ctx context.Context, id string, p ConnectionCr
 	return call[Connection](ctx, s.c, request{method: "POST", path: pathOf("/v1/accounts/{id}/connections", id), body: body, idempotencyKey: p.IdempotencyKey})
 }
 
+// QueueSlot is one weekly slot: Day is monday … sunday, Time "HH:MM" (24-hour) in the user's time zone.
+type QueueSlot struct {
+	Day  string `json:"day"`
+	Time string `json:"time"`
+}
+
+// Queue is an account's weekly queue slots and the next free times they give.
+type Queue struct {
+	// Timezone is the user's IANA zone, the one the slots are wall-clock times in.
+	Timezone string      `json:"timezone"`
+	Slots    []QueueSlot `json:"slots"`
+	// Next are up to 10 upcoming slot times no scheduled post of the account takes.
+	Next []time.Time `json:"next"`
+}
+
+// Queue reads the account's queue slots and next free slot times (GET /v1/accounts/{id}/queue).
+func (s *AccountsService) Queue(ctx context.Context, id string) (*Queue, error) {
+	return call[Queue](ctx, s.c, request{method: "GET", path: pathOf("/v1/accounts/{id}/queue", id)})
+}
+
+// SetQueue replaces the account's queue slots; an empty list empties the queue (PUT /v1/accounts/{id}/queue).
+func (s *AccountsService) SetQueue(ctx context.Context, id string, slots []QueueSlot) (*Queue, error) {
+	if slots == nil {
+		slots = []QueueSlot{}
+	}
+	return call[Queue](ctx, s.c, request{method: "PUT", path: pathOf("/v1/accounts/{id}/queue", id), body: map[string]any{"slots": slots}})
+}
+
 // Disconnect unlinks a platform and forgets its credentials (DELETE /v1/accounts/{id}/connections/{platform}).
 func (s *AccountsService) Disconnect(ctx context.Context, id, platform string) error {
 	_, err := s.c.do(ctx, request{method: "DELETE", path: pathOf("/v1/accounts/{id}/connections/{platform}", id, platform)})

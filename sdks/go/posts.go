@@ -8,13 +8,14 @@ import (
 
 // Post is a piece of content scheduled to one account's platforms.
 type Post struct {
-	ID          string    `json:"id"`
-	AccountID   string    `json:"account_id"`
-	Content     string    `json:"content"`
-	MediaURLs   []string  `json:"media_urls"`
-	Platforms   []string  `json:"platforms"`
+	ID        string   `json:"id"`
+	AccountID string   `json:"account_id"`
+	Content   string   `json:"content"`
+	MediaURLs []string `json:"media_urls"`
+	Platforms []string `json:"platforms"`
+	// ScheduledAt is the zero time for a draft given no time yet.
 	ScheduledAt time.Time `json:"scheduled_at"`
-	// Status is scheduled, publishing, published, partially_published, failed or cancelled.
+	// Status is draft, scheduled, publishing, published, partially_published, failed or cancelled.
 	Status      string     `json:"status"`
 	Targets     []Target   `json:"targets"`
 	CreatedAt   time.Time  `json:"created_at"`
@@ -72,7 +73,8 @@ type TargetError struct {
 // PostValidation is what Validate answers for a post Create would accept.
 type PostValidation struct {
 	Valid bool `json:"valid"`
-	// ScheduledAt is when the post would be published, as Create would store it (now when none was given).
+	// ScheduledAt is when the post would be published, as Create would store it (now when none
+	// was given, the next free slot with Queue); the zero time for a draft with no time.
 	ScheduledAt time.Time `json:"scheduled_at"`
 	// Targets measure the text on each platform, the way it counts, for "212/280".
 	Targets []TargetMeasure `json:"targets"`
@@ -92,12 +94,28 @@ type PostCreateParams struct {
 	Content   string
 	MediaURLs []string
 	Platforms []string
-	// ScheduledAt is when to publish; the zero time publishes now.
+	// ScheduledAt is when to publish; the zero time publishes now. For a draft: its planned time.
 	ScheduledAt time.Time
 	// Repeat, if set, makes the post the first occurrence of a series.
 	Repeat *RepeatParams
+	// Queue publishes at the account's next free queue slot (AccountsService.SetQueue) instead
+	// of at ScheduledAt; a 422 queue_empty when the account has none.
+	Queue bool
+	// Draft keeps the post as a draft, published only once Schedule schedules it.
+	Draft bool
 	// IdempotencyKey makes a repeated call answer the first post instead of making another;
 	// generated when empty (and reused by the client's own retries either way).
+	IdempotencyKey string
+}
+
+// PostScheduleParams say when a draft is to be published: at ScheduledAt, at the account's next
+// free queue slot (Queue), or now (neither).
+type PostScheduleParams struct {
+	ScheduledAt time.Time
+	Queue       bool
+	// IfMatch is the ETag of the draft as last read: scheduling is refused with a 412
+	// precondition_failed if it has changed since.
+	IfMatch        string
 	IdempotencyKey string
 }
 
@@ -159,6 +177,12 @@ func (p PostCreateParams) body() map[string]any {
 			repeat["until"] = timestamp(p.Repeat.Until)
 		}
 		body["repeat"] = repeat
+	}
+	if p.Queue {
+		body["queue"] = true
+	}
+	if p.Draft {
+		body["draft"] = true
 	}
 	return body
 }
@@ -244,7 +268,20 @@ func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams
 	return s.c.post(ctx, request{method: "PUT", path: pathOf("/v1/posts/{id}", id), body: body, ifMatch: p.IfMatch})
 }
 
-// Cancel cancels a scheduled post; cancelling it again answers the cancelled post (DELETE /v1/posts/{id}).
+// Schedule turns a draft into a scheduled post, checking it again as Create would
+// (POST /v1/posts/{id}/schedule); a post that is not a draft is a 409 post_not_editable.
+func (s *PostsService) Schedule(ctx context.Context, id string, p PostScheduleParams) (*Post, error) {
+	body := map[string]any{}
+	if !p.ScheduledAt.IsZero() {
+		body["scheduled_at"] = timestamp(p.ScheduledAt)
+	}
+	if p.Queue {
+		body["queue"] = true
+	}
+	return s.c.post(ctx, request{method: "POST", path: pathOf("/v1/posts/{id}/schedule", id), body: body, ifMatch: p.IfMatch, idempotencyKey: p.IdempotencyKey})
+}
+
+// Cancel cancels a scheduled post or a draft; cancelling it again answers the cancelled post (DELETE /v1/posts/{id}).
 // An occurrence of a series is cancelled alone unless PostCancelParams{Series: true} is passed
 // (optional, so calls written before series keep compiling).
 func (s *PostsService) Cancel(ctx context.Context, id string, p ...PostCancelParams) (*Post, error) {

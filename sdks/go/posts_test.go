@@ -273,3 +273,50 @@ func TestASeriesIsListedBySeriesIDSkipsOneAndStops(t *testing.T) {
 		t.Fatalf("series on a one-off post: want a 422, got %v", err)
 	}
 }
+
+func TestADraftWaitsUntilScheduledAndQueuedPostsTakeSlotsInTurn(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	account := feedAccount(t, ctx, c)
+
+	draft, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "an idea", Platforms: []string{"feed"}, Draft: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if draft.Status != "draft" || !draft.ScheduledAt.IsZero() {
+		t.Fatalf("draft: %+v", draft)
+	}
+	var apiErr *smm.APIError
+	_, err = c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "nowhere", Platforms: []string{"feed"}, Queue: true})
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 || apiErr.Problem.Code != "queue_empty" {
+		t.Fatalf("a queued post with no slots: want a 422 queue_empty, got %v", err)
+	}
+
+	queue, err := c.Accounts.SetQueue(ctx, account.ID, []smm.QueueSlot{{Day: "friday", Time: "17:30"}, {Day: "monday", Time: "09:00"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(queue.Slots) != "[{monday 09:00} {friday 17:30}]" || len(queue.Next) != 10 {
+		t.Fatalf("queue: %+v", queue)
+	}
+	read, err := c.Accounts.Queue(ctx, account.ID)
+	if err != nil || !read.Next[0].Equal(queue.Next[0]) {
+		t.Fatalf("read queue: %+v, %v", read, err)
+	}
+	queued, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "queued", Platforms: []string{"feed"}, Queue: true})
+	if err != nil || !queued.ScheduledAt.Equal(queue.Next[0]) {
+		t.Fatalf("queued: %+v, %v", queued, err)
+	}
+
+	if _, err = c.Posts.Schedule(ctx, draft.ID, smm.PostScheduleParams{Queue: true, IfMatch: `"v999"`}); !errors.As(err, &apiErr) || apiErr.Status != 412 {
+		t.Fatalf("a stale If-Match: want a 412, got %v", err)
+	}
+	scheduled, err := c.Posts.Schedule(ctx, draft.ID, smm.PostScheduleParams{Queue: true, IfMatch: draft.ETag})
+	if err != nil || scheduled.Status != "scheduled" || !scheduled.ScheduledAt.Equal(queue.Next[1]) {
+		t.Fatalf("scheduled: %+v, %v", scheduled, err)
+	}
+	if _, err = c.Posts.Schedule(ctx, draft.ID, smm.PostScheduleParams{}); !errors.As(err, &apiErr) || apiErr.Status != 409 || apiErr.Problem.Code != "post_not_editable" {
+		t.Fatalf("scheduling a scheduled post: want a 409 post_not_editable, got %v", err)
+	}
+}

@@ -47,7 +47,7 @@ export const AccountUpdate = v.strictObject({ name: AccountCreate.entries.name }
 
 export const AccountDeleteQuery = v.strictObject({
   cancel_posts: v.optional(
-    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: cancel the account’s scheduled posts too (each gets post.cancelled); otherwise they make the delete 409')),
+    v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: cancel the account’s scheduled posts and drafts too (each gets post.cancelled); otherwise they make the delete 409')),
   ),
 })
 

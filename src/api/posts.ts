@@ -4,7 +4,7 @@ import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, 
 import { route } from './route.js'
 import { parseInterval, underAnHour } from '../recurrence.js'
 
-export const POST_STATUSES = ['scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
+export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
 export type PostStatus = (typeof POST_STATUSES)[number]
 export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed', 'unconfirmed'] as const
 export type TargetStatus = (typeof TARGET_STATUSES)[number]
@@ -66,9 +66,24 @@ export const PostCreate = v.strictObject({
   content: v.optional(Content),
   media_urls: v.optional(MediaUrls),
   scheduled_at: v.optional(
-    v.pipe(TimestampInput, v.description('When to publish; omitted: now. At most 5 minutes in the past.')),
+    v.pipe(
+      TimestampInput,
+      v.description('When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled.'),
+    ),
   ),
   platforms: Platforms,
+  draft: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description('true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule'),
+    ),
+  ),
+  queue: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("true: publish at the account's next free queue slot (GET /v1/accounts/{id}/queue) instead of at scheduled_at; 422 queue_empty when the account has no slots"),
+    ),
+  ),
   repeat: v.optional(
     v.pipe(
       RepeatInput,
@@ -109,6 +124,13 @@ export const PostUpdate = v.strictObject({
   platforms: v.optional(Platforms),
 })
 export type PostUpdate = v.InferOutput<typeof PostUpdate>
+
+/** POST /v1/posts/{id}/schedule: when the draft is to be published ({} is now). */
+export const PostSchedule = v.strictObject({
+  scheduled_at: v.optional(v.pipe(TimestampInput, v.description('When to publish; at most 5 minutes in the past. Omitted (and no queue): now'))),
+  queue: v.optional(v.pipe(v.boolean(), v.description("true: at the account's next free queue slot"))),
+})
+export type PostSchedule = v.InferOutput<typeof PostSchedule>
 
 export const TargetError = v.object({ code: v.string(), detail: v.string() })
 
@@ -153,8 +175,11 @@ export const Post = v.pipe(
     content: v.string(),
     media_urls: v.array(v.string()),
     platforms: v.array(v.picklist(PLATFORM_NAMES)),
-    scheduled_at: Timestamp,
-    status: v.picklist(POST_STATUSES),
+    scheduled_at: v.pipe(
+      v.nullable(Timestamp),
+      v.description('When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at)'),
+    ),
+    status: v.pipe(v.picklist(POST_STATUSES), v.description('draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule)')),
     targets: v.array(Target),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -183,7 +208,10 @@ export type TargetMeasure = v.InferOutput<typeof TargetMeasure>
 export const PostValidation = v.pipe(
   v.object({
     valid: v.literal(true),
-    scheduled_at: v.pipe(Timestamp, v.description('When the post would be published, as create would store it (now, when the request gave none)')),
+    scheduled_at: v.pipe(
+      v.nullable(Timestamp),
+      v.description('When the post would be published, as create would store it (now, when the request gave none; the next free slot, with queue); for a draft its planned time, null if it has none'),
+    ),
     targets: v.array(TargetMeasure),
   }),
   v.title('PostValidation'),
@@ -202,9 +230,12 @@ export const PostListQuery = v.strictObject({
   account_id: v.optional(v.string()),
   platform: v.optional(PlatformName),
   series_id: v.optional(v.pipe(v.string(), v.description('Only the occurrences of this series (`ser_…`)'))),
-  from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time'))),
-  to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time'))),
-  order: v.optional(v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at; default asc')), 'asc'),
+  from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time (a draft with no time: created at or after)'))),
+  to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time (a draft with no time: created before)'))),
+  order: v.optional(
+    v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at (a draft with no time by its created_at), then id; default asc')),
+    'asc',
+  ),
   count: v.optional(
     v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.description('true: the answer also says how many posts match (`total`), this page and the rest')),
   ),
@@ -221,7 +252,7 @@ export const postRoutes = {
   listPosts: route({
     method: 'GET',
     path: '/v1/posts',
-    summary: 'List posts by scheduled time, filtered by status, account, platform and time range',
+    summary: 'List posts by scheduled time (drafts with no time by creation time), filtered by status, account, platform and time range',
     tag: 'posts',
     scope: 'posts:read',
     query: PostListQuery,
@@ -234,7 +265,9 @@ export const postRoutes = {
   createPost: route({
     method: 'POST',
     path: '/v1/posts',
-    summary: 'Create and schedule a post (no scheduled_at: publish now)',
+    summary: 'Create and schedule a post (no scheduled_at: publish now; queue: the next free slot), or keep it as a draft',
+    description:
+      'Creates a scheduled post (event `post.scheduled`), published at `scheduled_at`, now when it is omitted, or with `"queue": true` at the account’s next free queue slot (422 `queue_empty` when it has none, `queue_full` when none is free within 366 days). With `"draft": true` the post is kept as a draft (event `post.drafted`): checked as any post, except that its optional time is not compared with the clock, and never published until POST /v1/posts/{id}/schedule.',
     tag: 'posts',
     scope: 'posts:write',
     body: PostCreate,
@@ -287,7 +320,7 @@ export const postRoutes = {
   updatePost: route({
     method: 'PUT',
     path: '/v1/posts/{id}',
-    summary: 'Update a scheduled post (If-Match honoured); 409 post_not_editable once it is no longer scheduled',
+    summary: 'Update a scheduled post or a draft (If-Match honoured); 409 post_not_editable once it is neither',
     description:
       'An occurrence of a series is edited alone: the occurrences after it keep the series’ content and times (each counted from the series’ start). A series’ `repeat` cannot be changed (422 at `#/repeat`): stop it (DELETE with `?series=true`) and create a new one.',
     tag: 'posts',
@@ -299,13 +332,31 @@ export const postRoutes = {
     etag: true,
     ifMatch: true,
     problems: {
-      409: '`post_not_editable`: the post is no longer scheduled; `edit_conflict`: it kept changing while the edit was applied',
+      409: '`post_not_editable`: the post is no longer scheduled (nor a draft); `edit_conflict`: it kept changing while the edit was applied',
+    },
+  }),
+  schedulePost: route({
+    method: 'POST',
+    path: '/v1/posts/{id}/schedule',
+    summary: 'Schedule a draft: at scheduled_at, at the next free queue slot (queue), or now ({}); If-Match honoured',
+    description:
+      'Runs every check of POST /v1/posts again (the connections may have changed since the draft was written, and the time must not be more than 5 minutes in the past), then turns the draft into a scheduled post and sends `post.scheduled`. The draft’s own planned time is not used: send it as scheduled_at to keep it.',
+    tag: 'posts',
+    scope: 'posts:write',
+    params: IdParams,
+    body: PostSchedule,
+    status: 200,
+    response: Post,
+    etag: true,
+    ifMatch: true,
+    problems: {
+      409: '`post_not_editable`: the post is not a draft; `edit_conflict`: it kept changing meanwhile',
     },
   }),
   cancelPost: route({
     method: 'DELETE',
     path: '/v1/posts/{id}',
-    summary: 'Cancel a scheduled post; cancelling again answers the cancelled post',
+    summary: 'Cancel a scheduled post or a draft; cancelling again answers the cancelled post',
     description:
       'An occurrence of a series: a plain DELETE cancels this occurrence only and schedules the next (the series skips one and goes on, or ends with post.series_ended if this was its last); `?series=true` cancels this occurrence and stops the series: every scheduled occurrence of it is cancelled, none follows, and post.series_ended is sent. `?series=true` on a post that is not part of a series is 422.',
     tag: 'posts',

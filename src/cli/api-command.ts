@@ -24,6 +24,9 @@ import { parseDurationInput, parseTimeInput, TimeInputError } from './time-input
 const FIELD_WORDS: Record<string, string> = {
   account_id: '--account',
   scheduled_at: '--at',
+  queue: '--queue',
+  draft: '--draft',
+  slots: '--slot',
   platforms: '--platform',
   platform: '--platform',
   content: '--text',

@@ -78,5 +78,5 @@ export function lineReport(errors: LineError[]): string {
 
 /** A post as one row of the columns `posts import` reads (`IMPORT_COLUMNS`): what `posts export` writes. */
 export function importRowOf(post: Post): Record<(typeof IMPORT_COLUMNS)[number], string> {
-  return { account: post.account_id, platforms: post.platforms.join(' '), content: post.content, at: post.scheduled_at, media_urls: post.media_urls.join(' ') }
+  return { account: post.account_id, platforms: post.platforms.join(' '), content: post.content, at: post.scheduled_at ?? '', media_urls: post.media_urls.join(' ') }
 }

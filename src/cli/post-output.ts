@@ -3,6 +3,7 @@ import { describeInterval } from '../recurrence.js'
 import { details, localTime, paint, table, type Column, type Style } from './output.js'
 
 const POST_STYLES: Record<PostStatus, Style> = {
+  draft: 'dim',
   scheduled: 'cyan',
   publishing: 'yellow',
   published: 'green',
@@ -34,7 +35,7 @@ export function postTable(posts: readonly Post[]): string {
     { header: 'ID', value: (p) => p.id },
     // Which occurrence of its series each post is, when any of them is one.
     ...(posts.some((p) => p.occurrence !== null) ? [{ header: 'OCCURRENCE', value: (p: Post) => (p.occurrence === null ? '' : `#${p.occurrence}`) }] : []),
-    { header: 'SCHEDULED', value: (p) => localTime(p.scheduled_at) },
+    { header: 'SCHEDULED', value: (p) => (p.scheduled_at === null ? '-' : localTime(p.scheduled_at)) },
     { header: 'STATUS', value: (p) => p.status, style: (p) => POST_STYLES[p.status] },
     { header: 'PLATFORMS', value: (p) => p.platforms.join(',') },
     { header: 'CONTENT', value: (p) => oneLine(p.content || (p.media_urls.length ? `(${p.media_urls.length} media)` : ''), 50) },
@@ -53,7 +54,7 @@ export function postDetails(post: Post): string {
     ['Post', post.id],
     ['Account', post.account_id],
     ['Status', paint(POST_STYLES[post.status], post.status)],
-    ['Scheduled', localTime(post.scheduled_at)],
+    ['Scheduled', post.scheduled_at === null ? '- (a draft with no time yet)' : localTime(post.scheduled_at)],
     ['Platforms', post.platforms.join(', ')],
   ]
   if (post.media_urls.length) pairs.push(['Media', post.media_urls.join(' ')])

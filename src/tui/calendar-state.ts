@@ -13,6 +13,7 @@ import {
 } from '../zoned-time.js'
 import type { Account, PlatformInfo, Post, PostStatus, TimeRange } from './calendar-source.js'
 import { editPostForm, formReducer, newPostForm, type FormAction, type PostForm } from './post-form.js'
+import { isEditable, placedAt } from './post-style.js'
 
 /** The three ways to look at the calendar. */
 export type View = 'month' | 'week' | 'day'
@@ -133,14 +134,14 @@ export function visibleRange(state: Pick<CalendarState, 'cursor' | 'weekStart' |
 }
 
 function byTime(a: Post, b: Post): number {
-  return Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  return placedAt(a) - placedAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
 /** Posts grouped by the day they are scheduled on in the user's zone, each day in time order. */
 export function postsByDay(posts: Post[], timeZone: string): Map<CivilDate, Post[]> {
   const days = new Map<CivilDate, Post[]>()
   for (const post of [...posts].sort(byTime)) {
-    const day = zonedParts(Date.parse(post.scheduled_at), timeZone).date
+    const day = zonedParts(placedAt(post), timeZone).date
     const list = days.get(day)
     if (list) list.push(post)
     else days.set(day, [post])
@@ -158,6 +159,7 @@ export function selectedPost(state: CalendarState): Post | undefined {
 }
 
 const STATUS_WORDS: Record<PostStatus, string> = {
+  draft: 'draft',
   scheduled: 'scheduled',
   publishing: 'publishing',
   published: 'published',
@@ -182,6 +184,7 @@ function notChangeable(post: Post, verb: 'edited' | 'cancelled', profileFlag: st
       return `This post ${statusWord(post.status)}; only scheduled posts can be ${verb}. Retry it with: smm posts retry ${post.id}${profileFlag}`
     case 'cancelled':
       return `This post was cancelled; press n to write a new one.`
+    case 'draft':
     case 'scheduled':
       return ''
   }
@@ -247,7 +250,7 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
     case 'open-edit': {
       const post = selectedPost(state)
       if (!post) return { ...state, status: error('No post selected on this day. Press n to write one.') }
-      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'edited', state.profileFlag)) }
+      if (!isEditable(post)) return { ...state, status: error(notChangeable(post, 'edited', state.profileFlag)) }
       return { ...state, mode: { kind: 'form', form: editPostForm(post, state.timeZone) }, status: null }
     }
     case 'form':
@@ -266,16 +269,16 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
       }
     case 'post-saved': {
       const { post } = action
-      const day = zonedParts(Date.parse(post.scheduled_at), state.timeZone).date
+      const day = zonedParts(placedAt(post), state.timeZone).date
       const moved = { ...state, posts: upsert(state.posts, post), cursor: day, mode: { kind: 'browse' } as const }
       const index = postsOn(moved, day).findIndex((p) => p.id === post.id)
-      const verb = action.created ? 'Scheduled' : 'Updated'
+      const verb = post.status === 'draft' ? (action.created ? 'Saved draft' : 'Updated draft') : action.created ? 'Scheduled' : 'Updated'
       return { ...moved, selected: Math.max(0, index), status: { tone: 'success', text: `${verb} ${post.id} for ${post.platforms.join(', ')}.` } }
     }
     case 'ask-cancel': {
       const post = selectedPost(state)
       if (!post) return { ...state, status: error('No post selected on this day to cancel.') }
-      if (post.status !== 'scheduled') return { ...state, status: error(notChangeable(post, 'cancelled', state.profileFlag)) }
+      if (!isEditable(post)) return { ...state, status: error(notChangeable(post, 'cancelled', state.profileFlag)) }
       return { ...state, mode: { kind: 'confirm-cancel', postId: post.id, busy: false }, status: null }
     }
     case 'cancel-started':

@@ -5,6 +5,7 @@ import type { PlatformName } from '../api/common.js'
 import type { ApiError } from '../errors.js'
 import { graphemeLength, measureText } from '../text-length.js'
 import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from '../zoned-time.js'
+import { placedAt } from './post-style.js'
 import type { Account, PlatformInfo, Post, PostCreateInput, PostUpdateInput } from './calendar-source.js'
 
 /** The fields of the form, in tab order. */
@@ -69,7 +70,7 @@ export function newPostForm(accounts: Account[], date: CivilDate, now: number, t
 
 /** A form holding a scheduled post's current values, in the user's zone. */
 export function editPostForm(post: Post, timeZone: string): PostForm {
-  const at = zonedParts(Date.parse(post.scheduled_at), timeZone)
+  const at = zonedParts(placedAt(post), timeZone)
   return {
     kind: 'edit',
     postId: post.id,

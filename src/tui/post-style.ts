@@ -7,6 +7,7 @@ import { clipToWidth } from '../display-width.js'
 
 /** The colour (an Ink colour name) and glyph of each post status. */
 export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> = {
+  draft: { glyph: '✎', color: 'blue' },
   scheduled: { glyph: '○', color: 'cyan' },
   publishing: { glyph: '◐', color: 'yellow' },
   published: { glyph: '●', color: 'green' },
@@ -26,7 +27,20 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim()
 }
 
-/** 'HH:MM' of the post in the user's zone. */
+/**
+ * Where the calendar places a post: at its time, or a draft with none yet at its creation, as
+ * the API lists it (so the month's list brings exactly the posts of the month's days).
+ */
+export function placedAt(post: Post): number {
+  return Date.parse(post.scheduled_at ?? post.created_at)
+}
+
+/** 'HH:MM' of the post in the user's zone; a draft with no time yet shows none. */
 export function postTime(post: Post, timeZone: string): string {
-  return formatTime(Date.parse(post.scheduled_at), timeZone)
+  return post.scheduled_at === null ? '--:--' : formatTime(placedAt(post), timeZone)
+}
+
+/** Posts that can still be changed or cancelled: scheduled ones and drafts. */
+export function isEditable(post: Post): boolean {
+  return post.status === 'scheduled' || post.status === 'draft'
 }

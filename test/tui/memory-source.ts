@@ -6,12 +6,13 @@ import * as v from 'valibot'
 import { PlatformLimits } from '../../src/api/platforms.js'
 import { ApiError, conflict, notFound } from '../../src/errors.js'
 import type { Account, CalendarSource, PlatformInfo, Post, PostCreateInput, PostUpdateInput, TimeRange } from '../../src/tui/calendar-source.js'
+import { placedAt } from '../../src/tui/post-style.js'
 import { bluesky } from '../../daemon/platforms/bluesky.js'
 import { FEED_LIMITS } from '../../daemon/platforms/feed.js'
 import { mastodon } from '../../daemon/platforms/mastodon.js'
 import { telegram } from '../../daemon/platforms/telegram.js'
 
-export function makePost(fields: Partial<Post> & { id: string; scheduled_at: string }): Post {
+export function makePost(fields: Partial<Post> & { id: string; scheduled_at: string | null }): Post {
   const platforms = fields.platforms ?? ['mastodon']
   return {
     account_id: 'acc_1',
@@ -88,7 +89,7 @@ export class MemorySource implements CalendarSource {
     return this.call('listPosts', [range], () => {
       const from = Date.parse(range.from)
       const to = Date.parse(range.to)
-      return this.posts.filter((p) => Date.parse(p.scheduled_at) >= from && Date.parse(p.scheduled_at) < to)
+      return this.posts.filter((p) => placedAt(p) >= from && placedAt(p) < to)
     })
   }
 
@@ -103,8 +104,8 @@ export class MemorySource implements CalendarSource {
   createPost(input: PostCreateInput): Promise<Post> {
     return this.call('createPost', [input], () => {
       // The calendar creates one-off posts: a series (`repeat`) is the daemon's to expand.
-      const { repeat: _repeat, ...fields } = input
-      const post = makePost({ id: `pst_${this.seq++}`, ...fields, scheduled_at: input.scheduled_at ?? new Date().toISOString() })
+      const { repeat: _repeat, draft, queue: _queue, ...fields } = input
+      const post = makePost({ id: `pst_${this.seq++}`, ...fields, status: draft ? 'draft' : 'scheduled', scheduled_at: input.scheduled_at ?? (draft ? null : new Date().toISOString()) })
       this.posts.push(post)
       return post
     })

@@ -12,6 +12,7 @@ import { metricsStore } from './metrics.js'
 import { migrate } from './migrate.js'
 import { oauthStore } from './oauth.js'
 import { postsStore } from './posts.js'
+import { queuesStore } from './queues.js'
 import { publishingStore } from './publishing.js'
 import { rateLimitsStore } from './rate-limits.js'
 import { usersStore, createUser } from './users.js'
@@ -50,6 +51,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
     webhookDeliveries: reportingLoss(webhookDeliveriesStore(sql, nodeId)),
     accounts: reportingLoss(accountsStore(sql)),
     posts: reportingLoss(postsStore(sql)),
+    queues: reportingLoss(queuesStore(sql)),
     publishing: reportingLoss(publishingStore(sql, nodeId)),
     feed: reportingLoss(feedStore(sql)),
     metrics: reportingLoss(metricsStore(sql)),

@@ -1,10 +1,11 @@
 import { newId } from '../../../src/ids.js'
-import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore } from '../port.js'
+import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore, ScheduleAt } from '../port.js'
 import { accountsByIds } from './accounts.js'
 import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
 import { advanceSeries, startSeries, stopSeries } from './series.js'
+import { pickSlot } from './queues.js'
 
 /** The WHERE clause for a user's posts matching filters, the cursor included: one for the list and the count. */
 function whereOf(q: Queryable, userId: string, filters: PostFilters) {
@@ -14,9 +15,9 @@ function whereOf(q: Queryable, userId: string, filters: PostFilters) {
     ${filters.accountId ? q`AND p.account_id = ${filters.accountId}` : q``}
     ${filters.platform ? q`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : q``}
     ${filters.seriesId ? q`AND p.series_id = ${filters.seriesId}` : q``}
-    ${filters.from !== undefined ? q`AND p.scheduled_at >= ${filters.from}` : q``}
-    ${filters.to !== undefined ? q`AND p.scheduled_at < ${filters.to}` : q``}
-    ${after ? (filters.order === 'asc' ? q`AND (p.scheduled_at, p.id) > (${after.scheduledAt}, ${after.id})` : q`AND (p.scheduled_at, p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
+    ${filters.from !== undefined ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${filters.from}` : q``}
+    ${filters.to !== undefined ? q`AND coalesce(p.scheduled_at, p.created_at) < ${filters.to}` : q``}
+    ${after ? (filters.order === 'asc' ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) > (${after.scheduledAt}, ${after.id})` : q`AND coalesce(p.scheduled_at, p.created_at) <= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
 }
 
 /** Posts with their targets, in two statements however many posts. */
@@ -35,17 +36,21 @@ async function ownedForUpdate(q: Queryable, userId: string, id: string): Promise
   return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`))[0]
 }
 
-/** Inserts a scheduled post with its pending targets and records `post.scheduled`, inside the caller's transaction. */
-async function insertPost(tx: Queryable, userId: string, input: NewPost, now: number): Promise<PostRecord> {
+/**
+ * Inserts a scheduled post (or a draft) with its pending targets and records `post.scheduled`
+ * (or `post.drafted`), inside the caller's transaction; a queued post takes its slot here.
+ */
+async function insertPost(tx: Queryable, userId: string, input: NewPost, now: number, index = 0): Promise<PostRecord> {
   const id = newId('pst', now)
+  const scheduledAt = input.queue ? await pickSlot(tx, userId, input.accountId, now, index) : input.scheduledAt
   await tx`
     INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
     VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
-            ${JSON.stringify(input.platforms)}, ${input.scheduledAt}, 'scheduled', 1, ${now}, ${now})`
+            ${JSON.stringify(input.platforms)}, ${scheduledAt}, ${input.draft ? 'draft' : 'scheduled'}, 1, ${now}, ${now})`
   await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
   if (input.repeat) await startSeries(tx, id, input.repeat, now)
   const record = (await recordOf(tx, id))!
-  await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+  await appendEvent(tx, userId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
   return record
 }
 
@@ -59,7 +64,7 @@ export function postsStore(sql: Sql): PostsStore {
       // One transaction: a refusal of any insert (the account deleted meanwhile) rolls back all.
       return sql.begin(async (tx) => {
         const records: PostRecord[] = []
-        for (const input of inputs) records.push(await insertPost(tx, userId, input, now))
+        for (const [index, input] of inputs.entries()) records.push(await insertPost(tx, userId, input, now, index))
         return records
       })
     },
@@ -69,7 +74,8 @@ export function postsStore(sql: Sql): PostsStore {
     },
 
     async list(userId: string, filters: PostFilters, limit: number) {
-      const order = filters.order === 'asc' ? sql`p.scheduled_at ASC, p.id ASC` : sql`p.scheduled_at DESC, p.id DESC`
+      // A draft with no time lists at its created_at: the expression of the index posts_user_order.
+      const order = filters.order === 'asc' ? sql`coalesce(p.scheduled_at, p.created_at) ASC, p.id ASC` : sql`coalesce(p.scheduled_at, p.created_at) DESC, p.id DESC`
       const rows = await sql<PostRow[]>`SELECT p.* FROM posts p WHERE ${whereOf(sql, userId, filters)} ORDER BY ${order} LIMIT ${limit}`
       return recordsOf(sql, rows)
     },
@@ -85,7 +91,7 @@ export function postsStore(sql: Sql): PostsStore {
         const [account] = await tx<{ id: string }[]>`SELECT id FROM accounts WHERE id = ${accountId} AND user_id = ${userId} FOR UPDATE`
         if (!account) return { kind: 'not_found' }
         const open = await tx<{ id: string; status: string }[]>`
-          SELECT id, status FROM posts WHERE account_id = ${accountId} AND status IN ('scheduled', 'publishing') FOR UPDATE`
+          SELECT id, status FROM posts WHERE account_id = ${accountId} AND status IN ('draft', 'scheduled', 'publishing') FOR UPDATE`
         if (open.some((p) => p.status === 'publishing')) return { kind: 'publishing' }
         if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
         for (const { id } of open) {
@@ -103,13 +109,14 @@ export function postsStore(sql: Sql): PostsStore {
       return sql.begin(async (tx): Promise<Change> => {
         const current = await ownedForUpdate(tx, userId, id)
         if (!current) return { kind: 'not_found' }
-        if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
+        if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
         if (current.version !== version) return { kind: 'version_mismatch', record: current }
         const p = current.post
         const platforms = changes.platforms ?? p.platforms
+        const scheduledAt = changes.scheduledAt ?? (p.scheduled_at === null ? null : Date.parse(p.scheduled_at))
         await tx`
           UPDATE posts SET content = ${changes.content ?? p.content}, media_urls = ${JSON.stringify(changes.mediaUrls ?? p.media_urls)},
-                 platforms = ${JSON.stringify(platforms)}, scheduled_at = ${changes.scheduledAt ?? Date.parse(p.scheduled_at)},
+                 platforms = ${JSON.stringify(platforms)}, scheduled_at = ${scheduledAt},
                  updated_at = ${now}, version = version + 1
            WHERE id = ${id}`
         // A new time replaces a retry's: the post is due when the user now says.
@@ -125,6 +132,20 @@ export function postsStore(sql: Sql): PostsStore {
       })
     },
 
+    async schedule(userId: string, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
+      return sql.begin(async (tx): Promise<Change> => {
+        const current = await ownedForUpdate(tx, userId, id)
+        if (!current) return { kind: 'not_found' }
+        if (current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
+        if (current.version !== version) return { kind: 'version_mismatch', record: current }
+        const at = 'at' in when ? when.at : await pickSlot(tx, userId, current.post.account_id, now)
+        await tx`UPDATE posts SET status = 'scheduled', scheduled_at = ${at}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
+        const record = (await recordOf(tx, id))!
+        await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+        return { kind: 'ok', record }
+      })
+    },
+
     async cancel(userId, id, now, options = {}) {
       return sql.begin(async (tx): Promise<Change> => {
         const current = await ownedForUpdate(tx, userId, id)
@@ -134,7 +155,7 @@ export function postsStore(sql: Sql): PostsStore {
           if (options.series) await stopSeries(tx, await rowOf(), now)
           return { kind: 'ok', record: current }
         }
-        if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
+        if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
         await tx`UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
         const record = (await recordOf(tx, id))!
         await appendEvent(tx, userId, 'post.cancelled', record.post, now)

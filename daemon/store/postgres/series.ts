@@ -2,7 +2,7 @@ import { newId } from '../../../src/ids.js'
 import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { NewRepeat } from '../port.js'
-import { occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
+import { newRepeatRule, occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
 import type { Queryable } from './connect.js'
 import { appendEvent } from './events.js'
 import { recordOf } from './posts.js'
@@ -33,7 +33,7 @@ async function ended(tx: Queryable, postId: string, userId: string, reason: Seri
 export async function startSeries(tx: Queryable, postId: string, repeat: NewRepeat, now: number): Promise<void> {
   const [row] = await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${postId}`
   const seriesId = newId('ser', now)
-  const rule: RepeatRule = { ...repeat, starts_at: row!.scheduled_at }
+  const rule = newRepeatRule(repeat, row!)
   const first = { ...row!, series_id: seriesId, occurrence: 1, repeat_rule: JSON.stringify(rule) }
   await tx`
     INSERT INTO post_series (id, user_id, account_id, template, last_occurrence, created_at)

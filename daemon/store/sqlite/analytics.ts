@@ -2,7 +2,8 @@ import { PLATFORM_NAMES } from '../../../src/api/common.js'
 import type { PlatformName } from '../../platforms/types.js'
 import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
-import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
+import { ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP } from './migrations/0010-drafts-queue-slots.js'
 import type { ReportQuery, Aggregate, TopTarget, ReportRows } from '../port.js'
 import { EMPTY_AGGREGATE } from '../port.js'
 
@@ -44,7 +45,7 @@ export function analyticsStore(db: Db) {
     // CROSS JOIN pins that order: left to itself, SQLite's planner scans all of the user's
     // posts and probes the range list for each (seconds instead of milliseconds at 100k posts).
     const rawTargets = `
-      CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status <> 'cancelled'${f.posts}
+      CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status NOT IN ('cancelled', 'draft')${f.posts}
       JOIN post_targets t ON t.post_id = p.id${f.targets}
       LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform`
     const ranges = `b(i, s, e) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(@ranges))`
@@ -90,7 +91,7 @@ export function analyticsStore(db: Db) {
         FROM posts p
         JOIN post_targets t ON t.post_id = p.id${f.targets}
         JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
-       WHERE p.user_id = @userId AND p.scheduled_at >= @from AND p.scheduled_at < @to AND p.status <> 'cancelled'${f.posts}
+       WHERE p.user_id = @userId AND p.scheduled_at >= @from AND p.scheduled_at < @to AND p.status NOT IN ('cancelled', 'draft')${f.posts}
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)

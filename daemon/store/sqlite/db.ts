@@ -50,10 +50,23 @@ function migrate(db: Db, list: Migration[], file: string): void {
     db.transaction(() => baseline.forEach((m) => record.run(m.version, m.name, migrationChecksum(m), Date.now())))()
   }
   for (const migration of pending) {
-    db.transaction(() => {
-      db.exec(migration.sql)
-      record.run(migration.version, migration.name, migrationChecksum(migration), Date.now())
-      db.pragma(`user_version = ${migration.version}`)
-    }).immediate()
+    // The pragma is a no-op inside a transaction, so it is set around it (SQLite's own recipe
+    // for a table rebuild), and the keys are checked before the commit instead.
+    if (migration.rebuildsTables) db.pragma('foreign_keys = OFF')
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql)
+        if (migration.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[]
+          if (broken.length > 0) {
+            throw new Error(`Migration ${migration.version} (${migration.name}) would leave ${broken.length} rows of ${broken[0]!.table} without their ${broken[0]!.parent}; nothing was changed.`)
+          }
+        }
+        record.run(migration.version, migration.name, migrationChecksum(migration), Date.now())
+        db.pragma(`user_version = ${migration.version}`)
+      }).immediate()
+    } finally {
+      if (migration.rebuildsTables) db.pragma('foreign_keys = ON')
+    }
   }
 }

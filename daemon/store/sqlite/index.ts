@@ -11,6 +11,7 @@ import { idempotencyStore } from './idempotency.js'
 import { metricsStore } from './metrics.js'
 import { oauthStore } from './oauth.js'
 import { postsStore } from './posts.js'
+import { queuesStore } from './queues.js'
 import { publishingStore } from './publishing.js'
 import { rateLimitsStore } from './rate-limits.js'
 import { usersStore } from './users.js'
@@ -31,6 +32,7 @@ export function openSqliteStore(file: string) {
   const rateLimits = rateLimitsStore(db)
   const events = eventsStore(db)
   const accounts = accountsStore(db, events)
+  const queues = queuesStore(db)
   const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
   const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
     if (anyUser.get()) return undefined
@@ -50,7 +52,8 @@ export function openSqliteStore(file: string) {
     webhookDeliveries: webhookDeliveriesStore(db),
     events,
     accounts,
-    posts: postsStore(db, events, accounts),
+    posts: postsStore(db, events, accounts, queues),
+    queues,
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),
     metrics: metricsStore(db, accounts),

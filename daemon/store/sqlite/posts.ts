@@ -3,9 +3,16 @@ import { newId } from '../../../src/ids.js'
 import type { Db } from './db.js'
 import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
-import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
+import type { queuesStore } from './queues.js'
+import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt } from '../port.js'
 import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
 import { seriesSteps } from './series.js'
+
+/**
+ * The time posts list by: scheduled_at, or created_at for a draft with none yet. The same
+ * expression as the index posts_user_order, so the planner uses it.
+ */
+const SORT_TIME = 'coalesce(p.scheduled_at, p.created_at)'
 
 /** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
 export function postReader(db: Db) {
@@ -26,23 +33,26 @@ export function postReader(db: Db) {
   }
 }
 
-export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
+export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>, queues: ReturnType<typeof queuesStore>) {
   const reader = postReader(db)
   const series = seriesSteps(db, events)
-  const insert = db.prepare<[string, string, string, string, string, string, number, number, number], void>(
+  const insert = db.prepare<[string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number], void>(
     `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', 1, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
   )
   const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
   // The compare-and-swap on status and version is what makes an edit racing the scheduler's
   // claim (or another edit) lose cleanly instead of overwriting.
-  const update = db.prepare<[string, string, string, number, number, string, number], void>(
+  const update = db.prepare<[string, string, string, number | null, number, string, number], void>(
     `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, version = version + 1
-      WHERE id = ? AND status = 'scheduled' AND version = ?`,
+      WHERE id = ? AND status IN ('scheduled', 'draft') AND version = ?`,
   )
   const cancel = db.prepare<[number, number, string], void>(
-    "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'scheduled'",
+    "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status IN ('scheduled', 'draft')",
+  )
+  const scheduleDraft = db.prepare<[number, number, string, number], void>(
+    "UPDATE posts SET status = 'scheduled', scheduled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'draft' AND version = ?",
   )
   // A retry leaves `scheduled_at` as the user set it (analytics measures delays from it): the
   // retry time goes on the targets, which the claim keeps as their due time.
@@ -64,26 +74,31 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     return row && row.user_id === userId ? reader.recordFromRow(row) : undefined
   }
 
-  const create = db.transaction((userId: string, input: NewPost, now: number): PostRecord => {
+  const create = db.transaction((userId: string, input: NewPost, now: number, index = 0): PostRecord => {
     const id = newId('pst', now)
-    insert.run(id, userId, input.accountId, input.content, JSON.stringify(input.mediaUrls), JSON.stringify(input.platforms), input.scheduledAt, now, now)
+    // A queued post's slot is picked here, in the (immediate) transaction: the next queued
+    // create waits for this one to commit, then sees the slot taken.
+    const scheduledAt = input.queue ? queues.pickSync(userId, input.accountId, now, index) : input.scheduledAt
+    const status = input.draft ? 'draft' : 'scheduled'
+    insert.run(id, userId, input.accountId, input.content, JSON.stringify(input.mediaUrls), JSON.stringify(input.platforms), scheduledAt, status, now, now)
     for (const platform of input.platforms) insertTarget.run(id, platform)
     if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
-    events.appendSync(userId, 'post.scheduled', record.post, now)
+    events.appendSync(userId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
     return record
   })
 
   // One transaction around the single creation's steps: a throw anywhere (a foreign key, a
-  // constraint) rolls back every post created before it.
+  // constraint, no free slot) rolls back every post created before it; queued posts fill
+  // consecutive free slots, each seeing the ones before it taken.
   const createMany = db.transaction((userId: string, inputs: NewPost[], now: number): PostRecord[] =>
-    inputs.map((input) => create(userId, input, now)),
+    inputs.map((input, index) => create(userId, input, now, index)),
   )
 
   const change = db.transaction((userId: string, id: string, changes: PostChanges, version: number, now: number): Change => {
     const current = owned(userId, id)
     if (!current) return { kind: 'not_found' }
-    if (current.post.status !== 'scheduled') return { kind: 'wrong_state', record: current }
+    if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
     if (current.version !== version) return { kind: 'version_mismatch', record: current }
     const p = current.post
     const platforms = changes.platforms ?? p.platforms
@@ -91,7 +106,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       changes.content ?? p.content,
       JSON.stringify(changes.mediaUrls ?? p.media_urls),
       JSON.stringify(platforms),
-      changes.scheduledAt ?? Date.parse(p.scheduled_at),
+      changes.scheduledAt ?? (p.scheduled_at === null ? null : Date.parse(p.scheduled_at)),
       now,
       id,
       version,
@@ -104,6 +119,18 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     }
     const record = reader.recordSync(id)!
     events.appendSync(userId, 'post.updated', record.post, now)
+    return { kind: 'ok', record }
+  })
+
+  const scheduleTx = db.transaction((userId: string, id: string, when: ScheduleAt, version: number, now: number): Change => {
+    const current = owned(userId, id)
+    if (!current) return { kind: 'not_found' }
+    if (current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
+    if (current.version !== version) return { kind: 'version_mismatch', record: current }
+    const at = 'at' in when ? when.at : queues.pickSync(userId, current.post.account_id, now)
+    scheduleDraft.run(at, now, id, version)
+    const record = reader.recordSync(id)!
+    events.appendSync(userId, 'post.scheduled', record.post, now)
     return { kind: 'ok', record }
   })
 
@@ -123,8 +150,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     return { kind: 'ok', record }
   })
 
+  // Drafts are the user's work too: they are cancelled with the scheduled posts, or make it refuse.
   const postsOfAccount = db.prepare<[string], { id: string; status: PostStatus }>(
-    "SELECT id, status FROM posts WHERE account_id = ? AND status IN ('scheduled', 'publishing')",
+    "SELECT id, status FROM posts WHERE account_id = ? AND status IN ('draft', 'scheduled', 'publishing')",
   )
   const deleteAccountRow = db.prepare<[string], void>('DELETE FROM accounts WHERE id = ?')
 
@@ -168,9 +196,15 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (filters.accountId) add('p.account_id = ?', filters.accountId)
     if (filters.platform) add('EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ?)', filters.platform)
     if (filters.seriesId) add('p.series_id = ?', filters.seriesId)
-    if (filters.from !== undefined) add('p.scheduled_at >= ?', filters.from)
-    if (filters.to !== undefined) add('p.scheduled_at < ?', filters.to)
-    if (filters.after) add(`(p.scheduled_at, p.id) ${filters.order === 'asc' ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
+    if (filters.from !== undefined) add(`${SORT_TIME} >= ?`, filters.from)
+    if (filters.to !== undefined) add(`${SORT_TIME} < ?`, filters.to)
+    if (filters.after) {
+      const asc = filters.order === 'asc'
+      // The plain bound is implied by the row value; it is there because SQLite seeks an
+      // expression index by a plain comparison only, not by a row value.
+      add(`${SORT_TIME} ${asc ? '>=' : '<='} ?`, filters.after.scheduledAt)
+      add(`(${SORT_TIME}, p.id) ${asc ? '>' : '<'} (?, ?)`, filters.after.scheduledAt, filters.after.id)
+    }
     return { where: where.join(' AND '), args }
   }
 
@@ -182,7 +216,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   }
 
   return {
-    /** Creates a scheduled post and its pending targets, and records `post.scheduled`, together. */
+    /** Creates a scheduled post (or a draft) and its pending targets, and records `post.scheduled` (or `post.drafted`), together. */
     async create(userId: string, input: NewPost, now: number): Promise<PostRecord> {
       return create.immediate(userId, input, now)
     },
@@ -200,7 +234,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     async list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]> {
       const { where, args } = whereOf(userId, filters)
       const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
-      const rows = cached<PostRow>(`SELECT p.* FROM posts p WHERE ${where} ORDER BY p.scheduled_at ${dir}, p.id ${dir} LIMIT ?`).all(...args, limit)
+      const rows = cached<PostRow>(`SELECT p.* FROM posts p WHERE ${where} ORDER BY ${SORT_TIME} ${dir}, p.id ${dir} LIMIT ?`).all(...args, limit)
       return rows.map(reader.recordFromRow)
     },
 
@@ -210,9 +244,14 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       return cached<{ n: number }>(`SELECT count(*) AS n FROM posts p WHERE ${where}`).get(...args)!.n
     },
 
-    /** Applies changes to a scheduled post if it is still at `version`; records `post.updated`. */
+    /** Applies changes to a scheduled post or a draft if it is still at `version`; records `post.updated`. */
     async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
       return change.immediate(userId, id, changes, version, now)
+    },
+
+    /** Schedules a draft still at `version` (at a time, or at its account's next free slot); records `post.scheduled`. */
+    async schedule(userId: string, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
+      return scheduleTx.immediate(userId, id, when, version, now)
     },
 
     /** Deletes an account with its connections, posts and feed, and records `account.deleted`. */
@@ -220,7 +259,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       return deleteAccountTx.immediate(userId, accountId, options.cancelPosts, now)
     },
 
-    /** Cancels a scheduled post (a cancelled one is answered as is); records `post.cancelled`; moves on or stops its series. */
+    /** Cancels a scheduled post or a draft (a cancelled one is answered as is); records `post.cancelled`; moves on or stops its series. */
     async cancel(userId: string, id: string, now: number, options: { series?: boolean } = {}): Promise<Change> {
       return cancelTx.immediate(userId, id, now, options.series === true)
     },

@@ -2,7 +2,7 @@ import { newId } from '../../../src/ids.js'
 import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { NewRepeat } from '../port.js'
-import { occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
+import { newRepeatRule, occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './posts.js'
@@ -53,7 +53,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
     startSync(postId: string, repeat: NewRepeat, now: number): void {
       const row = reader.rowSync(postId)!
       const seriesId = newId('ser', now)
-      const rule: RepeatRule = { ...repeat, starts_at: row.scheduled_at }
+      const rule = newRepeatRule(repeat, row)
       const first = { ...row, series_id: seriesId, occurrence: 1, repeat_rule: JSON.stringify(rule) }
       insertSeries.run(seriesId, row.user_id, row.account_id, seriesTemplateOf(first), now)
       markFirst.run(seriesId, first.repeat_rule, postId)

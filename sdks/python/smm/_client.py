@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, PostValidation, Record, User, Webhook
+from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook
 from ._transport import Transport
 
 R = TypeVar("R", bound=Record)
@@ -76,21 +76,25 @@ class _Resource:
 
 class Posts(_Resource):
     def create(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
-               media_urls: Optional[List[str]] = None, repeat: Optional[Dict[str, Any]] = None,
-               idempotency_key: Optional[str] = None) -> Post:
-        """Schedules a post (now when `scheduled_at` is None). The same `idempotency_key` never makes two posts.
-        `repeat` ({"interval": "P1W", "count": 4} or with "until") makes it the first occurrence of a series."""
+               media_urls: Optional[List[str]] = None, draft: bool = False, queue: bool = False,
+               repeat: Optional[Dict[str, Any]] = None, idempotency_key: Optional[str] = None) -> Post:
+        """Schedules a post (now when `scheduled_at` is None; with `queue=True` at the account's next free
+        queue slot), or with `draft=True` keeps it as a draft until `schedule`. `repeat` ({"interval": "P1W",
+        "count": 4} or with "until") makes it the first occurrence of a series. The same
+        `idempotency_key` never makes two posts."""
         body = _fields(account_id=account_id, content=content, platforms=platforms,
                        scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls,
+                       draft=True if draft else UNSET, queue=True if queue else UNSET,
                        repeat=UNSET if repeat is None else _repeat(repeat))
         return self._one(Post, "POST", self._t.path("/posts"), body=body, idempotency_key=idempotency_key)
 
     def validate(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
-                 media_urls: Optional[List[str]] = None) -> PostValidation:
+                 media_urls: Optional[List[str]] = None, draft: bool = False, queue: bool = False) -> PostValidation:
         """Checks a post exactly as `create` would, creating nothing: each platform's length and limit, or
         the ValidationError `create` would raise. No post is stored."""
         body = _fields(account_id=account_id, content=content, platforms=platforms,
-                       scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls)
+                       scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, media_urls=UNSET if media_urls is None else media_urls,
+                       draft=True if draft else UNSET, queue=True if queue else UNSET)
         return self._one(PostValidation, "POST", self._t.path("/posts/validate"), body=body)
 
     def create_many(self, posts: List[Dict[str, Any]], *, idempotency_key: Optional[str] = None) -> List[Post]:
@@ -126,8 +130,17 @@ class Posts(_Resource):
         headers = {"If-Match": if_match} if if_match else None
         return self._one(Post, "PUT", self._t.path("/posts/{id}", id=id), body=body, headers=headers)
 
+    def schedule(self, id: str, *, scheduled_at: Optional[Time] = None, queue: bool = False, if_match: Optional[str] = None,
+                 idempotency_key: Optional[str] = None) -> Post:
+        """Schedules a draft: at `scheduled_at`, at the account's next free queue slot (`queue=True`), or
+        now. With `if_match` (the draft's `etag`), a draft changed since raises PreconditionFailedError."""
+        body = _fields(scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET, queue=True if queue else UNSET)
+        headers = {"If-Match": if_match} if if_match else None
+        return self._one(Post, "POST", self._t.path("/posts/{id}/schedule", id=id), body=body, headers=headers,
+                         idempotency_key=idempotency_key)
+
     def cancel(self, id: str, *, series: bool = False) -> Post:
-        """Cancels a scheduled post. An occurrence of a series: alone (the series goes on with the next),
+        """Cancels a scheduled post or a draft. An occurrence of a series: alone (the series goes on with the next),
         or with `series=True` the series stops too (every scheduled occurrence cancelled, none follows)."""
         return self._one(Post, "DELETE", self._t.path("/posts/{id}", id=id), query={"series": "true" if series else None})
 
@@ -160,6 +173,14 @@ class Accounts(_Resource):
         """Deletes the account with its connections, posts and feed. One with scheduled posts is
         deleted only with `cancel_posts=True` (each post gets `post.cancelled`); otherwise 409."""
         self._none("DELETE", self._t.path("/accounts/{id}", id=id), query={"cancel_posts": "true" if cancel_posts else None})
+
+    def get_queue(self, id: str) -> Queue:
+        """The account's weekly queue slots (in the user's time zone) and its next free slot times."""
+        return self._one(Queue, "GET", self._t.path("/accounts/{id}/queue", id=id))
+
+    def set_queue(self, id: str, slots: List[Dict[str, str]]) -> Queue:
+        """Replaces the account's queue slots, e.g. [{"day": "monday", "time": "09:00"}] ([] empties it)."""
+        return self._one(Queue, "PUT", self._t.path("/accounts/{id}/queue", id=id), body={"slots": slots})
 
     def connect(self, id: str, *, platform: str, credentials: Optional[Dict[str, Any]] = None,
                 options: Optional[Dict[str, str]] = None,

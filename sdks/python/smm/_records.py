@@ -87,7 +87,9 @@ class Post(Record):
     content: str
     media_urls: List[str]
     platforms: List[str]
-    scheduled_at: str
+    #: None only for a draft given no time yet.
+    scheduled_at: Optional[str]
+    #: draft, scheduled, publishing, published, partially_published, failed or cancelled.
     status: str
     targets: List[Record]
     #: The series (`ser_…`) this post is an occurrence of, which one (from 1), and how it repeats
@@ -95,6 +97,13 @@ class Post(Record):
     series_id: Optional[str]
     occurrence: Optional[int]
     repeat: Optional[Record]
+
+
+class Queue(Record):
+    """An account's weekly queue: `slots` ({"day", "time"} in `timezone`) and the `next` free slot times."""
+    timezone: str
+    slots: List[Record]
+    next: List[str]
 
 
 class PostValidation(Record):

@@ -126,6 +126,36 @@ class Posts(unittest.TestCase):
             self.smm.posts.create_many(posts[:1] + [{**posts[1], "platforms": ["myspace"]}])
         self.assertTrue(any(e["pointer"] == "#/posts/1/platforms/0" for e in caught.exception.errors), caught.exception.errors)
 
+    def test_a_draft_waits_until_scheduled(self) -> None:
+        draft = self.smm.posts.create(account_id=self.account.id, content="an idea", platforms=["feed"], draft=True)
+        self.assertEqual((draft.status, draft.scheduled_at), ("draft", None))
+        self.assertIn(draft.id, [p.id for p in self.smm.posts.list(account_id=self.account.id, status="draft")])
+        when = tomorrow().replace(microsecond=0)
+        with self.assertRaises(smm.PreconditionFailedError):
+            self.smm.posts.schedule(draft.id, scheduled_at=when, if_match='"v999"')
+        scheduled = self.smm.posts.schedule(draft.id, scheduled_at=when, if_match=draft.etag)
+        self.assertEqual(scheduled.status, "scheduled")
+        self.assertEqual(datetime.fromisoformat(scheduled.scheduled_at.replace("Z", "+00:00")), when)
+        with self.assertRaises(smm.ConflictError) as caught:
+            self.smm.posts.schedule(draft.id)
+        self.assertEqual(caught.exception.code, "post_not_editable")
+
+    def test_queue_slots_take_queued_posts_in_turn(self) -> None:
+        account = self.smm.accounts.create(name="queued")
+        self.smm.accounts.connect(account.id, platform="feed")
+        with self.assertRaises(smm.ValidationError) as caught:
+            self.smm.posts.create(account_id=account.id, content="nowhere", platforms=["feed"], queue=True)
+        self.assertEqual(caught.exception.code, "queue_empty")
+        queue = self.smm.accounts.set_queue(account.id, [{"day": "friday", "time": "17:30"}, {"day": "monday", "time": "09:00"}])
+        self.assertIsInstance(queue, smm.Queue)
+        self.assertEqual([s.to_dict() for s in queue.slots], [{"day": "monday", "time": "09:00"}, {"day": "friday", "time": "17:30"}])
+        self.assertEqual(len(queue.next), 10)
+        self.assertEqual(self.smm.accounts.get_queue(account.id).next, queue.next)
+        first = self.smm.posts.create(account_id=account.id, content="queued", platforms=["feed"], queue=True)
+        self.assertEqual(first.scheduled_at, queue.next[0])
+        draft = self.smm.posts.create(account_id=account.id, content="later", platforms=["feed"], draft=True)
+        self.assertEqual(self.smm.posts.schedule(draft.id, queue=True).scheduled_at, queue.next[1])
+
     def test_a_field_error_names_the_field(self) -> None:
         with self.assertRaises(smm.ValidationError) as caught:
             self.smm.posts.create(account_id=self.account.id, content="x", platforms=["myspace"])

@@ -67,6 +67,27 @@ class DaemonTest < Minitest::Test
     assert_equal [422, "#/series"], [refused.status, refused.errors.first["pointer"]]
   end
 
+  def test_a_draft_waits_until_scheduled_and_queued_posts_take_slots_in_turn
+    account = Live.account(@client, "ruby queue")
+    draft = @client.posts.create(account_id: account.id, content: "An idea", platforms: ["feed"], draft: true)
+    assert_equal ["draft", nil], [draft.status, draft.scheduled_at]
+    empty = assert_raises(Smm::ApiError) { @client.posts.create(account_id: account.id, content: "x", platforms: ["feed"], queue: true) }
+    assert_equal [422, "queue_empty"], [empty.status, empty.code]
+
+    queue = @client.accounts.set_queue(account.id, slots: [{ day: "friday", time: "17:30" }, { day: "monday", time: "09:00" }])
+    assert_equal [%w[monday 09:00], %w[friday 17:30]], queue.slots.map { |s| [s.day, s.time] }
+    assert_equal 10, queue.next.length
+    assert_equal queue.next, @client.accounts.queue(account.id).next
+    queued = @client.posts.create(account_id: account.id, content: "Queued", platforms: ["feed"], queue: true)
+    assert_equal queue.next[0], queued.scheduled_at
+
+    assert_raises(Smm::PreconditionFailedError) { @client.posts.schedule(draft.id, queue: true, if_match: '"v999"') }
+    scheduled = @client.posts.schedule(draft.id, queue: true, if_match: draft.etag)
+    assert_equal ["scheduled", queue.next[1]], [scheduled.status, scheduled.scheduled_at]
+    again = assert_raises(Smm::ApiError) { @client.posts.schedule(draft.id) }
+    assert_equal [409, "post_not_editable"], [again.status, again.code]
+  end
+
   def test_accounts_connections_and_feeds
     account = Live.account(@client, "ruby accounts")
     assert_equal [["feed", "active"]], @client.accounts.get(account.id).connections.map { |c| [c.platform, c.status] }

@@ -6,6 +6,7 @@ type WithTimes<T, K extends keyof T> = Omit<T, K> & {
 };
 export type PostCreateParams = WithTimes<Body<'createPost'>, 'scheduled_at'>;
 export type PostUpdateParams = WithTimes<Body<'updatePost'>, 'scheduled_at'>;
+export type PostScheduleParams = WithTimes<Body<'schedulePost'>, 'scheduled_at'>;
 export type PostListParams = Omit<WithTimes<Query<'listPosts'>, 'from' | 'to'>, 'cursor'>;
 /**
  * The client of the smm API: one namespace per resource, one method per operation.
@@ -54,7 +55,12 @@ export declare class SmmClient extends ApiCore {
         /** Changes a scheduled post; with `{ ifMatch: etag }` it fails (412) if the post changed since that read. */
         update: (id: string, changes: PostUpdateParams, options?: RequestOptions) => Promise<Result<"updatePost">>;
         /**
-         * Cancels a scheduled post. An occurrence of a series is cancelled alone (the series goes on
+         * Schedules a draft: at `scheduled_at`, at the account's next free queue slot (`{ queue: true }`),
+         * or now (`{}`); with `{ ifMatch: etag }` it fails (412) if the draft changed since that read.
+         */
+        schedule: (id: string, when?: PostScheduleParams, options?: RequestOptions) => Promise<Result<"schedulePost">>;
+        /**
+         * Cancels a scheduled post or a draft. An occurrence of a series is cancelled alone (the series goes on
          * with the next); with `{ series: 'true' }` the series stops too: every scheduled occurrence is
          * cancelled and none follows (`post.series_ended`).
          */
@@ -81,6 +87,10 @@ export declare class SmmClient extends ApiCore {
         /** Connects a platform with its credentials (verified with the platform first). */
         connect: (id: string, connection: Body<"connectAccount">, options?: RequestOptions) => Promise<Result<"connectAccount">>;
         disconnect: (id: string, platform: string, options?: RequestOptions) => Promise<void>;
+        /** The account's weekly queue slots (in the user's time zone) and its next free slot times. */
+        getQueue: (id: string, options?: RequestOptions) => Promise<Result<"getQueue">>;
+        /** Replaces the account's queue slots (`[]` empties it): `[{ day: 'monday', time: '09:00' }, …]`. */
+        setQueue: (id: string, slots: Body<"setQueue">["slots"], options?: RequestOptions) => Promise<Result<"setQueue">>;
     };
     readonly webhooks: {
         list: (query?: Omit<Query<"listWebhooks">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Webhook, any, any>;
@@ -153,12 +163,15 @@ export declare const methodFor: {
     readonly deleteAccount: "accounts.delete";
     readonly connectAccount: "accounts.connect";
     readonly disconnectAccount: "accounts.disconnect";
+    readonly getQueue: "accounts.getQueue";
+    readonly setQueue: "accounts.setQueue";
     readonly listPosts: "posts.list";
     readonly createPost: "posts.create";
     readonly validatePost: "posts.validate";
     readonly createPosts: "posts.createMany";
     readonly getPost: "posts.get";
     readonly updatePost: "posts.update";
+    readonly schedulePost: "posts.schedule";
     readonly cancelPost: "posts.cancel";
     readonly retryPost: "posts.retry";
     readonly getRssFeed: "feeds.rss";

@@ -64,7 +64,12 @@ export class SmmClient extends ApiCore {
         /** Changes a scheduled post; with `{ ifMatch: etag }` it fails (412) if the post changed since that read. */
         update: (id, changes, options) => this.request('updatePost', { params: { id }, body: withTimes(changes, 'scheduled_at') }, options),
         /**
-         * Cancels a scheduled post. An occurrence of a series is cancelled alone (the series goes on
+         * Schedules a draft: at `scheduled_at`, at the account's next free queue slot (`{ queue: true }`),
+         * or now (`{}`); with `{ ifMatch: etag }` it fails (412) if the draft changed since that read.
+         */
+        schedule: (id, when = {}, options) => this.request('schedulePost', { params: { id }, body: withTimes(when, 'scheduled_at') }, options),
+        /**
+         * Cancels a scheduled post or a draft. An occurrence of a series is cancelled alone (the series goes on
          * with the next); with `{ series: 'true' }` the series stops too: every scheduled occurrence is
          * cancelled and none follows (`post.series_ended`).
          */
@@ -91,6 +96,10 @@ export class SmmClient extends ApiCore {
         /** Connects a platform with its credentials (verified with the platform first). */
         connect: (id, connection, options) => this.request('connectAccount', { params: { id }, body: connection }, options),
         disconnect: (id, platform, options) => this.request('disconnectAccount', { params: { id, platform } }, options),
+        /** The account's weekly queue slots (in the user's time zone) and its next free slot times. */
+        getQueue: (id, options) => this.request('getQueue', { params: { id } }, options),
+        /** Replaces the account's queue slots (`[]` empties it): `[{ day: 'monday', time: '09:00' }, …]`. */
+        setQueue: (id, slots, options) => this.request('setQueue', { params: { id }, body: { slots } }, options),
     };
     webhooks = {
         list: (query = {}, options) => this.#lister('listWebhooks').all(query, options),
@@ -163,12 +172,15 @@ export const methodFor = {
     deleteAccount: 'accounts.delete',
     connectAccount: 'accounts.connect',
     disconnectAccount: 'accounts.disconnect',
+    getQueue: 'accounts.getQueue',
+    setQueue: 'accounts.setQueue',
     listPosts: 'posts.list',
     createPost: 'posts.create',
     validatePost: 'posts.validate',
     createPosts: 'posts.createMany',
     getPost: 'posts.get',
     updatePost: 'posts.update',
+    schedulePost: 'posts.schedule',
     cancelPost: 'posts.cancel',
     retryPost: 'posts.retry',
     getRssFeed: 'feeds.rss',

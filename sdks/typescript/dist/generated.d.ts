@@ -81,7 +81,7 @@ export interface AiGeneration {
 export interface Webhook {
     id: string;
     url: string;
-    events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+    events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
     description: string | null;
     enabled: boolean;
     /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -97,7 +97,7 @@ export interface Webhook {
 export interface WebhookWithSecret {
     id: string;
     url: string;
-    events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+    events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
     description: string | null;
     enabled: boolean;
     /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -121,7 +121,7 @@ export interface WebhookDeliveryAttempt {
     webhook_id: string;
     /** The `webhook-id` header sent: the same on every retry of this event */
     event_id: string;
-    event_type: "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test";
+    event_type: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test";
     /** 1 for the first try of this event, 2 for the first retry… */
     attempt: number;
     succeeded: boolean;
@@ -194,6 +194,19 @@ export interface PendingConnection {
     /** The approval must happen before this (10 minutes) */
     expires_at: string;
 }
+export interface QueueSlot {
+    day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+    /** HH:MM, 24-hour, in the user’s time zone (GET /v1/me `timezone`) */
+    time: string;
+}
+export interface Queue {
+    /** The user’s IANA time zone, the one the slots are wall-clock times in */
+    timezone: string;
+    /** Monday first, then by time */
+    slots: QueueSlot[];
+    /** Up to 10 upcoming slot times no scheduled post of the account takes, within 366 days: where "queue": true posts go, in order */
+    next: string[];
+}
 export interface Target {
     platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
     /** unconfirmed: the platform was asked but no answer came; it is not re-sent automatically */
@@ -224,9 +237,10 @@ export interface Post {
     content: string;
     media_urls: string[];
     platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
-    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
-    scheduled_at: string;
-    status: "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled";
+    /** When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at) */
+    scheduled_at: string | null;
+    /** draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule) */
+    status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled";
     targets: Target[];
     /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
     created_at: string;
@@ -250,8 +264,8 @@ export interface TargetMeasure {
 }
 export interface PostValidation {
     valid: true;
-    /** When the post would be published, as create would store it (now, when the request gave none) */
-    scheduled_at: string;
+    /** When the post would be published, as create would store it (now, when the request gave none; the next free slot, with queue); for a draft its planned time, null if it has none */
+    scheduled_at: string | null;
     targets: TargetMeasure[];
 }
 export interface BulkValidation {
@@ -444,7 +458,7 @@ export interface Operations {
     createWebhook: {
         body: {
             url: string;
-            events: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+            events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
             description?: string | null;
         };
         response: WebhookWithSecret;
@@ -463,7 +477,7 @@ export interface Operations {
         };
         body: {
             url?: string;
-            events?: Array<"*" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
+            events?: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">;
             description?: string | null;
             enabled?: boolean;
         };
@@ -565,7 +579,7 @@ export interface Operations {
             id: string;
         };
         query: {
-            /** true: cancel the account’s scheduled posts too (each gets post.cancelled); otherwise they make the delete 409 */
+            /** true: cancel the account’s scheduled posts and drafts too (each gets post.cancelled); otherwise they make the delete 409 */
             cancel_posts?: "true" | "false";
         };
         response: void;
@@ -592,7 +606,25 @@ export interface Operations {
         };
         response: void;
     };
-    /** List posts by scheduled time, filtered by status, account, platform and time range */
+    /** Get an account’s weekly queue slots and its next free slot times */
+    getQueue: {
+        params: {
+            id: string;
+        };
+        response: Queue;
+    };
+    /** Replace an account’s weekly queue slots (wall-clock times in the user’s time zone) */
+    setQueue: {
+        params: {
+            id: string;
+        };
+        body: {
+            /** 0 to 100 weekly slots; [] empties the queue */
+            slots: QueueSlot[];
+        };
+        response: Queue;
+    };
+    /** List posts by scheduled time (drafts with no time by creation time), filtered by status, account, platform and time range */
     listPosts: {
         query: {
             limit?: string;
@@ -605,7 +637,7 @@ export interface Operations {
             series_id?: string;
             from?: string;
             to?: string;
-            /** By scheduled_at; default asc */
+            /** By scheduled_at (a draft with no time by its created_at), then id; default asc */
             order?: "asc" | "desc";
             /** true: the answer also says how many posts match (`total`), this page and the rest */
             count?: "true" | "false";
@@ -618,7 +650,7 @@ export interface Operations {
             total?: number;
         };
     };
-    /** Create and schedule a post (no scheduled_at: publish now) */
+    /** Create and schedule a post (no scheduled_at: publish now; queue: the next free slot), or keep it as a draft */
     createPost: {
         body: {
             account_id: string;
@@ -626,6 +658,10 @@ export interface Operations {
             media_urls?: string[];
             scheduled_at?: string;
             platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
+            /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
+            draft?: boolean;
+            /** true: publish at the account's next free queue slot (GET /v1/accounts/{id}/queue) instead of at scheduled_at; 422 queue_empty when the account has no slots */
+            queue?: boolean;
             /** Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence. */
             repeat?: {
                 /** ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H. */
@@ -645,6 +681,10 @@ export interface Operations {
             media_urls?: string[];
             scheduled_at?: string;
             platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
+            /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
+            draft?: boolean;
+            /** true: publish at the account's next free queue slot (GET /v1/accounts/{id}/queue) instead of at scheduled_at; 422 queue_empty when the account has no slots */
+            queue?: boolean;
             /** Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence. */
             repeat?: {
                 /** ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H. */
@@ -666,6 +706,10 @@ export interface Operations {
                 media_urls?: string[];
                 scheduled_at?: string;
                 platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
+                /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
+                draft?: boolean;
+                /** true: publish at the account's next free queue slot (GET /v1/accounts/{id}/queue) instead of at scheduled_at; 422 queue_empty when the account has no slots */
+                queue?: boolean;
                 /** Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence. */
                 repeat?: {
                     /** ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H. */
@@ -689,7 +733,7 @@ export interface Operations {
         };
         response: Post;
     };
-    /** Update a scheduled post (If-Match honoured); 409 post_not_editable once it is no longer scheduled */
+    /** Update a scheduled post or a draft (If-Match honoured); 409 post_not_editable once it is neither */
     updatePost: {
         params: {
             id: string;
@@ -704,7 +748,7 @@ export interface Operations {
         };
         response: Post;
     };
-    /** Cancel a scheduled post; cancelling again answers the cancelled post */
+    /** Cancel a scheduled post or a draft; cancelling again answers the cancelled post */
     cancelPost: {
         params: {
             id: string;
@@ -712,6 +756,18 @@ export interface Operations {
         query: {
             /** true: also stop the post’s series: no occurrence follows (post.series_ended) */
             series?: "true" | "false";
+        };
+        response: Post;
+    };
+    /** Schedule a draft: at scheduled_at, at the next free queue slot (queue), or now ({}); If-Match honoured */
+    schedulePost: {
+        params: {
+            id: string;
+        };
+        body: {
+            scheduled_at?: string;
+            /** true: at the account's next free queue slot */
+            queue?: boolean;
         };
         response: Post;
     };
@@ -872,6 +928,14 @@ export declare const operations: {
         readonly method: "DELETE";
         readonly path: "/v1/accounts/{id}/connections/{platform}";
     };
+    readonly getQueue: {
+        readonly method: "GET";
+        readonly path: "/v1/accounts/{id}/queue";
+    };
+    readonly setQueue: {
+        readonly method: "PUT";
+        readonly path: "/v1/accounts/{id}/queue";
+    };
     readonly listPosts: {
         readonly method: "GET";
         readonly path: "/v1/posts";
@@ -899,6 +963,10 @@ export declare const operations: {
     readonly cancelPost: {
         readonly method: "DELETE";
         readonly path: "/v1/posts/{id}";
+    };
+    readonly schedulePost: {
+        readonly method: "POST";
+        readonly path: "/v1/posts/{id}/schedule";
     };
     readonly retryPost: {
         readonly method: "POST";

@@ -14,6 +14,7 @@ function withTimes(input: object, ...keys: string[]): Record<string, unknown> {
 
 export type PostCreateParams = WithTimes<Body<'createPost'>, 'scheduled_at'>
 export type PostUpdateParams = WithTimes<Body<'updatePost'>, 'scheduled_at'>
+export type PostScheduleParams = WithTimes<Body<'schedulePost'>, 'scheduled_at'>
 export type PostListParams = Omit<WithTimes<Query<'listPosts'>, 'from' | 'to'>, 'cursor'>
 type Item<K extends OperationId> = Result<K> extends Page<infer T> ? T : never
 
@@ -83,7 +84,13 @@ export class SmmClient extends ApiCore {
     update: (id: string, changes: PostUpdateParams, options?: RequestOptions): Promise<Result<'updatePost'>> =>
       this.request('updatePost', { params: { id }, body: withTimes(changes, 'scheduled_at') }, options),
     /**
-     * Cancels a scheduled post. An occurrence of a series is cancelled alone (the series goes on
+     * Schedules a draft: at `scheduled_at`, at the account's next free queue slot (`{ queue: true }`),
+     * or now (`{}`); with `{ ifMatch: etag }` it fails (412) if the draft changed since that read.
+     */
+    schedule: (id: string, when: PostScheduleParams = {}, options?: RequestOptions): Promise<Result<'schedulePost'>> =>
+      this.request('schedulePost', { params: { id }, body: withTimes(when, 'scheduled_at') }, options),
+    /**
+     * Cancels a scheduled post or a draft. An occurrence of a series is cancelled alone (the series goes on
      * with the next); with `{ series: 'true' }` the series stops too: every scheduled occurrence is
      * cancelled and none follows (`post.series_ended`).
      */
@@ -117,6 +124,11 @@ export class SmmClient extends ApiCore {
       this.request('connectAccount', { params: { id }, body: connection }, options),
     disconnect: (id: string, platform: string, options?: RequestOptions): Promise<void> =>
       this.request('disconnectAccount', { params: { id, platform } }, options),
+    /** The account's weekly queue slots (in the user's time zone) and its next free slot times. */
+    getQueue: (id: string, options?: RequestOptions): Promise<Result<'getQueue'>> => this.request('getQueue', { params: { id } }, options),
+    /** Replaces the account's queue slots (`[]` empties it): `[{ day: 'monday', time: '09:00' }, …]`. */
+    setQueue: (id: string, slots: Body<'setQueue'>['slots'], options?: RequestOptions): Promise<Result<'setQueue'>> =>
+      this.request('setQueue', { params: { id }, body: { slots } }, options),
   }
 
   readonly webhooks = {
@@ -201,12 +213,15 @@ export const methodFor = {
   deleteAccount: 'accounts.delete',
   connectAccount: 'accounts.connect',
   disconnectAccount: 'accounts.disconnect',
+  getQueue: 'accounts.getQueue',
+  setQueue: 'accounts.setQueue',
   listPosts: 'posts.list',
   createPost: 'posts.create',
   validatePost: 'posts.validate',
   createPosts: 'posts.createMany',
   getPost: 'posts.get',
   updatePost: 'posts.update',
+  schedulePost: 'posts.schedule',
   cancelPost: 'posts.cancel',
   retryPost: 'posts.retry',
   getRssFeed: 'feeds.rss',

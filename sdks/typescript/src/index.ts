@@ -2,7 +2,7 @@
  * The TypeScript SDK of smm: `import { SmmClient, verifyWebhook } from '@smm/sdk'`. Node's own
  * modules only.
  */
-export { SmmClient, methodFor, type PostCreateParams, type PostListParams, type PostUpdateParams } from './client.js'
+export { SmmClient, methodFor, type PostCreateParams, type PostListParams, type PostScheduleParams, type PostUpdateParams } from './client.js'
 export {
   ApiCore,
   SDK_VERSION,

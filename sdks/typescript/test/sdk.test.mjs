@@ -83,6 +83,32 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.equal(refused.errors[0].pointer, '#/series')
   })
 
+  test('keeps a draft until it is scheduled, and fills queue slots in turn', async () => {
+    const mine = await client.accounts.create({ name: 'SDK queue' })
+    await client.accounts.connect(mine.id, { platform: 'feed' })
+    const draft = await client.posts.create({ account_id: mine.id, content: 'An idea', platforms: ['feed'], draft: true })
+    assert.equal(draft.status, 'draft')
+    assert.equal(draft.scheduled_at, null)
+    const empty = await rejection(client.posts.create({ account_id: mine.id, content: 'x', platforms: ['feed'], queue: true }))
+    assert.equal(empty.code, 'queue_empty')
+
+    const queue = await client.accounts.setQueue(mine.id, [{ day: 'friday', time: '17:30' }, { day: 'monday', time: '09:00' }])
+    assert.deepEqual(queue.slots, [{ day: 'monday', time: '09:00' }, { day: 'friday', time: '17:30' }])
+    assert.equal(queue.next.length, 10)
+    assert.deepEqual((await client.accounts.getQueue(mine.id)).next, queue.next)
+    const queued = await client.posts.create({ account_id: mine.id, content: 'Queued', platforms: ['feed'], queue: true })
+    assert.equal(queued.scheduled_at, queue.next[0])
+
+    const { etag } = await client.posts.getWithEtag(draft.id)
+    assert.equal((await rejection(client.posts.schedule(draft.id, { queue: true }, { ifMatch: '"v999"' }))).status, 412)
+    const scheduled = await client.posts.schedule(draft.id, { queue: true }, { ifMatch: etag })
+    assert.equal(scheduled.status, 'scheduled')
+    assert.equal(scheduled.scheduled_at, queue.next[1])
+    const again = await rejection(client.posts.schedule(draft.id))
+    assert.equal(again.status, 409)
+    assert.equal(again.code, 'post_not_editable')
+  })
+
   test('carries every invalid field of a 422', async () => {
     const error = await rejection(client.posts.create({ account_id: account.id, platforms: ['nowhere'], media_urls: ['http://x'] }))
     assert.ok(error instanceof SmmApiError)

@@ -37,20 +37,22 @@ module Smm
 
   # /v1/posts
   class Posts < Resource
-    # scheduled_at: a Time or an RFC 3339 string; nil publishes now. repeat: { interval: "P1W",
-    # count: 4 } (or until:) makes the post the first occurrence of a series.
-    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, repeat: nil, idempotency_key: nil)
+    # scheduled_at: a Time or an RFC 3339 string; nil publishes now. queue: true publishes at the
+    # account's next free queue slot instead; draft: true keeps the post as a draft until #schedule.
+    # repeat: { interval: "P1W", count: 4 } (or until:) makes the post the first occurrence of a series.
+    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false, repeat: nil, idempotency_key: nil)
       body = fields(account_id: account_id, content: content, platforms: platforms,
-                    scheduled_at: time(scheduled_at), media_urls: media_urls, repeat: repeat && repeat_of(repeat))
+                    scheduled_at: time(scheduled_at), media_urls: media_urls, draft: draft || nil, queue: queue || nil,
+                    repeat: repeat && repeat_of(repeat))
       call("POST", "/v1/posts", body: body, idempotency_key: idempotency_key)
     end
 
     # Checks a post exactly as #create would, creating nothing: a Record with valid, scheduled_at
     # (as create would store it) and targets (platform, length, limit: "212/280"), or the
     # ValidationError create would raise. No post is stored.
-    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil)
+    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false)
       body = fields(account_id: account_id, content: content, platforms: platforms,
-                    scheduled_at: time(scheduled_at), media_urls: media_urls)
+                    scheduled_at: time(scheduled_at), media_urls: media_urls, draft: draft || nil, queue: queue || nil)
       call("POST", "/v1/posts/validate", body: body)
     end
 
@@ -82,6 +84,13 @@ module Smm
     def update(id, content: nil, platforms: nil, scheduled_at: nil, media_urls: nil, if_match: nil)
       body = fields(content: content, platforms: platforms, scheduled_at: time(scheduled_at), media_urls: media_urls)
       call("PUT", "/v1/posts/{id}", params: { id: id }, body: body, if_match: if_match)
+    end
+
+    # Schedules a draft: at scheduled_at, at the account's next free queue slot (queue: true), or
+    # now. if_match: the draft's #etag as read; a 412 (PreconditionFailedError) says it changed since.
+    def schedule(id, scheduled_at: nil, queue: false, if_match: nil, idempotency_key: nil)
+      body = fields(scheduled_at: time(scheduled_at), queue: queue || nil)
+      call("POST", "/v1/posts/{id}/schedule", params: { id: id }, body: body, if_match: if_match, idempotency_key: idempotency_key)
     end
 
     # An occurrence of a series is cancelled alone (the series goes on with the next); with
@@ -141,6 +150,17 @@ module Smm
     def disconnect(id, platform:)
       call("DELETE", "/v1/accounts/{id}/connections/{platform}", params: { id: id, platform: platform })
       nil
+    end
+
+    # The account's weekly queue slots (in the user's time zone: timezone), and next, its next
+    # free slot times.
+    def queue(id)
+      call("GET", "/v1/accounts/{id}/queue", params: { id: id })
+    end
+
+    # Replaces the account's queue slots: [{ day: "monday", time: "09:00" }, …]; [] empties it.
+    def set_queue(id, slots:)
+      call("PUT", "/v1/accounts/{id}/queue", params: { id: id }, body: { slots: slots })
     end
   end
 
