@@ -4,15 +4,16 @@ import type { Db } from './db.js'
 import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change } from '../port.js'
-import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
+import { postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 
 /** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
 export function postReader(db: Db) {
   const byId = db.prepare<[string], PostRow>('SELECT * FROM posts WHERE id = ?')
   const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id = ?')
+  const partsOf = db.prepare<[string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? ORDER BY platform, idx')
 
   function recordFromRow(row: PostRow): PostRecord {
-    return postRecordOf(row, targetsOf.all(row.id))
+    return postRecordOf(row, targetsOf.all(row.id), partsOf.all(row.id))
   }
 
   return {
@@ -27,16 +28,16 @@ export function postReader(db: Db) {
 
 export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
   const reader = postReader(db)
-  const insert = db.prepare<[string, string, string, string, string, string, number, number, number], void>(
-    `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', 1, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string, string, number, number, number, string, string | null, string], void>(
+    `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'scheduled', 1, ?, ?, ?, ?, ?)`,
   )
   const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
   // The compare-and-swap on status and version is what makes an edit racing the scheduler's
   // claim (or another edit) lose cleanly instead of overwriting.
-  const update = db.prepare<[string, string, string, number, number, string, number], void>(
-    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, version = version + 1
+  const update = db.prepare<[string, string, string, number, number, string, string | null, string, string, number], void>(
+    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, thread = ?, first_comment = ?, overrides = ?, version = version + 1
       WHERE id = ? AND status = 'scheduled' AND version = ?`,
   )
   const cancel = db.prepare<[number, number, string], void>(
@@ -50,7 +51,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   )
   const requeueTargets = db.prepare<[number, string], void>(
     `UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, uncertain_since = NULL, next_attempt_at = ?, lease_expires_at = NULL,
-            error_code = NULL, error_detail = NULL
+            error_code = NULL, error_detail = NULL, error_part = NULL
       WHERE post_id = ? AND status IN ('failed', 'unconfirmed')`,
   )
   // A new time replaces a retry's: the post is due when the user now says.
@@ -64,7 +65,20 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
 
   const create = db.transaction((userId: string, input: NewPost, now: number): PostRecord => {
     const id = newId('pst', now)
-    insert.run(id, userId, input.accountId, input.content, JSON.stringify(input.mediaUrls), JSON.stringify(input.platforms), input.scheduledAt, now, now)
+    insert.run(
+      id,
+      userId,
+      input.accountId,
+      input.content,
+      JSON.stringify(input.mediaUrls),
+      JSON.stringify(input.platforms),
+      input.scheduledAt,
+      now,
+      now,
+      JSON.stringify(input.thread ?? []),
+      input.firstComment ?? null,
+      JSON.stringify(input.overrides ?? {}),
+    )
     for (const platform of input.platforms) insertTarget.run(id, platform)
     const record = reader.recordSync(id)!
     events.appendSync(userId, 'post.scheduled', record.post, now)
@@ -90,6 +104,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       JSON.stringify(platforms),
       changes.scheduledAt ?? Date.parse(p.scheduled_at),
       now,
+      JSON.stringify(changes.thread ?? p.thread),
+      changes.firstComment !== undefined ? changes.firstComment : p.first_comment,
+      JSON.stringify(changes.overrides ?? p.overrides),
       id,
       version,
     )
