@@ -56,8 +56,8 @@ export const ACCOUNTS: Account[] = [
 
 /** Platforms as GET /v1/platforms lists them, with the limits the daemon's modules declare. */
 export const PLATFORMS: PlatformInfo[] = [
-  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS) },
-  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits) })),
+  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS), thread: 'consecutive', first_comment: null },
+  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits), thread: p.thread, first_comment: p.firstComment })),
 ]
 
 export class MemorySource implements CalendarSource {
