@@ -30,6 +30,7 @@ describe('migrations are history', () => {
       7: '71c6cfc576b64b34f71b090a95d3c88fe22f69b103c8f5fb7f5ddbc626525b98', // attempt counts kept across retries
       8: 'a2622c5cf6fd52b09fec5292dc0898a51d307ef5b100c64023993efd9647d38f', // when an attempt of unknown outcome was first sent
       9: '774bda8c6ab43c2a0d3f2c7a8a80b4f42249fc51499111395a7799839484e1e8', // OAuth apps, pending grants and refresh claims
+      11: 'eb7694ce05c8cc8bd8928e126f3e2384239d5616a3e94d375fb0a8983ac567ed', // threads, first comments and per-platform versions
     })
   })
 
