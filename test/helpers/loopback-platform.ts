@@ -85,7 +85,16 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
  */
 export function loopbackPlatform(
   name: PlatformName,
-  options: { idempotent: boolean; windowMs?: number; maxChars?: number; timeoutMs?: number; concurrency?: Platform['concurrency'] },
+  options: {
+    idempotent: boolean
+    windowMs?: number
+    maxChars?: number
+    timeoutMs?: number
+    concurrency?: Platform['concurrency']
+    /** How parts after the post go out; default a chain of replies, first comment as a reply. */
+    thread?: Platform['thread']
+    firstComment?: Platform['firstComment']
+  },
 ): CredentialPlatform {
   return {
     name,
@@ -95,8 +104,8 @@ export function loopbackPlatform(
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
     idempotencyWindowMs: options.idempotent ? (options.windowMs ?? Infinity) : 0,
     // Parts after the post are replies to the part before, as on Mastodon.
-    thread: 'replies',
-    firstComment: 'reply',
+    thread: options.thread ?? 'replies',
+    firstComment: options.firstComment === undefined ? 'reply' : options.firstComment,
     limits: { text: { max: options.maxChars ?? 2000, count: 'utf16' }, media: { max: null } },
     measure: (draft) => ({ length: draft.content.length, limit: options.maxChars ?? 2000 }),
     check(draft) {
@@ -114,7 +123,7 @@ export function loopbackPlatform(
           content: request.content,
           idempotency_key: partKey(request.postId, request.followUp?.index ?? 0),
           media: request.mediaUrls,
-          in_reply_to: request.followUp?.parent.platform_post_id ?? null,
+          in_reply_to: (options.thread ?? 'replies') === 'replies' ? (request.followUp?.parent.platform_post_id ?? null) : null,
         }),
         timeoutMs: options.timeoutMs ?? 2_000,
       })
