@@ -192,6 +192,20 @@ describe('threads and first comments: publishing part by part', () => {
     expect(discord.parts.map((p: { kind: string }) => p.kind)).toEqual(['post', 'thread', 'thread'])
   })
 
+  it('on the feed, each thread part is an item of its own after the post', async () => {
+    const res = await create({ content: 'feed root', platforms: ['feed'], thread: [{ content: 'feed two' }] })
+    t.clock.advance(MIN)
+    await tick()
+    const post = await get(res.body.id)
+    expect(post.status).toBe('published')
+    expect(post.targets[0].parts.map((p: { platform_post_id: string }) => p.platform_post_id)).toEqual([res.body.id, `${res.body.id}-1`])
+    const items = await t.daemon.store.feed.recent(account, 10)
+    expect(items.filter((i) => i.postId.startsWith(res.body.id)).map((i) => [i.postId, i.content]).sort()).toEqual([
+      [res.body.id, 'feed root'],
+      [`${res.body.id}-1`, 'feed two'],
+    ])
+  })
+
   it('a part that fails leaves the parts before it recorded; a retry resumes at that part and never sends one twice', async () => {
     const res = await create({ content: 'p0', platforms: ['x'], thread: [{ content: 'p1' }, { content: 'p2' }] })
     const id = res.body.id
