@@ -297,3 +297,31 @@ describe('smm posts retry', () => {
     expect(loop.received.slice(sent).map((r) => r.content)).toEqual(['Two places'])
   })
 })
+
+describe('smm posts create with a thread, a first comment and per-platform text', () => {
+  it('sends them as the API takes them, shows each part out, and says which part failed', async () => {
+    const dry = await smm(['posts', 'create', '--account', brand, '--platform', 'discord', '--text', 'Root', '--first-comment', 'Comment', '--thread', 'Two', '--thread', 'Three', '--dry-run'])
+    expect(dry).toEqual({ code: 0, stderr: '', stdout: 'Valid: would go out now on discord (4/2,000, then 3 more parts).\n' })
+    const bad = await smm(['posts', 'create', '--account', brand, '--platform', 'discord', '--text', 'x', '--text-for', 'myspace=hello'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('"myspace" is not a platform')
+    const refused = await smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--text', 'x', '--first-comment', 'nowhere to go'])
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain('first_comment')
+
+    // The post and its comment go out, the first thread part is refused.
+    loop.reply({ status: 200 }, { status: 200 }, { status: 400, body: { message: 'too many replies' } }, { status: 200 })
+    const created = await smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--platform', 'discord', '--text', 'Root', '--thread', 'Two', '--thread', 'Three', '--text-for', 'discord=Root for Discord', '--json'])
+    expect(created.code, created.stderr).toBe(0)
+    const post = json(created)
+    expect(post).toMatchObject({ thread: [{ content: 'Two', media_urls: [] }, { content: 'Three', media_urls: [] }], first_comment: null, overrides: { discord: { content: 'Root for Discord' } } })
+    await tick()
+    const shownPost = await smm(['posts', 'show', post.id])
+    expect(shownPost.code).toBe(0)
+    expect(shownPost.stdout).toContain('Thread:\n  1. Two\n  2. Three\n')
+    expect(shownPost.stdout).toContain('Version for discord (its own content):\n  Root for Discord\n')
+    expect(shownPost.stdout).toMatch(/\ndiscord +failed +1 +2\/3 +- +platform_rejected: Part 2 of 3 \(a thread part\): too many replies; parts 0–1 are out/)
+    expect(shownPost.stdout).toMatch(/\nfeed +published +1 +3\/3 /)
+    expect(shownPost.stdout).toMatch(/\ndiscord +1 +thread +/)
+  })
+})

@@ -6,7 +6,7 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { account, repeatable, duration, platform, time } from '../../src/cli/flags.js'
+import { account, repeatable, duration, platform, platformText, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords } from '../../src/cli/post-output.js'
 import { formatNumber } from '../../src/numbers.js'
@@ -18,6 +18,8 @@ The text comes from --text, from --file, or from standard input when it is piped
 
 Without --account, your only account is used; without --platform, that account's only connected platform. The daemon checks the text and media against each platform's rules and names every problem.
 
+--first-comment is published right after the post, as a reply to it (Mastodon, Bluesky, X, Threads, Telegram) or a comment on it (Facebook, Instagram, LinkedIn); the feed, Discord and Slack have neither and refuse it. Each --thread is one more part after the post, in order: a chain of replies where the platform has replies, consecutive posts elsewhere. --text-for PLATFORM=TEXT gives one platform its own text; it is checked against that platform's rules.
+
 With --dry-run the daemon runs the very same checks and creates nothing: it says when the post would go out and how long the text is on each platform against its limit, or names the same problems.`
 
   static override examples = [
@@ -26,6 +28,9 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     '<%= config.bin %> posts create --platform telegram --file notes.md --media https://example.com/launch.png --at "2026-11-21 09:00"',
     'echo "Shipped" | <%= config.bin %> posts create --platform feed --json',
     '<%= config.bin %> posts create --platform feed --platform x --file launch.txt --at "tomorrow 9am" --dry-run',
+    '<%= config.bin %> posts create --platform x --platform bluesky --text "1/3 Why we built smm" --thread "2/3 Scheduling from the terminal" --thread "3/3 Try it today" --at "tomorrow 9am"',
+    '<%= config.bin %> posts create --platform mastodon --platform linkedin --text "We are hiring" --first-comment "Apply here: https://example.com/jobs"',
+    '<%= config.bin %> posts create --platform x --platform linkedin --text "A longer announcement for LinkedIn…" --text-for x="The short version"',
   ]
 
   static override flags = {
@@ -36,6 +41,9 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', ...repeatable }),
     at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in'] }),
     in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at'] }),
+    'first-comment': Flags.string({ description: 'Publish this right after the post, as a reply or a comment (platforms without either refuse it)', helpValue: '<text>' }),
+    thread: Flags.string({ description: 'One more part after the post (repeatable, in order): replies where the platform chains them, consecutive posts elsewhere', helpValue: '<text>', ...repeatable }),
+    'text-for': platformText({ description: 'This platform gets this text instead of the post’s own (repeatable): --text-for bluesky="Shorter"', ...repeatable }),
     'dry-run': Flags.boolean({ description: 'Check the post as the daemon would, and create nothing: each platform’s length and limit, or every problem' }),
   }
 
@@ -53,17 +61,26 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     const client = await this.client()
     const scheduledAt = await this.scheduledTime(flags.at, flags.in)
     const { accountId, platforms } = await this.target(client, flags.account && (await this.accountId('--account', flags.account)), flags.platform)
+    const overrides: Record<string, { content: string }> = {}
+    for (const { platform: name, text } of flags['text-for'] ?? []) {
+      if (overrides[name]) throw usageError('duplicate_flag', `--text-for: ${name} is given twice; give each platform one text.`)
+      overrides[name] = { content: text }
+    }
     const body = {
       account_id: accountId,
       platforms,
       ...(content !== undefined ? { content } : {}),
       ...(media.length ? { media_urls: media } : {}),
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+      ...(flags.thread?.length ? { thread: flags.thread.map((part) => ({ content: part })) } : {}),
+      ...(flags['first-comment'] !== undefined ? { first_comment: flags['first-comment'] } : {}),
+      ...(Object.keys(overrides).length ? { overrides } : {}),
     }
     if (flags['dry-run']) {
       const checked = await this.waitFor('Checking the post', client.validatePost({ body }))
       if (!this.jsonEnabled()) {
-        const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)})`))
+        const more = (n: number) => (n ? `, then ${n} more part${n === 1 ? '' : 's'}` : '')
+        const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)}${more(target.parts.length)})`))
         this.log(scheduledAt ? `Valid: would be scheduled for ${localTime(checked.scheduled_at)} on ${on}.` : `Valid: would go out now on ${on}.`)
       }
       return checked
