@@ -254,4 +254,46 @@ describe('threads and first comments: publishing part by part', () => {
     expect(loop.received.slice(before).map((r) => r.content)).toEqual(['q0', 'q1', 'q1'])
     expect(done.targets[0].parts.map((p: { kind: string }) => p.kind)).toEqual(['post', 'first_comment'])
   })
+
+  it('a part that got no answer on a platform without idempotency is unconfirmed at that part; a retry sends that part, never the ones before', async () => {
+    const res = await create({ content: 'u0', platforms: ['x'], first_comment: 'u1', thread: [{ content: 'u2' }] })
+    const id = res.body.id
+    loop.reply({ status: 200 }, 'hang')
+    const before = loop.received.length
+    t.clock.advance(MIN)
+    await tick()
+    loop.reply({ status: 200 })
+    const unconfirmed = await get(id)
+    expect(unconfirmed.targets[0]).toMatchObject({ status: 'unconfirmed', error: { code: 'unconfirmed', part: 1, detail: expect.stringMatching(/^Part 1 of 3 \(the first comment\): .*may or may not have published/) } })
+    expect(unconfirmed.targets[0].parts.map((p: { index: number }) => p.index)).toEqual([0])
+    expect(loop.received.slice(before).map((r) => r.content)).toEqual(['u0', 'u1'])
+    const mark = loop.received.length
+    expect((await t.http.post(`/v1/posts/${id}/retry`, {}, { key: t.key })).status).toBe(200)
+    await tick()
+    expect((await get(id)).status).toBe('published')
+    expect(loop.received.slice(mark).map((r) => r.content)).toEqual(['u1', 'u2'])
+  })
+
+  it('on an idempotent platform, a part that timed out is sent again under the same key, and the parts before it are not', async () => {
+    const res = await create({ content: 'i0', platforms: ['bluesky'], thread: [{ content: 'i1' }, { content: 'i2' }] })
+    const id = res.body.id
+    loop.reply({ status: 200 }, { status: 200 }, 'hang')
+    const before = loop.received.length
+    t.clock.advance(MIN)
+    await tick()
+    loop.reply({ status: 200 })
+    expect(await get(id)).toMatchObject({ status: 'publishing', targets: [{ status: 'pending', error: { part: 2 } }] })
+    t.clock.advance(90_000)
+    await tick()
+    const done = await get(id)
+    expect(done.status).toBe('published')
+    const sent = loop.received.slice(before)
+    expect(sent.map((r) => [r.content, r.idempotency_key])).toEqual([
+      ['i0', id],
+      ['i1', `${id}-1`],
+      ['i2', `${id}-2`],
+      ['i2', `${id}-2`],
+    ])
+  })
 })
+
