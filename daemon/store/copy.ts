@@ -18,6 +18,7 @@ const TABLES = [
   'feed_items',
   'posts',
   'post_targets',
+  'post_target_parts',
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',
