@@ -192,6 +192,15 @@ describe('threads and first comments: publishing part by part', () => {
     expect(discord.parts.map((p: { kind: string }) => p.kind)).toEqual(['post', 'thread', 'thread'])
   })
 
+  it('a post of one part is its own part 0 once published, with nothing else to resume', async () => {
+    const res = await create({ content: 'just one', platforms: ['feed'] })
+    t.clock.advance(MIN)
+    await tick()
+    const [target] = (await get(res.body.id)).targets
+    expect(target).toMatchObject({ status: 'published', error: null })
+    expect(target.parts).toEqual([{ index: 0, kind: 'post', platform_post_id: target.platform_post_id, url: target.url, published_at: target.published_at }])
+  })
+
   it('on the feed, each thread part is an item of its own after the post', async () => {
     const res = await create({ content: 'feed root', platforms: ['feed'], thread: [{ content: 'feed two' }] })
     t.clock.advance(MIN)

@@ -353,7 +353,9 @@ export class Scheduler {
         sealed = secrets.seal(result.credentials, `${target.accountId}:${name}`)
       }
       const stored: StoredPart = { index: part.index, kind: part.kind, platformPostId: result.platform_post_id, url: result.url, ref: result.ref ?? null, publishedAt: clock.now() }
-      await store.publishing.recordPart(target.postId, name, stored)
+      // A post of one part needs no record of its own: the settlement that follows is it (and a
+      // burst of single posts pays no second write each).
+      if (several) await store.publishing.recordPart(target.postId, name, stored)
       out.set(part.index, stored)
     }
     const main = out.get(0)!

@@ -255,11 +255,20 @@ function targetFromRow(row: TargetRow, parts: PartRow[]): Target {
     url: row.url,
     published_at: toIsoOrNull(row.published_at),
     error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '', ...(row.error_part === null || row.error_part === undefined ? {} : { part: row.error_part }) },
-    parts: parts
-      .filter((p) => p.platform === row.platform)
-      .sort((a, b) => a.idx - b.idx)
-      .map((p) => ({ index: Number(p.idx), kind: p.kind, platform_post_id: p.platform_post_id, url: p.url, published_at: toIso(Number(p.published_at)) })),
+    parts: partsOfTarget(row, parts),
   }
+}
+
+/**
+ * A target's parts out, in order. A post of one part keeps no part rows (its settlement says
+ * all there is): published, it is its own part 0.
+ */
+function partsOfTarget(row: TargetRow, parts: PartRow[]): Target['parts'] {
+  const own = parts.filter((p) => p.platform === row.platform).sort((a, b) => a.idx - b.idx)
+  if (own.length === 0 && row.status === 'published' && row.published_at !== null) {
+    return [{ index: 0, kind: 'post', platform_post_id: row.platform_post_id, url: row.url, published_at: toIso(Number(row.published_at)) }]
+  }
+  return own.map((p) => ({ index: Number(p.idx), kind: p.kind, platform_post_id: p.platform_post_id, url: p.url, published_at: toIso(Number(p.published_at)) }))
 }
 
 /** A post and its targets as the API shows them, targets in the order of the post's platforms. */
