@@ -55,7 +55,9 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
   if (after !== post) {
     await tx`UPDATE posts SET status = ${after.status}, published_at = ${after.published_at}, updated_at = ${now}, version = ${after.version} WHERE id = ${postId}`
   }
-  const parts = await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ${postId} ORDER BY platform, idx`
+  // Only a post of several parts has part rows: the plain post's settle stays at its statements.
+  const severalParts = post.thread !== '[]' || post.first_comment !== null || post.overrides !== '{}'
+  const parts = severalParts ? await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ${postId} ORDER BY platform, idx` : []
   const record = postRecordOf(after, targets, parts)
   if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, now)
   if (outcome.kind === 'published' && outcome.refreshed) {
