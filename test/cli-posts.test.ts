@@ -239,7 +239,7 @@ describe('smm posts show, update and cancel', () => {
     // What was not named stays: the media and platforms.
     expect(after).toMatchObject({ content: 'Changed', media_urls: ['https://example.com/a.png'], platforms: ['feed'] })
     expect(Math.abs(Date.parse(after.scheduled_at) - (Date.now() + 3 * 3_600_000))).toBeLessThan(60_000)
-    expect(nothing).toEqual({ code: 2, stdout: '', stderr: 'Error: Nothing to change: give --text, --file, --platform, --media, --no-media, --at or --in.\n' })
+    expect(nothing).toEqual({ code: 2, stdout: '', stderr: 'Error: Nothing to change: give --text, --file, --platform, --media, --no-media, --at, --in, --first-comment, --no-first-comment, --thread or --no-thread.\n' })
 
     const noMedia = await smm(['posts', 'update', withMedia.id, '--no-media'])
     expect(noMedia).toEqual({
@@ -323,5 +323,17 @@ describe('smm posts create with a thread, a first comment and per-platform text'
     expect(shownPost.stdout).toMatch(/\ndiscord +failed +1 +2\/3 +- +platform_rejected: Part 2 of 3 \(a thread part\): too many replies; parts 0–1 are out/)
     expect(shownPost.stdout).toMatch(/\nfeed +published +1 +3\/3 /)
     expect(shownPost.stdout).toMatch(/\ndiscord +1 +thread +/)
+  })
+
+  it('posts update replaces the thread and sets or removes the first comment', async () => {
+    const created = json(await smm(['posts', 'create', '--account', brand, '--platform', 'discord', '--text', 'Later', '--thread', 'old part', '--in', '2h', '--json']))
+    const updated = await smm(['posts', 'update', created.id, '--first-comment', 'A comment', '--thread', 'new one', '--thread', 'new two'])
+    expect(updated.code, updated.stderr).toBe(0)
+    expect(updated.stdout).toMatch(/^Updated the first comment, thread of post /)
+    expect(await get(`/v1/posts/${created.id}`)).toMatchObject({ first_comment: 'A comment', thread: [{ content: 'new one' }, { content: 'new two' }] })
+    expect((await smm(['posts', 'update', created.id, '--no-first-comment', '--no-thread'])).code).toBe(0)
+    expect(await get(`/v1/posts/${created.id}`)).toMatchObject({ first_comment: null, thread: [] })
+    const both = await smm(['posts', 'update', created.id, '--thread', 'x', '--no-thread'])
+    expect(both.code).toBe(2)
   })
 })
