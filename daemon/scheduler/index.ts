@@ -5,14 +5,14 @@ import type { HttpClient } from '../egress.js'
 import type { PlatformRegistry } from '../platforms/index.js'
 import type { OAuthApps } from '../platforms/oauth-apps.js'
 import { callWithConnection } from '../platforms/oauth-tokens.js'
-import type { PartRef, PlatformContext, Published, PublishRequest, FollowUp } from '../platforms/types.js'
-import type { PartPlan } from '../../src/post-parts.js'
+import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
 import type { ClaimedTarget, Outcome, Settlement, StoredPart, TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
+import { followUpOf, inPart } from './parts.js'
 
 export interface SchedulerDeps {
   store: Store
@@ -51,29 +51,6 @@ export interface TickResult {
 }
 
 const BATCH = 500
-
-const refOf = (part: StoredPart): PartRef => ({ platform_post_id: part.platformPostId, ref: part.ref })
-
-/**
- * What a part after the post follows: a first comment and the first thread part answer the post
- * itself, each later thread part the thread part before it.
- */
-function followUpOf(part: PartPlan, out: ReadonlyMap<number, StoredPart>): FollowUp {
-  const root = out.get(0)!
-  let parent = root
-  if (part.kind === 'thread') {
-    for (const earlier of out.values()) if (earlier.kind === 'thread' && earlier.index < part.index && earlier.index > (parent === root ? 0 : parent.index)) parent = earlier
-  }
-  return { index: part.index, kind: part.kind === 'first_comment' ? 'first_comment' : 'thread', root: refOf(root), parent: refOf(parent) }
-}
-
-/** An outcome of one part of several: which part, in the error and its detail. */
-function inPart(outcome: Outcome, part: PartPlan, count: number): Outcome {
-  if (outcome.kind === 'published') return outcome
-  const what = part.index === 0 ? 'the post itself' : part.kind === 'first_comment' ? 'the first comment' : 'a thread part'
-  const before = part.index === 0 ? '' : part.index === 1 ? '; part 0 is out and is not sent again' : `; parts 0–${part.index - 1} are out and are not sent again`
-  return { ...outcome, part: part.index, detail: `Part ${part.index} of ${count} (${what}): ${outcome.detail}${before}` }
-}
 
 const keyOf = (ref: Pick<TargetRef, 'postId' | 'platform'>) => `${ref.postId} ${ref.platform}`
 
