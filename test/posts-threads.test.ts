@@ -94,6 +94,15 @@ describe('threads, first comments and per-platform versions: the contract', () =
     expect((await t.http.get('/v1/posts?limit=100', { key: t.key })).body.data.filter((p: { status: string }) => p.status === 'scheduled')).toEqual([])
   })
 
+  it('an override that leaves a platform nothing to say is refused once, at the override', async () => {
+    const res = await validate({ content: 'base', platforms: ['feed', 'x'], overrides: { feed: { content: ' ' }, x: { content: '' } } })
+    expect(res.status).toBe(422)
+    expect(pointers(res.body)).toEqual([
+      ['#/overrides/feed/content', 'required'],
+      ['#/overrides/x/content', 'required'],
+    ])
+  })
+
   it('points a part too long for one platform at the thread part, naming the platform', async () => {
     const res = await validate({ content: 'hi', platforms: ['x', 'bluesky'], thread: [{ content: 'fine' }, { content: long(290) }], first_comment: long(301) })
     expect(res.status).toBe(422)

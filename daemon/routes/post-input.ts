@@ -90,8 +90,10 @@ function versionChecks(platform: Platform, settings: Record<string, unknown>, dr
   const from = (field: keyof PlatformOverride) => (override[field] !== undefined ? `#/overrides/${name}/${field}` : `#/${field}`)
   const post = { content: version.content, media_urls: version.mediaUrls }
   const errors = rebase(platform.check(post, settings), { content: from('content'), media: from('media_urls') })
-  if (override.content !== undefined || override.media_urls !== undefined) {
-    if (blank(post)) errors.push({ pointer: from('content'), code: 'required', detail: `is required (and not blank) on ${platform.label} unless media_urls has at least one URL` })
+  // An override may blank what the post had; a platform whose own check has no such rule (the feed) still needs something to say.
+  const said = errors.some((e) => e.pointer === from('content') && e.code === 'required')
+  if ((override.content !== undefined || override.media_urls !== undefined) && blank(post) && !said) {
+    errors.push({ pointer: from('content'), code: 'required', detail: `is required (and not blank) on ${platform.label} unless media_urls has at least one URL` })
   }
   const parts: TargetMeasure['parts'] = []
   for (const part of partsOf(version).slice(1)) {
