@@ -26,7 +26,7 @@ describe('smm admin copy --to postgres://…', () => {
     await liftLimits(source)
     account = await feedAccount(source, 'Moving')
     const at = (ms: number) => new Date(source.clock.now() + ms).toISOString()
-    const published = (await source.http.post('/v1/posts', { account_id: account, content: 'Already out', platforms: ['feed'], scheduled_at: at(MIN) }, { key: source.key })).body.id
+    const published = (await source.http.post('/v1/posts', { account_id: account, content: 'Already out', platforms: ['feed'], scheduled_at: at(MIN), thread: [{ content: 'and a second part' }] }, { key: source.key })).body.id
     scheduled = (await source.http.post('/v1/posts', { account_id: account, content: 'Still to come', platforms: ['feed'], scheduled_at: at(60 * MIN) }, { key: source.key })).body.id
     webhook = (await source.http.post('/v1/webhooks', { url: 'https://127.0.0.1:9/smm', events: ['post.published'] }, { key: source.key })).body.id
     source.clock.advance(MIN)
@@ -47,7 +47,7 @@ describe('smm admin copy --to postgres://…', () => {
     expect(copy.code, copy.stderr).toBe(0)
     const result = JSON.parse(copy.stdout)
     expect(result.to).not.toContain(new URL(target.url).password)
-    expect(result.rows).toMatchObject({ users: 1, api_keys: 1, accounts: 1, connections: 1, posts: 2, post_targets: 2, webhooks: 1, feed_items: 1 })
+    expect(result.rows).toMatchObject({ users: 1, api_keys: 1, accounts: 1, connections: 1, posts: 2, post_targets: 2, post_target_parts: 2, webhooks: 1, feed_items: 2 })
     expect(result.rows.events).toBeGreaterThan(0)
     expect(result.rows.webhook_deliveries).toBeGreaterThan(0)
 
@@ -58,6 +58,9 @@ describe('smm admin copy --to postgres://…', () => {
       expect((await moved.http.get('/v1/me', { key: source.key })).status).toBe(200)
       const posts = (await moved.http.get(`/v1/posts?account_id=${account}&order=asc`, { key: source.key })).body.data
       expect(posts.map((p: { status: string }) => p.status)).toEqual(['published', 'scheduled'])
+      // The parts out came along: a retry on PostgreSQL would not send them again.
+      expect(posts[0].thread).toEqual([{ content: 'and a second part', media_urls: [] }])
+      expect(posts[0].targets[0].parts.map((p: { index: number; kind: string }) => [p.index, p.kind])).toEqual([[0, 'post'], [1, 'thread']])
       expect((await moved.http.get(`/v1/webhooks/${webhook}`, { key: source.key })).body.url).toBe('https://127.0.0.1:9/smm')
       // The sealed feed credentials open with the same key: the scheduled post publishes.
       moved.clock.advance(60 * MIN)

@@ -5,6 +5,7 @@ import { ManualClock } from '../src/time.js'
 import { cliHomeFor, runCli } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
+import { loopbackPlatform } from './helpers/loopback-platform.js'
 
 let t: TestDaemon
 let home: ReturnType<typeof cliHomeFor>
@@ -12,10 +13,13 @@ let brand: string
 
 beforeAll(async () => {
   // The daemon's clock starts at the machine's time: the CLI reads "tomorrow 9am" from the machine's.
-  t = await startTestDaemon({ clock: new ManualClock(Date.now()), backgroundWorkers: false })
+  // Mastodon as a loopback platform: replies, so a first comment has a home. Nothing is published here.
+  t = await startTestDaemon({ clock: new ManualClock(Date.now()), backgroundWorkers: false, overrides: { platforms: [loopbackPlatform('mastodon', { idempotent: true })] } })
   await liftLimits(t)
   home = cliHomeFor(t)
   brand = await feedAccount(t, 'Brand')
+  const connected = await t.http.post(`/v1/accounts/${brand}/connections`, { platform: 'mastodon', credentials: { webhook_url: 'https://127.0.0.1:9/hook' } }, { key: t.key })
+  expect(connected.status).toBe(201)
 })
 afterAll(async () => {
   home.remove()
@@ -61,9 +65,29 @@ describe('smm posts import', () => {
     const unknown = await smm(['posts', 'import', csv('names.csv', 'account,platforms,content,at\nNobody,feed,x,soonish\n')])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toMatch(/^Error: 1 line of .* is invalid; nothing was created:\n {2}line 2, account: no account is named "Nobody"; .*\n {2}line 2, at: .*\n$/)
+    // The feed has nowhere to put a first comment: the daemon's refusal is said at its line and column.
     const comment = await smm(['posts', 'import', csv('comment.csv', 'account,platforms,content,at,first_comment\nBrand,feed,x,,y\n')])
-    expect(comment).toMatchObject({ code: 2, stderr: expect.stringContaining('line 1, first_comment: first comments are not supported yet') })
+    expect(comment).toMatchObject({ code: 2, stderr: expect.stringMatching(/line 2, first_comment: Feed \(feed\) has no replies or comments/) })
     expect(await postCount()).toBe(before)
+  })
+
+  it('takes a first_comment column: a line with one gets it, an empty cell means none, and export writes it back', async () => {
+    const file = csv('comments.csv', `account,platforms,content,at,first_comment\nBrand,mastodon,With a comment,${tomorrow()} 07:00,"Link, and more: https://example.com"\nBrand,mastodon feed,Without,${tomorrow()} 07:30,\n`)
+    const res = await smm(['posts', 'import', file, '--json'])
+    expect(res.code, res.stderr).toBe(0)
+    const data = JSON.parse(res.stdout).data
+    expect(data.map((p: any) => [p.content, p.first_comment])).toEqual([
+      ['With a comment', 'Link, and more: https://example.com'],
+      ['Without', null],
+    ])
+    const exported = await smm(['posts', 'export', '--account', 'Brand', '--platform', 'mastodon', '--to', `${tomorrow()} 08:00`])
+    expect(exported.code, exported.stderr).toBe(0)
+    expect(exported.stdout).toBe(
+      'account,platforms,content,at,media_urls,first_comment\r\n' +
+        `${brand},mastodon,With a comment,${tomorrow()}T07:00:00.000Z,,"Link, and more: https://example.com"\r\n` +
+        `${brand},mastodon feed,Without,${tomorrow()}T07:30:00.000Z,,\r\n`,
+    )
+    for (const post of data) await t.http.delete(`/v1/posts/${post.id}`, { key: t.key })
   })
 
   it('with --dry-run checks every line and creates nothing', async () => {
@@ -71,7 +95,7 @@ describe('smm posts import', () => {
     const file = csv('dry.csv', `account,platforms,content,at\nBrand,feed,one,${tomorrow()} 09:00\nBrand,feed,two,\n`)
     const res = await smm(['posts', 'import', file, '--dry-run'])
     expect(res).toMatchObject({ code: 0, stderr: '', stdout: `All 2 posts of ${file} are valid; nothing was created (--dry-run).\n` })
-    const bad = await smm(['posts', 'import', csv('dry-bad.csv', 'account,platforms,content,at\nBrand,mastodon,one,\n'), '--dry-run'])
+    const bad = await smm(['posts', 'import', csv('dry-bad.csv', 'account,platforms,content,at\nBrand,bluesky,one,\n'), '--dry-run'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('line 2, platforms: account')
     expect(await postCount()).toBe(before)
@@ -102,14 +126,14 @@ describe('smm posts export', () => {
     const exported = await smm(['posts', 'export', '--account', 'Exported'])
     expect(exported).toMatchObject({ code: 0, stderr: '' })
     expect(exported.stdout).toBe(
-      'account,platforms,content,at,media_urls\r\n' +
-        `${account},feed,Plain,${tomorrow()}T08:00:00.000Z,\r\n` +
-        `${account},feed,"Quote "" and, comma\nand a second line",${tomorrow()}T11:00:00.000Z,https://example.com/x.png\r\n`,
+      'account,platforms,content,at,media_urls,first_comment\r\n' +
+        `${account},feed,Plain,${tomorrow()}T08:00:00.000Z,,\r\n` +
+        `${account},feed,"Quote "" and, comma\nand a second line",${tomorrow()}T11:00:00.000Z,https://example.com/x.png,\r\n`,
     )
     const asJson = await smm(['posts', 'export', '--account', 'Exported', '--format', 'json'])
     expect(JSON.parse(asJson.stdout)).toEqual([
-      { account, platforms: 'feed', content: 'Plain', at: `${tomorrow()}T08:00:00.000Z`, media_urls: '' },
-      { account, platforms: 'feed', content: 'Quote " and, comma\nand a second line', at: `${tomorrow()}T11:00:00.000Z`, media_urls: 'https://example.com/x.png' },
+      { account, platforms: 'feed', content: 'Plain', at: `${tomorrow()}T08:00:00.000Z`, media_urls: '', first_comment: '' },
+      { account, platforms: 'feed', content: 'Quote " and, comma\nand a second line', at: `${tomorrow()}T11:00:00.000Z`, media_urls: 'https://example.com/x.png', first_comment: '' },
     ])
     // What was exported imports again as the same posts.
     const again = await smm(['posts', 'import', csv('re-import.csv', exported.stdout), '--json'])

@@ -132,7 +132,7 @@ describe('smm posts create', () => {
     expect(now).toEqual({ code: 0, stderr: '', stdout: `Valid: would go out now on feed (${text.length.toLocaleString('en-US')}/10,000).
 ` })
     expect(asJson).toMatchObject({ code: 0, stderr: '' })
-    expect(json(asJson)).toEqual({ valid: true, scheduled_at: `${tomorrow}T09:00:00.000Z`, targets: [{ platform: 'feed', length: 10, limit: 10_000 }] })
+    expect(json(asJson)).toEqual({ valid: true, scheduled_at: `${tomorrow}T09:00:00.000Z`, targets: [{ platform: 'feed', length: 10, limit: 10_000, parts: [] }] })
     // The same problems in the same words, the flags named as typed.
     expect(created.code).toBe(2)
     expect(checked).toEqual(created)
@@ -239,7 +239,7 @@ describe('smm posts show, update and cancel', () => {
     // What was not named stays: the media and platforms.
     expect(after).toMatchObject({ content: 'Changed', media_urls: ['https://example.com/a.png'], platforms: ['feed'] })
     expect(Math.abs(Date.parse(after.scheduled_at) - (Date.now() + 3 * 3_600_000))).toBeLessThan(60_000)
-    expect(nothing).toEqual({ code: 2, stdout: '', stderr: 'Error: Nothing to change: give --text, --file, --platform, --media, --no-media, --at or --in.\n' })
+    expect(nothing).toEqual({ code: 2, stdout: '', stderr: 'Error: Nothing to change: give --text, --file, --platform, --media, --no-media, --at, --in, --first-comment, --no-first-comment, --thread or --no-thread.\n' })
 
     const noMedia = await smm(['posts', 'update', withMedia.id, '--no-media'])
     expect(noMedia).toEqual({
@@ -295,5 +295,45 @@ describe('smm posts retry', () => {
     const post = await get(`/v1/posts/${id}`)
     expect(post.status).toBe('published')
     expect(loop.received.slice(sent).map((r) => r.content)).toEqual(['Two places'])
+  })
+})
+
+describe('smm posts create with a thread, a first comment and per-platform text', () => {
+  it('sends them as the API takes them, shows each part out, and says which part failed', async () => {
+    const dry = await smm(['posts', 'create', '--account', brand, '--platform', 'discord', '--text', 'Root', '--first-comment', 'Comment', '--thread', 'Two', '--thread', 'Three', '--dry-run'])
+    expect(dry).toEqual({ code: 0, stderr: '', stdout: 'Valid: would go out now on discord (4/2,000, then 3 more parts).\n' })
+    const bad = await smm(['posts', 'create', '--account', brand, '--platform', 'discord', '--text', 'x', '--text-for', 'myspace=hello'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('"myspace" is not a platform')
+    const refused = await smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--text', 'x', '--first-comment', 'nowhere to go'])
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain('first_comment')
+
+    // The post and its comment go out, the first thread part is refused.
+    loop.reply({ status: 200 }, { status: 200 }, { status: 400, body: { message: 'too many replies' } }, { status: 200 })
+    const created = await smm(['posts', 'create', '--account', brand, '--platform', 'feed', '--platform', 'discord', '--text', 'Root', '--thread', 'Two', '--thread', 'Three', '--text-for', 'discord=Root for Discord', '--json'])
+    expect(created.code, created.stderr).toBe(0)
+    const post = json(created)
+    expect(post).toMatchObject({ thread: [{ content: 'Two', media_urls: [] }, { content: 'Three', media_urls: [] }], first_comment: null, overrides: { discord: { content: 'Root for Discord' } } })
+    await tick()
+    const shownPost = await smm(['posts', 'show', post.id])
+    expect(shownPost.code).toBe(0)
+    expect(shownPost.stdout).toContain('Thread:\n  1. Two\n  2. Three\n')
+    expect(shownPost.stdout).toContain('Version for discord (its own content):\n  Root for Discord\n')
+    expect(shownPost.stdout).toMatch(/\ndiscord +failed +1 +2\/3 +- +platform_rejected: Part 2 of 3 \(a thread part\): too many replies; parts 0–1 are out/)
+    expect(shownPost.stdout).toMatch(/\nfeed +published +1 +3\/3 /)
+    expect(shownPost.stdout).toMatch(/\ndiscord +1 +thread +/)
+  })
+
+  it('posts update replaces the thread and sets or removes the first comment', async () => {
+    const created = json(await smm(['posts', 'create', '--account', brand, '--platform', 'discord', '--text', 'Later', '--thread', 'old part', '--in', '2h', '--json']))
+    const updated = await smm(['posts', 'update', created.id, '--first-comment', 'A comment', '--thread', 'new one', '--thread', 'new two'])
+    expect(updated.code, updated.stderr).toBe(0)
+    expect(updated.stdout).toMatch(/^Updated the first comment, thread of post /)
+    expect(await get(`/v1/posts/${created.id}`)).toMatchObject({ first_comment: 'A comment', thread: [{ content: 'new one' }, { content: 'new two' }] })
+    expect((await smm(['posts', 'update', created.id, '--no-first-comment', '--no-thread'])).code).toBe(0)
+    expect(await get(`/v1/posts/${created.id}`)).toMatchObject({ first_comment: null, thread: [] })
+    const both = await smm(['posts', 'update', created.id, '--thread', 'x', '--no-thread'])
+    expect(both.code).toBe(2)
   })
 })

@@ -31,6 +31,7 @@ describe('migrations are history', () => {
       8: 'a2622c5cf6fd52b09fec5292dc0898a51d307ef5b100c64023993efd9647d38f', // when an attempt of unknown outcome was first sent
       9: '774bda8c6ab43c2a0d3f2c7a8a80b4f42249fc51499111395a7799839484e1e8', // OAuth apps, pending grants and refresh claims
       10: 'cb570ed65cf89ab2088f17310cbc9016d031dd5d6699f4f49071adb9b9107711', // drafts (nullable scheduled_at, status draft), queue slots
+      11: 'eb7694ce05c8cc8bd8928e126f3e2384239d5616a3e94d375fb0a8983ac567ed', // threads, first comments and per-platform versions
       12: 'ff216a5254b122e2648585e30a92b24bc19ebb86d8cc369f8b702deecc011fe6', // recurring post series
     })
   })

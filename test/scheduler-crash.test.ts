@@ -10,6 +10,12 @@ import { openStore } from '../daemon/store/index.js'
 const ACCOUNTS = 8
 const PER_ACCOUNT = 500
 const TOTAL = ACCOUNTS * PER_ACCOUNT
+/** The first account's posts are threads of three parts (the post and two more): feed items of their own. */
+const THREAD = [
+  { content: 'part two', media_urls: [] },
+  { content: 'part three', media_urls: [] },
+]
+const ITEMS = TOTAL + PER_ACCOUNT * THREAD.length
 const dataDir = mkdtempSync(join(tmpdir(), 'smm-crash-'))
 const children: ChildProcess[] = []
 afterAll(() => {
@@ -37,7 +43,7 @@ async function seed(): Promise<void> {
     const account = await store.accounts.create(owner.id, `Brand ${a}`, now)
     await store.accounts.connect(owner.id, account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${account.id}:feed`), settings: {} }, now)
     for (let i = 0; i < PER_ACCOUNT; i++) {
-      await store.posts.create(owner.id, { accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now }, now)
+      await store.posts.create(owner.id, { accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now, ...(a === 0 ? { thread: THREAD } : {}) }, now)
     }
   }
   await store.close()
@@ -77,8 +83,11 @@ describe('a daemon killed with SIGKILL while publishing', () => {
     await new Promise((resolve) => second.once('exit', resolve))
 
     expect(db.prepare('SELECT status, count(*) AS n FROM posts GROUP BY status').all()).toEqual([{ status: 'published', n: TOTAL }])
-    expect(count(db, 'SELECT count(*) AS n FROM feed_items')).toBe(TOTAL)
-    expect(count(db, 'SELECT count(DISTINCT post_id) AS n FROM feed_items')).toBe(TOTAL)
+    expect(count(db, 'SELECT count(*) AS n FROM feed_items')).toBe(ITEMS)
+    expect(count(db, 'SELECT count(DISTINCT post_id) AS n FROM feed_items')).toBe(ITEMS)
+    // Every part of every thread recorded once, in order, whatever the kill interrupted.
+    expect(count(db, 'SELECT count(*) AS n FROM post_target_parts')).toBe(PER_ACCOUNT * (1 + THREAD.length))
+    expect(count(db, 'SELECT count(*) AS n FROM (SELECT post_id FROM post_target_parts GROUP BY post_id HAVING max(idx) = 2 AND count(*) = 3)')).toBe(PER_ACCOUNT)
     // One published event per post and per target: a re-sent attempt is recorded once.
     expect(count(db, "SELECT count(*) AS n FROM events WHERE type = 'post.published'")).toBe(TOTAL)
     expect(count(db, "SELECT count(*) AS n FROM events WHERE type = 'post.target.published'")).toBe(TOTAL)

@@ -513,6 +513,89 @@ describe.each(backends)('the store on $name', (backend) => {
       })
     })
 
+    it('keeps a thread, a first comment and per-platform versions; records each part as it goes out, once, and a retry resumes after the last', async () => {
+      const { user, account } = await setup('Threader')
+      const at = T0 + 7_000_000
+      const created = await store.posts.create(
+        user,
+        {
+          ...newPost(account, at),
+          thread: [{ content: 'two', media_urls: [] }, { content: 'three', media_urls: ['https://example.com/3.png'] }],
+          firstComment: 'first!',
+          overrides: { mastodon: { content: 'toot version', thread: [{ content: 'toot two' }], first_comment: null } },
+        },
+        T0,
+      )
+      const id = created.post.id
+      expect(created.post).toMatchObject({
+        thread: [{ content: 'two', media_urls: [] }, { content: 'three', media_urls: ['https://example.com/3.png'] }],
+        first_comment: 'first!',
+        overrides: { mastodon: { content: 'toot version', thread: [{ content: 'toot two' }], first_comment: null } },
+      })
+      expect(created.post.targets.map((t) => t.parts)).toEqual([[], []])
+      await store.publishing.claimDue(at, 1_000, 86_400_000)
+      const refs = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id).sort((a, b) => a.platform.localeCompare(b.platform))
+      const feed = (await store.publishing.claimTarget(refs[0]!, at, 30_000))!
+      // The post's own fields on the feed: post, first comment, then the thread.
+      expect(feed.parts).toEqual([
+        { index: 0, kind: 'post', content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'] },
+        { index: 1, kind: 'first_comment', content: 'first!', mediaUrls: [] },
+        { index: 2, kind: 'thread', content: 'two', mediaUrls: [] },
+        { index: 3, kind: 'thread', content: 'three', mediaUrls: ['https://example.com/3.png'] },
+      ])
+      expect(feed.published).toEqual([])
+      // Mastodon's version: its own text and thread, and no first comment.
+      const mastodon = (await store.publishing.claimTarget(refs[1]!, at, 30_000))!
+      expect(mastodon).toMatchObject({ content: 'toot version', mediaUrls: ['https://example.com/a.png'] })
+      expect(mastodon.parts.map((p) => [p.index, p.kind, p.content])).toEqual([[0, 'post', 'toot version'], [1, 'thread', 'toot two']])
+
+      const part = (index: number, kind: 'post' | 'first_comment' | 'thread') => ({ index, kind, platformPostId: `f${index}`, url: `https://example.com/f${index}`, ref: index === 0 ? 'cid0' : null, publishedAt: at + index })
+      expect(await store.publishing.recordPart(id, 'feed', part(0, 'post'))).toBe(true)
+      expect(await store.publishing.recordPart(id, 'feed', part(1, 'first_comment'))).toBe(true)
+      // Recorded once: a second write of the same part changes nothing.
+      expect(await store.publishing.recordPart(id, 'feed', { ...part(1, 'first_comment'), platformPostId: 'other' })).toBe(false)
+      expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 2 }, at + 10)).toBe(true)
+      expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 11)).toBe(true)
+      const failed = (await store.posts.get(user, id))!.post
+      expect(failed.status).toBe('failed')
+      expect(failed.targets[0]).toMatchObject({
+        platform: 'feed',
+        status: 'failed',
+        error: { code: 'platform_rejected', detail: 'no', part: 2 },
+        parts: [
+          { index: 0, kind: 'post', platform_post_id: 'f0', url: 'https://example.com/f0', published_at: new Date(at).toISOString() },
+          { index: 1, kind: 'first_comment', platform_post_id: 'f1', url: 'https://example.com/f1', published_at: new Date(at + 1).toISOString() },
+        ],
+      })
+      expect(failed.targets[1]!.error).toEqual({ code: 'platform_rejected', detail: 'no' })
+
+      // The retry's claim hands over the parts already out: the attempt starts at part 2.
+      await store.posts.retry(user, id, at + 100_000)
+      await store.publishing.claimDue(at + 100_000, 1_000, 86_400_000)
+      const again = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).find((r) => r.postId === id && r.platform === 'feed')!
+      const resumed = (await store.publishing.claimTarget(again, at + 100_000, 30_000))!
+      expect(resumed.published).toEqual([part(0, 'post'), part(1, 'first_comment')])
+      expect((await store.posts.get(user, id))!.post.targets[0]!.error).toBeNull()
+      // A part out settles the doubt an earlier unanswered request left.
+      expect(await store.publishing.settle(id, 'feed', { kind: 'retry', at: at + 200_000, code: 'network_error', detail: 'timeout', uncertainSince: at + 100_000, part: 2 }, at + 100_500)).toBe(true)
+      expect((await store.posts.get(user, id))!.post.targets[0]!.error).toEqual({ code: 'network_error', detail: 'timeout', part: 2 })
+      const third = (await store.publishing.reserveDue(at + 200_000, 1_000, 30_000)).find((r) => r.postId === id && r.platform === 'feed')!
+      expect(await store.publishing.claimTarget(third, at + 200_000, 30_000)).toMatchObject({ uncertainSince: at + 100_000 })
+      await store.publishing.recordPart(id, 'feed', part(2, 'thread'))
+      await store.publishing.recordPart(id, 'feed', part(3, 'thread'))
+      expect(await store.publishing.settle(id, 'feed', { kind: 'published', platformPostId: 'f0', url: 'https://example.com/f0' }, at + 200_100)).toBe(true)
+      const done = (await store.posts.get(user, id))!.post
+      expect(done.targets[0]).toMatchObject({ status: 'published', platform_post_id: 'f0', error: null })
+      expect(done.targets[0]!.parts.map((p) => p.index)).toEqual([0, 1, 2, 3])
+
+      // An edit replaces the thread, the comment and the overrides; what it leaves out stays.
+      const other = await store.posts.create(user, { ...newPost(account, at + 9_000_000), firstComment: 'c' }, T0)
+      const edited = await store.posts.update(user, other.post.id, { thread: [{ content: 'x', media_urls: [] }], overrides: { feed: { content: 'f' } } }, other.version, T0 + 1)
+      expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ thread: [{ content: 'x', media_urls: [] }], first_comment: 'c', overrides: { feed: { content: 'f' } } })
+      const cleared = await store.posts.update(user, other.post.id, { firstComment: null }, other.version + 1, T0 + 2)
+      expect(cleared.kind === 'ok' && cleared.record.post.first_comment).toBeNull()
+    })
+
     it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
       const { user, account } = await setup('Late')
       const late = (await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
@@ -849,6 +932,7 @@ describe('PostgreSQL schema and connection errors', () => {
       4: '30c17e5852139b8f6819d3cb04045d52091c192d79707639d37e60dcbd65d29a', // when an attempt of unknown outcome was first sent
       5: '4506ba9e20b7155cf7c290a93f61bb752bb68fea7a53a82d92a987eabe775e81', // OAuth apps, pending grants and refresh claims
       6: '7a0c7a1fb2d49496493a6e66e552015271c4bbbe76f99ad0721bd868285967f4', // drafts (nullable scheduled_at, status draft), queue slots
+      7: '99705f687b47ce603eaaed2d74464f690cdb6024648983a151a9cb398613aeeb', // threads, first comments and per-platform versions
       8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
     })
   })

@@ -6,7 +6,7 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { account, every, repeatable, duration, platform, time } from '../../src/cli/flags.js'
+import { account, every, repeatable, duration, platform, platformText, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords, seriesWords } from '../../src/cli/post-output.js'
 import { formatNumber } from '../../src/numbers.js'
@@ -25,6 +25,8 @@ Without --account, your only account is used; without --platform, that account's
 
 With --every the post repeats: it is the first occurrence of a series, and each time one is published (or fails), the next is scheduled as a new post. --every takes 1h, 12h, 2d, 1w, 1mo (a month; 1m is refused: minutes or months?), 1y, or an ISO 8601 duration (P1W). Days, weeks, months and years keep the wall-clock time in your time zone across DST; a month keeps the day of the month (the 31st falls on the 30th or 28th in shorter months). The series must end: --count N (every occurrence, the first included) or --until TIME (read as --at; a bare date includes that day), at most a year after the first.
 
+--first-comment is published right after the post, as a reply to it (Mastodon, Bluesky, X, Threads, Telegram) or a comment on it (Facebook, Instagram, LinkedIn); the feed, Discord and Slack have neither and refuse it. Each --thread is one more part after the post, in order: a chain of replies where the platform has replies, consecutive posts elsewhere. --text-for PLATFORM=TEXT gives one platform its own text; it is checked against that platform's rules.
+
 With --dry-run the daemon runs the very same checks and creates nothing: it says when the post would go out and how long the text is on each platform against its limit, or names the same problems.`
 
   static override examples = [
@@ -37,6 +39,9 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     '<%= config.bin %> posts create --platform feed --file tip.md --at "2026-12-01 08:00" --every 1mo --count 12',
     '<%= config.bin %> posts create --account Brand --platform mastodon --text "Tip of the week" --queue',
     '<%= config.bin %> posts create --account Brand --platform bluesky --text "Half an idea" --draft',
+    '<%= config.bin %> posts create --platform x --platform bluesky --text "1/3 Why we built smm" --thread "2/3 Scheduling from the terminal" --thread "3/3 Try it today" --at "tomorrow 9am"',
+    '<%= config.bin %> posts create --platform mastodon --platform linkedin --text "We are hiring" --first-comment "Apply here: https://example.com/jobs"',
+    '<%= config.bin %> posts create --platform x --platform linkedin --text "A longer announcement for LinkedIn…" --text-for x="The short version"',
   ]
 
   static override flags = {
@@ -52,6 +57,9 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     every: every({ description: 'Repeat the post: 1h, 2d, 1w, 1mo, 1y or an ISO 8601 duration (P1W); needs --count or --until', exclusive: ['queue', 'draft'] }),
     count: Flags.integer({ description: 'With --every: how many occurrences in all, the first included (at least 2)', dependsOn: ['every'], helpValue: '<n>' }),
     until: time({ description: 'With --every: no occurrence after this time (as --at; a bare date includes that day)', dependsOn: ['every'] }),
+    'first-comment': Flags.string({ description: 'Publish this right after the post, as a reply or a comment (platforms without either refuse it)', helpValue: '<text>' }),
+    thread: Flags.string({ description: 'One more part after the post (repeatable, in order): replies where the platform chains them, consecutive posts elsewhere', helpValue: '<text>', ...repeatable }),
+    'text-for': platformText({ description: 'This platform gets this text instead of the post’s own (repeatable): --text-for bluesky="Shorter"', ...repeatable }),
     'dry-run': Flags.boolean({ description: 'Check the post as the daemon would, and create nothing: each platform’s length and limit, or every problem' }),
   }
 
@@ -71,6 +79,11 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     const { accountId, platforms } = await this.target(client, flags.account && (await this.accountId('--account', flags.account)), flags.platform)
     const until = flags.until === undefined ? undefined : await this.until(flags.until)
     const repeat = flags.every === undefined ? undefined : { interval: flags.every, ...(flags.count !== undefined ? { count: flags.count } : {}), ...(until ? { until } : {}) }
+    const overrides: Record<string, { content: string }> = {}
+    for (const { platform: name, text } of flags['text-for'] ?? []) {
+      if (overrides[name]) throw usageError('duplicate_flag', `--text-for: ${name} is given twice; give each platform one text.`)
+      overrides[name] = { content: text }
+    }
     const body = {
       account_id: accountId,
       platforms,
@@ -80,11 +93,15 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
       ...(repeat ? { repeat } : {}),
       ...(flags.queue ? { queue: true } : {}),
       ...(flags.draft ? { draft: true } : {}),
+      ...(flags.thread?.length ? { thread: flags.thread.map((part) => ({ content: part })) } : {}),
+      ...(flags['first-comment'] !== undefined ? { first_comment: flags['first-comment'] } : {}),
+      ...(Object.keys(overrides).length ? { overrides } : {}),
     }
     if (flags['dry-run']) {
       const checked = await this.waitFor('Checking the post', client.validatePost({ body }))
       if (!this.jsonEnabled()) {
-        const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)})`))
+        const more = (n: number) => (n ? `, then ${n} more part${n === 1 ? '' : 's'}` : '')
+        const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)}${more(target.parts.length)})`))
         const when = flags.draft ? 'would be kept as a draft' : scheduledAt || flags.queue ? `would be scheduled for ${localTime(checked.scheduled_at)}` : 'would go out now'
         this.log(`Valid: ${when} on ${on}.`)
         if (repeat) this.log(`It would repeat ${describeInterval(repeat.interval)}${repeat.count === undefined ? '' : `, ${repeat.count} times`}${repeat.until ? `${repeat.count === undefined ? '' : ' or'} until ${localTime(repeat.until)}` : ''}.`)

@@ -10,7 +10,7 @@ import { IMPORT_COLUMNS, importRowOf } from '../../src/cli/post-import.js'
 const SCHEDULED: PostStatus[] = ['scheduled']
 
 export default class PostsExport extends ApiCommand {
-  static override description = `Write posts as CSV or JSON with the columns \`posts import\` reads: account, platforms, content, at (RFC 3339, UTC) and media_urls.
+  static override description = `Write posts as CSV or JSON with the columns \`posts import\` reads: account, platforms, content, at (RFC 3339, UTC), media_urls and first_comment (empty when the post has none). A thread and per-platform versions have no column (a post's whole request is in \`posts show ID --json\`).
 
 By default the scheduled posts, soonest first; --status (repeatable or comma-separated) or --every-status for others, and the filters of \`posts list\`. The output can be edited and imported again (into another daemon, say: the account column holds ids, which an import there resolves only if they exist; replace them with account names).`
 

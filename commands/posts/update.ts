@@ -7,14 +7,15 @@ import { repeatable, duration, platform, time } from '../../src/cli/flags.js'
 import { localTime } from '../../src/cli/output.js'
 
 export default class PostsUpdate extends ApiCommand {
-  static override description = `Change a scheduled post or a draft: its text, platforms, media or time (a draft's time is only planned: \`posts schedule\` schedules it).
+  static override description = `Change a scheduled post or a draft: its text, platforms, media, time, first comment or thread (a draft's time is only planned: \`posts schedule\` schedules it).
 
-Only what you name is sent; everything else stays as it is, even if it changed elsewhere meanwhile. --platform and --media replace the whole list. Once the post has started publishing it can no longer change (exit code 5).`
+Only what you name is sent; everything else stays as it is, even if it changed elsewhere meanwhile. --platform, --media and --thread replace the whole list; --no-first-comment and --no-thread remove them. Once the post has started publishing it can no longer change (exit code 5).`
 
   static override examples = [
     '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --at "friday 10:00"',
     '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --text "Fixed the typo" --platform mastodon',
     '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --file draft.md --no-media',
+    '<%= config.bin %> posts update pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --first-comment "Tickets: https://example.com" --thread "2/2 See you there"',
   ]
 
   static override args = {
@@ -27,6 +28,10 @@ Only what you name is sent; everything else stays as it is, even if it changed e
     platform: platform({ description: 'Publish on these platforms instead (repeatable; replaces the list)', ...repeatable }),
     media: Flags.string({ description: 'Attach these https:// URLs instead (repeatable; replaces the list)', helpValue: '<url>', ...repeatable, exclusive: ['no-media'] }),
     'no-media': Flags.boolean({ description: 'Remove every attached media URL', exclusive: ['media'] }),
+    'first-comment': Flags.string({ description: 'The new first comment, published right after the post', helpValue: '<text>', exclusive: ['no-first-comment'] }),
+    'no-first-comment': Flags.boolean({ description: 'Remove the first comment', exclusive: ['first-comment'] }),
+    thread: Flags.string({ description: 'The thread’s parts after the post (repeatable, in order; replaces the thread)', helpValue: '<text>', ...repeatable, exclusive: ['no-thread'] }),
+    'no-thread': Flags.boolean({ description: 'Remove the thread', exclusive: ['thread'] }),
     at: time({ description: 'The new time: RFC 3339, a local date-time or a phrase', exclusive: ['in'] }),
     in: duration({ description: 'Publish this long from now instead: 2h, 45m, 3d', exclusive: ['at'] }),
   }
@@ -40,14 +45,16 @@ Only what you name is sent; everything else stays as it is, even if it changed e
       ...(flags.platform ? { platforms: flags.platform } : {}),
       ...(flags.media ? { media_urls: flags.media } : flags['no-media'] ? { media_urls: [] } : {}),
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+      ...(flags['first-comment'] !== undefined ? { first_comment: flags['first-comment'] } : flags['no-first-comment'] ? { first_comment: null } : {}),
+      ...(flags.thread ? { thread: flags.thread.map((part) => ({ content: part })) } : flags['no-thread'] ? { thread: [] } : {}),
     }
     if (Object.keys(changes).length === 0) {
-      throw usageError('nothing_to_change', 'Nothing to change: give --text, --file, --platform, --media, --no-media, --at or --in.')
+      throw usageError('nothing_to_change', 'Nothing to change: give --text, --file, --platform, --media, --no-media, --at, --in, --first-comment, --no-first-comment, --thread or --no-thread.')
     }
     const client = await this.client()
     const post = await this.waitFor('Updating the post', client.updatePost({ params: { id: args.id }, body: changes }))
     if (!this.jsonEnabled()) {
-      const fields = Object.keys(changes).map((f) => f.replace('_urls', '').replace('scheduled_at', 'time'))
+      const fields = Object.keys(changes).map((f) => f.replace('_urls', '').replace('scheduled_at', 'time').replace('first_comment', 'first comment'))
       const state = post.status === 'draft' ? `it is a draft${post.scheduled_at ? ` planned for ${localTime(post.scheduled_at)}` : ''}` : `it is scheduled for ${localTime(post.scheduled_at)}`
       this.log(`Updated the ${fields.join(', ')} of post ${post.id}; ${state} on ${post.platforms.join(', ')}.`)
     }

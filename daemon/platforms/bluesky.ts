@@ -7,7 +7,7 @@ import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
 import { blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
-import type { Metrics, CredentialPlatform, PlatformContext, PlatformLimits, Published, PublishRequest } from './types.js'
+import type { Metrics, CredentialPlatform, PartRef, PlatformContext, PlatformLimits, Published, PublishRequest } from './types.js'
 
 const Credentials = v.strictObject({
   service_url: v.optional(HttpsUrl('your PDS or entryway, e.g. https://bsky.social'), 'https://bsky.social'),
@@ -42,7 +42,7 @@ function webUrl(uri: string): string {
 async function existingRecord(agent: AtpAgent, did: string, rkey: string): Promise<Published | undefined> {
   try {
     const { data } = await agent.com.atproto.repo.getRecord({ repo: did, collection: POST, rkey })
-    return { platform_post_id: data.uri, url: webUrl(data.uri) }
+    return { platform_post_id: data.uri, url: webUrl(data.uri), ...(data.cid ? { ref: data.cid } : {}) }
   } catch (error) {
     if (error instanceof XRPCError && error.error === 'RecordNotFound') return undefined
     throw error
@@ -72,6 +72,9 @@ async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string
     const { data } = await agent.uploadBlob(file.bytes, { encoding: file.contentType })
     images.push({ image: data.blob, alt: '' })
   }
+  const followUp = request.followUp
+  // A reply names the thread's first post and the one it answers, each by URI and CID (app.bsky.feed.post#replyRef).
+  const strongRef = (part: PartRef) => ({ uri: part.platform_post_id ?? '', cid: part.ref ?? '' })
   const text = new RichText({ text: request.content })
   // Resolves @handles to DIDs (through our fetch); a handle that does not resolve stays text.
   await text.detectFacets(agent)
@@ -80,10 +83,11 @@ async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string
     text: text.text,
     ...(text.facets?.length ? { facets: text.facets } : {}),
     ...(images.length ? { embed: { $type: 'app.bsky.embed.images', images } } : {}),
+    ...(followUp ? { reply: { root: strongRef(followUp.root), parent: strongRef(followUp.parent) } } : {}),
     createdAt: new Date(ctx.clock.now()).toISOString(),
   }
   const { data } = await agent.com.atproto.repo.createRecord({ repo: did, collection: POST, rkey, record })
-  return { platform_post_id: data.uri, url: webUrl(data.uri) }
+  return { platform_post_id: data.uri, url: webUrl(data.uri), ref: data.cid }
 }
 
 export const bluesky: CredentialPlatform = {
@@ -94,6 +98,9 @@ export const bluesky: CredentialPlatform = {
   // The record key comes from our post id, and publish first looks for a record under that
   // key: a re-send finds the post it made instead of making another.
   idempotencyWindowMs: Infinity,
+  // A thread is a chain of posts, each a reply (record.reply: root and parent) to the one before.
+  thread: 'replies',
+  firstComment: 'reply',
 
   limits: LIMITS,
   // The 3,000-byte limit binds only on text of long multi-byte graphemes; `checkLimits` enforces it.
@@ -125,7 +132,8 @@ export const bluesky: CredentialPlatform = {
 
   async publish(connection, request, ctx) {
     const credentials = credentialsOf(connection.credentials)
-    const rkey = recordKeyFor(request.postId)
+    // Each part has its own key, derived likewise: a re-sent reply finds the record it made.
+    const rkey = recordKeyFor(request.postId, request.followUp?.index ?? 0)
     const stored = connection.credentials.session
     return withAgent(connection.accountId, credentials, stored, ctx, async (agent): Promise<Published> => {
       const published = await createPost(agent, request, rkey, ctx)

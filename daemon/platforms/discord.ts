@@ -59,6 +59,9 @@ export const discord: CredentialPlatform = {
   credentials: Credentials,
   // Webhook executions take no idempotency key: a re-send would post twice.
   idempotencyWindowMs: 0,
+  // A webhook posts messages to a channel, one after another; it cannot reply or comment.
+  thread: 'consecutive',
+  firstComment: null,
 
   limits: LIMITS,
   measure: (draft) => measureDraft(LIMITS, draft),

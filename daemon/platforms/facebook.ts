@@ -112,6 +112,9 @@ export const facebook: OAuthPlatform = {
   auth: 'oauth2',
   // The Graph API takes no idempotency key: a re-send posts again (or meets "duplicate").
   idempotencyWindowMs: 0,
+  // A Page posts to its feed, one post after another; a first comment is a comment on the post.
+  thread: 'consecutive',
+  firstComment: 'comment',
 
   oauth: {
     endpoints: {
@@ -153,6 +156,11 @@ export const facebook: OAuthPlatform = {
     const page = pageOf(connection)
     const token = page.access_token
     let postId: string
+    if (request.followUp?.kind === 'first_comment') {
+      // POST /{object-id}/comments: the comment's id is `<post>_<comment>`, and it is seen on the post.
+      const comment = await call<{ id: string }>(ctx, 'POST', `/${request.followUp.root.platform_post_id}/comments`, token, { message: request.content })
+      return { platform_post_id: comment.id, url: `https://www.facebook.com/${request.followUp.root.platform_post_id}?comment_id=${comment.id}` }
+    }
     if (request.mediaUrls.length === 0) {
       postId = (await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/feed`, token, { message: request.content })).id
     } else if (request.mediaUrls.length === 1) {

@@ -3,6 +3,7 @@ import type { FieldError } from '../../src/errors.js'
 import type { FeedStore } from '../store/index.js'
 import { formatNumber as formatCount } from '../../src/numbers.js'
 import { measureDraft } from './limits.js'
+import { partKey } from './record-key.js'
 import type { CredentialPlatform, PlatformLimits } from './types.js'
 
 /** Text up to 10,000 graphemes; media go as enclosures, as many as the post has. */
@@ -22,6 +23,9 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
     auth: 'credentials',
     credentials: v.strictObject({}),
     idempotencyWindowMs: Infinity,
+    // A feed has items, not replies: thread parts are items of their own, and there is nowhere to comment.
+    thread: 'consecutive',
+    firstComment: null,
     // Publishing is a row written in the daemon's own database: a burst on one account need not queue.
     concurrency: { perPlatform: FEED_CONCURRENCY, perConnection: FEED_CONCURRENCY },
     limits: FEED_LIMITS,
@@ -44,7 +48,8 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
       return { handle: 'feed', display_name: 'RSS, Atom and JSON Feed', settings: {} }
     },
     async publish(connection, request, ctx) {
-      const item = await items.publish(connection.accountId, request.postId, request.content, request.mediaUrls, ctx.clock.now())
+      // Each part is an item of its own, keyed by the part: a re-sent part finds its item.
+      const item = await items.publish(connection.accountId, partKey(request.postId, request.followUp?.index ?? 0), request.content, request.mediaUrls, ctx.clock.now())
       return { platform_post_id: item.postId, url: `${publicUrl()}/feeds/${connection.accountId}.html#${item.postId}` }
     },
   }

@@ -64,6 +64,9 @@ export const instagram: OAuthPlatform = {
   auth: 'oauth2',
   // A container is published once; publishing again makes a second post, and Meta has no key.
   idempotencyWindowMs: 0,
+  // Instagram has no replies between posts: thread parts are posts of their own; a first comment is a comment on the post.
+  thread: 'consecutive',
+  firstComment: 'comment',
 
   oauth: {
     endpoints: ENDPOINTS,
@@ -108,6 +111,12 @@ export const instagram: OAuthPlatform = {
 
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
+    if (request.followUp?.kind === 'first_comment') {
+      // POST /{ig-media-id}/comments?message=…: answers the comment's id; it has no link of its own.
+      const root = request.followUp.root.platform_post_id!
+      const comment = await caller(ctx, tokens)<{ id: string }>('POST', `/${encodeURIComponent(root)}/comments`, { message: request.content })
+      return { platform_post_id: comment.id, url: null }
+    }
     if (request.mediaUrls.length === 0) throw new PlatformError('permanent', 'media_required', 'Instagram publishes no text-only posts: add at least one JPEG image')
     return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request)
   },

@@ -4,7 +4,7 @@ import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { findUrls } from '../../src/text-length.js'
-import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
+import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits, type Published } from './types.js'
 
 const LABEL = 'LinkedIn'
 // The Posts API takes at most 3,000 characters of commentary.
@@ -81,6 +81,23 @@ function failure(response: OutboundResponse, ctx: PlatformContext): PlatformErro
     return new PlatformError('auth', 'token_expired', `${LABEL} answered 401: ${reason}. The access token expired or was revoked; connect LinkedIn again.`)
   }
   return statusError(LABEL, response, reason, ctx.clock.now())
+}
+
+/**
+ * A comment on a post, by the post's author: POST /rest/socialActions/{post URN}/comments with
+ * `{actor, object, message: {text}}`; LinkedIn answers 201 with the comment's URN in
+ * `x-restli-id` (and in the body as `$URN`). The comment is seen on the post's page.
+ */
+async function comment(ctx: PlatformContext, tokens: LinkedInTokens, postUrn: string, text: string): Promise<Published> {
+  const response = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/socialActions/${encodeURIComponent(postUrn)}/comments`, {
+    method: 'POST',
+    headers: { ...restHeaders(tokens), 'content-type': 'application/json' },
+    body: JSON.stringify({ actor: tokens.person_urn, object: postUrn, message: { text } }),
+  })
+  if (response.status !== 201) throw failure(response, ctx)
+  const urn = response.headers['x-restli-id'] ?? jsonOrUndefined<{ $URN?: string }>(response)?.$URN
+  if (!urn) throw new PlatformError('transient', 'platform_unavailable', `${LABEL} answered 201 without the comment's id (x-restli-id)`, undefined, true)
+  return { platform_post_id: urn, url: `https://www.linkedin.com/feed/update/${postUrn}` }
 }
 
 function apiUrl(ctx: PlatformContext): string {
@@ -161,6 +178,10 @@ export const linkedin: OAuthPlatform = {
   auth: 'oauth2',
   // The Posts API takes no idempotency key: a re-send posts again (or meets DUPLICATE_POST).
   idempotencyWindowMs: 0,
+  // LinkedIn has no replies between posts: thread parts are posts of their own; a first comment
+  // is a comment on the post (the Comments API, socialActions/{urn}/comments).
+  thread: 'consecutive',
+  firstComment: 'comment',
 
   oauth: {
     endpoints: {
@@ -209,6 +230,7 @@ export const linkedin: OAuthPlatform = {
 
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
+    if (request.followUp?.kind === 'first_comment') return comment(ctx, tokens, request.followUp.root.platform_post_id!, request.content)
     const images: string[] = []
     for (const [index, url] of request.mediaUrls.entries()) {
       const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })

@@ -5,6 +5,7 @@ import { graphemeLength } from '../../src/text-length.js'
 import { checkLimits, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
+import { partKey } from './record-key.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type CredentialPlatform, type PlatformContext, type PlatformLimits, type TextMeasure, type Verified } from './types.js'
 
@@ -153,6 +154,9 @@ export const mastodon: CredentialPlatform = {
   // The instance remembers an Idempotency-Key for an hour (Mastodon keeps it in Redis with a
   // one-hour expiry): a re-send within it returns the status already created, after it posts again.
   idempotencyWindowMs: 3_600_000,
+  // A thread is a chain of statuses, each in_reply_to_id the one before.
+  thread: 'replies',
+  firstComment: 'reply',
 
   // Mastodon's own defaults; each connection keeps its instance's, read by verify.
   limits: platformLimits(DEFAULTS),
@@ -189,8 +193,14 @@ export const mastodon: CredentialPlatform = {
     }
     const response = await call(ctx, credentials, '/api/v1/statuses', {
       method: 'POST',
-      body: JSON.stringify({ status: request.content, media_ids: mediaIds }),
-      headers: { 'content-type': 'application/json', 'idempotency-key': `smm-${request.postId}` },
+      body: JSON.stringify({
+        status: request.content,
+        media_ids: mediaIds,
+        // A follow-up is a reply to the status it follows: Mastodon shows the chain as a thread.
+        ...(request.followUp?.parent.platform_post_id ? { in_reply_to_id: request.followUp.parent.platform_post_id } : {}),
+      }),
+      // One key per part: a re-sent part is recognised, and parts are never taken for each other.
+      headers: { 'content-type': 'application/json', 'idempotency-key': `smm-${partKey(request.postId, request.followUp?.index ?? 0)}` },
     })
     if (response.status !== 200) throw failure(response, ctx)
     const status = response.json<Status>()

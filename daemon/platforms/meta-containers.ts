@@ -76,11 +76,12 @@ export interface ContainerApi {
 }
 
 /** The container for a post: TEXT without images, one image with the text, or a CAROUSEL of image items. */
-async function createContainer(api: ContainerApi, call: GraphCaller, userId: string, text: string, imageUrls: string[]): Promise<string> {
+async function createContainer(api: ContainerApi, call: GraphCaller, userId: string, text: string, imageUrls: string[], extra: Record<string, string>): Promise<string> {
   const path = `/${encodeURIComponent(userId)}/${api.edges.create}`
-  const withText: Record<string, string> = text ? { [api.textParam]: text } : {}
+  // `extra` (a Threads reply's reply_to_id) goes on the container that is published, not on carousel items.
+  const withText: Record<string, string> = { ...(text ? { [api.textParam]: text } : {}), ...extra }
   const create = async (params: Record<string, string>) => (await call<{ id: string }>('POST', path, params)).id
-  if (imageUrls.length === 0) return create({ media_type: 'TEXT', [api.textParam]: text })
+  if (imageUrls.length === 0) return create({ media_type: 'TEXT', [api.textParam]: text, ...extra })
   if (imageUrls.length === 1) return create({ ...api.imageParams, image_url: imageUrls[0]!, ...withText })
   const children: string[] = []
   for (const image_url of imageUrls) children.push(await create({ ...api.imageParams, image_url, is_carousel_item: 'true' }))
@@ -103,11 +104,11 @@ async function permalink(ctx: PlatformContext, api: ContainerApi, call: GraphCal
  * own download names a bad URL or type plainly, before any container exists), the container
  * made, awaited until Meta has processed it, published once, and its permalink read.
  */
-export async function publishThroughContainer(ctx: PlatformContext, api: ContainerApi, call: GraphCaller, userId: string, request: PublishRequest): Promise<Published> {
+export async function publishThroughContainer(ctx: PlatformContext, api: ContainerApi, call: GraphCaller, userId: string, request: PublishRequest, extra: Record<string, string> = {}): Promise<Published> {
   for (const [index, url] of request.mediaUrls.entries()) {
     await fetchMedia(ctx, url, index, { label: api.label, types: api.images.types, maxBytes: api.images.maxBytes })
   }
-  const container = await createContainer(api, call, userId, request.content, request.mediaUrls)
+  const container = await createContainer(api, call, userId, request.content, request.mediaUrls, extra)
   const { status, message } = api.stateFields
   await awaitContainer(ctx, api.label, container, async () => {
     const body = await call<Record<string, string | undefined>>('GET', `/${encodeURIComponent(container)}`, { fields: `${status},${message}` })

@@ -19,8 +19,9 @@ function ulidTime(id: string): number | undefined {
  * milliseconds, and a hash of the whole id the sub-millisecond part and the clock id, so two
  * posts created in the same millisecond still get different keys.
  */
-export function recordKeyFor(postId: string): string {
-  const hash = createHash('sha256').update(postId).digest()
+export function recordKeyFor(postId: string, part = 0): string {
+  // Part 0 (the post itself) keeps the key it always had; each later part hashes its own name.
+  const hash = createHash('sha256').update(part === 0 ? postId : partKey(postId, part)).digest()
   const ms = ulidTime(postId)
   const micros = ms === undefined ? hash.readBigUInt64BE(8) & ((1n << 53n) - 1n) : BigInt(ms) * 1000n + BigInt(hash.readUInt16BE(0) % 1000)
   const clockId = BigInt(hash.readUInt16BE(2) & 0x3ff)
@@ -31,4 +32,12 @@ export function recordKeyFor(postId: string): string {
     value >>= 5n
   }
   return key
+}
+
+/**
+ * The name of one part of a post, where a platform needs a key per item (an idempotency key, a
+ * feed item): the post id for the post itself, `<post id>-<index>` for each part after it.
+ */
+export function partKey(postId: string, part: number): string {
+  return part === 0 ? postId : `${postId}-${part}`
 }

@@ -52,6 +52,10 @@ export const slack: CredentialPlatform = {
   credentials: Credentials,
   // An incoming webhook takes no idempotency key and returns no id: a re-send posts twice.
   idempotencyWindowMs: 0,
+  // An incoming webhook answers only "ok", never a message's ts: there is nothing to reply to
+  // in a thread (thread_ts), so parts are consecutive messages and a first comment has no home.
+  thread: 'consecutive',
+  firstComment: null,
 
   limits: LIMITS,
   measure: (draft) => measureDraft(LIMITS, draft),

@@ -88,6 +88,9 @@ export const telegram: CredentialPlatform = {
   credentials: Credentials,
   // The Bot API has no idempotency key: a re-send would post twice.
   idempotencyWindowMs: 0,
+  // A follow-up quotes the message before it (reply_parameters), as a chat shows a thread.
+  thread: 'replies',
+  firstComment: 'reply',
 
   limits: LIMITS,
   measure: (draft) => measureDraft(LIMITS, draft),
@@ -115,17 +118,21 @@ export const telegram: CredentialPlatform = {
     const files = []
     for (const [index, url] of request.mediaUrls.entries()) files.push(await download(ctx, url, index))
     const caption = request.content === '' ? {} : { caption: request.content }
+    // The id is `<chat>:<message>`; a reply names the message in this chat (Bot API ReplyParameters).
+    const parentId = request.followUp?.parent.platform_post_id?.split(':').pop()
+    const reply = parentId ? { reply_parameters: { message_id: Number(parentId) } } : {}
     let message: Message
     // No parse_mode, here or on captions: the text is plain, so `<a>`, `*bold*` or a
     // `tg://user?id=` link in a post is shown as written, never parsed into markup or mentions.
     if (files.length === 0) {
-      message = await call<Message>(ctx, credentials, 'sendMessage', { json: { chat_id: credentials.chat_id, text: request.content } })
+      message = await call<Message>(ctx, credentials, 'sendMessage', { json: { chat_id: credentials.chat_id, text: request.content, ...reply } })
     } else if (files.length === 1) {
       const file = files[0]!
       const field = file.kind === 'video' ? 'video' : 'photo'
       const form = new FormData()
       form.append('chat_id', credentials.chat_id)
       if (caption.caption) form.append('caption', caption.caption)
+      if (reply.reply_parameters) form.append('reply_parameters', JSON.stringify(reply.reply_parameters))
       form.append(field, filePart(file), file.filename)
       message = await call<Message>(ctx, credentials, file.kind === 'video' ? 'sendVideo' : 'sendPhoto', { form })
     } else {
@@ -134,6 +141,7 @@ export const telegram: CredentialPlatform = {
       form.append('chat_id', credentials.chat_id)
       const media = files.map((file, index) => ({ type: file.kind === 'video' ? 'video' : 'photo', media: `attach://file${index}`, ...(index === 0 ? caption : {}) }))
       form.append('media', JSON.stringify(media))
+      if (reply.reply_parameters) form.append('reply_parameters', JSON.stringify(reply.reply_parameters))
       files.forEach((file, index) => form.append(`file${index}`, filePart(file), file.filename))
       const messages = await call<Message[]>(ctx, credentials, 'sendMediaGroup', { form })
       message = messages[0]!

@@ -59,6 +59,9 @@ export const threads: OAuthPlatform = {
   auth: 'oauth2',
   // A container is published once; publishing again makes a second post, and Meta has no key.
   idempotencyWindowMs: 0,
+  // A thread is a chain of posts, each a reply (reply_to_id on its container) to the one before.
+  thread: 'replies',
+  firstComment: 'reply',
 
   oauth: {
     endpoints: ENDPOINTS,
@@ -94,7 +97,8 @@ export const threads: OAuthPlatform = {
 
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
-    return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request)
+    const parent = request.followUp?.parent.platform_post_id
+    return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request, parent ? { reply_to_id: parent } : {})
   },
 
   async metrics(connection, ids, ctx) {

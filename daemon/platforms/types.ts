@@ -49,11 +49,31 @@ export interface Verified {
   credentials?: Record<string, unknown>
 }
 
+/** A part that is out, as a later part replying to it needs it. */
+export interface PartRef {
+  platform_post_id: string | null
+  /** What `Published.ref` said of it (a Bluesky record's CID); null if nothing. */
+  ref: string | null
+}
+
+/** A part after the post itself: what it is and what it follows. */
+export interface FollowUp {
+  /** Its index among the target's parts (1 and on): with the post id, the seed of its own key. */
+  index: number
+  kind: 'first_comment' | 'thread'
+  /** The post itself (part 0). */
+  root: PartRef
+  /** What this part replies to where the platform chains replies: the post for a first comment and the first thread part, else the thread part before. */
+  parent: PartRef
+}
+
 export interface PublishRequest {
   /** Our post id (`pst_…`): the seed of a platform idempotency key or record key. */
   postId: string
   content: string
   mediaUrls: string[]
+  /** Absent for the post itself; set for a first comment or a thread part. */
+  followUp?: FollowUp
 }
 
 export interface Published {
@@ -61,6 +81,8 @@ export interface Published {
   platform_post_id: string | null
   /** The public URL; null where the platform gives none. */
   url: string | null
+  /** What a later part needs to reply to this one beyond its id (a Bluesky record's CID). */
+  ref?: string
   /** Credentials to store from now on, when publishing changed them (a refreshed session). */
   credentials?: Record<string, unknown>
 }
@@ -202,6 +224,20 @@ interface PlatformBase {
    * Pointers are into the post body (`#/content`, `#/media_urls`); details name the platform.
    */
   check(draft: Draft, settings: Record<string, unknown>): FieldError[]
+  /**
+   * How the parts after the post go out: `replies`, each a reply to the part before (a thread
+   * as the platform shows one), or `consecutive` posts or messages where it has no replies.
+   */
+  thread: 'replies' | 'consecutive'
+  /**
+   * How a first comment goes out: as a `reply` to the post, as a `comment` on it, or null where
+   * the platform has neither (validation refuses a first comment there).
+   */
+  firstComment: 'reply' | 'comment' | null
+  /**
+   * Publishes the post, or one part after it (`request.followUp`): a reply to the part it
+   * names where `thread` is `replies`, a comment where `firstComment` is `comment`.
+   */
   publish(connection: Connection, request: PublishRequest, ctx: PlatformContext): Promise<Published>
   /** Counts for published items, by platform id. Absent for platforms that report none. */
   metrics?(connection: Connection, platformPostIds: string[], ctx: PlatformContext): Promise<Map<string, Metrics>>

@@ -166,6 +166,9 @@ export const x: OAuthPlatform = {
   // X has no idempotency key for POST /2/tweets: a re-send posts again (or is refused as a
   // duplicate), so a publish whose outcome is unknown is never sent twice.
   idempotencyWindowMs: 0,
+  // A thread is a chain of posts, each reply.in_reply_to_tweet_id the one before.
+  thread: 'replies',
+  firstComment: 'reply',
 
   oauth: {
     endpoints: { authorizeUrl: 'https://x.com/i/oauth2/authorize', tokenUrl: 'https://api.x.com/2/oauth2/token', apiUrl: 'https://api.x.com' },
@@ -211,7 +214,11 @@ export const x: OAuthPlatform = {
     }
     const response = await call(ctx, token, '/2/tweets', {
       method: 'POST',
-      body: JSON.stringify({ text: request.content, ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}) }),
+      body: JSON.stringify({
+        text: request.content,
+        ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
+        ...(request.followUp?.parent.platform_post_id ? { reply: { in_reply_to_tweet_id: request.followUp.parent.platform_post_id } } : {}),
+      }),
     })
     const created = response.status === 201 || response.status === 200 ? jsonOrUndefined<{ data?: { id?: string } }>(response)?.data : undefined
     if (!created?.id) throw xError(response, ctx)

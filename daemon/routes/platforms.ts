@@ -15,6 +15,8 @@ function describe(platform: Platform): PlatformInfo {
     credentials: platform.auth === 'credentials' && 'entries' in platform.credentials ? Object.keys(platform.credentials.entries as object) : [],
     // Every field, null or false where the module declared none: clients need not guess at absent ones.
     limits: v.parse(PlatformLimits, platform.limits),
+    thread: platform.thread,
+    first_comment: platform.firstComment,
   }
 }
 

@@ -1,12 +1,13 @@
 import * as v from 'valibot'
-import { bulkOf, PostCreate, PostSchedule, PostUpdate, type Post, type RepeatInput, type TargetMeasure } from '../../src/api/posts.js'
+import { bulkOf, PostCreate, PostSchedule, PostUpdate, type Overrides, type PlatformOverride, type Post, type RepeatInput, type TargetMeasure, type ThreadPart } from '../../src/api/posts.js'
+import { partsOf, versionFor } from '../../src/post-parts.js'
 import { lastOccurrence } from '../../src/recurrence.js'
 import { toIso } from '../../src/time.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
 import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { AppDeps } from '../context.js'
-import type { PlatformName } from '../platforms/types.js'
+import type { Platform, PlatformName } from '../platforms/types.js'
 import { QueueRefusedError, type NewPost, type NewRepeat, type PostChanges, type ScheduleAt } from '../store/index.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
@@ -41,6 +42,84 @@ interface Draft {
   mediaUrls: string[] | undefined
   platforms: PlatformName[] | undefined
   scheduledAt: number | undefined
+  thread: ThreadPart[]
+  firstComment: string | null
+  overrides: Overrides
+}
+
+/** `#/content…` and `#/media_urls…` of a platform's check, moved to where the text came from. */
+function rebase(errors: FieldError[], at: { content: string; media: string }): FieldError[] {
+  return errors.map((e) => {
+    if (e.pointer.startsWith('#/content')) return { ...e, pointer: at.content + e.pointer.slice('#/content'.length) }
+    if (e.pointer.startsWith('#/media_urls')) return { ...e, pointer: at.media + e.pointer.slice('#/media_urls'.length) }
+    return e
+  })
+}
+
+const blank = (part: { content?: string; media_urls?: string[] }) => (part.content ?? '').trim() === '' && (part.media_urls ?? []).length === 0
+
+/** The rules that hold whatever the platforms: every thread part and first comment says something, every override is for a target. */
+function shapeChecks(draft: Draft): FieldError[] {
+  const errors: FieldError[] = []
+  const threadBlanks = (thread: ThreadPart[], base: string) =>
+    thread.forEach((part, i) => {
+      if (blank(part)) errors.push({ pointer: `${base}/${i}/content`, code: 'required', detail: 'is required (and not blank) unless media_urls has at least one URL: a thread part must say something' })
+    })
+  const commentBlank = (comment: string | null | undefined, pointer: string) => {
+    if (typeof comment === 'string' && comment.trim() === '') errors.push({ pointer, code: 'required', detail: 'must not be blank; leave it out (or null) for no first comment' })
+  }
+  threadBlanks(draft.thread, '#/thread')
+  commentBlank(draft.firstComment, '#/first_comment')
+  for (const [name, override] of Object.entries(draft.overrides) as [PlatformName, PlatformOverride | undefined][]) {
+    if (!override) continue
+    if (draft.platforms && !draft.platforms.includes(name)) {
+      errors.push({ pointer: `#/overrides/${name}`, code: 'not_targeted', detail: `${name} is not one of this post's platforms (${draft.platforms.join(', ')}): add it to platforms, or remove this override` })
+    }
+    if (override.thread) threadBlanks(override.thread, `#/overrides/${name}/thread`)
+    commentBlank(override.first_comment, `#/overrides/${name}/first_comment`)
+  }
+  return errors
+}
+
+/**
+ * One target's version of the post (its override applied) against its platform's rules, each
+ * error pointing where the offending text came from (`#/overrides/x/content`, `#/thread/2/content`,
+ * `#/first_comment`); and each part measured the platform's way.
+ */
+function versionChecks(platform: Platform, settings: Record<string, unknown>, draft: Draft & { content: string; mediaUrls: string[] }): { errors: FieldError[]; measure: TargetMeasure } {
+  const name = platform.name
+  const override = draft.overrides[name] ?? {}
+  const version = versionFor({ content: draft.content, media_urls: draft.mediaUrls, thread: draft.thread, first_comment: draft.firstComment, overrides: draft.overrides }, name)
+  const from = (field: keyof PlatformOverride) => (override[field] !== undefined ? `#/overrides/${name}/${field}` : `#/${field}`)
+  const post = { content: version.content, media_urls: version.mediaUrls }
+  const errors = rebase(platform.check(post, settings), { content: from('content'), media: from('media_urls') })
+  // An override may blank what the post had; a platform whose own check has no such rule (the feed) still needs something to say.
+  const said = errors.some((e) => e.pointer === from('content') && e.code === 'required')
+  if ((override.content !== undefined || override.media_urls !== undefined) && blank(post) && !said) {
+    errors.push({ pointer: from('content'), code: 'required', detail: `is required (and not blank) on ${platform.label} unless media_urls has at least one URL` })
+  }
+  const parts: TargetMeasure['parts'] = []
+  for (const part of partsOf(version).slice(1)) {
+    const draftPart = { content: part.content, media_urls: part.mediaUrls }
+    if (part.kind === 'first_comment') {
+      const pointer = from('first_comment')
+      if (platform.firstComment === null) {
+        errors.push({
+          pointer,
+          code: 'not_supported',
+          detail: `${platform.label} (${name}) has no replies or comments to hold a first comment; leave it out for ${name} with "overrides": {"${name}": {"first_comment": null}}`,
+        })
+        continue
+      }
+      // A comment is text under the post: the platform's text rules apply, not its media ones.
+      if (part.content.trim() !== '') errors.push(...rebase(platform.check(draftPart, settings).filter((e) => e.pointer.startsWith('#/content')), { content: pointer, media: pointer }))
+    } else {
+      const at = `${from('thread')}/${part.index - (version.firstComment === null ? 1 : 2)}`
+      if (!blank(draftPart)) errors.push(...rebase(platform.check(draftPart, settings), { content: `${at}/content`, media: `${at}/media_urls` }))
+    }
+    parts.push({ index: part.index, kind: part.kind === 'first_comment' ? 'first_comment' : 'thread', ...platform.measure(draftPart, settings) })
+  }
+  return { errors, measure: { platform: name, ...platform.measure(post, settings), parts } }
 }
 
 /**
@@ -54,6 +133,7 @@ async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkT
   if (content !== undefined && mediaUrls !== undefined && content.trim() === '' && mediaUrls.length === 0) {
     errors.push({ pointer: '#/content', code: 'required', detail: 'is required (and not blank) unless media_urls has at least one URL' })
   }
+  errors.push(...shapeChecks(draft))
   if (checkTime && draft.scheduledAt !== undefined && draft.scheduledAt < deps.clock.now() - PAST_GRACE_MS) {
     errors.push({ pointer: '#/scheduled_at', code: 'in_the_past', detail: 'is more than 5 minutes in the past; leave it out to publish now' })
   }
@@ -74,9 +154,9 @@ async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkT
     } else if (connection.status !== 'active') {
       errors.push({ pointer, code: 'platform_not_connected', detail: `the ${name} connection of account ${account.id} must be connected again (${name} refused its credentials)` })
     } else if (content !== undefined && mediaUrls !== undefined) {
-      const post = { content, media_urls: mediaUrls }
-      errors.push(...platform.check(post, connection.settings))
-      targets.push({ platform: name, ...platform.measure(post, connection.settings) })
+      const checked = versionChecks(platform, connection.settings, { ...draft, content, mediaUrls })
+      errors.push(...checked.errors)
+      targets.push(checked.measure)
     }
   })
   return { errors, targets }
@@ -103,6 +183,11 @@ function checkRepeat(repeat: RepeatInput, startsAt: number, timezone: string): {
     return { errors: [{ pointer, code: 'too_long', detail }] }
   }
   return { errors: [], repeat: rule }
+}
+
+/** Thread parts as kept: content and media always there. */
+function normalisedThread(thread: ThreadPart[]): Required<ThreadPart>[] {
+  return thread.map((part) => ({ content: part.content ?? '', media_urls: part.media_urls ?? [] }))
 }
 
 /** A post that passed every check of POST /v1/posts, and how its text measures on each target. */
@@ -159,6 +244,9 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
     mediaUrls: 'media_urls' in values || !errors.some((e) => e.pointer.startsWith('#/media_urls')) ? (values.media_urls ?? []) : undefined,
     platforms: values.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
+    thread: values.thread ?? [],
+    firstComment: values.first_comment ?? null,
+    overrides: values.overrides ?? {},
   }
   // A draft's time is only a plan: the clock judges it when the draft is scheduled.
   const checked = await contextChecks(deps, userId, draft, !isDraft)
@@ -191,6 +279,9 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
     ...(isDraft ? { draft: true } : {}),
     ...(queued ? { queue: true } : {}),
     ...(repeat ? { repeat } : {}),
+    thread: normalisedThread(draft.thread),
+    firstComment: draft.firstComment,
+    overrides: draft.overrides,
   }
   return { post, targets: checked.targets, ...(queue?.slot !== undefined ? { slot: queue.slot } : {}) }
 }
@@ -209,6 +300,9 @@ export async function parseSchedule(deps: AppDeps, userId: string, post: Post, r
     mediaUrls: post.media_urls,
     platforms: post.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
+    thread: post.thread,
+    firstComment: post.first_comment,
+    overrides: post.overrides,
   }
   errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
   if (values.queue === true && times.length === 0) errors.push(...(await queueCheck(deps, userId, post.account_id, timeZone)).errors)
@@ -261,6 +355,9 @@ export async function parsePostChanges(deps: AppDeps, userId: string, post: Post
     mediaUrls: pick('media_urls', values.media_urls, post.media_urls),
     platforms: pick('platforms', values.platforms, post.platforms),
     scheduledAt: given.has('scheduled_at') ? (values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at)) : undefined,
+    thread: (given.has('thread') ? values.thread : post.thread) ?? [],
+    firstComment: (given.has('first_comment') ? values.first_comment : post.first_comment) ?? null,
+    overrides: (given.has('overrides') ? values.overrides : post.overrides) ?? {},
   }
   errors.push(...(await contextChecks(deps, userId, draft, post.status !== 'draft')).errors)
   if (errors.length) throw validationFailed(errors)
@@ -269,5 +366,8 @@ export async function parsePostChanges(deps: AppDeps, userId: string, post: Post
     ...(given.has('media_urls') ? { mediaUrls: draft.mediaUrls! } : {}),
     ...(given.has('platforms') ? { platforms: draft.platforms! } : {}),
     ...(draft.scheduledAt !== undefined ? { scheduledAt: draft.scheduledAt } : {}),
+    ...(given.has('thread') ? { thread: normalisedThread(draft.thread) } : {}),
+    ...(given.has('first_comment') ? { firstComment: draft.firstComment } : {}),
+    ...(given.has('overrides') ? { overrides: draft.overrides } : {}),
   }
 }

@@ -5,13 +5,14 @@ import type { HttpClient } from '../egress.js'
 import type { PlatformRegistry } from '../platforms/index.js'
 import type { OAuthApps } from '../platforms/oauth-apps.js'
 import { callWithConnection } from '../platforms/oauth-tokens.js'
-import type { PlatformContext } from '../platforms/types.js'
+import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Outcome, Settlement, TargetRef } from '../store/index.js'
+import type { ClaimedTarget, Outcome, Settlement, StoredPart, TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
+import { followUpOf, inPart } from './parts.js'
 
 export interface SchedulerDeps {
   store: Store
@@ -303,18 +304,40 @@ export class Scheduler {
     } catch (error) {
       return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`)
     }
-    try {
-      // OAuth tokens are refreshed (and stored) in there, before they expire and once on a refusal.
-      const result = await callWithConnection(this.deps, platform, connection, credentials, this.platformCtx, (withTokens, ctx) =>
-        platform.publish(withTokens, { postId: target.postId, content: target.content, mediaUrls: target.mediaUrls }, ctx),
-      )
-      // A platform that refreshed its session hands the new credentials back: kept sealed, so
-      // a restart resumes that session instead of logging in again.
-      const refreshed = result.credentials && { sealedCredentials: secrets.seal(result.credentials, `${target.accountId}:${name}`), connectedAt: connection.connectedAt }
-      return { kind: 'published', platformPostId: result.platform_post_id, url: result.url, ...(refreshed ? { refreshed } : {}) }
-    } catch (error) {
-      return outcomeOfError(error, target, platform, now, clock.now(), this.options.maxAttempts)
+    // Part by part: each one out is recorded at once, in its own write, so a failure (or a crash)
+    // part-way leaves the parts before it recorded, and the next attempt resumes after them.
+    const out = new Map(target.published.map((part) => [part.index, part]))
+    const several = target.parts.length > 1
+    let sealed: Buffer | undefined
+    for (const part of target.parts) {
+      if (out.has(part.index)) continue
+      const started = clock.now()
+      const request: PublishRequest = { postId: target.postId, content: part.content, mediaUrls: part.mediaUrls, ...(part.index > 0 ? { followUp: followUpOf(part, out) } : {}) }
+      let result: Published
+      try {
+        // OAuth tokens are refreshed (and stored) in there, before they expire and once on a refusal.
+        result = await callWithConnection(this.deps, platform, connection, credentials, this.platformCtx, (withTokens, ctx) => platform.publish(withTokens, request, ctx))
+      } catch (error) {
+        // A part recorded in this attempt settled whatever doubt the claim carried: it was that part's.
+        const current = out.size > target.published.length ? { ...target, uncertainSince: undefined } : target
+        const outcome = outcomeOfError(error, current, platform, started, clock.now(), this.options.maxAttempts)
+        return several ? inPart(outcome, part, target.parts.length) : outcome
+      }
+      // A platform that refreshed its session hands the new credentials back: used for the next
+      // part, and kept sealed, so a restart resumes that session instead of logging in again.
+      if (result.credentials) {
+        credentials = result.credentials
+        sealed = secrets.seal(result.credentials, `${target.accountId}:${name}`)
+      }
+      const stored: StoredPart = { index: part.index, kind: part.kind, platformPostId: result.platform_post_id, url: result.url, ref: result.ref ?? null, publishedAt: clock.now() }
+      // A post of one part needs no record of its own: the settlement that follows is it (and a
+      // burst of single posts pays no second write each).
+      if (several) await store.publishing.recordPart(target.postId, name, stored)
+      out.set(part.index, stored)
     }
+    const main = out.get(0)!
+    const refreshed = sealed && { sealedCredentials: sealed, connectedAt: connection.connectedAt }
+    return { kind: 'published', platformPostId: main.platformPostId, url: main.url, ...(refreshed ? { refreshed } : {}) }
   }
 
   private logError(error: unknown, where: string, extra: Record<string, unknown> = {}): void {

@@ -20,6 +20,7 @@ const TABLES = [
   'post_series',
   'posts',
   'post_targets',
+  'post_target_parts',
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',

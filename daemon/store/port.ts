@@ -6,7 +6,8 @@
 import type { Account, Connection } from '../../src/api/accounts.js'
 import type { ApiKey, NewKeySecret } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
-import type { Post, PostStatus } from '../../src/api/posts.js'
+import type { Overrides, PartKind, Post, PostStatus, ThreadPart } from '../../src/api/posts.js'
+import type { PartPlan } from '../../src/post-parts.js'
 import type { Limits, User } from '../../src/api/users.js'
 import type { Webhook, WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
 import type { EventType } from '../../src/events.js'
@@ -128,8 +129,24 @@ export interface ClaimedTarget extends TargetRef {
   attemptsSinceRetry: number
   /** When a request of this chain whose outcome is unknown was first sent, if one was. */
   uncertainSince: number | undefined
+  /** The post's version for this platform (its override applied): what part 0 publishes. */
   content: string
   mediaUrls: string[]
+  /** Every part this target publishes, in order (0 the post itself). */
+  parts: PartPlan[]
+  /** The parts already out (an earlier attempt's), in order: never sent again. */
+  published: StoredPart[]
+}
+
+/** One part of a target that is out on its platform, as recorded the moment it was. */
+export interface StoredPart {
+  index: number
+  kind: PartKind
+  platformPostId: string | null
+  url: string | null
+  /** What a later part needs to reply to this one beyond its id (a Bluesky record's CID); null if nothing. */
+  ref: string | null
+  publishedAt: number
 }
 
 /** How an attempt ended. */
@@ -141,9 +158,9 @@ export type Outcome =
       /** Credentials the platform refreshed, sealed, for the connection as it was at `connectedAt`. */
       refreshed?: { sealedCredentials: Buffer; connectedAt: number }
     }
-  | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean }
-  | { kind: 'unconfirmed'; detail: string }
-  | { kind: 'retry'; at: number; code: string; detail: string; uncertainSince?: number }
+  | { kind: 'failed'; code: string; detail: string; reauthRequired?: boolean; part?: number }
+  | { kind: 'unconfirmed'; detail: string; part?: number }
+  | { kind: 'retry'; at: number; code: string; detail: string; uncertainSince?: number; part?: number }
 
 /** One attempt's outcome and when it came, for `settleAll`. */
 export interface Settlement {
@@ -332,9 +349,15 @@ export interface NewPost {
   /** Takes the account's next free queue slot after `now`, chosen inside the create's transaction. */
   queue?: boolean
   repeat?: NewRepeat
+  /** Follow-up parts, each normalised to content and media; absent: none. */
+  thread?: Required<ThreadPart>[]
+  /** absent or null: none. */
+  firstComment?: string | null
+  /** Per-platform versions; absent: none. */
+  overrides?: Overrides
 }
 
-export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms'>> & { scheduledAt?: number }
+export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'thread' | 'firstComment' | 'overrides'>> & { scheduledAt?: number }
 
 /** When a draft is to be published: at an instant, or at the account's next free queue slot. */
 export type ScheduleAt = { at: number } | { queue: true }
@@ -587,6 +610,12 @@ export interface PublishingStore {
   settleAll(settlements: readonly Settlement[]): Promise<boolean[]>
   /** Extends the leases of targets this node reserved or is attempting: while it lives, no other node takes them over. */
   renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void>
+  /**
+   * Records one part of a target as out on its platform, in its own write, the moment it is:
+   * what a retry resumes after. Answers false (and records nothing) if that part was recorded
+   * already. Clears the target's `uncertainSince`: the request in doubt was this part's.
+   */
+  recordPart(postId: string, platform: PlatformName, part: StoredPart): Promise<boolean>
   /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
   resend(postId: string, platform: PlatformName, now: number): Promise<void>
   /**

@@ -4,7 +4,8 @@
  */
 import type { Connection } from '../../src/api/accounts.js'
 import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
-import type { PostStatus, Repeat, Target, TargetStatus } from '../../src/api/posts.js'
+import type { Overrides, PartKind, PostStatus, Repeat, Target, TargetStatus } from '../../src/api/posts.js'
+import { partsOf, versionFor } from '../../src/post-parts.js'
 import type { SeriesRule } from '../../src/recurrence.js'
 import type { ApiKey } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
@@ -14,7 +15,7 @@ import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
+import type { StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -207,6 +208,11 @@ export interface PostRow {
   occurrence: number | null
   /** JSON of a RepeatRule. */
   repeat_rule: string | null
+  /** JSON: the thread's parts, each `{content, media_urls}`. */
+  thread: string
+  first_comment: string | null
+  /** JSON: per-platform versions. */
+  overrides: string
 }
 
 /** A series' rule as a post row keeps it (JSON in `repeat_rule`), times in ms. */
@@ -245,6 +251,9 @@ export const SERIES_TEMPLATE_COLUMNS = [
   'content',
   'media_urls',
   'platforms',
+  'thread',
+  'first_comment',
+  'overrides',
   'series_id',
   'repeat_rule',
 ] as const satisfies readonly (keyof PostRow)[]
@@ -287,9 +296,31 @@ export interface TargetRow {
   published_at: number | null
   error_code: string | null
   error_detail: string | null
+  error_part: number | null
 }
 
-function targetFromRow(row: TargetRow): Target {
+/** One row of post_target_parts: a part that is out. */
+export interface PartRow {
+  post_id: string
+  platform: PlatformName
+  idx: number
+  kind: PartKind
+  platform_post_id: string | null
+  url: string | null
+  ref: string | null
+  published_at: number
+}
+
+export function storedPartOf(row: PartRow): StoredPart {
+  return { index: Number(row.idx), kind: row.kind, platformPostId: row.platform_post_id, url: row.url, ref: row.ref, publishedAt: Number(row.published_at) }
+}
+
+/** A part as the columns keep it, for an insert. */
+export function partColumns(postId: string, platform: PlatformName, part: StoredPart): PartRow {
+  return { post_id: postId, platform, idx: part.index, kind: part.kind, platform_post_id: part.platformPostId, url: part.url, ref: part.ref, published_at: part.publishedAt }
+}
+
+function targetFromRow(row: TargetRow, parts: PartRow[]): Target {
   return {
     platform: row.platform,
     status: row.status,
@@ -297,12 +328,25 @@ function targetFromRow(row: TargetRow): Target {
     platform_post_id: row.platform_post_id,
     url: row.url,
     published_at: toIsoOrNull(row.published_at),
-    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
+    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '', ...(row.error_part === null || row.error_part === undefined ? {} : { part: row.error_part }) },
+    parts: partsOfTarget(row, parts),
   }
 }
 
+/**
+ * A target's parts out, in order. A post of one part keeps no part rows (its settlement says
+ * all there is): published, it is its own part 0.
+ */
+function partsOfTarget(row: TargetRow, parts: PartRow[]): Target['parts'] {
+  const own = parts.filter((p) => p.platform === row.platform).sort((a, b) => a.idx - b.idx)
+  if (own.length === 0 && row.status === 'published' && row.published_at !== null) {
+    return [{ index: 0, kind: 'post', platform_post_id: row.platform_post_id, url: row.url, published_at: toIso(Number(row.published_at)) }]
+  }
+  return own.map((p) => ({ index: Number(p.idx), kind: p.kind, platform_post_id: p.platform_post_id, url: p.url, published_at: toIso(Number(p.published_at)) }))
+}
+
 /** A post and its targets as the API shows them, targets in the order of the post's platforms. */
-export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord {
+export function postRecordOf(row: PostRow, targetRows: TargetRow[], partRows: PartRow[] = []): PostRecord {
   const platforms = JSON.parse(row.platforms) as PlatformName[]
   const targets = [...targetRows].sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
   return {
@@ -314,9 +358,12 @@ export function postRecordOf(row: PostRow, targetRows: TargetRow[]): PostRecord 
       content: row.content,
       media_urls: JSON.parse(row.media_urls) as string[],
       platforms,
+      thread: JSON.parse(row.thread ?? '[]') as { content: string; media_urls: string[] }[],
+      first_comment: row.first_comment ?? null,
+      overrides: JSON.parse(row.overrides ?? '{}') as Overrides,
       scheduled_at: toIsoOrNull(row.scheduled_at),
       status: row.status,
-      targets: targets.map(targetFromRow),
+      targets: targets.map((t) => targetFromRow(t, partRows)),
       created_at: toIso(row.created_at),
       updated_at: toIso(row.updated_at),
       published_at: toIsoOrNull(row.published_at),
@@ -455,9 +502,23 @@ export interface ClaimRow {
   user_id: string
   content: string
   media_urls: string
+  thread: string
+  first_comment: string | null
+  overrides: string
 }
 
-export function claimedTargetOf(ref: TargetRef, row: ClaimRow): ClaimedTarget {
+/** What a claimed target publishes: its platform's version of the post, and the parts already out. */
+export function claimedTargetOf(ref: TargetRef, row: ClaimRow, published: StoredPart[] = []): ClaimedTarget {
+  const version = versionFor(
+    {
+      content: row.content,
+      media_urls: JSON.parse(row.media_urls) as string[],
+      thread: JSON.parse(row.thread ?? '[]') as { content: string; media_urls: string[] }[],
+      first_comment: row.first_comment ?? null,
+      overrides: JSON.parse(row.overrides ?? '{}') as Overrides,
+    },
+    ref.platform,
+  )
   return {
     ...ref,
     dueAt: row.next_attempt_at,
@@ -465,8 +526,10 @@ export function claimedTargetOf(ref: TargetRef, row: ClaimRow): ClaimedTarget {
     attempts: row.attempts,
     attemptsSinceRetry: row.attempts - row.attempts_before_retry,
     uncertainSince: row.uncertain_since ?? undefined,
-    content: row.content,
-    mediaUrls: JSON.parse(row.media_urls) as string[],
+    content: version.content,
+    mediaUrls: version.mediaUrls,
+    parts: partsOf(version),
+    published: [...published].sort((a, b) => a.index - b.index),
   }
 }
 

@@ -53,6 +53,14 @@ export const PlatformInfo = v.pipe(
     auth: v.pipe(v.picklist(PLATFORM_AUTH), v.description('credentials: the connect call takes them; oauth2: the person approves in their browser')),
     credentials: v.pipe(v.array(v.string()), v.description('The credential fields POST /v1/accounts/{id}/connections takes (empty for oauth2 and feed)')),
     limits: PlatformLimits,
+    thread: v.pipe(
+      v.picklist(['replies', 'consecutive']),
+      v.description("How a post's thread parts go out: replies, each a reply to the part before (a thread as the platform shows one); consecutive, posts or messages one after another"),
+    ),
+    first_comment: v.pipe(
+      v.nullable(v.picklist(['reply', 'comment'])),
+      v.description('How a first comment goes out: a reply to the post, or a comment on it; null: the platform has neither, and a post with a first_comment for it is refused'),
+    ),
   }),
   v.title('Platform'),
 )

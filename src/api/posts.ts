@@ -28,6 +28,54 @@ const MediaUrls = v.pipe(
   v.maxLength(MAX_MEDIA, `must hold at most ${MAX_MEDIA} URLs`),
 )
 const Content = v.pipe(v.string(), v.maxLength(MAX_CONTENT_CHARS, `must be at most ${MAX_CONTENT_CHARS} characters`))
+/** How many follow-up parts a thread may have after the post itself. */
+export const MAX_THREAD_PARTS = 24
+
+/** One follow-up part of a thread: its text, its media, or both. */
+export const ThreadPart = v.pipe(
+  v.strictObject({
+    content: v.optional(Content),
+    media_urls: v.optional(MediaUrls),
+  }),
+  v.title('ThreadPart'),
+  v.description('A follow-up part: content, media_urls or both (one of them must say something)'),
+)
+export type ThreadPart = v.InferOutput<typeof ThreadPart>
+
+const Thread = v.pipe(
+  v.array(ThreadPart),
+  v.maxLength(MAX_THREAD_PARTS, `must hold at most ${MAX_THREAD_PARTS} parts`),
+  v.description(
+    `Up to ${MAX_THREAD_PARTS} parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread.`,
+  ),
+)
+const FirstComment = v.pipe(
+  v.nullable(Content),
+  v.description(
+    'Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none.',
+  ),
+)
+
+/** What an override may replace for one platform; what it leaves out stays the post's own. */
+export const PlatformOverride = v.pipe(
+  v.strictObject({
+    content: v.optional(Content),
+    media_urls: v.optional(MediaUrls),
+    thread: v.optional(Thread),
+    first_comment: v.optional(FirstComment),
+  }),
+  v.title('PlatformOverride'),
+  v.description('Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there'),
+)
+export type PlatformOverride = v.InferOutput<typeof PlatformOverride>
+
+/** Per-platform versions, keyed by platform name; each platform must be one the post targets. */
+export const Overrides = v.pipe(
+  v.strictObject(Object.fromEntries(PLATFORM_NAMES.map((name) => [name, v.optional(PlatformOverride)])) as Record<(typeof PLATFORM_NAMES)[number], v.OptionalSchema<typeof PlatformOverride, undefined>>),
+  v.description("Per-platform versions: each key a platform the post targets, its fields replacing the post's for that platform only"),
+)
+export type Overrides = v.InferOutput<typeof Overrides>
+
 const Platforms = v.pipe(
   v.array(PlatformName),
   v.minLength(1, `must name at least one platform (${PLATFORM_NAMES.join(', ')})`),
@@ -90,6 +138,9 @@ export const PostCreate = v.strictObject({
       v.description('Makes the post the first occurrence of a series (recurring or evergreen): when an occurrence is published, partly published or fails, the next is scheduled as a new post with the same series_id. It must end: count or until, at most a year (366 days) after the first occurrence.'),
     ),
   ),
+  thread: v.optional(Thread),
+  first_comment: v.optional(FirstComment),
+  overrides: v.optional(Overrides),
 })
 export type PostCreate = v.InferOutput<typeof PostCreate>
 
@@ -122,6 +173,9 @@ export const PostUpdate = v.strictObject({
   media_urls: v.optional(MediaUrls),
   scheduled_at: v.optional(TimestampInput),
   platforms: v.optional(Platforms),
+  thread: v.optional(Thread),
+  first_comment: v.optional(FirstComment),
+  overrides: v.optional(v.pipe(Overrides, v.description('Replaces the whole set of overrides ({} removes them all)'))),
 })
 export type PostUpdate = v.InferOutput<typeof PostUpdate>
 
@@ -132,7 +186,27 @@ export const PostSchedule = v.strictObject({
 })
 export type PostSchedule = v.InferOutput<typeof PostSchedule>
 
-export const TargetError = v.object({ code: v.string(), detail: v.string() })
+export const TargetError = v.object({
+  code: v.string(),
+  detail: v.string(),
+  part: v.optional(v.pipe(v.number(), v.integer(), v.description('In a post of several parts: the index (in `parts` order: 0 the post) of the part that failed; the parts before it are out'))),
+})
+
+export const PART_KINDS = ['post', 'first_comment', 'thread'] as const
+export type PartKind = (typeof PART_KINDS)[number]
+
+/** One part of a target that is out on the platform. */
+export const PublishedPart = v.pipe(
+  v.object({
+    index: v.pipe(v.number(), v.integer(), v.description('0 the post, then the first comment (if any), then the thread parts in order')),
+    kind: v.picklist(PART_KINDS),
+    platform_post_id: v.nullable(v.string()),
+    url: v.nullable(v.string()),
+    published_at: Timestamp,
+  }),
+  v.title('PublishedPart'),
+)
+export type PublishedPart = v.InferOutput<typeof PublishedPart>
 
 /** How a post fares on one platform. */
 export const Target = v.pipe(
@@ -150,6 +224,10 @@ export const Target = v.pipe(
     url: v.pipe(v.nullable(v.string()), v.description('Where the published item can be seen; null while unpublished, and where the platform gives no link (Slack; a Telegram chat that is neither a channel nor a supergroup)')),
     published_at: NullableTimestamp,
     error: v.nullable(TargetError),
+    parts: v.pipe(
+      v.array(PublishedPart),
+      v.description('The parts already out, in order (the post, its first comment, its thread parts): a retry resumes after the last of them and never sends one again'),
+    ),
   }),
   v.title('Target'),
 )
@@ -175,6 +253,9 @@ export const Post = v.pipe(
     content: v.string(),
     media_urls: v.array(v.string()),
     platforms: v.array(v.picklist(PLATFORM_NAMES)),
+    thread: v.array(v.object({ content: v.string(), media_urls: v.array(v.string()) })),
+    first_comment: v.nullable(v.string()),
+    overrides: v.pipe(Overrides, v.description('Per-platform versions as given; {} when there are none')),
     scheduled_at: v.pipe(
       v.nullable(Timestamp),
       v.description('When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at)'),
@@ -199,6 +280,17 @@ export const TargetMeasure = v.pipe(
     platform: v.picklist(PLATFORM_NAMES),
     length: v.pipe(v.number(), v.integer(), v.description("The text's length as this platform counts it (its links, emoji and CJK rules)")),
     limit: v.pipe(v.number(), v.integer(), v.description('The most this platform allows for this post (a caption under media may be shorter; a Mastodon instance may allow more)')),
+    parts: v.pipe(
+      v.array(
+        v.object({
+          index: v.pipe(v.number(), v.integer()),
+          kind: v.picklist(['first_comment', 'thread'] as const),
+          length: v.pipe(v.number(), v.integer()),
+          limit: v.pipe(v.number(), v.integer()),
+        }),
+      ),
+      v.description("The parts after the post on this platform (its version, overrides applied), each measured likewise; index as in a target's `parts`"),
+    ),
   }),
   v.title('TargetMeasure'),
 )

@@ -52,6 +52,21 @@ export const repeatable = { multiple: true, multipleNonGreedy: true } as const
  */
 export const platform = Flags.option({ options: PLATFORM_NAMES, helpValue: '<platform>' })
 
+/**
+ * A per-platform text (`--text-for bluesky="Shorter, for Bluesky"`): a platform name, `=`, the
+ * text that platform gets instead of the post's own (the request's `overrides.<platform>.content`).
+ */
+export const platformText = Flags.custom<{ platform: (typeof PLATFORM_NAMES)[number]; text: string }>({
+  helpValue: '<platform>=<text>',
+  parse: async (input) => {
+    const at = input.indexOf('=')
+    const name = at < 0 ? '' : input.slice(0, at).trim()
+    if (at < 0) throw new Error(`"${input}" must be PLATFORM=TEXT, e.g. --text-for bluesky="A shorter version"`)
+    if (!(PLATFORM_NAMES as readonly string[]).includes(name)) throw new Error(`"${name}" is not a platform (${PLATFORM_NAMES.join(', ')}); write PLATFORM=TEXT`)
+    return { platform: name as (typeof PLATFORM_NAMES)[number], text: input.slice(at + 1) }
+  },
+})
+
 /** `--yes`: do what a destructive command does without asking first on a terminal. */
 export const yes = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation on a terminal' })
 

@@ -38,6 +38,11 @@ export function mediaLimit({ limits: { media } }: PlatformInfo): string {
   return media.required ? `${count}, at least 1` : count
 }
 
+/** "replies, comment": how thread parts go out, then how a first comment does ("none" where it is refused). */
+export function partsOf({ thread, first_comment }: PlatformInfo): string {
+  return `${thread}, ${first_comment ?? 'none'}`
+}
+
 /** Platforms as an aligned table: what `platforms` prints. */
 export function platformTable(platforms: readonly PlatformInfo[]): string {
   return table(platforms, [
@@ -46,5 +51,6 @@ export function platformTable(platforms: readonly PlatformInfo[]): string {
     { header: 'CONNECTS WITH', value: connectsWith },
     { header: 'TEXT', value: textLimit },
     { header: 'MEDIA', value: mediaLimit },
+    { header: 'THREAD, FIRST COMMENT', value: partsOf },
   ])
 }

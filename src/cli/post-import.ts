@@ -3,10 +3,8 @@ import type { FieldError } from '../errors.js'
 import { CsvSyntaxError, parseCsv } from './csv.js'
 
 /** The columns `smm posts import` reads: the first four are required. */
-export const IMPORT_COLUMNS = ['account', 'platforms', 'content', 'at', 'media_urls'] as const
+export const IMPORT_COLUMNS = ['account', 'platforms', 'content', 'at', 'media_urls', 'first_comment'] as const
 const REQUIRED = IMPORT_COLUMNS.slice(0, 4)
-/** Columns of issue 14's CSV that smm does not build yet: refused by name rather than ignored. */
-const NOT_YET: Record<string, string> = { first_comment: 'first comments are not supported yet; remove the first_comment column' }
 
 /** One line of the CSV, as written (times and account names are resolved later). */
 export interface ImportRow {
@@ -16,6 +14,8 @@ export interface ImportRow {
   content: string
   at: string
   mediaUrls: string[]
+  /** Empty in the file: none. */
+  firstComment: string | undefined
 }
 
 /** A problem with one line (or the header) of the CSV, said the way a person finds it in the file. */
@@ -41,8 +41,7 @@ export function readImportCsv(text: string): { rows: ImportRow[]; errors: LineEr
   const names = header.fields.map((name) => name.trim().toLowerCase())
   const errors: LineError[] = []
   names.forEach((name) => {
-    if (NOT_YET[name]) errors.push({ line: header.line, column: name, detail: NOT_YET[name]! })
-    else if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) errors.push({ line: header.line, column: name, detail: `is not a column smm imports (${IMPORT_COLUMNS.join(', ')})` })
+    if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) errors.push({ line: header.line, column: name, detail: `is not a column smm imports (${IMPORT_COLUMNS.join(', ')})` })
   })
   for (const name of REQUIRED) if (!names.includes(name)) errors.push({ line: header.line, column: name, detail: 'is missing from the header line' })
   if (errors.length) return { rows: [], errors }
@@ -50,7 +49,16 @@ export function readImportCsv(text: string): { rows: ImportRow[]; errors: LineEr
   const rows = lines.map(({ line, fields }): ImportRow => {
     if (fields.length !== names.length) errors.push({ line, column: undefined, detail: `has ${fields.length} fields; the header names ${names.length}` })
     const cell = (name: string) => fields[names.indexOf(name)] ?? ''
-    return { line, account: cell('account').trim(), platforms: words(cell('platforms')), content: cell('content'), at: cell('at').trim(), mediaUrls: words(cell('media_urls')) }
+    const firstComment = cell('first_comment')
+    return {
+      line,
+      account: cell('account').trim(),
+      platforms: words(cell('platforms')),
+      content: cell('content'),
+      at: cell('at').trim(),
+      mediaUrls: words(cell('media_urls')),
+      firstComment: firstComment.trim() === '' ? undefined : firstComment,
+    }
   })
   return { rows, errors }
 }
@@ -78,5 +86,12 @@ export function lineReport(errors: LineError[]): string {
 
 /** A post as one row of the columns `posts import` reads (`IMPORT_COLUMNS`): what `posts export` writes. */
 export function importRowOf(post: Post): Record<(typeof IMPORT_COLUMNS)[number], string> {
-  return { account: post.account_id, platforms: post.platforms.join(' '), content: post.content, at: post.scheduled_at ?? '', media_urls: post.media_urls.join(' ') }
+  return {
+    account: post.account_id,
+    platforms: post.platforms.join(' '),
+    content: post.content,
+    at: post.scheduled_at ?? '',
+    media_urls: post.media_urls.join(' '),
+    first_comment: post.first_comment ?? '',
+  }
 }

@@ -1,4 +1,5 @@
 import type { Post, PostStatus, Repeat, Target, TargetStatus } from '../api/posts.js'
+import { partsOf, versionFor } from '../post-parts.js'
 import { describeInterval } from '../recurrence.js'
 import { details, localTime, paint, table, type Column, type Style } from './output.js'
 
@@ -44,6 +45,7 @@ export function postTable(posts: readonly Post[]): string {
 }
 
 function targetOutcome(target: Target): string {
+  // A failed part's detail starts with which part it was ("Part 2 of 3 (a thread part): …").
   if (target.error) return `${target.error.code}: ${target.error.detail}`
   return target.url ?? ''
 }
@@ -62,15 +64,45 @@ export function postDetails(post: Post): string {
   if (post.published_at) pairs.push(['Published', localTime(post.published_at)])
   if (post.cancelled_at) pairs.push(['Cancelled', localTime(post.cancelled_at)])
   pairs.push(['Updated', localTime(post.updated_at)])
+  // How many parts each target publishes (its version: the post, a first comment, thread parts).
+  const partCount = (t: Target) => partsOf(versionFor({ ...post, first_comment: post.first_comment ?? null, thread: post.thread ?? [], overrides: post.overrides ?? {} }, t.platform)).length
+  const several = post.targets.some((t) => partCount(t) > 1)
   const targets = table(post.targets, [
     { header: 'PLATFORM', value: (t) => t.platform },
     { header: 'STATUS', value: (t) => t.status, style: (t) => TARGET_STYLES[t.status] },
     { header: 'ATTEMPTS', value: (t) => String(t.attempts) },
+    ...(several ? [{ header: 'PARTS OUT', value: (t: Target) => `${(t.parts ?? []).length}/${partCount(t)}` }] : []),
     { header: 'PUBLISHED', value: (t) => localTime(t.published_at) },
     { header: 'URL OR ERROR', value: targetOutcome },
   ])
-  const content = post.content ? post.content.replace(/^(?=.)/gm, '  ') : paint('dim', '  (no text)')
-  return `${details(pairs)}\n\n${content}\n\n${targets}`
+  const indent = (text: string) => text.replace(/^(?=.)/gm, '  ')
+  const content = post.content ? indent(post.content) : paint('dim', '  (no text)')
+  const sections = [details(pairs), content]
+  if (post.first_comment) sections.push(`First comment:\n${indent(post.first_comment)}`)
+  if (post.thread?.length) {
+    sections.push(`Thread:\n${post.thread.map((part, i) => `  ${i + 1}. ${oneLine(part.content || `(${part.media_urls.length} media)`, 70)}`).join('\n')}`)
+  }
+  for (const [platform, override] of Object.entries(post.overrides ?? {})) {
+    if (!override) continue
+    const changed = Object.keys(override).map((field) => field.replace('_', ' ')).join(', ')
+    sections.push(`Version for ${platform} (its own ${changed})${override.content !== undefined ? `:\n${indent(override.content)}` : ''}`)
+  }
+  sections.push(targets)
+  // Each part out, where there are several: what a retry will not send again.
+  const out = post.targets.filter((t) => partCount(t) > 1 && (t.parts ?? []).length > 0)
+  if (out.length) {
+    const rows = out.flatMap((t) => t.parts.map((part) => ({ platform: t.platform, ...part })))
+    sections.push(
+      table(rows, [
+        { header: 'PLATFORM', value: (r) => r.platform },
+        { header: 'PART', value: (r) => String(r.index) },
+        { header: 'KIND', value: (r) => r.kind.replace('_', ' ') },
+        { header: 'PUBLISHED', value: (r) => localTime(r.published_at) },
+        { header: 'URL', value: (r) => r.url ?? r.platform_post_id ?? '' },
+      ]),
+    )
+  }
+  return sections.join('\n\n')
 }
 
 /** "feed, mastodon and bluesky" */

@@ -191,6 +191,8 @@ export function loopbackOAuthPlatform(name: PlatformName, options: { pkce?: bool
     label,
     auth: 'oauth2',
     idempotencyWindowMs: 0,
+    thread: 'consecutive',
+    firstComment: null,
     limits: { text: { max: 500, count: 'utf16' }, media: { max: null } },
     measure: (draft) => ({ length: draft.content.length, limit: 500 }),
     check: () => [],

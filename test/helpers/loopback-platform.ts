@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import * as v from 'valibot'
 import { PlatformError, type CredentialPlatform, type Platform, type PlatformName } from '../../daemon/platforms/types.js'
 import { ensureSelfSigned } from '../../daemon/tls.js'
+import { partKey } from '../../daemon/platforms/record-key.js'
 
 /** What the loopback server answers: a status, headers and a JSON body, or no answer at all. */
 export type Reply = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | 'hang'
@@ -14,7 +15,7 @@ export interface LoopbackServer {
   url: string
   ca: string
   /** Every request received: its body parsed. */
-  received: { content: string; idempotency_key: string; media: string[] }[]
+  received: { content: string; idempotency_key: string; media: string[]; in_reply_to: string | null }[]
   /** The most requests it has held unanswered at once since the last `resetPeak()`. */
   peak(): number
   resetPeak(): void
@@ -84,7 +85,16 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
  */
 export function loopbackPlatform(
   name: PlatformName,
-  options: { idempotent: boolean; windowMs?: number; maxChars?: number; timeoutMs?: number; concurrency?: Platform['concurrency'] },
+  options: {
+    idempotent: boolean
+    windowMs?: number
+    maxChars?: number
+    timeoutMs?: number
+    concurrency?: Platform['concurrency']
+    /** How parts after the post go out; default a chain of replies, first comment as a reply. */
+    thread?: Platform['thread']
+    firstComment?: Platform['firstComment']
+  },
 ): CredentialPlatform {
   return {
     name,
@@ -93,6 +103,9 @@ export function loopbackPlatform(
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     credentials: v.strictObject({ webhook_url: v.pipe(v.string(), v.url('must be a URL')) }),
     idempotencyWindowMs: options.idempotent ? (options.windowMs ?? Infinity) : 0,
+    // Parts after the post are replies to the part before, as on Mastodon.
+    thread: options.thread ?? 'replies',
+    firstComment: options.firstComment === undefined ? 'reply' : options.firstComment,
     limits: { text: { max: options.maxChars ?? 2000, count: 'utf16' }, media: { max: null } },
     measure: (draft) => ({ length: draft.content.length, limit: options.maxChars ?? 2000 }),
     check(draft) {
@@ -106,7 +119,12 @@ export function loopbackPlatform(
       const res = await ctx.http(String(connection.credentials.webhook_url), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content: request.content, idempotency_key: request.postId, media: request.mediaUrls }),
+        body: JSON.stringify({
+          content: request.content,
+          idempotency_key: partKey(request.postId, request.followUp?.index ?? 0),
+          media: request.mediaUrls,
+          in_reply_to: (options.thread ?? 'replies') === 'replies' ? (request.followUp?.parent.platform_post_id ?? null) : null,
+        }),
         timeoutMs: options.timeoutMs ?? 2_000,
       })
       const body = res.json<{ id?: string; url?: string; message?: string }>()

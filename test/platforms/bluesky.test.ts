@@ -52,6 +52,29 @@ describe('bluesky, against the reference PDS', () => {
     expect(bluesky.check({ content: 'x', media_urls: Array(5).fill('https://m.example/a.png') }, {})[0]).toMatchObject({ pointer: '#/media_urls' })
   })
 
+  it('publishes a thread as replies naming the root and the parent by URI and CID, each part under its own record key', async () => {
+    expect([bluesky.thread, bluesky.firstComment]).toEqual(['replies', 'reply'])
+    const postId = 'pst_01JBSKYTHREAD000000000000'
+    const root = await bluesky.publish(connection, { postId, content: 'Thread root', mediaUrls: [] }, ctx)
+    const rootRef = { platform_post_id: root.platform_post_id, ref: root.ref ?? null }
+    const rootRecord = await pds.getRecord(root.platform_post_id!)
+    expect(root.ref).toBe(rootRecord.cid)
+    const one = await bluesky.publish(connection, { postId, content: 'Part one', mediaUrls: [], followUp: { index: 1, kind: 'thread', root: rootRef, parent: rootRef } }, ctx)
+    const oneRef = { platform_post_id: one.platform_post_id, ref: one.ref ?? null }
+    const two = await bluesky.publish(connection, { postId, content: 'Part two', mediaUrls: [], followUp: { index: 2, kind: 'thread', root: rootRef, parent: oneRef } }, ctx)
+    expect(one.platform_post_id).toBe(`at://${alice.did}/app.bsky.feed.post/${recordKeyFor(postId, 1)}`)
+    expect(new Set([root, one, two].map((p) => p.platform_post_id)).size).toBe(3)
+    const stored = await pds.getRecord(two.platform_post_id!)
+    expect(stored.value.reply).toEqual({ root: { uri: root.platform_post_id, cid: rootRecord.cid }, parent: { uri: one.platform_post_id, cid: one.ref } })
+    expect((await pds.getRecord(one.platform_post_id!)).value.reply).toEqual({ root: { uri: root.platform_post_id, cid: rootRecord.cid }, parent: { uri: root.platform_post_id, cid: rootRecord.cid } })
+    expect(rootRecord.value.reply).toBeUndefined()
+    // Sent again (an answer lost), a part finds its record, CID included, and makes no second one.
+    const before = pds.callCount('com.atproto.repo.createRecord')
+    const again = await bluesky.publish(connection, { postId, content: 'Part two', mediaUrls: [], followUp: { index: 2, kind: 'thread', root: rootRef, parent: oneRef } }, ctx)
+    expect(again).toMatchObject({ platform_post_id: two.platform_post_id, ref: two.ref })
+    expect(pds.callCount('com.atproto.repo.createRecord')).toBe(before)
+  })
+
   it('publishes text with an image as a blob, links, mentions and tags as facets, under a key from the post id', async () => {
     const content = 'Hello @bob.test, see https://example.com/page #smm'
     const published = await bluesky.publish(connection, { postId: 'pst_01JBSKYFIRST0000000000000', content, mediaUrls: [mediaHost.media('cat.png')] }, ctx)

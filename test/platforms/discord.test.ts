@@ -28,6 +28,8 @@ describe('discord', () => {
     expect(verified).toMatchObject({ handle: 'smm announcements', settings: { channel_id: '900', guild_id: '800' } })
     expect(discord.metrics).toBeUndefined()
     expect(discord.idempotencyWindowMs).toBe(0)
+    // A webhook cannot reply or comment: thread parts are messages after the post, a first comment is refused.
+    expect([discord.thread, discord.firstComment]).toEqual(['consecutive', null])
   })
 
   it('refuses a deleted webhook or a wrong token at connect time with Discord reason', async () => {

@@ -110,6 +110,20 @@ describe('facebook: publishing', () => {
     expect(sent.params).toEqual({ message: 'Fresh bread at 7', access_token: connection.credentials.access_token, appsecret_proof: createHmac('sha256', 'fb-secret').update(String(connection.credentials.access_token)).digest('hex') })
   })
 
+  it('a first comment is a comment on the Page post (POST /{post-id}/comments); thread parts are posts of their own', async () => {
+    expect([facebook.thread, facebook.firstComment]).toEqual(['consecutive', 'comment'])
+    const post = await publish('pst_01JFBCOMMENT', 'Opening hours changed')
+    const ref = { platform_post_id: post.platform_post_id, ref: null }
+    const comment = await facebook.publish(connection, { postId: 'pst_01JFBCOMMENT', content: 'Details: https://bakery.example/hours', mediaUrls: [], followUp: { index: 1, kind: 'first_comment', root: ref, parent: ref } }, ctx)
+    expect(fake.comments.get(comment.platform_post_id!)).toEqual({ postId: post.platform_post_id, message: 'Details: https://bakery.example/hours' })
+    expect(comment.url).toBe(`https://www.facebook.com/${post.platform_post_id}?comment_id=${comment.platform_post_id}`)
+    expect(fake.posts.get(post.platform_post_id!)!.comments).toBe(1)
+    const sent = fake.requests.filter((r) => r.path === `/${post.platform_post_id}/comments`).at(-1)!
+    expect(sent.params).toMatchObject({ message: 'Details: https://bakery.example/hours', access_token: connection.credentials.access_token })
+    const next = await facebook.publish(connection, { postId: 'pst_01JFBCOMMENT', content: 'And on Sundays', mediaUrls: [], followUp: { index: 2, kind: 'thread', root: ref, parent: ref } }, ctx)
+    expect(fake.posts.get(next.platform_post_id!)!.message).toBe('And on Sundays')
+  })
+
   it('one image is a photo post by URL with the text as caption', async () => {
     const published = await publish('pst_01JFBONE', 'Our croissants', [media('cat.png')])
     const post = fake.posts.get(published.platform_post_id!)!

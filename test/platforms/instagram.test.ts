@@ -84,6 +84,17 @@ describe('instagram', () => {
     expect(fake.sent('GET', `/${publish.params.creation_id}`).at(-1)!.params.fields).toBe('status_code,status')
   })
 
+  it('publishes a first comment as a comment on the post (POST /{ig-media-id}/comments); thread parts as posts of their own', async () => {
+    expect([instagram.thread, instagram.firstComment]).toEqual(['consecutive', 'comment'])
+    const post = await instagram.publish(connection, { postId: 'pst_01JIGCOMMENT', content: 'New drop', mediaUrls: [fake.image('shoe.jpg')] }, ctx)
+    const rootRef = { platform_post_id: post.platform_post_id, ref: null }
+    const comment = await instagram.publish(connection, { postId: 'pst_01JIGCOMMENT', content: 'Shop: link in bio', mediaUrls: [], followUp: { index: 1, kind: 'first_comment', root: rootRef, parent: rootRef } }, ctx)
+    expect(fake.comments.get(comment.platform_post_id!)).toEqual({ mediaId: post.platform_post_id, message: 'Shop: link in bio' })
+    expect(fake.sent('POST', `/v23.0/${post.platform_post_id}/comments`).at(-1)!.params).toMatchObject({ message: 'Shop: link in bio' })
+    const next = await instagram.publish(connection, { postId: 'pst_01JIGCOMMENT', content: 'Part two', mediaUrls: [fake.image('2.jpg')], followUp: { index: 2, kind: 'thread', root: rootRef, parent: rootRef } }, ctx)
+    expect(fake.media.get(next.platform_post_id!)!.container.params).toEqual(expect.objectContaining({ caption: 'Part two', image_url: fake.image('2.jpg') }))
+  })
+
   it('publishes a carousel: item containers with is_carousel_item, then a CAROUSEL with children and the caption', async () => {
     const before = fake.requests.length
     const urls = [fake.image('1.jpg'), fake.image('2.jpg')]

@@ -93,6 +93,20 @@ describe('linkedin: rules', () => {
 })
 
 describe('linkedin: publishing', () => {
+  it('a first comment goes through the Comments API on the post’s URN; thread parts are posts of their own', async () => {
+    expect([linkedin.thread, linkedin.firstComment]).toEqual(['consecutive', 'comment'])
+    const post = await publish('pst_01JLICOMMENT', 'We are hiring')
+    const ref = { platform_post_id: post.platform_post_id, ref: null }
+    const comment = await linkedin.publish(connection, { postId: 'pst_01JLICOMMENT', content: 'Apply (today): https://jobs.example', mediaUrls: [], followUp: { index: 1, kind: 'first_comment', root: ref, parent: ref } }, ctx)
+    expect(comment.platform_post_id).toMatch(/^urn:li:comment:\(urn:li:activity:\d+,\d+\)$/)
+    expect(fake.comments.get(comment.platform_post_id!)).toEqual({ object: post.platform_post_id, actor: 'urn:li:person:A1b2C3', text: 'Apply (today): https://jobs.example' })
+    const sent = fake.requests.filter((r) => r.path.endsWith('/comments')).at(-1)!
+    expect(sent.path).toBe(`/rest/socialActions/${encodeURIComponent(post.platform_post_id!)}/comments`)
+    expect(sent.headers).toMatchObject({ 'linkedin-version': expect.stringMatching(/^\d{6}$/), 'x-restli-protocol-version': '2.0.0' })
+    const next = await linkedin.publish(connection, { postId: 'pst_01JLICOMMENT', content: 'Part two', mediaUrls: [], followUp: { index: 2, kind: 'thread', root: ref, parent: ref } }, ctx)
+    expect(fake.posts.get(next.platform_post_id!)!.commentary).toBe('Part two')
+  })
+
   it('publishes text through the Posts API with the version headers and returns the URN and its URL', async () => {
     const published = await publish('pst_01JLITEXT', 'Hello (LinkedIn) #smm')
     expect(published.platform_post_id).toMatch(/^urn:li:share:\d+$/)

@@ -68,6 +68,29 @@ describe('mastodon', () => {
     expect(mastodon.idempotencyWindowMs).toBe(3_600_000)
   })
 
+  it('publishes a thread as a chain of replies (in_reply_to_id), each part under its own Idempotency-Key', async () => {
+    expect([mastodon.thread, mastodon.firstComment]).toEqual(['replies', 'reply'])
+    const root = await mastodon.publish(connection, { postId: 'pst_01JTHREAD', content: 'Part one', mediaUrls: [] }, ctx)
+    const ref = { platform_post_id: root.platform_post_id, ref: null }
+    const comment = await mastodon.publish(connection, { postId: 'pst_01JTHREAD', content: 'First comment', mediaUrls: [], followUp: { index: 1, kind: 'first_comment', root: ref, parent: ref } }, ctx)
+    const two = await mastodon.publish(connection, { postId: 'pst_01JTHREAD', content: 'Part two', mediaUrls: [], followUp: { index: 2, kind: 'thread', root: ref, parent: ref } }, ctx)
+    const twoRef = { platform_post_id: two.platform_post_id, ref: null }
+    const three = await mastodon.publish(connection, { postId: 'pst_01JTHREAD', content: 'Part three', mediaUrls: [], followUp: { index: 3, kind: 'thread', root: ref, parent: twoRef } }, ctx)
+    expect(instance.statuses.get(comment.platform_post_id!)!.in_reply_to_id).toBe(root.platform_post_id)
+    expect(instance.statuses.get(two.platform_post_id!)!.in_reply_to_id).toBe(root.platform_post_id)
+    expect(instance.statuses.get(three.platform_post_id!)!.in_reply_to_id).toBe(two.platform_post_id)
+    expect(instance.statuses.get(root.platform_post_id!)!.in_reply_to_id).toBeNull()
+    expect(instance.requests.filter((r) => r.path === '/api/v1/statuses').slice(-4).map((r) => r.idempotencyKey)).toEqual([
+      'smm-pst_01JTHREAD',
+      'smm-pst_01JTHREAD-1',
+      'smm-pst_01JTHREAD-2',
+      'smm-pst_01JTHREAD-3',
+    ])
+    // A part re-sent after a lost answer finds the status it made, not a second one.
+    const again = await mastodon.publish(connection, { postId: 'pst_01JTHREAD', content: 'Part three', mediaUrls: [], followUp: { index: 3, kind: 'thread', root: ref, parent: twoRef } }, ctx)
+    expect(again.platform_post_id).toBe(three.platform_post_id)
+  })
+
   it('a 503 then a 429 are transient (with the reset time), and the retry succeeds', async () => {
     instance.failNext('POST /api/v1/statuses', { status: 503, body: { error: 'Service Unavailable' } })
     const down = await platformError(mastodon.publish(connection, { postId: 'pst_01JRETRY', content: 'Retry me', mediaUrls: [] }, ctx))

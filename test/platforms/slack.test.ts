@@ -22,6 +22,8 @@ describe('slack', () => {
     expect(fake.messages).toEqual([])
     expect(slack.metrics).toBeUndefined()
     expect(slack.idempotencyWindowMs).toBe(0)
+    // An incoming webhook answers no ts to reply to in a thread: parts are messages after the post, no first comment.
+    expect([slack.thread, slack.firstComment]).toEqual(['consecutive', null])
   })
 
   it('refuses a removed webhook at connect time with Slack reason', async () => {

@@ -54,6 +54,25 @@ describe('telegram', () => {
     expect(published.platform_post_id).toBe(`-1001234567890:${published.url!.split('/').pop()}`)
   })
 
+  it('sends a thread and a first comment as replies (reply_parameters naming the message before), with text or media', async () => {
+    expect([telegram.thread, telegram.firstComment]).toEqual(['replies', 'reply'])
+    const root = await telegram.publish(connection, { postId: 'pst_thread', content: 'Root', mediaUrls: [] }, ctx)
+    const rootRef = { platform_post_id: root.platform_post_id, ref: null }
+    const messageId = (id: string | null) => Number(id!.split(':').pop())
+    const comment = await telegram.publish(connection, { postId: 'pst_thread', content: 'Comment', mediaUrls: [], followUp: { index: 1, kind: 'first_comment', root: rootRef, parent: rootRef } }, ctx)
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendMessage', text: 'Comment', reply_to: messageId(root.platform_post_id) })
+    const photo = await telegram.publish(connection, { postId: 'pst_thread', content: 'With a cat', mediaUrls: [mediaHost.media('cat.png')], followUp: { index: 2, kind: 'thread', root: rootRef, parent: rootRef } }, ctx)
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendPhoto', reply_to: messageId(root.platform_post_id) })
+    const parent = { platform_post_id: photo.platform_post_id, ref: null }
+    await telegram.publish(connection, { postId: 'pst_thread', content: 'Album', mediaUrls: [mediaHost.media('cat.png'), mediaHost.media('cat.png')], followUp: { index: 3, kind: 'thread', root: rootRef, parent } }, ctx)
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendMediaGroup', reply_to: messageId(photo.platform_post_id) })
+    expect(comment.platform_post_id).not.toBe(root.platform_post_id)
+    // A reply to a message that is gone is the Bot API's refusal, for good.
+    const gone = await platformError(telegram.publish(connection, { postId: 'pst_thread', content: 'x', mediaUrls: [], followUp: { index: 4, kind: 'thread', root: rootRef, parent: { platform_post_id: '-1001234567890:9999', ref: null } } }, ctx))
+    expect(gone).toMatchObject({ kind: 'permanent' })
+    expect(gone.message).toContain('message to be replied not found')
+  })
+
   it('uploads one image with sendPhoto and several with sendMediaGroup, the caption on the first', async () => {
     await telegram.publish(connection, { postId: 'pst_2', content: 'One cat', mediaUrls: [mediaHost.media('cat.png')] }, ctx)
     expect(fake.sent.at(-1)).toMatchObject({ method: 'sendPhoto', caption: 'One cat', parse_mode: undefined, files: [{ field: 'photo', name: 'cat.png', type: 'image/png' }] })

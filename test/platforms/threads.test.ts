@@ -82,6 +82,24 @@ describe('threads', () => {
     expect(published).toEqual({ platform_post_id: container.published, url: `https://www.threads.net/@alice/post/C${container.published!.slice(-6)}` })
   })
 
+  it('publishes a thread as replies: each part’s container names the part before by reply_to_id', async () => {
+    expect([threads.thread, threads.firstComment]).toEqual(['replies', 'reply'])
+    const root = await threads.publish(connection, { postId: 'pst_01JTHREAD', content: 'Thread 1/3', mediaUrls: [] }, ctx)
+    const rootRef = { platform_post_id: root.platform_post_id, ref: null }
+    const two = await threads.publish(connection, { postId: 'pst_01JTHREAD', content: 'Thread 2/3', mediaUrls: [], followUp: { index: 1, kind: 'thread', root: rootRef, parent: rootRef } }, ctx)
+    expect(fake.sent('POST', '/v1.0/1234567890/threads').at(-1)!.params).toMatchObject({ media_type: 'TEXT', text: 'Thread 2/3', reply_to_id: root.platform_post_id })
+    const three = await threads.publish(
+      connection,
+      { postId: 'pst_01JTHREAD', content: 'Thread 3/3, two images', mediaUrls: [fake.image('a.jpg'), fake.image('b.jpg')], followUp: { index: 2, kind: 'thread', root: rootRef, parent: { platform_post_id: two.platform_post_id, ref: null } } },
+      ctx,
+    )
+    // On a carousel the reply goes on the CAROUSEL container that is published, not on its items.
+    const creates = fake.sent('POST', '/v1.0/1234567890/threads').slice(-3)
+    expect(creates.map((c) => c.params.reply_to_id)).toEqual([undefined, undefined, two.platform_post_id])
+    expect(fake.media.get(three.platform_post_id!)!.container.params).toMatchObject({ media_type: 'CAROUSEL', reply_to_id: two.platform_post_id })
+    expect(fake.media.get(root.platform_post_id!)!.container.params.reply_to_id).toBeUndefined()
+  })
+
   it('publishes one image as an IMAGE container with the text', async () => {
     await threads.publish(connection, { postId: 'pst_01JIMAGE', content: 'A cat', mediaUrls: [fake.image('cat.jpg')] }, ctx)
     const create = fake.sent('POST', '/threads').at(-1)!

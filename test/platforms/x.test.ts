@@ -118,6 +118,22 @@ describe('x: publishing', () => {
     expect(fake.requests.filter((r) => r.path === '/2/tweets').at(-1)!.body).toEqual({ text: 'Hello from smm' })
   })
 
+  it('publishes a thread and a first comment as replies: reply.in_reply_to_tweet_id names the part before', async () => {
+    expect([x.thread, x.firstComment]).toEqual(['replies', 'reply'])
+    const root = await x.publish(connection, { postId: 'pst_thread', content: 'A thread 1/3', mediaUrls: [] }, ctx)
+    const rootRef = { platform_post_id: root.platform_post_id, ref: null }
+    const comment = await x.publish(connection, { postId: 'pst_thread', content: 'Link: https://example.com', mediaUrls: [], followUp: { index: 1, kind: 'first_comment', root: rootRef, parent: rootRef } }, ctx)
+    const two = await x.publish(connection, { postId: 'pst_thread', content: 'A thread 2/3', mediaUrls: [], followUp: { index: 2, kind: 'thread', root: rootRef, parent: rootRef } }, ctx)
+    const three = await x.publish(connection, { postId: 'pst_thread', content: 'A thread 3/3', mediaUrls: [], followUp: { index: 3, kind: 'thread', root: rootRef, parent: { platform_post_id: two.platform_post_id, ref: null } } }, ctx)
+    expect(fake.posts.get(comment.platform_post_id!)!.inReplyTo).toBe(root.platform_post_id)
+    expect(fake.posts.get(two.platform_post_id!)!.inReplyTo).toBe(root.platform_post_id)
+    expect(fake.posts.get(three.platform_post_id!)!.inReplyTo).toBe(two.platform_post_id)
+    expect(fake.requests.filter((r) => r.path === '/2/tweets').at(-1)!.body).toEqual({ text: 'A thread 3/3', reply: { in_reply_to_tweet_id: two.platform_post_id } })
+    // A reply to a post that is gone is refused by X, for good.
+    const gone = await platformError(x.publish(connection, { postId: 'pst_thread', content: 'orphan', mediaUrls: [], followUp: { index: 4, kind: 'thread', root: rootRef, parent: { platform_post_id: '1999999999999999999', ref: null } } }, ctx))
+    expect(gone.kind).toBe('permanent')
+  })
+
   it('publishes with images: each uploaded first (base64, tweet_image), their ids attached', async () => {
     const published = await x.publish(connection, { postId: 'pst_images', content: 'Two cats', mediaUrls: [mediaHost.media('cat.png'), mediaHost.media('cat.png')] }, ctx)
     const post = fake.posts.get(published.platform_post_id!)!

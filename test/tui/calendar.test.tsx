@@ -21,7 +21,7 @@ function samplePosts() {
       content: 'Evening recap',
       status: 'failed',
       platforms: ['bluesky'],
-      targets: [{ platform: 'bluesky', status: 'failed', attempts: 5, platform_post_id: null, url: null, published_at: null, error: { code: 'auth', detail: 'App password revoked' } }],
+      targets: [{ platform: 'bluesky', status: 'failed', attempts: 5, platform_post_id: null, url: null, published_at: null, error: { code: 'auth', detail: 'App password revoked' }, parts: [] }],
     }),
     makePost({ id: 'pst_d', scheduled_at: '2026-11-24T09:00:00Z', content: 'Tuesday tips', status: 'cancelled' }),
   ]

@@ -28,6 +28,7 @@ export function makePost(fields: Partial<Post> & { id: string; scheduled_at: str
       url: null,
       published_at: null,
       error: null,
+      parts: [],
     })),
     created_at: '2026-11-01T00:00:00.000Z',
     updated_at: '2026-11-01T00:00:00.000Z',
@@ -36,6 +37,9 @@ export function makePost(fields: Partial<Post> & { id: string; scheduled_at: str
     series_id: null,
     occurrence: null,
     repeat: null,
+    thread: [],
+    first_comment: null,
+    overrides: {},
     ...fields,
   }
 }
@@ -60,8 +64,8 @@ export const ACCOUNTS: Account[] = [
 
 /** Platforms as GET /v1/platforms lists them, with the limits the daemon's modules declare. */
 export const PLATFORMS: PlatformInfo[] = [
-  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS) },
-  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits) })),
+  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS), thread: 'consecutive', first_comment: null },
+  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits), thread: p.thread, first_comment: p.firstComment })),
 ]
 
 export class MemorySource implements CalendarSource {
@@ -104,7 +108,7 @@ export class MemorySource implements CalendarSource {
   createPost(input: PostCreateInput): Promise<Post> {
     return this.call('createPost', [input], () => {
       // The calendar creates one-off posts: a series (`repeat`) is the daemon's to expand.
-      const { repeat: _repeat, draft, queue: _queue, ...fields } = input
+      const { repeat: _repeat, draft, queue: _queue, thread: _thread, ...fields } = input
       const post = makePost({ id: `pst_${this.seq++}`, ...fields, status: draft ? 'draft' : 'scheduled', scheduled_at: input.scheduled_at ?? (draft ? null : new Date().toISOString()) })
       this.posts.push(post)
       return post

@@ -1,7 +1,7 @@
 import { newId } from '../../../src/ids.js'
 import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore, ScheduleAt } from '../port.js'
 import { accountsByIds } from './accounts.js'
-import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
+import { postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
 import { advanceSeries, startSeries, stopSeries } from './series.js'
@@ -23,8 +23,10 @@ function whereOf(q: Queryable, userId: string, filters: PostFilters) {
 /** Posts with their targets, in two statements however many posts. */
 export async function recordsOf(q: Queryable, rows: PostRow[]): Promise<PostRecord[]> {
   if (rows.length === 0) return []
-  const targets = await q<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${rows.map((r) => r.id)})`
-  return rows.map((row) => postRecordOf(row, targets.filter((t) => t.post_id === row.id)))
+  const ids = rows.map((r) => r.id)
+  const targets = await q<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${ids})`
+  const parts = await q<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${ids}) ORDER BY platform, idx`
+  return rows.map((row) => postRecordOf(row, targets.filter((t) => t.post_id === row.id), parts.filter((p) => p.post_id === row.id)))
 }
 
 export async function recordOf(q: Queryable, id: string): Promise<PostRecord | undefined> {
@@ -44,9 +46,10 @@ async function insertPost(tx: Queryable, userId: string, input: NewPost, now: nu
   const id = newId('pst', now)
   const scheduledAt = input.queue ? await pickSlot(tx, userId, input.accountId, now, index) : input.scheduledAt
   await tx`
-    INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+    INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
     VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
-            ${JSON.stringify(input.platforms)}, ${scheduledAt}, ${input.draft ? 'draft' : 'scheduled'}, 1, ${now}, ${now})`
+            ${JSON.stringify(input.platforms)}, ${scheduledAt}, ${input.draft ? 'draft' : 'scheduled'}, 1, ${now}, ${now},
+            ${JSON.stringify(input.thread ?? [])}, ${input.firstComment ?? null}, ${JSON.stringify(input.overrides ?? {})})`
   await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
   if (input.repeat) await startSeries(tx, id, input.repeat, now)
   const record = (await recordOf(tx, id))!
@@ -117,6 +120,9 @@ export function postsStore(sql: Sql): PostsStore {
         await tx`
           UPDATE posts SET content = ${changes.content ?? p.content}, media_urls = ${JSON.stringify(changes.mediaUrls ?? p.media_urls)},
                  platforms = ${JSON.stringify(platforms)}, scheduled_at = ${scheduledAt},
+                 thread = ${JSON.stringify(changes.thread ?? p.thread)},
+                 first_comment = ${changes.firstComment !== undefined ? changes.firstComment : p.first_comment},
+                 overrides = ${JSON.stringify(changes.overrides ?? p.overrides)},
                  updated_at = ${now}, version = version + 1
            WHERE id = ${id}`
         // A new time replaces a retry's: the post is due when the user now says.
@@ -175,7 +181,7 @@ export function postsStore(sql: Sql): PostsStore {
         await tx`UPDATE posts SET status = 'scheduled', updated_at = ${now}, version = version + 1 WHERE id = ${id}`
         await tx`
           UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, uncertain_since = NULL, next_attempt_at = ${now},
-                 lease_expires_at = NULL, claimed_by = NULL, error_code = NULL, error_detail = NULL
+                 lease_expires_at = NULL, claimed_by = NULL, error_code = NULL, error_detail = NULL, error_part = NULL
            WHERE post_id = ${id} AND status IN ('failed', 'unconfirmed')`
         const record = (await recordOf(tx, id))!
         await appendEvent(tx, userId, 'post.scheduled', record.post, now)

@@ -1,8 +1,8 @@
 import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
-import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, TargetRef } from '../port.js'
-import { claimedTargetOf, postRecordOf, type ClaimRow, type PostRow, type TargetRow } from '../rows.js'
+import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, StoredPart, TargetRef } from '../port.js'
+import { claimedTargetOf, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
@@ -27,19 +27,19 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
   if (outcome.kind === 'published') {
     changed = await tx`
       UPDATE post_targets SET status = 'published', platform_post_id = ${outcome.platformPostId}, url = ${outcome.url}, published_at = ${now},
-             metrics_due_at = ${now + FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, uncertain_since = NULL,
+             metrics_due_at = ${now + FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL, uncertain_since = NULL,
              ${tx(done)}
        WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
   } else if (outcome.kind === 'retry') {
     changed = await tx`
       UPDATE post_targets SET status = 'pending', next_attempt_at = ${outcome.at}, error_code = ${outcome.code}, error_detail = ${outcome.detail},
-             uncertain_since = ${outcome.uncertainSince ?? null},
+             uncertain_since = ${outcome.uncertainSince ?? null}, error_part = ${outcome.part ?? null},
              ${tx(done)}
        WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
   } else {
     const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
     changed = await tx`
-      UPDATE post_targets SET status = ${status}, error_code = ${code}, error_detail = ${outcome.detail}, next_attempt_at = NULL, ${tx(done)}
+      UPDATE post_targets SET status = ${status}, error_code = ${code}, error_detail = ${outcome.detail}, error_part = ${outcome.part ?? null}, next_attempt_at = NULL, ${tx(done)}
        WHERE post_id = ${postId} AND platform = ${platform} AND status IN ('publishing', 'pending') RETURNING 1`
   }
   // Settled already (by a recovery on another node, say): the first outcome stands.
@@ -56,7 +56,10 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
   if (after !== post) {
     await tx`UPDATE posts SET status = ${after.status}, published_at = ${after.published_at}, updated_at = ${now}, version = ${after.version} WHERE id = ${postId}`
   }
-  const record = postRecordOf(after, targets)
+  // Only a post of several parts has part rows: the plain post's settle stays at its statements.
+  const severalParts = post.thread !== '[]' || post.first_comment !== null || post.overrides !== '{}'
+  const parts = severalParts ? await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ${postId} ORDER BY platform, idx` : []
+  const record = postRecordOf(after, targets, parts)
   if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, now)
   if (outcome.kind === 'published' && outcome.refreshed) {
     await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
@@ -95,11 +98,14 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
         FROM posts p, unnest(${claims.map((c) => c.ref.postId)}::text[], ${claims.map((c) => c.ref.platform)}::text[], ${claims.map((c) => c.now)}::bigint[]) AS r(post_id, platform, now)
        WHERE p.id = t.post_id AND t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'pending' AND t.next_attempt_at <= r.now
          AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= r.now)
-      RETURNING t.post_id, t.platform, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls`
+      RETURNING t.post_id, t.platform, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls,
+                p.thread, p.first_comment, p.overrides`
     const claimed = new Map(rows.map((row) => [`${row.post_id} ${row.platform}`, row]))
+    // The parts an earlier attempt got out: the attempt resumes after them.
+    const parts = rows.length === 0 ? [] : await sql<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${rows.map((r) => r.post_id)}) ORDER BY idx`
     return claims.map(({ ref }) => {
       const row = claimed.get(`${ref.postId} ${ref.platform}`)
-      return row && claimedTargetOf(ref, row)
+      return row && claimedTargetOf(ref, row, parts.filter((p) => p.post_id === ref.postId && p.platform === ref.platform).map(storedPartOf))
     })
   }
 
@@ -177,6 +183,16 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
         UPDATE post_targets t SET lease_expires_at = ${until}
           FROM unnest(${targets.map((x) => x.postId)}::text[], ${targets.map((x) => x.platform)}::text[]) AS r(post_id, platform)
          WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status IN ('pending', 'publishing') AND t.claimed_by = ${nodeId}`
+    },
+
+    async recordPart(postId: string, platform: PlatformName, part: StoredPart) {
+      return sql.begin(async (tx) => {
+        const inserted = await tx`INSERT INTO post_target_parts ${tx(partColumns(postId, platform, part))} ON CONFLICT DO NOTHING RETURNING 1`
+        if (inserted.length === 0) return false
+        // The request whose outcome was in doubt was this part's: it is out, so the doubt is over.
+        await tx`UPDATE post_targets SET uncertain_since = NULL WHERE post_id = ${postId} AND platform = ${platform}`
+        return true
+      })
     },
 
     async resend(postId, platform, now) {

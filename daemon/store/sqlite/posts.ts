@@ -5,7 +5,7 @@ import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
 import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt } from '../port.js'
-import { postRecordOf, type PostRow, type TargetRow } from '../rows.js'
+import { postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { seriesSteps } from './series.js'
 
 /**
@@ -18,9 +18,10 @@ const SORT_TIME = 'coalesce(p.scheduled_at, p.created_at)'
 export function postReader(db: Db) {
   const byId = db.prepare<[string], PostRow>('SELECT * FROM posts WHERE id = ?')
   const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id = ?')
+  const partsOf = db.prepare<[string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? ORDER BY platform, idx')
 
   function recordFromRow(row: PostRow): PostRecord {
-    return postRecordOf(row, targetsOf.all(row.id))
+    return postRecordOf(row, targetsOf.all(row.id), partsOf.all(row.id))
   }
 
   return {
@@ -36,16 +37,16 @@ export function postReader(db: Db) {
 export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>, queues: ReturnType<typeof queuesStore>) {
   const reader = postReader(db)
   const series = seriesSteps(db, events)
-  const insert = db.prepare<[string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number], void>(
-    `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number, string, string | null, string], void>(
+    `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
   )
   const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
   // The compare-and-swap on status and version is what makes an edit racing the scheduler's
   // claim (or another edit) lose cleanly instead of overwriting.
-  const update = db.prepare<[string, string, string, number | null, number, string, number], void>(
-    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, version = version + 1
+  const update = db.prepare<[string, string, string, number | null, number, string, string | null, string, string, number], void>(
+    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, thread = ?, first_comment = ?, overrides = ?, version = version + 1
       WHERE id = ? AND status IN ('scheduled', 'draft') AND version = ?`,
   )
   const cancel = db.prepare<[number, number, string], void>(
@@ -62,7 +63,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   )
   const requeueTargets = db.prepare<[number, string], void>(
     `UPDATE post_targets SET status = 'pending', attempts_before_retry = attempts, uncertain_since = NULL, next_attempt_at = ?, lease_expires_at = NULL,
-            error_code = NULL, error_detail = NULL
+            error_code = NULL, error_detail = NULL, error_part = NULL
       WHERE post_id = ? AND status IN ('failed', 'unconfirmed')`,
   )
   // A new time replaces a retry's: the post is due when the user now says.
@@ -79,8 +80,21 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     // A queued post's slot is picked here, in the (immediate) transaction: the next queued
     // create waits for this one to commit, then sees the slot taken.
     const scheduledAt = input.queue ? queues.pickSync(userId, input.accountId, now, index) : input.scheduledAt
-    const status = input.draft ? 'draft' : 'scheduled'
-    insert.run(id, userId, input.accountId, input.content, JSON.stringify(input.mediaUrls), JSON.stringify(input.platforms), scheduledAt, status, now, now)
+    insert.run(
+      id,
+      userId,
+      input.accountId,
+      input.content,
+      JSON.stringify(input.mediaUrls),
+      JSON.stringify(input.platforms),
+      scheduledAt,
+      input.draft ? 'draft' : 'scheduled',
+      now,
+      now,
+      JSON.stringify(input.thread ?? []),
+      input.firstComment ?? null,
+      JSON.stringify(input.overrides ?? {}),
+    )
     for (const platform of input.platforms) insertTarget.run(id, platform)
     if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
@@ -108,6 +122,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       JSON.stringify(platforms),
       changes.scheduledAt ?? (p.scheduled_at === null ? null : Date.parse(p.scheduled_at)),
       now,
+      JSON.stringify(changes.thread ?? p.thread),
+      changes.firstComment !== undefined ? changes.firstComment : p.first_comment,
+      JSON.stringify(changes.overrides ?? p.overrides),
       id,
       version,
     )

@@ -6,8 +6,8 @@ import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
-import { claimedTargetOf, type TargetRow } from '../rows.js'
-import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement } from '../port.js'
+import { claimedTargetOf, partColumns, storedPartOf, type PartRow, type TargetRow } from '../rows.js'
+import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement, StoredPart } from '../port.js'
 
 /** How a post ends once every target is settled. */
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
@@ -43,15 +43,15 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   // Publishing also starts the target's metrics schedule (daemon/analytics), in the same write.
   const setPublished = db.prepare<[string | null, string | null, number, number, string, string], void>(
     `UPDATE post_targets SET status = 'published', platform_post_id = ?, url = ?, published_at = ?, metrics_due_at = ?, lease_expires_at = NULL,
-            next_attempt_at = NULL, error_code = NULL, error_detail = NULL, uncertain_since = NULL
+            next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL, uncertain_since = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
-  const setFailed = db.prepare<[string, string, string, string, string], void>(
-    `UPDATE post_targets SET status = ?, error_code = ?, error_detail = ?, lease_expires_at = NULL, next_attempt_at = NULL
+  const setFailed = db.prepare<[string, string, string, number | null, string, string], void>(
+    `UPDATE post_targets SET status = ?, error_code = ?, error_detail = ?, error_part = ?, lease_expires_at = NULL, next_attempt_at = NULL
       WHERE post_id = ? AND platform = ? AND status IN ('publishing', 'pending')`,
   )
-  const setRetry = db.prepare<[number, string, string, number | null, string, string], void>(
-    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, error_code = ?, error_detail = ?, uncertain_since = ?, lease_expires_at = NULL
+  const setRetry = db.prepare<[number, string, string, number | null, number | null, string, string], void>(
+    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, error_code = ?, error_detail = ?, uncertain_since = ?, error_part = ?, lease_expires_at = NULL
       WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
   )
   const resend = db.prepare<[number, string, string], void>(
@@ -100,10 +100,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   function settleOne(postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean {
     let changed: number
     if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, now + FIRST_COLLECTION_AFTER_MS, postId, platform).changes
-    else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, outcome.uncertainSince ?? null, postId, platform).changes
+    else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, outcome.uncertainSince ?? null, outcome.part ?? null, postId, platform).changes
     else {
       const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
-      changed = setFailed.run(status, code, outcome.detail, postId, platform).changes
+      changed = setFailed.run(status, code, outcome.detail, outcome.part ?? null, postId, platform).changes
     }
     // Settled already (by a lease recovery, say): the first outcome stands.
     if (changed === 0) return false
@@ -144,12 +144,26 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
   const claimAll = db.transaction((claims: readonly { ref: TargetRef; now: number }[], leaseMs: number) => claims.map((c) => claimTargetOf(c.ref, c.now, leaseMs)))
   const claimOne = db.transaction((ref: TargetRef, now: number, leaseMs: number) => claimTargetOf(ref, now, leaseMs))
+  const partsOfTarget = db.prepare<[string, string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? AND platform = ? ORDER BY idx')
   function claimTargetOf(ref: TargetRef, now: number, leaseMs: number): ClaimedTarget | undefined {
     const row = claimTarget.get(now + leaseMs, ref.postId, ref.platform, now)
     if (!row) return undefined
     const post = reader.rowSync(ref.postId)!
-    return claimedTargetOf(ref, { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls })
+    const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
+    // The parts an earlier attempt got out: the attempt resumes after them.
+    return claimedTargetOf(ref, claim, partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf))
   }
+  const insertPart = db.prepare<[PartRow], void>(
+    `INSERT INTO post_target_parts (post_id, platform, idx, kind, platform_post_id, url, ref, published_at)
+     VALUES (@post_id, @platform, @idx, @kind, @platform_post_id, @url, @ref, @published_at) ON CONFLICT DO NOTHING`,
+  )
+  const clearUncertain = db.prepare<[string, string], void>('UPDATE post_targets SET uncertain_since = NULL WHERE post_id = ? AND platform = ?')
+  const recordPart = db.transaction((postId: string, platform: PlatformName, part: StoredPart): boolean => {
+    if (insertPart.run(partColumns(postId, platform, part)).changes === 0) return false
+    // The request whose outcome was in doubt was this part's: it is out, so the doubt is over.
+    clearUncertain.run(postId, platform)
+    return true
+  })
 
   return {
     /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
@@ -187,6 +201,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
     async renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void> {
       renew(targets, until)
+    },
+
+    async recordPart(postId: string, platform: PlatformName, part: StoredPart): Promise<boolean> {
+      return recordPart.immediate(postId, platform, part)
     },
 
     /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */

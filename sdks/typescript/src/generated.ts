@@ -180,6 +180,10 @@ export interface Platform {
   /** The credential fields POST /v1/accounts/{id}/connections takes (empty for oauth2 and feed) */
   credentials: string[]
   limits: PlatformLimits
+  /** How a post's thread parts go out: replies, each a reply to the part before (a thread as the platform shows one); consecutive, posts or messages one after another */
+  thread: "replies" | "consecutive"
+  /** How a first comment goes out: a reply to the post, or a comment on it; null: the platform has neither, and a post with a first_comment for it is refused */
+  first_comment: "reply" | "comment" | null
 }
 
 export interface Connection {
@@ -226,6 +230,30 @@ export interface Queue {
   next: string[]
 }
 
+export interface ThreadPart {
+  content?: string
+  media_urls?: string[]
+}
+
+export interface PlatformOverride {
+  content?: string
+  media_urls?: string[]
+  /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
+  thread?: ThreadPart[]
+  /** Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none. */
+  first_comment?: string | null
+}
+
+export interface PublishedPart {
+  /** 0 the post, then the first comment (if any), then the thread parts in order */
+  index: number
+  kind: "post" | "first_comment" | "thread"
+  platform_post_id: string | null
+  url: string | null
+  /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+  published_at: string
+}
+
 export interface Target {
   platform: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
   /** unconfirmed: the platform was asked but no answer came; it is not re-sent automatically */
@@ -239,7 +267,11 @@ export interface Target {
   error: {
     code: string
     detail: string
+    /** In a post of several parts: the index (in `parts` order: 0 the post) of the part that failed; the parts before it are out */
+    part?: number
   } | null
+  /** The parts already out, in order (the post, its first comment, its thread parts): a retry resumes after the last of them and never sends one again */
+  parts: PublishedPart[]
 }
 
 export interface Repeat {
@@ -258,6 +290,36 @@ export interface Post {
   content: string
   media_urls: string[]
   platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+  thread: Array<{
+    content: string
+    media_urls: string[]
+  }>
+  first_comment: string | null
+  /** Per-platform versions as given; {} when there are none */
+  overrides: {
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    feed?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    mastodon?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    bluesky?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    telegram?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    discord?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    slack?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    x?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    linkedin?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    threads?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    facebook?: PlatformOverride
+    /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+    instagram?: PlatformOverride
+  }
   /** When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at) */
   scheduled_at: string | null
   /** draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule) */
@@ -283,6 +345,13 @@ export interface TargetMeasure {
   length: number
   /** The most this platform allows for this post (a caption under media may be shorter; a Mastodon instance may allow more) */
   limit: number
+  /** The parts after the post on this platform (its version, overrides applied), each measured likewise; index as in a target's `parts` */
+  parts: Array<{
+    index: number
+    kind: "first_comment" | "thread"
+    length: number
+    limit: number
+  }>
 }
 
 export interface PostValidation {
@@ -697,6 +766,35 @@ export interface Operations {
         count?: number
         until?: string
       }
+      /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
+      thread?: ThreadPart[]
+      /** Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none. */
+      first_comment?: string | null
+      /** Per-platform versions: each key a platform the post targets, its fields replacing the post's for that platform only */
+      overrides?: {
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        feed?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        mastodon?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        bluesky?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        telegram?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        discord?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        slack?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        x?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        linkedin?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        threads?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        facebook?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        instagram?: PlatformOverride
+      }
     }
     response: Post
   }
@@ -719,6 +817,35 @@ export interface Operations {
         /** How many occurrences in all, the first included */
         count?: number
         until?: string
+      }
+      /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
+      thread?: ThreadPart[]
+      /** Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none. */
+      first_comment?: string | null
+      /** Per-platform versions: each key a platform the post targets, its fields replacing the post's for that platform only */
+      overrides?: {
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        feed?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        mastodon?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        bluesky?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        telegram?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        discord?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        slack?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        x?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        linkedin?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        threads?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        facebook?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        instagram?: PlatformOverride
       }
     }
     response: PostValidation
@@ -744,6 +871,35 @@ export interface Operations {
           /** How many occurrences in all, the first included */
           count?: number
           until?: string
+        }
+        /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
+        thread?: ThreadPart[]
+        /** Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none. */
+        first_comment?: string | null
+        /** Per-platform versions: each key a platform the post targets, its fields replacing the post's for that platform only */
+        overrides?: {
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          feed?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          mastodon?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          bluesky?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          telegram?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          discord?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          slack?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          x?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          linkedin?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          threads?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          facebook?: PlatformOverride
+          /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+          instagram?: PlatformOverride
         }
       }>
       /** true: validate every post and answer 200 {valid, count}, creating nothing */
@@ -772,6 +928,35 @@ export interface Operations {
       media_urls?: string[]
       scheduled_at?: string
       platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
+      /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
+      thread?: ThreadPart[]
+      /** Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none. */
+      first_comment?: string | null
+      /** Replaces the whole set of overrides ({} removes them all) */
+      overrides?: {
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        feed?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        mastodon?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        bluesky?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        telegram?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        discord?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        slack?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        x?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        linkedin?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        threads?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        facebook?: PlatformOverride
+        /** Replaces these fields for this one platform: thread [] drops the thread there, first_comment null drops the comment there */
+        instagram?: PlatformOverride
+      }
     }
     response: Post
   }
