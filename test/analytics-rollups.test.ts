@@ -213,12 +213,29 @@ describe('migration 6', () => {
     try {
       const file = join(dir, 'smm.db')
       const db = openDatabase(file, migrations.filter((m) => m.version < 6))
-      // Today's stores write the old data, so they get the columns migrations 7 and 8 add (and
-      // the table 10 adds) for a while; they are dropped again below, leaving the file as version
-      // 5 had it.
-      db.exec('ALTER TABLE post_targets ADD COLUMN attempts_before_retry INTEGER NOT NULL DEFAULT 0')
-      db.exec('ALTER TABLE post_targets ADD COLUMN uncertain_since INTEGER')
-      db.exec('CREATE TABLE queue_slots (account_id TEXT, day INTEGER, minute INTEGER)')
+      // Today's stores write the old data, so they get the columns and tables later migrations
+      // add (7, 8, 10, 11, 12) for a while; they are dropped again below, leaving the file as
+      // version 5 had it.
+      const later = {
+        columns: [
+          ['post_targets', 'attempts_before_retry INTEGER NOT NULL DEFAULT 0'],
+          ['post_targets', 'uncertain_since INTEGER'],
+          ['post_targets', 'error_part INTEGER'],
+          ['posts', "thread TEXT NOT NULL DEFAULT '[]'"],
+          ['posts', 'first_comment TEXT'],
+          ['posts', "overrides TEXT NOT NULL DEFAULT '{}'"],
+          ['posts', 'series_id TEXT'],
+          ['posts', 'occurrence INTEGER'],
+          ['posts', 'repeat_rule TEXT'],
+        ],
+        tables: {
+          queue_slots: 'account_id, day, minute',
+          post_target_parts: 'post_id, platform, idx, kind, platform_post_id, url, ref, published_at',
+          post_series: 'id, user_id, account_id, template, last_occurrence, ended_at, created_at',
+        },
+      }
+      for (const [table, column] of later.columns) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`)
+      for (const [table, columns] of Object.entries(later.tables)) db.exec(`CREATE TABLE ${table} (${columns})`)
       const events = eventsStore(db)
       const accounts = accountsStore(db, events)
       const users = usersStore(db)
@@ -237,9 +254,8 @@ describe('migration 6', () => {
         await publishing.settle(a, platform, { kind: 'published', platformPostId: platform, url: null }, T0 + HOUR + (platform === 'feed' ? 1_000 : 2_000))
       }
       await metrics.record([{ postId: a, platform: 'mastodon', metrics: { impressions: null, likes: 4, reposts: 1, replies: 0, quotes: null, clicks: null }, nextAt: null, failures: 0 }], T0 + 2 * HOUR)
-      db.exec('ALTER TABLE post_targets DROP COLUMN attempts_before_retry')
-      db.exec('ALTER TABLE post_targets DROP COLUMN uncertain_since')
-      db.exec('DROP TABLE queue_slots')
+      for (const [table, column] of later.columns) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column!.split(' ')[0]}`)
+      for (const table of Object.keys(later.tables)) db.exec(`DROP TABLE ${table}`)
       db.close()
 
       const upgraded = openSqliteStore(file)
