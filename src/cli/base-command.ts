@@ -38,6 +38,7 @@ const API_HINTS: [RegExp, string][] = [
   [/is not connected to (\w+); connect it with POST \/v1\/accounts\/(acc_\w+)\/connections/g, 'is not connected to $1; connect it with `smm accounts connect $2 --platform $1`'],
   [/(whk_\w+)( is disabled .*); enable it with PATCH \{"enabled": true\} first/g, '$1$2; enable it with `smm webhooks update $1 --enable` first'],
   [/with PUT \/v1\/accounts\/(acc_\w+)\/queue/g, 'with `smm accounts queue set $1 --slot "mon 09:00"`'],
+  [/; leave it out for (\w+) with "overrides": \{"\w+": \{"first_comment": null\}\}/g, '; leave out --first-comment, or post to $1 in a post of its own'],
 ]
 
 function asCommands(text: string): string {
