@@ -3,7 +3,7 @@ import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound, validationFailed } from '../../src/errors.js'
 import type { Post, PostListQuery, PostStatus } from '../../src/api/posts.js'
 import type { Ctx, AppDeps } from '../context.js'
-import { QueueRefusedError, type PostFilters, type PostRecord } from '../store/index.js'
+import { QueueRefusedError, type Change, type PostFilters, type PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
 import { parseNewPost, parseNewPosts, parsePostChanges, parseSchedule, queueRefusal } from './post-input.js'
 
@@ -115,47 +115,56 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
     respond(ctx, record)
   })
 
-  bind(router, { ...routes.updatePost, body: undefined }, async (ctx, { params, principal }) => {
+  /**
+   * A change computed from a read and written only if the post is still that version. If-Match
+   * pins the version the client read (412 when it moved); without it, a change that lost a race
+   * with another write is computed again on the post as it now is, three times at most.
+   */
+  async function changeAsRead(
+    ctx: Ctx,
+    userId: string,
+    id: string,
+    step: { verb: string; only?: string; editable: (post: Post) => boolean; write: (current: PostRecord) => Promise<Change> },
+  ): Promise<void> {
     const ifMatch = ctx.get('If-Match')
-    // The merge is computed from a read, then written only if the post is still that version;
-    // if another edit slipped in between, merge again onto it (unless the client pinned a version).
     for (let round = 0; ; round++) {
-      const current = await store.posts.get(principal.user.id, params.id)
-      if (!current) throw notFound('post', params.id)
+      const current = await store.posts.get(userId, id)
+      if (!current) throw notFound('post', id)
       if (ifMatch && !matches(ifMatch, current)) throw preconditionFailed(current, ifMatch)
-      if (current.post.status !== 'scheduled' && current.post.status !== 'draft') throw notEditable(current, 'changed')
-      const changes = await parsePostChanges(deps, principal.user.id, current.post, ctx.request.body ?? {})
-      const result = await store.posts.update(principal.user.id, params.id, changes, current.version, clock.now())
+      if (!step.editable(current.post)) throw notEditable(current, step.verb, step.only)
+      const result = await step.write(current)
       if (result.kind === 'ok') {
         scheduler.wake()
         return respond(ctx, result.record)
       }
-      if (result.kind === 'not_found') throw notFound('post', params.id)
-      if (result.kind === 'wrong_state') throw notEditable(result.record, 'changed')
+      if (result.kind === 'not_found') throw notFound('post', id)
+      if (result.kind === 'wrong_state') throw notEditable(result.record, step.verb, step.only)
       if (ifMatch) throw preconditionFailed(result.record, ifMatch)
-      if (round >= 2) throw conflict('edit_conflict', `Post ${params.id} kept changing while this edit was applied; GET it and try again.`)
+      if (round >= 2) throw conflict('edit_conflict', `Post ${id} kept changing while it was being ${step.verb}; GET it and try again.`)
     }
+  }
+
+  bind(router, { ...routes.updatePost, body: undefined }, async (ctx, { params, principal }) => {
+    await changeAsRead(ctx, principal.user.id, params.id, {
+      verb: 'changed',
+      editable: (post) => post.status === 'scheduled' || post.status === 'draft',
+      write: async (current) => {
+        const changes = await parsePostChanges(deps, principal.user.id, current.post, ctx.request.body ?? {})
+        return store.posts.update(principal.user.id, params.id, changes, current.version, clock.now())
+      },
+    })
   })
 
-  // As PUT: checked against a read, written only if the post is still that version (a draft).
   bind(router, { ...routes.schedulePost, body: undefined }, async (ctx, { params, principal }) => {
-    const ifMatch = ctx.get('If-Match')
-    for (let round = 0; ; round++) {
-      const current = await store.posts.get(principal.user.id, params.id)
-      if (!current) throw notFound('post', params.id)
-      if (ifMatch && !matches(ifMatch, current)) throw preconditionFailed(current, ifMatch)
-      if (current.post.status !== 'draft') throw notEditable(current, 'scheduled', 'a draft')
-      const when = await parseSchedule(deps, principal.user.id, current.post, ctx.request.body ?? {}, principal.user.timezone)
-      const result = await refusingQueue(() => '#/queue', () => store.posts.schedule(principal.user.id, params.id, when, current.version, clock.now()))
-      if (result.kind === 'ok') {
-        scheduler.wake()
-        return respond(ctx, result.record)
-      }
-      if (result.kind === 'not_found') throw notFound('post', params.id)
-      if (result.kind === 'wrong_state') throw notEditable(result.record, 'scheduled', 'a draft')
-      if (ifMatch) throw preconditionFailed(result.record, ifMatch)
-      if (round >= 2) throw conflict('edit_conflict', `Post ${params.id} kept changing while it was being scheduled; GET it and try again.`)
-    }
+    await changeAsRead(ctx, principal.user.id, params.id, {
+      verb: 'scheduled',
+      only: 'a draft',
+      editable: (post) => post.status === 'draft',
+      write: async (current) => {
+        const when = await parseSchedule(deps, principal.user.id, current.post, ctx.request.body ?? {}, principal.user.timezone)
+        return refusingQueue(() => '#/queue', () => store.posts.schedule(principal.user.id, params.id, when, current.version, clock.now()))
+      },
+    })
   })
 
   bind(router, routes.cancelPost, async (ctx, { params, query, principal }) => {
