@@ -156,6 +156,36 @@ class Posts(unittest.TestCase):
         draft = self.smm.posts.create(account_id=account.id, content="later", platforms=["feed"], draft=True)
         self.assertEqual(self.smm.posts.schedule(draft.id, queue=True).scheduled_at, queue.next[1])
 
+    def test_a_thread_and_a_platforms_own_version_read_back(self) -> None:
+        thread = [{"content": "part one"}, {"content": "part two", "media_urls": ["https://example.com/two.png"]}]
+        post = self.create("the post", thread=thread, overrides={"feed": {"content": "the feed's own text", "thread": [{"content": "feed part"}]}})
+        read = self.smm.posts.get(post.id)
+        self.assertEqual([p.to_dict() for p in read.thread], [{"content": "part one", "media_urls": []},
+                                                             {"content": "part two", "media_urls": ["https://example.com/two.png"]}])
+        self.assertIsNone(read.first_comment)
+        self.assertEqual(read.overrides.to_dict(), {"feed": {"content": "the feed's own text", "thread": [{"content": "feed part"}]}})
+        self.assertEqual(read.overrides["feed"].content, "the feed's own text")
+        self.assertIsInstance(read.targets[0], smm.Target)
+        self.assertEqual((read.targets[0].parts, read.targets[0].error), ([], None))  # nothing is out yet
+        checked = self.smm.posts.validate(account_id=self.account.id, content="the post", platforms=["feed"], thread=thread,
+                                          overrides={"feed": {"thread": [{"content": "feed part"}]}})
+        self.assertEqual([p.to_dict() for p in checked.targets[0].parts], [{"index": 1, "kind": "thread", "length": 9, "limit": 10000}])
+        updated = self.smm.posts.update(post.id, thread=[], overrides={}, if_match=read.etag)
+        self.assertEqual((updated.thread, updated.overrides.to_dict()), ([], {}))
+
+    def test_a_first_comment_on_the_feed_is_refused_where_it_was_given(self) -> None:
+        with self.assertRaises(smm.ValidationError) as caught:
+            self.create("with a comment", first_comment="and a comment")
+        error = caught.exception
+        self.assertEqual(error.status, 422)
+        self.assertEqual([(e["pointer"], e["code"]) for e in error.errors], [("#/first_comment", "not_supported")])
+        self.assertIn("feed", error.errors[0]["detail"])
+        dropped = self.create("with a comment", first_comment="and a comment", overrides={"feed": {"first_comment": None}})
+        self.assertEqual((dropped.first_comment, dropped.overrides.to_dict()), ("and a comment", {"feed": {"first_comment": None}}))
+        made = self.smm.posts.create_many([{"account_id": self.account.id, "content": "bulk", "platforms": ["feed"],
+                                            "scheduled_at": tomorrow(), "thread": [{"content": "bulk part"}]}])
+        self.assertEqual(made[0].thread[0].content, "bulk part")
+
     def test_a_field_error_names_the_field(self) -> None:
         with self.assertRaises(smm.ValidationError) as caught:
             self.smm.posts.create(account_id=self.account.id, content="x", platforms=["myspace"])
