@@ -288,7 +288,7 @@ func (s *PostsService) Get(ctx context.Context, id string) (*Post, error) {
 	return s.c.post(ctx, request{method: "GET", path: pathOf("/v1/posts/{id}", id)})
 }
 
-// Update changes a scheduled post (PUT /v1/posts/{id}).
+// Update changes a scheduled post or a draft (PUT /v1/posts/{id}).
 func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams) (*Post, error) {
 	body := map[string]any{}
 	if p.Content != nil {

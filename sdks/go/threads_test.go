@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"smm.local/smm"
 )
@@ -87,5 +88,40 @@ func TestAFirstCommentOnTheFeedIsRefusedWhereItWasGiven(t *testing.T) {
 	}})
 	if err != nil || len(made) != 1 || len(made[0].Thread) != 1 || made[0].Thread[0].Content != "bulk part" {
 		t.Fatalf("a bulk post's thread: %+v, %v", made, err)
+	}
+}
+
+func TestAThreadPublishedNowListsEachPartOut(t *testing.T) {
+	live := smm.LiveEnv(t)
+	ctx := context.Background()
+	c := live.Client(t)
+	account := feedAccount(t, ctx, c)
+	post, err := c.Posts.Create(ctx, smm.PostCreateParams{AccountID: account.ID, Content: "now", Platforms: []string{"feed"}, Thread: []smm.ThreadPart{{Content: "one"}, {Content: "two"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Polling the daemon's real scheduler over the network, bounded, not waiting out a timer.
+	for deadline := time.Now().Add(20 * time.Second); (post.Status == "scheduled" || post.Status == "publishing") && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		if post, err = c.Posts.Get(ctx, post.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if post.Status != "published" || len(post.Targets) != 1 {
+		t.Fatalf("not published: %+v", post)
+	}
+	target := post.Targets[0]
+	var got []string
+	for _, part := range target.Parts {
+		if part.PlatformPostID == nil || part.URL == nil || part.PublishedAt.IsZero() {
+			t.Fatalf("a part out without its id, link or time: %+v", part)
+		}
+		got = append(got, fmt.Sprintf("%d %s %s", part.Index, part.Kind, *part.PlatformPostID))
+	}
+	if want := fmt.Sprintf("[0 post %[1]s 1 thread %[1]s-1 2 thread %[1]s-2]", post.ID); fmt.Sprint(got) != want {
+		t.Fatalf("parts: %v, want %s", got, want)
+	}
+	if *target.URL != *target.Parts[0].URL || !strings.HasSuffix(*target.Parts[2].URL, "#"+post.ID+"-2") {
+		t.Fatalf("the target's link is the post's own, each part has its own: %+v", target)
 	}
 }

@@ -2,6 +2,7 @@
 import json
 import os
 import ssl
+import time
 import unittest
 import urllib.request
 import uuid
@@ -172,6 +173,21 @@ class Posts(unittest.TestCase):
         self.assertEqual([p.to_dict() for p in checked.targets[0].parts], [{"index": 1, "kind": "thread", "length": 9, "limit": 10000}])
         updated = self.smm.posts.update(post.id, thread=[], overrides={}, if_match=read.etag)
         self.assertEqual((updated.thread, updated.overrides.to_dict()), ([], {}))
+
+    def test_a_thread_published_now_lists_each_part_out(self) -> None:
+        post = self.smm.posts.create(account_id=self.account.id, content="now", platforms=["feed"],
+                                     thread=[{"content": "one"}, {"content": "two"}])
+        deadline = time.monotonic() + 20
+        while post.status in ("scheduled", "publishing") and time.monotonic() < deadline:
+            time.sleep(0.1)  # polling the daemon's real scheduler over the network, not waiting out a timer
+            post = self.smm.posts.get(post.id)
+        self.assertEqual(post.status, "published")
+        target = post.targets[0]
+        self.assertEqual([(p.index, p.kind, p.platform_post_id) for p in target.parts],
+                         [(0, "post", post.id), (1, "thread", post.id + "-1"), (2, "thread", post.id + "-2")])
+        self.assertIsInstance(target.parts[0], smm.PublishedPart)
+        self.assertEqual((target.platform_post_id, target.url), (target.parts[0].platform_post_id, target.parts[0].url))
+        self.assertTrue(target.parts[2].url.endswith("#" + post.id + "-2"))
 
     def test_a_first_comment_on_the_feed_is_refused_where_it_was_given(self) -> None:
         with self.assertRaises(smm.ValidationError) as caught:

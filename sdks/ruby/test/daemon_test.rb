@@ -106,6 +106,22 @@ class DaemonTest < Minitest::Test
     assert_equal [[], {}], [updated.thread, updated.overrides.to_h]
   end
 
+  def test_a_thread_published_now_lists_each_part_out
+    account = Live.account(@client, "ruby published thread")
+    post = @client.posts.create(account_id: account.id, content: "now", platforms: ["feed"], thread: [{ content: "one" }, { content: "two" }])
+    deadline = Time.now + 20
+    while %w[scheduled publishing].include?(post.status) && Time.now < deadline
+      sleep 0.1 # polling the daemon's real scheduler over the network, not waiting out a timer
+      post = @client.posts.get(post.id)
+    end
+    assert_equal "published", post.status
+    target = post.targets.first
+    assert_equal [[0, "post", post.id], [1, "thread", "#{post.id}-1"], [2, "thread", "#{post.id}-2"]],
+                 target.parts.map { |part| [part.index, part.kind, part.platform_post_id] }
+    assert_equal [target.platform_post_id, target.url], [target.parts.first.platform_post_id, target.parts.first.url]
+    assert target.parts.last.url.end_with?("##{post.id}-2"), target.parts.last.url
+  end
+
   def test_a_first_comment_on_the_feed_is_refused_where_it_was_given
     account = Live.account(@client, "ruby first comment")
     error = assert_raises(Smm::ApiError) { create_post(account, "with a comment", first_comment: "and a comment") }

@@ -99,6 +99,20 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.deepEqual([updated.thread, updated.overrides], [[], {}])
   })
 
+  test('publishes a thread now and lists each part out', async () => {
+    let post = await client.posts.create({ account_id: account.id, content: 'now', platforms: ['feed'], thread: [{ content: 'one' }, { content: 'two' }] })
+    const deadline = Date.now() + 20_000
+    while (['scheduled', 'publishing'].includes(post.status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100)) // polling the daemon's real scheduler over the network, not waiting out a timer
+      post = await client.posts.get(post.id)
+    }
+    assert.equal(post.status, 'published')
+    const [target] = post.targets
+    assert.deepEqual(target.parts.map((p) => [p.index, p.kind, p.platform_post_id]), [[0, 'post', post.id], [1, 'thread', `${post.id}-1`], [2, 'thread', `${post.id}-2`]])
+    assert.deepEqual([target.platform_post_id, target.url], [target.parts[0].platform_post_id, target.parts[0].url])
+    assert.ok(target.parts[2].url.endsWith(`#${post.id}-2`), target.parts[2].url)
+  })
+
   test('refuses a first comment on the feed at #/first_comment, and takes it dropped there', async () => {
     const post = { account_id: account.id, content: 'with a comment', platforms: ['feed'], scheduled_at: later(60), first_comment: 'and a comment' }
     const refused = await rejection(client.posts.create(post))
