@@ -67,6 +67,15 @@ func TestTheExamplesRun(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != len(listed) || len(listed) < 3 || !strings.HasPrefix(lines[0], listed[0].ID+" ") {
 		t.Fatalf("pagination printed %q; the account has %d scheduled posts", out, len(listed))
 	}
+
+	out = run("threads", account.ID)
+	match = regexp.MustCompile(`^(pst_\S+) 2 Threads are here: read all about it below\.\n$`).FindStringSubmatch(out)
+	if match == nil {
+		t.Fatalf("threads printed %q", out)
+	}
+	if post, err := c.Posts.Get(ctx, match[1]); err != nil || len(post.Thread) != 2 || post.FirstComment == nil || !post.Overrides["feed"].ClearFirstComment {
+		t.Fatalf("the threads example's post: %+v, %v", post, err)
+	}
 }
 
 func TestTheWebhookHandlerExample(t *testing.T) {

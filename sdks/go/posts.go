@@ -13,6 +13,12 @@ type Post struct {
 	Content   string   `json:"content"`
 	MediaURLs []string `json:"media_urls"`
 	Platforms []string `json:"platforms"`
+	// Thread is the parts published after the post, in order (empty when it has none).
+	Thread []ThreadPart `json:"thread"`
+	// FirstComment is published right under the post; nil when there is none.
+	FirstComment *string `json:"first_comment"`
+	// Overrides are the per-platform versions as given, keyed by platform (empty when none).
+	Overrides map[string]PlatformOverride `json:"overrides"`
 	// ScheduledAt is the zero time for a draft given no time yet.
 	ScheduledAt time.Time `json:"scheduled_at"`
 	// Status is draft, scheduled, publishing, published, partially_published, failed or cancelled.
@@ -62,12 +68,18 @@ type Target struct {
 	URL            *string      `json:"url"`
 	PublishedAt    *time.Time   `json:"published_at"`
 	Error          *TargetError `json:"error"`
+	// Parts are the parts already out, in order (the post, its first comment, its thread parts):
+	// a retry resumes after the last of them.
+	Parts []PublishedPart `json:"parts"`
 }
 
 // TargetError is why a target failed.
 type TargetError struct {
 	Code   string `json:"code"`
 	Detail string `json:"detail"`
+	// Part is, in a post of several parts, the index (as in Target.Parts) of the part that
+	// failed; the parts before it are out. Nil otherwise.
+	Part *int `json:"part"`
 }
 
 // PostValidation is what Validate answers for a post Create would accept.
@@ -85,6 +97,8 @@ type TargetMeasure struct {
 	Platform string `json:"platform"`
 	Length   int    `json:"length"`
 	Limit    int    `json:"limit"`
+	// Parts measure the first comment and thread parts of this platform's version likewise.
+	Parts []PartMeasure `json:"parts"`
 }
 
 // PostCreateParams is a new post.
@@ -103,6 +117,14 @@ type PostCreateParams struct {
 	Queue bool
 	// Draft keeps the post as a draft, published only once Schedule schedules it.
 	Draft bool
+	// Thread is up to 24 parts published after the post, in order.
+	Thread []ThreadPart
+	// FirstComment is published right under the post (a reply, or a comment where the platform
+	// has comments); empty: none. A platform with neither refuses it: drop it there with
+	// Overrides{"feed": {ClearFirstComment: true}}.
+	FirstComment string
+	// Overrides give platforms their own version, keyed by platform name.
+	Overrides map[string]PlatformOverride
 	// IdempotencyKey makes a repeated call answer the first post instead of making another;
 	// generated when empty (and reused by the client's own retries either way).
 	IdempotencyKey string
@@ -119,12 +141,19 @@ type PostScheduleParams struct {
 	IdempotencyKey string
 }
 
-// PostUpdateParams changes a scheduled post: nil fields are left as they are.
+// PostUpdateParams changes a scheduled post or a draft: nil fields are left as they are.
 type PostUpdateParams struct {
 	Content     *string
 	MediaURLs   []string
 	ScheduledAt *time.Time
 	Platforms   []string
+	// Thread replaces the thread; an empty slice removes it.
+	Thread []ThreadPart
+	// FirstComment replaces the first comment; ClearFirstComment removes it (FirstComment nil).
+	FirstComment      *string
+	ClearFirstComment bool
+	// Overrides replaces the whole set of per-platform versions; an empty map removes them all.
+	Overrides map[string]PlatformOverride
 	// IfMatch is the ETag of the post as last read (Post.ETag): the update is refused with a
 	// 412 precondition_failed if the post has changed since. Empty: update whatever it is now.
 	IfMatch string
@@ -183,6 +212,15 @@ func (p PostCreateParams) body() map[string]any {
 	}
 	if p.Draft {
 		body["draft"] = true
+	}
+	if p.Thread != nil {
+		body["thread"] = p.Thread
+	}
+	if p.FirstComment != "" {
+		body["first_comment"] = p.FirstComment
+	}
+	if p.Overrides != nil {
+		body["overrides"] = p.Overrides
 	}
 	return body
 }
@@ -250,7 +288,7 @@ func (s *PostsService) Get(ctx context.Context, id string) (*Post, error) {
 	return s.c.post(ctx, request{method: "GET", path: pathOf("/v1/posts/{id}", id)})
 }
 
-// Update changes a scheduled post (PUT /v1/posts/{id}).
+// Update changes a scheduled post or a draft (PUT /v1/posts/{id}).
 func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams) (*Post, error) {
 	body := map[string]any{}
 	if p.Content != nil {
@@ -264,6 +302,17 @@ func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams
 	}
 	if p.Platforms != nil {
 		body["platforms"] = p.Platforms
+	}
+	if p.Thread != nil {
+		body["thread"] = p.Thread
+	}
+	if p.FirstComment != nil {
+		body["first_comment"] = *p.FirstComment
+	} else if p.ClearFirstComment {
+		body["first_comment"] = nil
+	}
+	if p.Overrides != nil {
+		body["overrides"] = p.Overrides
 	}
 	return s.c.post(ctx, request{method: "PUT", path: pathOf("/v1/posts/{id}", id), body: body, ifMatch: p.IfMatch})
 }

@@ -4,13 +4,14 @@ from ._errors import (ApiError, AuthenticationError, ConflictError, NotFoundErro
                       PreconditionFailedError, RateLimitError, SmmError, TlsError, TransportError, ValidationError,
                       WebhookVerificationError)
 from ._operations import OPERATIONS
-from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, WebhookEvent
+from ._records import (Account, ApiKey, Connection, PublishedPart, PendingConnection, Platform, Post, PostValidation, Queue, Record, Target, User,
+                       Webhook, WebhookEvent)
 from ._webhooks import sign_webhook, verify_webhook
 
 __version__ = "0.1.0"
 __all__ = [
     "Account", "ApiError", "ApiKey", "Connection", "PendingConnection", "AuthenticationError", "Client", "ConflictError", "NotFoundError", "OPERATIONS",
-    "PermissionDeniedError", "Platform", "Post", "PostValidation", "PreconditionFailedError", "Queue", "RateLimitError", "Record", "SmmError", "TlsError",
+    "PublishedPart", "PermissionDeniedError", "Platform", "Post", "PostValidation", "PreconditionFailedError", "Queue", "RateLimitError", "Record", "SmmError", "Target", "TlsError",
     "TransportError", "UNSET", "User", "ValidationError", "Webhook", "WebhookEvent", "WebhookVerificationError",
     "sign_webhook", "verify_webhook",
 ]

@@ -81,22 +81,63 @@ class Platform(Record):
     limits: Record
 
 
+class PublishedPart(Record):
+    """One part of a target that is out on its platform."""
+    #: 0 the post, then the first comment (if any), then the thread parts in order.
+    index: int
+    #: "post", "first_comment" or "thread".
+    kind: str
+    platform_post_id: Optional[str]
+    url: Optional[str]
+    published_at: str
+
+
+class Target(Record):
+    """How a post fares on one platform."""
+    platform: str
+    #: pending, publishing, published, failed or unconfirmed.
+    status: str
+    attempts: int
+    platform_post_id: Optional[str]
+    url: Optional[str]
+    published_at: Optional[str]
+    #: Why it failed: `code`, `detail`, and in a post of several parts `part`, the index of the part
+    #: that failed (the parts before it are out); None unless it failed.
+    error: Optional[Record]
+    #: The parts already out, in order; a retry resumes after the last of them.
+    parts: List[PublishedPart]
+
+    def __init__(self, data: Mapping[str, Any], etag: Optional[str] = None) -> None:
+        super().__init__(data, etag)
+        self.__dict__["parts"] = [PublishedPart(part) for part in self._data.get("parts", [])]
+
+
 class Post(Record):
     id: str
     account_id: str
     content: str
     media_urls: List[str]
     platforms: List[str]
+    #: The parts published after the post, in order: each `content` and `media_urls`.
+    thread: List[Record]
+    #: Published right under the post; None when there is none.
+    first_comment: Optional[str]
+    #: Per-platform versions as given, keyed by platform (`post.overrides["x"]`); empty when none.
+    overrides: Record
     #: None only for a draft given no time yet.
     scheduled_at: Optional[str]
     #: draft, scheduled, publishing, published, partially_published, failed or cancelled.
     status: str
-    targets: List[Record]
+    targets: List[Target]
     #: The series (`ser_…`) this post is an occurrence of, which one (from 1), and how it repeats
     #: (`interval`, `count`, `until`, `timezone`, `starts_at`); None for a one-off post.
     series_id: Optional[str]
     occurrence: Optional[int]
     repeat: Optional[Record]
+
+    def __init__(self, data: Mapping[str, Any], etag: Optional[str] = None) -> None:
+        super().__init__(data, etag)
+        self.__dict__["targets"] = [Target(target) for target in self._data.get("targets", [])]
 
 
 class Queue(Record):
@@ -111,7 +152,8 @@ class PostValidation(Record):
     valid: bool
     #: When it would be published, as create would store it (now when none was given).
     scheduled_at: str
-    #: One per platform: `platform`, `length` (counted that platform's way) and `limit`, for "212/280".
+    #: One per platform: `platform`, `length` (counted that platform's way) and `limit`, for "212/280";
+    #: `parts` measures its first comment and thread parts likewise (`index`, `kind`, `length`, `limit`).
     targets: List[Record]
 
 

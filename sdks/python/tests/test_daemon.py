@@ -2,6 +2,7 @@
 import json
 import os
 import ssl
+import time
 import unittest
 import urllib.request
 import uuid
@@ -155,6 +156,51 @@ class Posts(unittest.TestCase):
         self.assertEqual(first.scheduled_at, queue.next[0])
         draft = self.smm.posts.create(account_id=account.id, content="later", platforms=["feed"], draft=True)
         self.assertEqual(self.smm.posts.schedule(draft.id, queue=True).scheduled_at, queue.next[1])
+
+    def test_a_thread_and_a_platforms_own_version_read_back(self) -> None:
+        thread = [{"content": "part one"}, {"content": "part two", "media_urls": ["https://example.com/two.png"]}]
+        post = self.create("the post", thread=thread, overrides={"feed": {"content": "the feed's own text", "thread": [{"content": "feed part"}]}})
+        read = self.smm.posts.get(post.id)
+        self.assertEqual([p.to_dict() for p in read.thread], [{"content": "part one", "media_urls": []},
+                                                             {"content": "part two", "media_urls": ["https://example.com/two.png"]}])
+        self.assertIsNone(read.first_comment)
+        self.assertEqual(read.overrides.to_dict(), {"feed": {"content": "the feed's own text", "thread": [{"content": "feed part"}]}})
+        self.assertEqual(read.overrides["feed"].content, "the feed's own text")
+        self.assertIsInstance(read.targets[0], smm.Target)
+        self.assertEqual((read.targets[0].parts, read.targets[0].error), ([], None))  # nothing is out yet
+        checked = self.smm.posts.validate(account_id=self.account.id, content="the post", platforms=["feed"], thread=thread,
+                                          overrides={"feed": {"thread": [{"content": "feed part"}]}})
+        self.assertEqual([p.to_dict() for p in checked.targets[0].parts], [{"index": 1, "kind": "thread", "length": 9, "limit": 10000}])
+        updated = self.smm.posts.update(post.id, thread=[], overrides={}, if_match=read.etag)
+        self.assertEqual((updated.thread, updated.overrides.to_dict()), ([], {}))
+
+    def test_a_thread_published_now_lists_each_part_out(self) -> None:
+        post = self.smm.posts.create(account_id=self.account.id, content="now", platforms=["feed"],
+                                     thread=[{"content": "one"}, {"content": "two"}])
+        deadline = time.monotonic() + 20
+        while post.status in ("scheduled", "publishing") and time.monotonic() < deadline:
+            time.sleep(0.1)  # polling the daemon's real scheduler over the network, not waiting out a timer
+            post = self.smm.posts.get(post.id)
+        self.assertEqual(post.status, "published")
+        target = post.targets[0]
+        self.assertEqual([(p.index, p.kind, p.platform_post_id) for p in target.parts],
+                         [(0, "post", post.id), (1, "thread", post.id + "-1"), (2, "thread", post.id + "-2")])
+        self.assertIsInstance(target.parts[0], smm.PublishedPart)
+        self.assertEqual((target.platform_post_id, target.url), (target.parts[0].platform_post_id, target.parts[0].url))
+        self.assertTrue(target.parts[2].url.endswith("#" + post.id + "-2"))
+
+    def test_a_first_comment_on_the_feed_is_refused_where_it_was_given(self) -> None:
+        with self.assertRaises(smm.ValidationError) as caught:
+            self.create("with a comment", first_comment="and a comment")
+        error = caught.exception
+        self.assertEqual(error.status, 422)
+        self.assertEqual([(e["pointer"], e["code"]) for e in error.errors], [("#/first_comment", "not_supported")])
+        self.assertIn("feed", error.errors[0]["detail"])
+        dropped = self.create("with a comment", first_comment="and a comment", overrides={"feed": {"first_comment": None}})
+        self.assertEqual((dropped.first_comment, dropped.overrides.to_dict()), ("and a comment", {"feed": {"first_comment": None}}))
+        made = self.smm.posts.create_many([{"account_id": self.account.id, "content": "bulk", "platforms": ["feed"],
+                                            "scheduled_at": tomorrow(), "thread": [{"content": "bulk part"}]}])
+        self.assertEqual(made[0].thread[0].content, "bulk part")
 
     def test_a_field_error_names_the_field(self) -> None:
         with self.assertRaises(smm.ValidationError) as caught:

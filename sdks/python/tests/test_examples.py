@@ -48,6 +48,13 @@ class Examples(unittest.TestCase):
         run("quickstart.py")
         self.assertIn("Hello from Python!", run("pagination.py"))
 
+    def test_threads(self) -> None:
+        post_id, parts, _ = run("threads.py").split(" ", 2)
+        post = smm.Client().posts.get(post_id)
+        self.assertEqual(int(parts), 2)
+        self.assertEqual((len(post.thread), post.first_comment), (2, "Changelog: https://example.com/changelog"))
+        self.assertEqual(post.overrides.feed.to_dict(), {"content": "Threads are here: read all about it below.", "first_comment": None})
+
     def test_retries(self) -> None:
         self.assertTrue(run("retries.py").startswith("updated pst_"))
 

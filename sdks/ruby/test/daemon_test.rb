@@ -88,6 +88,54 @@ class DaemonTest < Minitest::Test
     assert_equal [409, "post_not_editable"], [again.status, again.code]
   end
 
+  def test_a_thread_and_a_platforms_own_version_read_back
+    account = Live.account(@client, "ruby threads")
+    thread = [{ content: "part one" }, { content: "part two", media_urls: ["https://example.com/two.png"] }]
+    post = create_post(account, "the post", thread: thread,
+                                            overrides: { feed: { content: "the feed's own text", thread: [{ content: "feed part" }] } })
+    read = @client.posts.get(post.id)
+    assert_equal [{ "content" => "part one", "media_urls" => [] }, { "content" => "part two", "media_urls" => ["https://example.com/two.png"] }],
+                 read.thread.map(&:to_h)
+    assert_nil read.first_comment
+    assert_equal({ "feed" => { "content" => "the feed's own text", "thread" => [{ "content" => "feed part" }] } }, read.overrides.to_h)
+    assert_equal [[], nil], [read.targets.first.parts, read.targets.first.error] # nothing is out yet
+    checked = @client.posts.validate(account_id: account.id, content: "the post", platforms: ["feed"], thread: thread,
+                                     overrides: { feed: { thread: [{ content: "feed part" }] } })
+    assert_equal [{ "index" => 1, "kind" => "thread", "length" => 9, "limit" => 10_000 }], checked.targets.first.parts.map(&:to_h)
+    updated = @client.posts.update(post.id, thread: [], overrides: {}, if_match: read.etag)
+    assert_equal [[], {}], [updated.thread, updated.overrides.to_h]
+  end
+
+  def test_a_thread_published_now_lists_each_part_out
+    account = Live.account(@client, "ruby published thread")
+    post = @client.posts.create(account_id: account.id, content: "now", platforms: ["feed"], thread: [{ content: "one" }, { content: "two" }])
+    deadline = Time.now + 20
+    while %w[scheduled publishing].include?(post.status) && Time.now < deadline
+      sleep 0.1 # polling the daemon's real scheduler over the network, not waiting out a timer
+      post = @client.posts.get(post.id)
+    end
+    assert_equal "published", post.status
+    target = post.targets.first
+    assert_equal [[0, "post", post.id], [1, "thread", "#{post.id}-1"], [2, "thread", "#{post.id}-2"]],
+                 target.parts.map { |part| [part.index, part.kind, part.platform_post_id] }
+    assert_equal [target.platform_post_id, target.url], [target.parts.first.platform_post_id, target.parts.first.url]
+    assert target.parts.last.url.end_with?("##{post.id}-2"), target.parts.last.url
+  end
+
+  def test_a_first_comment_on_the_feed_is_refused_where_it_was_given
+    account = Live.account(@client, "ruby first comment")
+    error = assert_raises(Smm::ApiError) { create_post(account, "with a comment", first_comment: "and a comment") }
+    assert_equal [422, [["#/first_comment", "not_supported"]]], [error.status, error.errors.map { |e| [e["pointer"], e["code"]] }]
+    assert_match(/feed/, error.errors.first["detail"])
+    dropped = create_post(account, "with a comment", first_comment: "and a comment", overrides: { feed: { first_comment: nil } })
+    assert_equal ["and a comment", { "feed" => { "first_comment" => nil } }], [dropped.first_comment, dropped.overrides.to_h]
+    assert_equal "and a comment", @client.posts.update(dropped.id, content: "kept").first_comment # left out: left as it is
+    assert_nil @client.posts.update(dropped.id, first_comment: nil).first_comment
+    made = @client.posts.create_many([{ account_id: account.id, content: "bulk", platforms: ["feed"], scheduled_at: Live.tomorrow,
+                                        thread: [{ content: "bulk part" }] }])
+    assert_equal "bulk part", made.first.thread.first.content
+  end
+
   def test_accounts_connections_and_feeds
     account = Live.account(@client, "ruby accounts")
     assert_equal [["feed", "active"]], @client.accounts.get(account.id).connections.map { |c| [c.platform, c.status] }

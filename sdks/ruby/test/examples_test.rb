@@ -13,6 +13,8 @@ class ExamplesTest < Minitest::Test
   end
 
   def run_example(name)
+    # An example waits in wall time: with the daemon's manual clock, start it in a fresh rate-limit minute.
+    Live.advance_clock(60)
     out, err, status = Open3.capture3(RbConfig.ruby, "-I#{ROOT}/lib", "#{ROOT}/examples/#{name}.rb")
     assert status.success?, "examples/#{name}.rb failed: #{out}#{err}"
     assert_empty err
@@ -37,6 +39,14 @@ class ExamplesTest < Minitest::Test
     out = run_example("pagination")
     3.times { |i| assert_includes out, "paging example #{i}" }
     assert_match(/^first three: \S+, \S+, \S+$/, out)
+  end
+
+  def test_threads_schedules_a_thread_with_the_feeds_own_version
+    id, parts, text = run_example("threads").chomp.split(" ", 3)
+    assert_equal ["2", "Threads are here: read all about it below."], [parts, text]
+    post = Live.client.posts.get(id)
+    assert_equal ["Changelog: https://example.com/changelog", { "feed" => { "content" => text, "first_comment" => nil } }],
+                 [post.first_comment, post.overrides.to_h]
   end
 
   def test_retries_make_one_post_for_one_key

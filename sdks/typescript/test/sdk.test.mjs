@@ -83,6 +83,50 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.equal(refused.errors[0].pointer, '#/series')
   })
 
+  test('creates a thread with a platform\'s own version, reads it back, measures it and removes it', async () => {
+    const thread = [{ content: 'part one' }, { content: 'part two', media_urls: ['https://example.com/two.png'] }]
+    const overrides = { feed: { content: "the feed's own text", thread: [{ content: 'feed part' }] } }
+    const post = await client.posts.create({ account_id: account.id, content: 'the post', platforms: ['feed'], scheduled_at: later(60), thread, overrides })
+    const read = await client.posts.get(post.id)
+    assert.deepEqual(read.thread, [{ content: 'part one', media_urls: [] }, { content: 'part two', media_urls: ['https://example.com/two.png'] }])
+    assert.equal(read.first_comment, null)
+    assert.deepEqual(read.overrides, overrides)
+    assert.deepEqual([read.targets[0].parts, read.targets[0].error], [[], null]) // nothing is out yet
+    const checked = await client.posts.validate({ account_id: account.id, content: 'the post', platforms: ['feed'], thread, overrides: { feed: { thread: [{ content: 'feed part' }] } } })
+    assert.deepEqual(checked.targets[0].parts, [{ index: 1, kind: 'thread', length: 9, limit: 10000 }])
+    const { etag } = await client.posts.getWithEtag(post.id)
+    const updated = await client.posts.update(post.id, { thread: [], overrides: {} }, { ifMatch: etag })
+    assert.deepEqual([updated.thread, updated.overrides], [[], {}])
+  })
+
+  test('publishes a thread now and lists each part out', async () => {
+    let post = await client.posts.create({ account_id: account.id, content: 'now', platforms: ['feed'], thread: [{ content: 'one' }, { content: 'two' }] })
+    const deadline = Date.now() + 20_000
+    while (['scheduled', 'publishing'].includes(post.status) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100)) // polling the daemon's real scheduler over the network, not waiting out a timer
+      post = await client.posts.get(post.id)
+    }
+    assert.equal(post.status, 'published')
+    const [target] = post.targets
+    assert.deepEqual(target.parts.map((p) => [p.index, p.kind, p.platform_post_id]), [[0, 'post', post.id], [1, 'thread', `${post.id}-1`], [2, 'thread', `${post.id}-2`]])
+    assert.deepEqual([target.platform_post_id, target.url], [target.parts[0].platform_post_id, target.parts[0].url])
+    assert.ok(target.parts[2].url.endsWith(`#${post.id}-2`), target.parts[2].url)
+  })
+
+  test('refuses a first comment on the feed at #/first_comment, and takes it dropped there', async () => {
+    const post = { account_id: account.id, content: 'with a comment', platforms: ['feed'], scheduled_at: later(60), first_comment: 'and a comment' }
+    const refused = await rejection(client.posts.create(post))
+    assert.ok(refused instanceof SmmApiError)
+    assert.equal(refused.status, 422)
+    assert.deepEqual(refused.errors.map((e) => [e.pointer, e.code]), [['#/first_comment', 'not_supported']])
+    assert.match(refused.errors[0].detail, /feed/)
+    const dropped = await client.posts.create({ ...post, overrides: { feed: { first_comment: null } } })
+    assert.deepEqual([dropped.first_comment, dropped.overrides], ['and a comment', { feed: { first_comment: null } }])
+    assert.equal((await client.posts.update(dropped.id, { first_comment: null })).first_comment, null)
+    const [made] = (await client.posts.createMany([{ account_id: account.id, content: 'bulk', platforms: ['feed'], scheduled_at: later(61), thread: [{ content: 'bulk part' }] }])).data
+    assert.equal(made.thread[0].content, 'bulk part')
+  })
+
   test('keeps a draft until it is scheduled, and fills queue slots in turn', async () => {
     const mine = await client.accounts.create({ name: 'SDK queue' })
     await client.accounts.connect(mine.id, { platform: 'feed' })
@@ -249,6 +293,10 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     assert.match((await run('examples/errors.mjs')).stdout, /^422 validation_error #\/platforms\/0 #\/account_id req_\w+\n$/)
     assert.match((await run('examples/pagination.mjs')).stdout, /^\d+ true\n$/)
     assert.equal((await run('examples/retries.mjs')).stdout, 'true\n')
+    const [, id, parts, text] = (await run('examples/threads.mjs')).stdout.match(/^(pst_\w+) (\d+) (.*)\n$/)
+    assert.deepEqual([parts, text], ['2', 'Threads are here: read all about it below.'])
+    const made = await client.posts.get(id)
+    assert.deepEqual([made.first_comment, made.overrides], ['Changelog: https://example.com/changelog', { feed: { content: text, first_comment: null } }])
   })
 })
 

@@ -3,6 +3,10 @@
 module Smm
   # The methods of one resource; each calls one API operation.
   class Resource
+    # "Not given" for the keywords where nil means something: first_comment: nil sends null (none).
+    UNSET = Object.new.freeze
+    private_constant :UNSET
+
     def initialize(client)
       @client = client
     end
@@ -28,6 +32,14 @@ module Smm
       repeat.key?(:until) ? repeat.merge(until: time(repeat[:until])) : repeat
     end
 
+    # What create and validate send: the same post. nil leaves a keyword out; inside overrides a nil
+    # is sent as null, which there means "none on this platform".
+    def post_body(account_id:, content:, platforms:, scheduled_at:, media_urls:, draft:, queue:, repeat:, thread:, first_comment:, overrides:)
+      fields(account_id: account_id, content: content, platforms: platforms,
+             scheduled_at: time(scheduled_at), media_urls: media_urls, draft: draft || nil, queue: queue || nil,
+             repeat: repeat && repeat_of(repeat), thread: thread, first_comment: first_comment, overrides: overrides)
+    end
+
     def bulk_item(post)
       post = fields(**post.transform_keys(&:to_sym))
       post = post.merge(repeat: repeat_of(post[:repeat])) if post.key?(:repeat)
@@ -40,19 +52,23 @@ module Smm
     # scheduled_at: a Time or an RFC 3339 string; nil publishes now. queue: true publishes at the
     # account's next free queue slot instead; draft: true keeps the post as a draft until #schedule.
     # repeat: { interval: "P1W", count: 4 } (or until:) makes the post the first occurrence of a series.
-    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false, repeat: nil, idempotency_key: nil)
-      body = fields(account_id: account_id, content: content, platforms: platforms,
-                    scheduled_at: time(scheduled_at), media_urls: media_urls, draft: draft || nil, queue: queue || nil,
-                    repeat: repeat && repeat_of(repeat))
+    # thread: [{ content:, media_urls: }] (up to 24) follows the post; first_comment goes right under it;
+    # overrides: { x: { content:, media_urls:, thread:, first_comment: } } gives one platform its own
+    # version (thread: [] and first_comment: nil drop them there).
+    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false, repeat: nil,
+               thread: nil, first_comment: nil, overrides: nil, idempotency_key: nil)
+      body = post_body(account_id: account_id, content: content, platforms: platforms, scheduled_at: scheduled_at, media_urls: media_urls,
+                       draft: draft, queue: queue, repeat: repeat, thread: thread, first_comment: first_comment, overrides: overrides)
       call("POST", "/v1/posts", body: body, idempotency_key: idempotency_key)
     end
 
     # Checks a post exactly as #create would, creating nothing: a Record with valid, scheduled_at
-    # (as create would store it) and targets (platform, length, limit: "212/280"), or the
-    # ValidationError create would raise. No post is stored.
-    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false)
-      body = fields(account_id: account_id, content: content, platforms: platforms,
-                    scheduled_at: time(scheduled_at), media_urls: media_urls, draft: draft || nil, queue: queue || nil)
+    # (as create would store it) and targets (platform, length, limit: "212/280"; parts: each first
+    # comment and thread part measured likewise), or the ValidationError create would raise. No post is stored.
+    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false, repeat: nil,
+                 thread: nil, first_comment: nil, overrides: nil)
+      body = post_body(account_id: account_id, content: content, platforms: platforms, scheduled_at: scheduled_at, media_urls: media_urls,
+                       draft: draft, queue: queue, repeat: repeat, thread: thread, first_comment: first_comment, overrides: overrides)
       call("POST", "/v1/posts/validate", body: body)
     end
 
@@ -79,10 +95,14 @@ module Smm
       List.new(@client, "/v1/posts", query: query)
     end
 
-    # Changes the fields given. if_match: the post's #etag as read; a 412 (PreconditionFailedError)
-    # says someone changed it since.
-    def update(id, content: nil, platforms: nil, scheduled_at: nil, media_urls: nil, if_match: nil)
-      body = fields(content: content, platforms: platforms, scheduled_at: time(scheduled_at), media_urls: media_urls)
+    # Changes the fields given of a scheduled post or a draft: thread: [] drops the thread,
+    # first_comment: nil the first comment, overrides: replaces the whole set ({} drops them).
+    # if_match: the post's #etag as read; a 412 (PreconditionFailedError) says someone changed it since.
+    def update(id, content: nil, platforms: nil, scheduled_at: nil, media_urls: nil, thread: nil, first_comment: UNSET, overrides: nil,
+               if_match: nil)
+      body = fields(content: content, platforms: platforms, scheduled_at: time(scheduled_at), media_urls: media_urls, thread: thread,
+                    overrides: overrides)
+      body[:first_comment] = first_comment unless first_comment.equal?(UNSET)
       call("PUT", "/v1/posts/{id}", params: { id: id }, body: body, if_match: if_match)
     end
 

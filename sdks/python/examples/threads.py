@@ -1,0 +1,16 @@
+import smm
+from datetime import datetime, timedelta, timezone
+
+client = smm.Client()
+account = client.accounts.create(name="Threads")
+client.accounts.connect(account.id, platform="feed")
+post = client.posts.create(
+    account_id=account.id, platforms=["feed"], scheduled_at=datetime.now(timezone.utc) + timedelta(hours=1),
+    content="We shipped threads 🧵",
+    thread=[{"content": "Each part goes out after the post, in order."},
+            {"content": "Up to 24 of them, with media.", "media_urls": ["https://example.com/parts.png"]}],
+    first_comment="Changelog: https://example.com/changelog",  # a reply or comment under the post where the platform has them
+    # The feed's own version: its own text, and no first comment (the feed has neither replies nor comments).
+    overrides={"feed": {"content": "Threads are here: read all about it below.", "first_comment": None}},
+)
+print(post.id, len(post.thread), post.overrides.feed.content)
