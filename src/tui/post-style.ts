@@ -16,6 +16,9 @@ export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> 
   cancelled: { glyph: '⊘', color: 'gray' },
 }
 
+/** The grid's mark for a day's free queue slots, before their number (◇2). */
+export const FREE_SLOT_GLYPH = '◇'
+
 /** `text` cut to `width` terminal cells with an ellipsis (posts are one line in the grid). */
 export function clip(text: string, width: number): string {
   // Measured in columns by grapheme: an emoji with a skin tone is one cluster two columns wide.

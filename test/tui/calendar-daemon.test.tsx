@@ -84,6 +84,7 @@ describe('smm calendar against the daemon', () => {
     // 08:00 in Berlin is hours ago by the daemon's clock: its 422 lands on the form.
     await press('n', (f) => f.includes('New post'))
     await press('Too late', (f) => f.includes('feed 8/10,000'))
+    await press(KEY.tab, (f) => f.includes('› When'))
     await press(KEY.tab, (f) => f.includes('› Date'))
     await press(KEY.tab, (f) => f.includes('› Time'))
     await press(KEY.backspace.repeat(5), (f) => /Time +▏/.test(f))

@@ -213,7 +213,7 @@ describe('posts, selection and modes', () => {
 
   it('moves to the day of a saved post and selects it', () => {
     const saved = makePost({ id: 'pst_new', scheduled_at: '2026-12-24T17:00:00Z', platforms: ['bluesky'] })
-    const s = run(loaded(), { type: 'open-new' }, { type: 'post-saved', post: saved, created: true })
+    const s = run(loaded(), { type: 'open-new' }, { type: 'post-saved', post: saved, created: true, queued: false })
     expect(s.mode.kind).toBe('browse')
     expect(s.cursor).toBe('2026-12-24')
     expect(selectedPost(s)?.id).toBe('pst_new')

@@ -22,7 +22,7 @@ describe('the post form', () => {
     expect(form.platforms).toEqual(['mastodon', 'bluesky'])
     form = typeAll(form, { type: 'toggle' })
     expect(form.platforms).toEqual(['mastodon'])
-    form = typeAll(form, { type: 'next-field' }, { type: 'next-field' }, { type: 'backspace' }, { type: 'backspace' }, { type: 'type', text: 'x3' }, { type: 'type', text: '30' })
+    form = typeAll(form, { type: 'next-field' }, { type: 'next-field' }, { type: 'next-field' }, { type: 'backspace' }, { type: 'backspace' }, { type: 'type', text: 'x3' }, { type: 'type', text: '30' })
     expect(form).toMatchObject({ field: 'date', date: '2026-11-30' })
   })
 
