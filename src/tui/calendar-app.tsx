@@ -208,7 +208,7 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
         form.kind === 'new' ? (form.when === 'draft' ? 'Saving the draft' : queued ? 'Queueing' : 'Scheduling') : edited ? 'Scheduling the draft (its edit is saved)' : 'Saving'
       saving.then(
         (post) => {
-          dispatch({ type: 'post-saved', post, created: form.kind === 'new', queued })
+          dispatch({ type: 'post-saved', post, created: form.kind === 'new', queued, scheduledDraft: schedule !== null })
           refresh()
         },
         (error: unknown) => {

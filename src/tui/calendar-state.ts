@@ -84,7 +84,7 @@ export type CalendarAction =
   | { type: 'form-invalid'; errors: PostForm['errors'] }
   | { type: 'submit-started' }
   | { type: 'submit-failed'; message: string; errors: PostForm['errors'] }
-  | { type: 'post-saved'; post: Post; created: boolean; queued: boolean }
+  | { type: 'post-saved'; post: Post; created: boolean; queued: boolean; scheduledDraft?: boolean }
   | { type: 'ask-cancel' }
   | { type: 'cancel-started' }
   | { type: 'cancel-failed'; message: string }
@@ -315,12 +315,11 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
       }
     case 'post-saved': {
       const { post } = action
-      const wasDraft = state.posts.find((p) => p.id === post.id)?.status === 'draft'
       const at = zonedParts(placedAt(post), state.timeZone)
       const moved = { ...state, posts: upsert(state.posts, post), cursor: at.date, mode: { kind: 'browse' } as const }
       const index = entriesOn(moved, at.date).findIndex((e) => e.kind === 'post' && e.post.id === post.id)
       const verb =
-        post.status === 'draft' ? (action.created ? 'Saved draft' : 'Updated draft') : action.queued ? 'Queued' : action.created || wasDraft ? 'Scheduled' : 'Updated'
+        post.status === 'draft' ? (action.created ? 'Saved draft' : 'Updated draft') : action.queued ? 'Queued' : action.created || action.scheduledDraft ? 'Scheduled' : 'Updated'
       // A queued post's time is the daemon's pick: say which slot it took.
       const when = action.queued ? ` in the next free slot, ${at.date} ${formatTime(placedAt(post), state.timeZone)}` : ''
       return { ...moved, selected: Math.max(0, index), status: { tone: 'success', text: `${verb} ${post.id} for ${post.platforms.join(', ')}${when}.` } }

@@ -54,8 +54,7 @@ function whenNote(form: PostForm, state: CalendarState): string {
   if (form.when === 'at') return form.editsDraft ? 'schedules the draft' : ''
   const queue = form.accountId ? state.queues[form.accountId] : undefined
   if (!queue) return 'the daemon picks the slot'
-  const account = state.accounts.find((a) => a.id === form.accountId)
-  if (queue.slots.length === 0) return `this account has no queue slots: smm accounts queue set ${account?.name ?? form.accountId} --slot "mon 09:00"${state.profileFlag}`
+  if (queue.slots.length === 0) return `this account has no queue slots: smm accounts queue set ${form.accountId} --slot "mon 09:00"${state.profileFlag}`
   // The daemon's list of free times as of the last refresh; the save answers with the real one.
   const next = queue.next.map(Date.parse).find((at) => at > state.now)
   if (next === undefined) return 'no free slot known: the daemon picks one'
@@ -123,7 +122,7 @@ export function PostFormView({ form, state, width }: { form: PostForm; state: Ca
         </Row>
         {whenChoices(form).length > 1 ? (
           <Row form={form} field="when" label="When">
-            <Text wrap="truncate">
+            <Text wrap="wrap">
               {`‹ ${WHEN_WORDS[form.when]} ›`}
               <Text dimColor>{`  ${whenNote(form, state)}`}</Text>
             </Text>

@@ -124,11 +124,12 @@ export class MemorySource implements CalendarSource {
     })
   }
 
+  // Answers are copies, as a daemon's are: the calendar never holds the stored post itself.
   private async call<T>(method: string, args: unknown[], run: () => T): Promise<T> {
     this.calls.push({ method, args })
     await Promise.resolve()
     if (this.failWith) throw this.failWith
-    return run()
+    return structuredClone(run())
   }
 
   listPosts(range: TimeRange): Promise<Post[]> {
