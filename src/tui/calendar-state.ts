@@ -12,10 +12,10 @@ import {
   type CivilDate,
   type Weekday,
 } from '../zoned-time.js'
-import type { Account, PlatformInfo, Post, PostStatus, Queue, TimeRange } from './calendar-source.js'
-import { entriesByDay, freeSlotsIn, type DayEntry, type FreeSlot } from './day-entries.js'
+import type { Account, PlatformInfo, Post, Queue, TimeRange } from './calendar-source.js'
+import { entriesByDay, visibleFreeSlots, type DayEntry } from './day-entries.js'
 import { editPostForm, formReducer, newPostForm, type FormAction, type PostForm } from './post-form.js'
-import { isEditable, placedAt } from './post-style.js'
+import { isEditable, placedAt, statusWord } from './post-style.js'
 
 /** The three ways to look at the calendar. */
 export type View = 'month' | 'week' | 'day'
@@ -139,40 +139,6 @@ export function visibleRange(state: Pick<CalendarState, 'cursor' | 'weekStart' |
   }
 }
 
-function byTime(a: Post, b: Post): number {
-  return placedAt(a) - placedAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-}
-
-/** Posts grouped by the day they are scheduled on in the user's zone, each day in time order. */
-export function postsByDay(posts: Post[], timeZone: string): Map<CivilDate, Post[]> {
-  const days = new Map<CivilDate, Post[]>()
-  for (const post of [...posts].sort(byTime)) {
-    const day = zonedParts(placedAt(post), timeZone).date
-    const list = days.get(day)
-    if (list) list.push(post)
-    else days.set(day, [post])
-  }
-  return days
-}
-
-type SlotInputs = Pick<CalendarState, 'queues' | 'accounts' | 'posts' | 'loadedRange' | 'now'>
-let lastSlots: { inputs: SlotInputs; slots: FreeSlot[] } | null = null
-
-/**
- * The free queue slots of the loaded range: none until its posts are loaded, as they say which
- * slots are taken. Remembered for the last state, since every key and frame asks again.
- */
-export function visibleFreeSlots(state: SlotInputs): FreeSlot[] {
-  if (!state.loadedRange) return []
-  const last = lastSlots?.inputs
-  if (last && last.queues === state.queues && last.accounts === state.accounts && last.posts === state.posts && last.loadedRange === state.loadedRange && last.now === state.now) {
-    return lastSlots!.slots
-  }
-  const slots = freeSlotsIn(state.queues, state.accounts, state.posts, state.loadedRange, state.now)
-  lastSlots = { inputs: { queues: state.queues, accounts: state.accounts, posts: state.posts, loadedRange: state.loadedRange, now: state.now }, slots }
-  return slots
-}
-
 /** Every day's posts and free slots, in time order. */
 export function dayEntries(state: CalendarState): Map<CivilDate, DayEntry[]> {
   return entriesByDay(state.posts, visibleFreeSlots(state), state.timeZone)
@@ -198,20 +164,6 @@ function openNew(state: CalendarState): CalendarState {
   const entry = selectedEntry(state)
   const at = entry?.kind === 'slot' ? { accountId: entry.slot.accountId, at: entry.at } : undefined
   return { ...state, mode: { kind: 'form', form: newPostForm(state.accounts, state.cursor, state.now, state.timeZone, at) }, status: null }
-}
-
-const STATUS_WORDS: Record<PostStatus, string> = {
-  draft: 'draft',
-  scheduled: 'scheduled',
-  publishing: 'publishing',
-  published: 'published',
-  partially_published: 'partially published',
-  failed: 'failed',
-  cancelled: 'cancelled',
-}
-
-export function statusWord(status: PostStatus): string {
-  return STATUS_WORDS[status]
 }
 
 // Why a post that is not scheduled cannot be changed, and what to do instead.

@@ -3,11 +3,11 @@
 
 import { Box, Text } from 'ink'
 import { formatTime, monthGrid, partsOf, weekDays, type CivilDate } from '../zoned-time.js'
-import { dayEntries, selectedEntry, statusWord, type CalendarState } from './calendar-state.js'
+import { dayEntries, selectedEntry, type CalendarState } from './calendar-state.js'
 import type { Post } from './calendar-source.js'
 import type { DayEntry, FreeSlot } from './day-entries.js'
 import { HelpView } from './help-view.js'
-import { FREE_SLOT_GLYPH, STATUS_STYLE, clip, oneLine, postTime } from './post-style.js'
+import { FREE_SLOT_GLYPH, STATUS_STYLE, clip, oneLine, postTime, statusWord } from './post-style.js'
 import { PostFormView } from './post-form-view.js'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']

@@ -43,6 +43,49 @@ export function freeSlotsIn(queues: Readonly<Record<string, Queue>>, accounts: A
   return free.sort((a, b) => a.at - b.at)
 }
 
+/** What the free slots are worked out from: the calendar's state, in part. */
+export interface SlotInputs {
+  queues: Readonly<Record<string, Queue>>
+  accounts: Account[]
+  posts: Post[]
+  /** The range `posts` were loaded for; null before the first load. */
+  loadedRange: TimeRange | null
+  now: number
+}
+
+let lastSlots: { inputs: SlotInputs; slots: FreeSlot[] } | null = null
+
+/**
+ * The free queue slots of the loaded range: none until its posts are loaded, as they say which
+ * slots are taken. Remembered for the last inputs, since every key and frame asks again.
+ */
+export function visibleFreeSlots(state: SlotInputs): FreeSlot[] {
+  if (!state.loadedRange) return []
+  const last = lastSlots?.inputs
+  if (last && last.queues === state.queues && last.accounts === state.accounts && last.posts === state.posts && last.loadedRange === state.loadedRange && last.now === state.now) {
+    return lastSlots!.slots
+  }
+  const slots = freeSlotsIn(state.queues, state.accounts, state.posts, state.loadedRange, state.now)
+  lastSlots = { inputs: { queues: state.queues, accounts: state.accounts, posts: state.posts, loadedRange: state.loadedRange, now: state.now }, slots }
+  return slots
+}
+
+function postsByTime(a: Post, b: Post): number {
+  return placedAt(a) - placedAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/** Posts grouped by the day they are scheduled on in the user's zone, each day in time order. */
+export function postsByDay(posts: Post[], timeZone: string): Map<CivilDate, Post[]> {
+  const days = new Map<CivilDate, Post[]>()
+  for (const post of [...posts].sort(postsByTime)) {
+    const day = zonedParts(placedAt(post), timeZone).date
+    const list = days.get(day)
+    if (list) list.push(post)
+    else days.set(day, [post])
+  }
+  return days
+}
+
 function byTime(a: DayEntry, b: DayEntry): number {
   if (a.at !== b.at) return a.at - b.at
   // At one instant: posts first, then slots by account; posts by id, as the API lists them.

@@ -30,7 +30,7 @@ export function HelpView() {
           {what}
         </Text>
       ))}
-      <Text dimColor wrap="truncate">{`✎ draft · ○ scheduled · ${FREE_SLOT_GLYPH}2 two free queue slots that day. Any key closes this help.`}</Text>
+      <Text dimColor wrap="truncate">{`✎ a draft · ${FREE_SLOT_GLYPH}2: two free queue slots that day · any key closes this help`}</Text>
     </Box>
   )
 }

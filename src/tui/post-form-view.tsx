@@ -50,7 +50,7 @@ const WHEN_WORDS: Record<When, string> = { at: 'at the date and time below', que
 
 /** What the chosen `when` will do, said next to it: for the queue, the slot it would take now. */
 function whenNote(form: PostForm, state: CalendarState): string {
-  if (form.when === 'draft') return 'kept, not published until scheduled; the date and time are its plan (both empty: none)'
+  if (form.when === 'draft') return 'not published until scheduled; date and time are its plan (empty: none)'
   if (form.when === 'at') return form.editsDraft ? 'schedules the draft' : ''
   const queue = form.accountId ? state.queues[form.accountId] : undefined
   if (!queue) return 'the daemon picks the slot'
@@ -83,7 +83,7 @@ export function PostFormView({ form, state, width }: { form: PostForm; state: Ca
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{form.kind === 'new' ? 'New post' : `Edit ${form.editsDraft ? 'draft ' : ''}${form.postId}`}</Text>
-      <Text dimColor>Tab or ↑↓ moves between fields · Space picks platforms and when · Ctrl-S saves · Esc closes</Text>
+      <Text dimColor>Tab or ↑↓ moves · Space picks platforms and when · Ctrl-S saves · Esc closes</Text>
       <Box flexDirection="column" marginTop={1}>
         {form.kind === 'new' ? (
           <Row form={form} field="account" label="Account">

@@ -3,9 +3,7 @@ import {
   calendarReducer,
   entriesOn,
   initialState,
-  postsByDay,
   selectedPost,
-  visibleFreeSlots,
   visibleRange,
   type CalendarAction,
   type CalendarState,
@@ -21,6 +19,7 @@ import {
   zonedToInstant,
   type Weekday,
 } from '../../src/zoned-time.js'
+import { postsByDay, visibleFreeSlots } from '../../src/tui/day-entries.js'
 import { makePost } from './memory-source.js'
 
 const NOV_21_NOON = Date.parse('2026-11-21T12:00:00Z')
