@@ -244,6 +244,37 @@ describe('drafts and the queue', () => {
     expect(frame).toContain('New post') // the form stays open with what was typed
   })
 
+  it('says the draft was saved when scheduling it into an empty queue is refused', async () => {
+    const source = queued()
+    source.posts.push(makePost({ id: 'pst_idea', account_id: 'acc_2', platforms: ['feed'], scheduled_at: '2026-11-21T16:00:00Z', status: 'draft', content: 'Side idea' }))
+    const { app, press } = open(source)
+    await waitForFrame(app.lastFrame, (f) => loaded(f) && f.includes('17:00 ✎ draft'))
+    await press(KEY.tab, (f) => f.includes('▸11:30'))
+    await press(KEY.tab, (f) => f.includes('▸16:00'))
+    await press(KEY.tab, (f) => f.includes('▸17:00 ✎ draft'))
+    await press('e', (f) => f.includes('Edit draft pst_idea'))
+    await press(' again', (f) => f.includes('Side idea again'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(KEY.right, (f) => f.includes('‹ at the date and time below ›'))
+    await press(KEY.right, (f) => f.includes('‹ next free queue slot ›'))
+    const frame = await press(KEY.ctrlS, (f) => f.includes('failed'))
+    expect(flat(frame)).toContain('Scheduling the draft (its edit is saved) failed')
+    expect(flat(frame)).toContain('account acc_2 has no queue slots')
+    expect(source.posts.find((p) => p.id === 'pst_idea')).toMatchObject({ status: 'draft', content: 'Side idea again' })
+  })
+
+  it('follows slots changed elsewhere on the 30 s refresh', async () => {
+    let fire = () => {}
+    const timer: RefreshTimer = { every: (_ms, callback) => ((fire = callback), () => {}) }
+    const source = queued()
+    const { app } = open(source, { timer, refreshEveryMs: 30_000 })
+    await waitForFrame(app.lastFrame, (f) => loaded(f) && slotsShown(f))
+    source.queues.set('acc_2', [{ day: 'saturday', time: '20:30' }])
+    fire()
+    const frame = await waitForFrame(app.lastFrame, (f) => f.includes('20:30 · free slot · Side project'))
+    expect(frame).toContain('Sat 21 November 2026 · 3 posts · 2 free slots')
+  })
+
   it('saves a draft with no time, then schedules it from its edit', async () => {
     const { app, press, source } = open(queued())
     await waitForFrame(app.lastFrame, (f) => loaded(f) && slotsShown(f))
