@@ -10,7 +10,7 @@ const WEEK_STARTS = ['locale', 'monday', 'tuesday', 'wednesday', 'thursday', 'fr
 export default class Calendar extends ApiCommand {
   static override description = `Plan posts in an interactive terminal calendar.
 
-A month grid (default), a week view and a day agenda of your posts, each with its local time, platforms and a status colour. Move with the arrow keys or hjkl, open a day with Enter, write a post with n, edit (e) or cancel (x) a scheduled one, and press ? for every key. The calendar refreshes itself every 30 seconds, so changes made elsewhere appear without a restart.
+A month grid (default), a week view and a day agenda of your posts and drafts, each with its local time, platforms and a status colour, and of each account's free queue slots (smm accounts queue set). Move with the arrow keys or hjkl, open a day with Enter, write a post with n (on a selected free slot: for that slot), edit (e) or cancel (x) a scheduled post or a draft, and press ? for every key. The form's When (Space) schedules the post at its date and time, puts it in the account's next free queue slot, or keeps it as a draft; editing a draft can schedule it. The calendar refreshes itself every 30 seconds, so changes made elsewhere appear without a restart.
 
 Times are shown and entered in your profile's time zone, or --tz. Weeks start on your locale's first day unless --week-start says otherwise. It needs an interactive terminal; from scripts use smm posts list.`
 

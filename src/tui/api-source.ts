@@ -24,6 +24,8 @@ export function apiCalendarSource(client: SmmClient): CalendarSource {
     listPlatforms: async () => (await client.listPlatforms()).data,
     createPost: (input) => client.createPost({ body: input }),
     updatePost: (id, input) => client.updatePost({ params: { id }, body: input }),
+    schedulePost: (id, input) => client.schedulePost({ params: { id }, body: input }),
+    getQueue: (id) => client.getQueue({ params: { id } }),
     cancelPost: (id) => client.cancelPost({ params: { id } }),
   }
 }

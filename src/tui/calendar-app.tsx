@@ -6,13 +6,31 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { ApiError } from '../errors.js'
 import { Calendar } from './calendar.js'
 import { calendarReducer, initialState, visibleRange, type CalendarAction, type CalendarState } from './calendar-state.js'
-import type { CalendarSource } from './calendar-source.js'
+import type { Account, CalendarSource, Queue } from './calendar-source.js'
 import type { CivilDate, Weekday } from '../zoned-time.js'
 import { describeFailure } from './describe-failure.js'
 import { formErrorsFrom, formRequest } from './post-form.js'
 import { useCalendarInput, type CalendarCommands } from './use-calendar-input.js'
 
 const NAVIGATION_SETTLE_MS = 150
+
+/**
+ * Every account's queue, by account id. An account deleted since the list was read (404) has
+ * none to show; any other failure fails the load, and the next refresh tries again.
+ */
+async function queuesOf(source: CalendarSource, accounts: Account[]): Promise<Record<string, Queue>> {
+  const queues: Record<string, Queue> = {}
+  await Promise.all(
+    accounts.map(async (account) => {
+      try {
+        queues[account.id] = await source.getQueue(account.id)
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error
+      }
+    }),
+  )
+  return queues
+}
 
 /** Something that calls back every `ms` until stopped; tests pass one they fire by hand. */
 export interface RefreshTimer {
@@ -127,11 +145,19 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
     // The range is compared by value: a new object for the same month must not reload.
   }, [range.from, range.to, generation])
 
-  // Accounts change rarely: loaded at start and on every refresh, not on every month.
+  // Accounts and their queue slots change rarely: loaded at start and on every refresh (a save
+  // is one), not on every month. The free slots are worked out from the slots here, for any month.
   useEffect(() => {
     let current = true
     source.listAccounts().then(
-      (accounts) => current && store.dispatch({ type: 'accounts-loaded', accounts }),
+      (accounts) => {
+        if (!current) return
+        store.dispatch({ type: 'accounts-loaded', accounts })
+        return queuesOf(source, accounts).then(
+          (queues) => current && store.dispatch({ type: 'queues-loaded', queues }),
+          (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading queue slots', error) }),
+        )
+      },
       (error: unknown) => current && store.dispatch({ type: 'load-failed', message: describeFailure('Loading accounts', error) }),
     ).catch(crash)
     return () => void (current = false)
@@ -167,17 +193,30 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
       const request = formRequest(form, current.timeZone, current.profileFlag)
       if (!request.ok) return dispatch({ type: 'form-invalid', errors: request.errors })
       dispatch({ type: 'submit-started' })
-      const saving = form.postId ? source.updatePost(form.postId, request.update) : source.createPost(request.create)
+      const { schedule } = request
+      // A draft to schedule is saved first (PUT), then scheduled: two calls, so a refusal of the
+      // second leaves the draft saved, and the status line says which step failed.
+      let edited = false
+      const saving = form.postId
+        ? source.updatePost(form.postId, request.update).then((post) => {
+            edited = true
+            return schedule ? source.schedulePost(post.id, schedule) : post
+          })
+        : source.createPost(request.create)
+      const queued = request.create.queue === true || schedule?.queue === true
+      const doing = () =>
+        form.kind === 'new' ? (form.when === 'draft' ? 'Saving the draft' : queued ? 'Queueing' : 'Scheduling') : edited ? 'Scheduling the draft (its edit is saved)' : 'Saving'
       saving.then(
         (post) => {
-          dispatch({ type: 'post-saved', post, created: form.kind === 'new' })
+          dispatch({ type: 'post-saved', post, created: form.kind === 'new', queued, scheduledDraft: schedule !== null })
           refresh()
         },
         (error: unknown) => {
           const errors = error instanceof ApiError ? formErrorsFrom(error) : {}
-          dispatch({ type: 'submit-failed', message: describeFailure(form.kind === 'new' ? 'Scheduling' : 'Saving', error), errors })
-          // A conflict means the post changed elsewhere: show what it is now.
-          if (error instanceof ApiError && (error.status === 409 || error.status === 412)) refresh()
+          dispatch({ type: 'submit-failed', message: describeFailure(doing(), error), errors })
+          // A conflict means the post changed elsewhere, and a draft saved but not scheduled has
+          // changed here: show what it is now.
+          if (edited || (error instanceof ApiError && (error.status === 409 || error.status === 412))) refresh()
         },
       ).catch(crash)
     },

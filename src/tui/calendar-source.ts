@@ -4,7 +4,8 @@
 
 import type { Account, Connection } from '../api/accounts.js'
 import type { PlatformInfo } from '../api/platforms.js'
-import type { Post, PostCreate, PostStatus, PostUpdate, Target, TargetStatus } from '../api/posts.js'
+import type { Post, PostCreate, PostSchedule, PostStatus, PostUpdate, Target, TargetStatus } from '../api/posts.js'
+import type { Queue } from '../api/queue.js'
 
 export type { Account, Connection, Post, PostStatus, TargetStatus }
 
@@ -19,6 +20,12 @@ export type PostCreateInput = PostCreate
 
 /** The body of PUT /v1/posts/{id}: any subset of the editable fields. */
 export type PostUpdateInput = Omit<PostUpdate, 'account_id'>
+
+/** The body of POST /v1/posts/{id}/schedule: a time, or `queue: true` for the next free slot. */
+export type PostScheduleInput = PostSchedule
+
+/** An account's weekly queue slots, the zone they are wall-clock times in, and its next free times. */
+export type { Queue }
 
 /** A half-open range of instants, RFC 3339 UTC: posts with from <= scheduled_at < to. */
 export interface TimeRange {
@@ -38,6 +45,10 @@ export interface CalendarSource {
   listPlatforms(): Promise<PlatformInfo[]>
   createPost(input: PostCreateInput): Promise<Post>
   updatePost(id: string, input: PostUpdateInput): Promise<Post>
+  /** Turns a draft into a scheduled post (POST /v1/posts/{id}/schedule). */
+  schedulePost(id: string, input: PostScheduleInput): Promise<Post>
+  /** The account's queue slots (GET /v1/accounts/{id}/queue): where its free slots fall. */
+  getQueue(accountId: string): Promise<Queue>
   /** Cancels a scheduled post (DELETE /v1/posts/{id}). */
   cancelPost(id: string): Promise<Post>
 }

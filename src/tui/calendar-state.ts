@@ -5,15 +5,17 @@
 import {
   addDays,
   addMonths,
+  formatTime,
   monthGrid,
   startOfDayInstant,
   zonedParts,
   type CivilDate,
   type Weekday,
 } from '../zoned-time.js'
-import type { Account, PlatformInfo, Post, PostStatus, TimeRange } from './calendar-source.js'
+import type { Account, PlatformInfo, Post, Queue, TimeRange } from './calendar-source.js'
+import { entriesByDay, visibleFreeSlots, type DayEntry } from './day-entries.js'
 import { editPostForm, formReducer, newPostForm, type FormAction, type PostForm } from './post-form.js'
-import { isEditable, placedAt } from './post-style.js'
+import { isEditable, placedAt, statusWord } from './post-style.js'
 
 /** The three ways to look at the calendar. */
 export type View = 'month' | 'week' | 'day'
@@ -48,9 +50,11 @@ export interface CalendarState {
   loadedRange: TimeRange | null
   loadedAt: number | null
   loading: boolean
-  /** Index of the selected post among the focused day's posts. */
+  /** Index of the selected entry (a post or a free queue slot) among the focused day's. */
   selected: number
   accounts: Account[]
+  /** Each account's queue slots, by account id (an account whose queue could not be read is absent). */
+  queues: Readonly<Record<string, Queue>>
   /** The daemon's platforms and their limits (empty until loaded): what the form counts against. */
   platforms: PlatformInfo[]
   mode: Mode
@@ -71,6 +75,7 @@ export type CalendarAction =
   | { type: 'load-started' }
   | { type: 'posts-loaded'; range: TimeRange; posts: Post[]; at: number }
   | { type: 'accounts-loaded'; accounts: Account[] }
+  | { type: 'queues-loaded'; queues: Record<string, Queue> }
   | { type: 'platforms-loaded'; platforms: PlatformInfo[] }
   | { type: 'load-failed'; message: string }
   | { type: 'open-new' }
@@ -79,7 +84,7 @@ export type CalendarAction =
   | { type: 'form-invalid'; errors: PostForm['errors'] }
   | { type: 'submit-started' }
   | { type: 'submit-failed'; message: string; errors: PostForm['errors'] }
-  | { type: 'post-saved'; post: Post; created: boolean }
+  | { type: 'post-saved'; post: Post; created: boolean; queued: boolean; scheduledDraft?: boolean }
   | { type: 'ask-cancel' }
   | { type: 'cancel-started' }
   | { type: 'cancel-failed'; message: string }
@@ -112,6 +117,7 @@ export function initialState(init: CalendarInit): CalendarState {
     loading: false,
     selected: 0,
     accounts: [],
+    queues: {},
     platforms: [],
     mode: { kind: 'browse' },
     status: null,
@@ -133,43 +139,31 @@ export function visibleRange(state: Pick<CalendarState, 'cursor' | 'weekStart' |
   }
 }
 
-function byTime(a: Post, b: Post): number {
-  return placedAt(a) - placedAt(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+/** Every day's posts and free slots, in time order. */
+export function dayEntries(state: CalendarState): Map<CivilDate, DayEntry[]> {
+  return entriesByDay(state.posts, visibleFreeSlots(state), state.timeZone)
 }
 
-/** Posts grouped by the day they are scheduled on in the user's zone, each day in time order. */
-export function postsByDay(posts: Post[], timeZone: string): Map<CivilDate, Post[]> {
-  const days = new Map<CivilDate, Post[]>()
-  for (const post of [...posts].sort(byTime)) {
-    const day = zonedParts(placedAt(post), timeZone).date
-    const list = days.get(day)
-    if (list) list.push(post)
-    else days.set(day, [post])
-  }
-  return days
+export function entriesOn(state: CalendarState, day: CivilDate): DayEntry[] {
+  return dayEntries(state).get(day) ?? []
 }
 
-export function postsOn(state: Pick<CalendarState, 'posts' | 'timeZone'>, day: CivilDate): Post[] {
-  return postsByDay(state.posts, state.timeZone).get(day) ?? []
+/** The post or free slot the selection points at on the focused day, if any. */
+export function selectedEntry(state: CalendarState): DayEntry | undefined {
+  return entriesOn(state, state.cursor)[state.selected]
 }
 
-/** The post the selection points at on the focused day, if any. */
+/** The post the selection points at on the focused day, if it points at one. */
 export function selectedPost(state: CalendarState): Post | undefined {
-  return postsOn(state, state.cursor)[state.selected]
+  const entry = selectedEntry(state)
+  return entry?.kind === 'post' ? entry.post : undefined
 }
 
-const STATUS_WORDS: Record<PostStatus, string> = {
-  draft: 'draft',
-  scheduled: 'scheduled',
-  publishing: 'publishing',
-  published: 'published',
-  partially_published: 'partially published',
-  failed: 'failed',
-  cancelled: 'cancelled',
-}
-
-export function statusWord(status: PostStatus): string {
-  return STATUS_WORDS[status]
+// The new-post form: at the selected free slot (its account, day and time), else on the focused day.
+function openNew(state: CalendarState): CalendarState {
+  const entry = selectedEntry(state)
+  const at = entry?.kind === 'slot' ? { accountId: entry.slot.accountId, at: entry.at } : undefined
+  return { ...state, mode: { kind: 'form', form: newPostForm(state.accounts, state.cursor, state.now, state.timeZone, at) }, status: null }
 }
 
 // Why a post that is not scheduled cannot be changed, and what to do instead.
@@ -220,9 +214,11 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
     case 'set-view':
       return { ...state, view: action.view }
     case 'open-day':
+      // In the day view, Enter on a free slot writes a post for it.
+      if (state.view === 'day' && selectedEntry(state)?.kind === 'slot') return openNew(state)
       return { ...state, view: 'day' }
     case 'select': {
-      const count = postsOn(state, state.cursor).length
+      const count = entriesOn(state, state.cursor).length
       if (count === 0) return state
       return { ...state, selected: Math.min(count - 1, Math.max(0, state.selected + action.delta)) }
     }
@@ -235,21 +231,23 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
       const current = visibleRange(state)
       if (current.from !== action.range.from || current.to !== action.range.to) return state
       const loaded = { ...state, posts: action.posts, loadedRange: action.range, loadedAt: action.at, loading: false }
-      const count = postsOn(loaded, state.cursor).length
+      const count = entriesOn(loaded, state.cursor).length
       const status = state.status?.fromLoad ? null : state.status
       return { ...loaded, selected: Math.min(state.selected, Math.max(0, count - 1)), status }
     }
     case 'accounts-loaded':
       return { ...state, accounts: action.accounts }
+    case 'queues-loaded':
+      return { ...state, queues: action.queues }
     case 'platforms-loaded':
       return { ...state, platforms: action.platforms }
     case 'load-failed':
       return { ...state, loading: false, status: { ...error(action.message), fromLoad: true } }
     case 'open-new':
-      return { ...state, mode: { kind: 'form', form: newPostForm(state.accounts, state.cursor, state.now, state.timeZone) }, status: null }
+      return openNew(state)
     case 'open-edit': {
       const post = selectedPost(state)
-      if (!post) return { ...state, status: error('No post selected on this day. Press n to write one.') }
+      if (!post) return { ...state, status: error(`No post selected on this day. Press n to write one${selectedEntry(state) ? ' in the selected free slot' : ''}.`) }
       if (!isEditable(post)) return { ...state, status: error(notChangeable(post, 'edited', state.profileFlag)) }
       return { ...state, mode: { kind: 'form', form: editPostForm(post, state.timeZone) }, status: null }
     }
@@ -269,11 +267,14 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
       }
     case 'post-saved': {
       const { post } = action
-      const day = zonedParts(placedAt(post), state.timeZone).date
-      const moved = { ...state, posts: upsert(state.posts, post), cursor: day, mode: { kind: 'browse' } as const }
-      const index = postsOn(moved, day).findIndex((p) => p.id === post.id)
-      const verb = post.status === 'draft' ? (action.created ? 'Saved draft' : 'Updated draft') : action.created ? 'Scheduled' : 'Updated'
-      return { ...moved, selected: Math.max(0, index), status: { tone: 'success', text: `${verb} ${post.id} for ${post.platforms.join(', ')}.` } }
+      const at = zonedParts(placedAt(post), state.timeZone)
+      const moved = { ...state, posts: upsert(state.posts, post), cursor: at.date, mode: { kind: 'browse' } as const }
+      const index = entriesOn(moved, at.date).findIndex((e) => e.kind === 'post' && e.post.id === post.id)
+      const verb =
+        post.status === 'draft' ? (action.created ? 'Saved draft' : 'Updated draft') : action.queued ? 'Queued' : action.created || action.scheduledDraft ? 'Scheduled' : 'Updated'
+      // A queued post's time is the daemon's pick: say which slot it took.
+      const when = action.queued ? ` in the next free slot, ${at.date} ${formatTime(placedAt(post), state.timeZone)}` : ''
+      return { ...moved, selected: Math.max(0, index), status: { tone: 'success', text: `${verb} ${post.id} for ${post.platforms.join(', ')}${when}.` } }
     }
     case 'ask-cancel': {
       const post = selectedPost(state)

@@ -3,9 +3,11 @@
 
 import { Box, Text } from 'ink'
 import { formatTime, monthGrid, partsOf, weekDays, type CivilDate } from '../zoned-time.js'
-import { postsByDay, statusWord, type CalendarState } from './calendar-state.js'
+import { dayEntries, selectedEntry, type CalendarState } from './calendar-state.js'
 import type { Post } from './calendar-source.js'
-import { STATUS_STYLE, clip, oneLine, postTime } from './post-style.js'
+import type { DayEntry, FreeSlot } from './day-entries.js'
+import { HelpView } from './help-view.js'
+import { FREE_SLOT_GLYPH, STATUS_STYLE, clip, oneLine, postTime, statusWord } from './post-style.js'
 import { PostFormView } from './post-form-view.js'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
@@ -61,6 +63,25 @@ function count(n: number): string {
   return `${n} post${n === 1 ? '' : 's'}`
 }
 
+type Days = Map<CivilDate, DayEntry[]>
+
+/** A day's posts and its number of free queue slots, for the grid. */
+function dayOf(days: Days, day: CivilDate): { posts: Post[]; free: number } {
+  const posts: Post[] = []
+  let free = 0
+  for (const entry of days.get(day) ?? []) {
+    if (entry.kind === 'post') posts.push(entry.post)
+    else free++
+  }
+  return { posts, free }
+}
+
+/** The selected entry's post, to mark it where the grid draws posts alone. */
+function selectedPostId(state: CalendarState): string | undefined {
+  const entry = selectedEntry(state)
+  return entry?.kind === 'post' ? entry.post.id : undefined
+}
+
 function Header({ state }: { state: CalendarState }) {
   const { year, month } = partsOf(state.cursor)
   const title = state.view === 'day' ? longDate(state.cursor) : `${MONTHS[month - 1]} ${year}`
@@ -89,7 +110,25 @@ function PostLine({ post, state, width, selected = false, detail = false }: { po
   )
 }
 
-function MonthView({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+function SlotLine({ slot, state, width, selected = false }: { slot: FreeSlot; state: CalendarState; width: number; selected?: boolean }) {
+  return (
+    <Text wrap="truncate" dimColor={!selected} inverse={selected}>
+      {clip(`${selected ? '▸' : ' '}${formatTime(slot.at, state.timeZone)} · free slot · ${slot.accountName}`, width)}
+    </Text>
+  )
+}
+
+/** A day's line in the grid: its label, then its post count and a count of free slots (◇2) as room allows. */
+function dayHeading(label: string, posts: number, free: number, width: number): string {
+  const marker = free > 0 ? `${FREE_SLOT_GLYPH}${free}` : ''
+  for (const right of [[posts > 0 ? count(posts) : '', marker], [posts > 0 ? String(posts) : '', marker], [posts > 0 ? String(posts) : '']]) {
+    const text = right.filter(Boolean).join(' ')
+    if (label.length + 1 + text.length <= width || text === '') return `${label.padEnd(width - text.length)}${text}`
+  }
+  return label
+}
+
+function MonthView({ state, layout, days }: { state: CalendarState; layout: Layout; days: Days }) {
   const cell = Math.max(9, Math.min(24, Math.floor(layout.width / 7)))
   const grid = monthGrid(state.cursor, state.weekStart)
   const month = partsOf(state.cursor).month
@@ -105,11 +144,10 @@ function MonthView({ state, layout, days }: { state: CalendarState; layout: Layo
       {grid.map((week) => (
         <Box key={week[0]}>
           {week.map((d) => {
-            const posts = days.get(d) ?? []
+            const { posts, free } = dayOf(days, d)
             const isCursor = d === state.cursor
             const isToday = d === state.today
             const label = `${isCursor ? '▸' : ' '}${partsOf(d).day}${isToday ? '•' : ''}`
-            const n = posts.length === 0 ? '' : cell >= 14 ? count(posts.length) : String(posts.length)
             const extra = posts.length - layout.cellPosts
             return (
               <Box key={d} width={cell} flexDirection="column">
@@ -120,7 +158,7 @@ function MonthView({ state, layout, days }: { state: CalendarState; layout: Layo
                   color={isToday ? 'yellow' : undefined}
                   dimColor={partsOf(d).month !== month}
                 >
-                  {`${label.padEnd(cell - 1 - n.length)}${n}`}
+                  {dayHeading(label, posts.length, free, cell - 1)}
                 </Text>
                 {Array.from({ length: layout.cellPosts }, (_, i) => {
                   const post = posts[i]
@@ -142,23 +180,24 @@ function MonthView({ state, layout, days }: { state: CalendarState; layout: Layo
   )
 }
 
-function WeekView({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+function WeekView({ state, layout, days }: { state: CalendarState; layout: Layout; days: Days }) {
   const cell = Math.max(9, Math.floor(layout.width / 7))
+  const selectedId = selectedPostId(state)
   return (
     <Box>
       {weekDays(state.cursor, state.weekStart).map((d) => {
-        const posts = days.get(d) ?? []
+        const { posts, free } = dayOf(days, d)
         const isCursor = d === state.cursor
         const isToday = d === state.today
         const shown = posts.length > layout.columnPosts ? posts.slice(0, layout.columnPosts - 1) : posts
         return (
           <Box key={d} width={cell} flexDirection="column">
             <Text wrap="truncate" inverse={isCursor} bold={isToday} color={isToday ? 'yellow' : undefined}>
-              {`${isCursor ? '▸' : ' '}${weekdayName(d)} ${partsOf(d).day}${isToday ? '•' : ''}`.padEnd(cell - 1)}
+              {dayHeading(`${isCursor ? '▸' : ' '}${weekdayName(d)} ${partsOf(d).day}${isToday ? '•' : ''}`, 0, free, cell - 1)}
             </Text>
             {posts.length === 0 ? <Text dimColor> —</Text> : null}
-            {shown.map((post, i) => (
-              <PostLine key={post.id} post={post} state={state} width={cell - 1} selected={isCursor && i === state.selected} />
+            {shown.map((post) => (
+              <PostLine key={post.id} post={post} state={state} width={cell - 1} selected={isCursor && post.id === selectedId} />
             ))}
             {shown.length < posts.length ? <Text dimColor>{` +${posts.length - shown.length} more`}</Text> : null}
           </Box>
@@ -168,33 +207,52 @@ function WeekView({ state, layout, days }: { state: CalendarState; layout: Layou
   )
 }
 
-/** The focused day's posts with their platforms, under the month and week views. */
-function DayPanel({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+function entryKey(entry: DayEntry): string {
+  return entry.kind === 'post' ? entry.post.id : `${entry.slot.accountId}@${entry.at}`
+}
+
+/** The focused day's posts with their platforms, and its free slots, under the month and week views. */
+function DayPanel({ state, layout, days }: { state: CalendarState; layout: Layout; days: Days }) {
   const { width, panelPosts } = layout
-  const posts = days.get(state.cursor) ?? []
-  // Scrolls with the selection so the selected post is always in view.
-  const { start, end } = windowAround(state.selected, posts.length, panelPosts)
-  const shown = posts.slice(start, end)
+  const entries = days.get(state.cursor) ?? []
+  const { posts, free } = dayOf(days, state.cursor)
+  // Scrolls with the selection so the selected entry is always in view.
+  const { start, end } = windowAround(state.selected, entries.length, panelPosts)
+  const shown = entries.slice(start, end)
+  const freeText = free > 0 ? ` · ${free} free slot${free === 1 ? '' : 's'}` : ''
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text bold>{`${longDate(state.cursor)} · ${posts.length === 0 ? 'nothing scheduled' : count(posts.length)}`}</Text>
-      {shown.map((post, i) => (
-        <PostLine key={post.id} post={post} state={state} width={width} selected={start + i === state.selected} detail />
-      ))}
-      {posts.length > shown.length ? <Text dimColor>{`  +${posts.length - shown.length} more: Enter opens the day`}</Text> : null}
+      <Text bold>{`${longDate(state.cursor)} · ${posts.length === 0 ? 'nothing scheduled' : count(posts.length)}${freeText}`}</Text>
+      {shown.map((entry, i) =>
+        entry.kind === 'post' ? (
+          <PostLine key={entryKey(entry)} post={entry.post} state={state} width={width} selected={start + i === state.selected} detail />
+        ) : (
+          <SlotLine key={entryKey(entry)} slot={entry.slot} state={state} width={width} selected={start + i === state.selected} />
+        ),
+      )}
+      {entries.length > shown.length ? <Text dimColor>{`  +${entries.length - shown.length} more: Enter opens the day`}</Text> : null}
     </Box>
   )
 }
 
-function DayAgenda({ state, layout, days }: { state: CalendarState; layout: Layout; days: Map<CivilDate, Post[]> }) {
+function DayAgenda({ state, layout, days }: { state: CalendarState; layout: Layout; days: Days }) {
   const { width } = layout
-  const posts = days.get(state.cursor) ?? []
-  if (posts.length === 0) return <Text dimColor>Nothing scheduled on this day. Press n to write a post.</Text>
-  const { start, end } = windowAround(state.selected, posts.length, layout.agendaPosts)
+  const entries = days.get(state.cursor) ?? []
+  if (entries.length === 0) return <Text dimColor>Nothing scheduled on this day. Press n to write a post.</Text>
+  const { start, end } = windowAround(state.selected, entries.length, layout.agendaPosts)
   return (
     <Box flexDirection="column">
       {start > 0 ? <Text dimColor>{`  ↑ ${start} earlier`}</Text> : null}
-      {posts.slice(start, end).map((post, i) => (
+      {entries.slice(start, end).map((entry, i) => {
+        if (entry.kind === 'slot') {
+          return (
+            <Box key={entryKey(entry)} marginBottom={1}>
+              <SlotLine slot={entry.slot} state={state} width={width} selected={start + i === state.selected} />
+            </Box>
+          )
+        }
+        const { post } = entry
+        return (
         <Box key={post.id} flexDirection="column" marginBottom={1}>
           <PostLine post={post} state={state} width={width} selected={start + i === state.selected} detail />
           <Text wrap="truncate" dimColor>{clip(`      ${post.id} · ${post.account_id}`, width)}</Text>
@@ -206,38 +264,9 @@ function DayAgenda({ state, layout, days }: { state: CalendarState; layout: Layo
               </Text>
             ))}
         </Box>
-      ))}
-      {end < posts.length ? <Text dimColor>{`  ↓ ${posts.length - end} later`}</Text> : null}
-    </Box>
-  )
-}
-
-const HELP: [string, string][] = [
-  ['←→ / h l', 'previous / next day'],
-  ['↑↓ / k j', 'previous / next week (day view: previous / next post)'],
-  ['Tab / Shift-Tab', 'next / previous post of the day'],
-  ['PageUp / PageDown', 'previous / next month'],
-  ['t', 'today'],
-  ['m / w / Enter', 'month view / week view / open the day'],
-  ['n', 'new post on the focused day'],
-  ['e', 'edit the selected post (scheduled posts only)'],
-  ['x', 'cancel the selected post (asks first)'],
-  ['r', 'refresh now (also every 30 seconds)'],
-  ['?', 'this help'],
-  ['q / Esc / Ctrl-C', 'quit'],
-]
-
-function HelpView() {
-  return (
-    <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>Keys</Text>
-      {HELP.map(([keys, what]) => (
-        <Text key={keys}>
-          <Text color="cyan">{keys.padEnd(20)}</Text>
-          {what}
-        </Text>
-      ))}
-      <Text dimColor>Any key closes this help.</Text>
+        )
+      })}
+      {end < entries.length ? <Text dimColor>{`  ↓ ${entries.length - end} later`}</Text> : null}
     </Box>
   )
 }
@@ -261,7 +290,7 @@ function StatusLine({ state, width }: { state: CalendarState; width: number }) {
 
 /** The whole calendar screen for a state on a terminal of `width` columns and `rows` lines. */
 export function Calendar({ state, width, rows }: { state: CalendarState; width: number; rows: number }) {
-  const days = postsByDay(state.posts, state.timeZone)
+  const days = dayEntries(state)
   const usable = Math.max(40, width - 1)
   const layout = layoutFor(usable, rows, monthGrid(state.cursor, state.weekStart).length)
   let body

@@ -6,12 +6,19 @@ import type { ApiError } from '../errors.js'
 import { graphemeLength, measureText } from '../text-length.js'
 import { isCivilDate, zonedParts, zonedToInstant, type CivilDate } from '../zoned-time.js'
 import { placedAt } from './post-style.js'
-import type { Account, PlatformInfo, Post, PostCreateInput, PostUpdateInput } from './calendar-source.js'
+import type { Account, PlatformInfo, Post, PostCreateInput, PostScheduleInput, PostUpdateInput } from './calendar-source.js'
 
 /** The fields of the form, in tab order. */
-export const FORM_FIELDS = ['account', 'platforms', 'content', 'date', 'time', 'submit'] as const
+export const FORM_FIELDS = ['account', 'platforms', 'content', 'when', 'date', 'time', 'submit'] as const
 /** One field of the form. */
 export type FormField = (typeof FORM_FIELDS)[number]
+
+/**
+ * When the post goes out: at the date and time given, at the account's next free queue slot
+ * (the daemon picks it), or not until it is scheduled (a draft; the date and time, if given,
+ * are its planned time).
+ */
+export type When = 'at' | 'queue' | 'draft'
 
 /** The state of the open form. An edit keeps its post's id and account, which PUT cannot change. */
 export interface PostForm {
@@ -24,6 +31,11 @@ export interface PostForm {
   content: string
   /** The post's media (an edit keeps them): under media some platforms allow a shorter caption. */
   mediaUrls: string[]
+  /** A draft being edited: it may stay a draft or be scheduled. */
+  editsDraft: boolean
+  /** The post being edited has a time, which PUT can change but not take away. */
+  hadTime: boolean
+  when: When
   date: string
   time: string
   field: FormField
@@ -45,11 +57,15 @@ function pad(n: number): string {
   return String(n).padStart(2, '0')
 }
 
-/** A blank form for a post on `date`: the next full hour when that is today, else 09:00. */
-export function newPostForm(accounts: Account[], date: CivilDate, now: number, timeZone: string): PostForm {
-  const account = accounts[0]
+/**
+ * A blank form for a post on `date`: the next full hour when that is today, else 09:00. Opened
+ * on a free queue slot (`slot`), it is for that slot's account, day and time.
+ */
+export function newPostForm(accounts: Account[], date: CivilDate, now: number, timeZone: string, slot?: { accountId: string; at: number }): PostForm {
+  const account = accounts.find((a) => a.id === slot?.accountId) ?? accounts[0]
   const current = zonedParts(now, timeZone)
-  const time = current.date === date && current.hour < 23 ? `${pad(current.hour + 1)}:00` : '09:00'
+  const at = slot ? zonedParts(slot.at, timeZone) : null
+  const time = at ? `${pad(at.hour)}:${pad(at.minute)}` : current.date === date && current.hour < 23 ? `${pad(current.hour + 1)}:00` : '09:00'
   const active = account?.connections.filter((c) => c.status === 'active').map((c) => c.platform) ?? []
   return {
     kind: 'new',
@@ -60,7 +76,10 @@ export function newPostForm(accounts: Account[], date: CivilDate, now: number, t
     platformCursor: 0,
     content: '',
     mediaUrls: [],
-    date,
+    editsDraft: false,
+    hadTime: false,
+    when: 'at',
+    date: at?.date ?? date,
     time,
     field: 'content',
     submitting: false,
@@ -68,9 +87,12 @@ export function newPostForm(accounts: Account[], date: CivilDate, now: number, t
   }
 }
 
-/** A form holding a scheduled post's current values, in the user's zone. */
+/** A form holding a scheduled post's or a draft's current values, in the user's zone. */
 export function editPostForm(post: Post, timeZone: string): PostForm {
   const at = zonedParts(placedAt(post), timeZone)
+  // A draft with no planned time has none in the form either (not its creation time).
+  const timeless = post.scheduled_at === null
+  const draft = post.status === 'draft'
   return {
     kind: 'edit',
     postId: post.id,
@@ -79,8 +101,11 @@ export function editPostForm(post: Post, timeZone: string): PostForm {
     platformCursor: 0,
     content: post.content,
     mediaUrls: [...post.media_urls],
-    date: at.date,
-    time: `${pad(at.hour)}:${pad(at.minute)}`,
+    editsDraft: draft,
+    hadTime: !timeless,
+    when: draft ? 'draft' : 'at',
+    date: timeless ? '' : at.date,
+    time: timeless ? '' : `${pad(at.hour)}:${pad(at.minute)}`,
     field: 'content',
     submitting: false,
     errors: {},
@@ -122,8 +147,28 @@ export function contentCounts(form: PostForm, platforms: PlatformInfo[], names: 
   })
 }
 
+/** The choices of `when` the form offers: a scheduled post being edited stays scheduled (PUT cannot make it a draft). */
+export function whenChoices(form: PostForm): When[] {
+  if (form.kind === 'new') return ['at', 'queue', 'draft']
+  return form.editsDraft ? ['draft', 'at', 'queue'] : ['at']
+}
+
+/** The fields Tab visits: no account to pick on an edit, no choice of one, no date or time when the queue picks it. */
+export function formFields(form: PostForm): FormField[] {
+  return FORM_FIELDS.filter(
+    (f) => !(f === 'account' && form.kind === 'edit') && !(f === 'when' && whenChoices(form).length === 1) && !((f === 'date' || f === 'time') && form.when === 'queue'),
+  )
+}
+
+function cycleWhen(form: PostForm, delta: number): PostForm {
+  const choices = whenChoices(form)
+  const when = choices[(choices.indexOf(form.when) + delta + choices.length) % choices.length]!
+  const { when: _when, date: _date, time: _time, ...errors } = form.errors
+  return { ...form, when, errors }
+}
+
 function moveField(form: PostForm, delta: number): PostForm {
-  const fields = form.kind === 'edit' ? FORM_FIELDS.filter((f) => f !== 'account') : [...FORM_FIELDS]
+  const fields = formFields(form)
   const at = fields.indexOf(form.field)
   const next = fields[(at + delta + fields.length) % fields.length]!
   return { ...form, field: next }
@@ -159,6 +204,7 @@ export function formReducer(form: PostForm, action: FormAction, accounts: Accoun
     case 'right': {
       const delta = action.type === 'left' ? -1 : 1
       if (form.field === 'account') return cycleAccount(form, accounts, delta)
+      if (form.field === 'when') return cycleWhen(form, delta)
       if (form.field === 'platforms') {
         const count = platformChoices(form, accounts).length
         return count === 0 ? form : { ...form, platformCursor: (form.platformCursor + delta + count) % count }
@@ -166,6 +212,7 @@ export function formReducer(form: PostForm, action: FormAction, accounts: Accoun
       return form
     }
     case 'toggle': {
+      if (form.field === 'when') return cycleWhen(form, 1)
       if (form.field !== 'platforms') return form
       const choice = platformChoices(form, accounts)[form.platformCursor]
       if (!choice) return form
@@ -197,6 +244,7 @@ export function fieldOfPointer(pointer: string): FormField {
   if (top === 'account_id') return 'account'
   if (top === 'platforms') return 'platforms'
   if (top === 'scheduled_at') return 'date'
+  if (top === 'queue' || top === 'draft') return 'when'
   return 'content'
 }
 
@@ -210,21 +258,38 @@ export function formErrorsFrom(error: ApiError): PostForm['errors'] {
   return errors
 }
 
+/** What saving the form sends: a create, or an edit (PUT) and, for a draft being scheduled, the schedule call after it. */
+export type FormRequest = { ok: true; create: PostCreateInput; update: PostUpdateInput; schedule: PostScheduleInput | null } | { ok: false; errors: PostForm['errors'] }
+
 /** The request the form describes, or the fields that stop it from being sent. */
-export function formRequest(
-  form: PostForm,
-  timeZone: string,
-  profileFlag = '',
-): { ok: true; create: PostCreateInput; update: PostUpdateInput } | { ok: false; errors: PostForm['errors'] } {
+export function formRequest(form: PostForm, timeZone: string, profileFlag = ''): FormRequest {
   const errors: PostForm['errors'] = {}
   if (!form.accountId) errors.account = `Create an account first: smm accounts create NAME${profileFlag}`
   if (form.platforms.length === 0) errors.platforms = 'Choose at least one platform (Space toggles).'
   if (form.content.trim() === '') errors.content = 'Write something to post.'
-  if (!isCivilDate(form.date)) errors.date = 'Use a real date as YYYY-MM-DD.'
+  // The queue picks the time; a draft may have none (both fields empty).
+  const timeless = form.when === 'queue' || (form.when === 'draft' && form.date === '' && form.time === '')
   const time = /^(\d{2}):(\d{2})$/.exec(form.time)
-  if (!time || Number(time[1]) > 23 || Number(time[2]) > 59) errors.time = 'Use a 24-hour time as HH:MM.'
-  if (Object.keys(errors).length > 0 || !time) return { ok: false, errors }
-  const at = new Date(zonedToInstant(form.date, Number(time[1]), Number(time[2]), timeZone)).toISOString()
-  const update: PostUpdateInput = { content: form.content, platforms: form.platforms, scheduled_at: at }
-  return { ok: true, update, create: { account_id: form.accountId!, content: form.content, platforms: form.platforms, scheduled_at: at } }
+  if (!timeless) {
+    if (!isCivilDate(form.date)) errors.date = 'Use a real date as YYYY-MM-DD.'
+    if (!time || Number(time[1]) > 23 || Number(time[2]) > 59) errors.time = 'Use a 24-hour time as HH:MM.'
+  } else if (form.when === 'draft' && form.hadTime) {
+    // PUT keeps what it is not sent: a planned time can be changed, not taken away.
+    errors.date = 'This draft has a planned time; change it rather than clear it.'
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors }
+  const at = timeless || !time ? undefined : new Date(zonedToInstant(form.date, Number(time[1]), Number(time[2]), timeZone)).toISOString()
+  const timing = at === undefined ? {} : { scheduled_at: at }
+  const fields = { content: form.content, platforms: form.platforms }
+  const create: PostCreateInput = {
+    account_id: form.accountId!,
+    ...fields,
+    ...(form.when === 'queue' ? { queue: true } : timing),
+    ...(form.when === 'draft' ? { draft: true } : {}),
+  }
+  // A draft is scheduled by its own call after the edit: PUT cannot change a post's status.
+  if (form.editsDraft && form.when !== 'draft') {
+    return { ok: true, create, update: fields, schedule: form.when === 'queue' ? { queue: true } : timing }
+  }
+  return { ok: true, create, update: { ...fields, ...timing }, schedule: null }
 }

@@ -16,6 +16,24 @@ export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> 
   cancelled: { glyph: '⊘', color: 'gray' },
 }
 
+const STATUS_WORDS: Record<PostStatus, string> = {
+  draft: 'draft',
+  scheduled: 'scheduled',
+  publishing: 'publishing',
+  published: 'published',
+  partially_published: 'partially published',
+  failed: 'failed',
+  cancelled: 'cancelled',
+}
+
+/** A status as the calendar says it. */
+export function statusWord(status: PostStatus): string {
+  return STATUS_WORDS[status]
+}
+
+/** The grid's mark for a day's free queue slots, before their number (◇2). */
+export const FREE_SLOT_GLYPH = '◇'
+
 /** `text` cut to `width` terminal cells with an ellipsis (posts are one line in the grid). */
 export function clip(text: string, width: number): string {
   // Measured in columns by grapheme: an emoji with a skin tone is one cluster two columns wide.

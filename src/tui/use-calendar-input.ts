@@ -59,7 +59,7 @@ function formKey(input: string, key: Key, state: CalendarState, dispatch: (a: Ca
     if (field === 'submit') commands.submitForm()
     else if (field === 'content') form({ type: 'type', text: '\n' })
     else form({ type: 'next-field' })
-  } else if (input === ' ' && field === 'platforms') form({ type: 'toggle' })
+  } else if (input === ' ' && (field === 'platforms' || field === 'when')) form({ type: 'toggle' })
   else if (input && !key.ctrl && !key.meta) {
     // Control characters other than newlines would corrupt the post (and the screen).
     const text = input.replace(/\r\n?/g, '\n').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '')

@@ -30,6 +30,8 @@ afterAll(async () => {
 })
 
 const get = async (path: string) => (await t.http.get(path, { key: t.key })).body
+// Long status lines wrap at the terminal's width; compare their words, not their line breaks.
+const flat = (frame: string) => frame.replace(/\s+/g, ' ')
 
 function open(source: CalendarSource) {
   const app = render(<CalendarApp source={source} options={{ timeZone: 'Europe/Berlin', weekStart: 1, now: () => t.clock.now(), refreshEveryMs: false }} />)
@@ -84,6 +86,7 @@ describe('smm calendar against the daemon', () => {
     // 08:00 in Berlin is hours ago by the daemon's clock: its 422 lands on the form.
     await press('n', (f) => f.includes('New post'))
     await press('Too late', (f) => f.includes('feed 8/10,000'))
+    await press(KEY.tab, (f) => f.includes('› When'))
     await press(KEY.tab, (f) => f.includes('› Date'))
     await press(KEY.tab, (f) => f.includes('› Time'))
     await press(KEY.backspace.repeat(5), (f) => /Time +▏/.test(f))
@@ -98,5 +101,58 @@ describe('smm calendar against the daemon', () => {
     await press('x', (f) => f.includes('y cancels'))
     await press('y', (f) => f.includes(`Cancelled ${id}.`), 5_000)
     expect((await get(`/v1/posts/${id}`)).status).toBe('cancelled')
+  })
+
+  it('queues a post into a free slot, saves a draft and schedules it, and shows queue_empty, all through the API', async () => {
+    // Slots are wall-clock times in the user's zone: Berlin here, as the calendar shows.
+    expect((await t.http.patch('/v1/me', { timezone: 'Europe/Berlin' }, { key: t.key })).status).toBe(200)
+    const queue = (slots: unknown[]) => t.http.put(`/v1/accounts/${account}/queue`, { slots }, { key: t.key })
+    expect((await queue([{ day: 'monday', time: '10:00' }])).status).toBe(200)
+    const { source } = await openApiCalendarSource(client)
+    const { app, press } = open(source)
+    let frame = await waitForFrame(app.lastFrame, (f) => f.includes('updated') && / 23 +◇1/.test(f))
+    expect(frame).toMatch(/ 30 +◇1/)
+
+    // Monday the 23rd: its free slot, selected, and a post written for it through the queue.
+    await press('ll', (f) => f.includes('▸10:00 · free slot · Brand'))
+    frame = await press('n', (f) => f.includes('New post'))
+    expect(frame).toMatch(/Date +2026-11-23/)
+    expect(frame).toMatch(/Time +10:00/)
+    await press('Queued from the calendar', (f) => f.includes('feed 24/10,000'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(' ', (f) => f.includes('now 2026-11-23 10:00'))
+    frame = await press(KEY.ctrlS, (f) => /Queued pst_\w{26}/.test(f), 5_000)
+    const queued = /Queued (pst_\w{26})/.exec(frame)![1]
+    expect(flat(frame)).toContain('in the next free slot, 2026-11-23 10:00.')
+    expect(await get(`/v1/posts/${queued}`)).toMatchObject({ status: 'scheduled', scheduled_at: '2026-11-23T09:00:00.000Z', content: 'Queued from the calendar' })
+    frame = await waitForFrame(app.lastFrame, (f) => f.includes('▸10:00 ○ scheduled') && f.includes('Mon 23 November 2026 · 1 post'))
+    expect(frame).not.toContain('· free slot ·')
+    expect(frame).not.toMatch(/ 23 +1 ◇1/)
+
+    // A draft with a planned time, kept; then scheduled at that time from its edit.
+    await press('n', (f) => f.includes('New post'))
+    await press('A draft from the calendar', (f) => f.includes('feed 25/10,000'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(' ', (f) => f.includes('‹ next free queue slot ›'))
+    await press(' ', (f) => f.includes('‹ draft ›'))
+    frame = await press(KEY.ctrlS, (f) => /Saved draft pst_\w{26}/.test(f), 5_000)
+    const draft = /Saved draft (pst_\w{26})/.exec(frame)![1]
+    expect(await get(`/v1/posts/${draft}`)).toMatchObject({ status: 'draft', scheduled_at: '2026-11-23T08:00:00.000Z' })
+    await waitForFrame(app.lastFrame, (f) => f.includes('▸09:00 ✎ draft'))
+    await press('e', (f) => f.includes(`Edit draft ${draft}`))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(' ', (f) => f.includes('‹ at the date and time below ›'))
+    await press(KEY.ctrlS, (f) => f.includes(`Scheduled ${draft}`), 5_000)
+    expect(await get(`/v1/posts/${draft}`)).toMatchObject({ status: 'scheduled', scheduled_at: '2026-11-23T08:00:00.000Z' })
+    await waitForFrame(app.lastFrame, (f) => f.includes('▸09:00 ○ scheduled'))
+
+    // No slots left: the daemon's 422 queue_empty, in its words, in the status line.
+    expect((await queue([])).status).toBe(200)
+    await press('n', (f) => f.includes('New post'))
+    await press('Nowhere to go', (f) => f.includes('feed 13/10,000'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(' ', (f) => f.includes('‹ next free queue slot ›'))
+    frame = await press(KEY.ctrlS, (f) => f.includes('Queueing failed'), 5_000)
+    expect(flat(frame)).toContain(`(queue: account ${account} has no queue slots; add some with PUT /v1/accounts/${account}/queue)`)
   })
 })

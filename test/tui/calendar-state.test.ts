@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
   calendarReducer,
+  entriesOn,
   initialState,
-  postsByDay,
   selectedPost,
   visibleRange,
   type CalendarAction,
@@ -19,6 +19,7 @@ import {
   zonedToInstant,
   type Weekday,
 } from '../../src/zoned-time.js'
+import { postsByDay, visibleFreeSlots } from '../../src/tui/day-entries.js'
 import { makePost } from './memory-source.js'
 
 const NOV_21_NOON = Date.parse('2026-11-21T12:00:00Z')
@@ -213,10 +214,104 @@ describe('posts, selection and modes', () => {
 
   it('moves to the day of a saved post and selects it', () => {
     const saved = makePost({ id: 'pst_new', scheduled_at: '2026-12-24T17:00:00Z', platforms: ['bluesky'] })
-    const s = run(loaded(), { type: 'open-new' }, { type: 'post-saved', post: saved, created: true })
+    const s = run(loaded(), { type: 'open-new' }, { type: 'post-saved', post: saved, created: true, queued: false })
     expect(s.mode.kind).toBe('browse')
     expect(s.cursor).toBe('2026-12-24')
     expect(selectedPost(s)?.id).toBe('pst_new')
     expect(s.status).toEqual({ tone: 'success', text: 'Scheduled pst_new for bluesky.' })
+  })
+})
+
+describe('free queue slots', () => {
+  const NY = 'America/New_York'
+  // Every day at 09:00, and Sunday at 02:30: on 14 March 2027 New York skips 02:00–03:00.
+  const queue = (slots: { day: string; time: string }[]) => ({ timezone: NY, slots: slots as never, next: [] })
+  const daily = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, time: '09:00' }))
+  // Wednesday 10 March 2027, 07:00 in New York: the clock the calendar and the daemon share.
+  const now = Date.parse('2027-03-10T12:00:00Z')
+  const posts = [
+    makePost({ id: 'pst_takes', scheduled_at: '2027-03-15T13:00:00Z' }), // Monday 09:00 EDT: takes that slot
+    makePost({ id: 'pst_draft', scheduled_at: '2027-03-16T13:00:00Z', status: 'draft' }), // a draft takes nothing
+    makePost({ id: 'pst_gone', scheduled_at: '2027-03-17T13:00:00Z', status: 'cancelled' }), // nor a cancelled post
+    makePost({ id: 'pst_other', scheduled_at: '2027-03-18T13:00:00Z', account_id: 'acc_2' }), // nor another account's
+  ]
+  const accounts = [
+    { id: 'acc_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z', connections: [] },
+    { id: 'acc_2', name: 'Side', created_at: '2026-01-01T00:00:00.000Z', connections: [] },
+  ]
+  function ny(date = '2027-03-14'): CalendarState {
+    const s = initialState({ timeZone: NY, weekStart: 1, now, date })
+    return run(
+      s,
+      { type: 'accounts-loaded', accounts },
+      { type: 'queues-loaded', queues: { acc_1: queue([...daily, { day: 'sunday', time: '02:30' }]), acc_2: queue([]) } },
+      { type: 'posts-loaded', range: visibleRange(s), posts, at: now },
+    )
+  }
+  const times = (s: CalendarState, day: string) =>
+    entriesOn(s, day).map((e) => `${formatTime(e.at, NY)} ${e.kind === 'post' ? e.post.id : `free ${e.slot.accountName}`}`)
+
+  it('lays the weekly slots over the DST week in the user zone, minus the slots posts take, after now only', () => {
+    const s = ny()
+    // Before the change, 09:00 is 14:00 UTC; after it, 13:00 UTC. The skipped 02:30 is 03:00 EDT.
+    expect(visibleFreeSlots(s).filter((f) => f.at < Date.parse('2027-03-19T00:00:00Z')).map((f) => new Date(f.at).toISOString())).toEqual([
+      '2027-03-10T14:00:00.000Z',
+      '2027-03-11T14:00:00.000Z',
+      '2027-03-12T14:00:00.000Z',
+      '2027-03-13T14:00:00.000Z',
+      '2027-03-14T07:00:00.000Z',
+      '2027-03-14T13:00:00.000Z',
+      // Monday's 09:00 is taken by pst_takes.
+      '2027-03-16T13:00:00.000Z',
+      '2027-03-17T13:00:00.000Z',
+      '2027-03-18T13:00:00.000Z',
+    ])
+    expect(times(s, '2027-03-14')).toEqual(['03:00 free Acme', '09:00 free Acme'])
+    expect(times(s, '2027-03-15')).toEqual(['09:00 pst_takes'])
+    expect(times(s, '2027-03-16')).toEqual(['09:00 pst_draft', '09:00 free Acme'])
+    expect(times(s, '2027-03-18')).toEqual(['09:00 pst_other', '09:00 free Acme'])
+    // The slots of days gone by, and of today before now, are not offered: the daemon never queues into the past.
+    expect(times(s, '2027-03-09')).toEqual([])
+    // The clock moves on: today's 09:00 is gone once it has passed.
+    expect(times(run(s, { type: 'tick', now: Date.parse('2027-03-10T14:00:01Z') }), '2027-03-10')).toEqual([])
+  })
+
+  it('takes a fall-back day’s repeated hour once, at its first occurrence', () => {
+    const s = initialState({ timeZone: NY, weekStart: 1, now: Date.parse('2026-10-20T12:00:00Z'), date: '2026-11-01' })
+    const loaded = run(
+      s,
+      { type: 'queues-loaded', queues: { acc_1: queue([{ day: 'sunday', time: '01:30' }]) } },
+      { type: 'posts-loaded', range: visibleRange(s), posts: [], at: s.now },
+    )
+    expect(entriesOn(loaded, '2026-11-01').map((e) => new Date(e.at).toISOString())).toEqual(['2026-11-01T05:30:00.000Z'])
+  })
+
+  it('selects a free slot like a post, and n or Enter in the day view writes a post for it', () => {
+    let s = run(ny('2027-03-16'), { type: 'select', delta: 1 })
+    expect(selectedPost(s)).toBeUndefined()
+    expect(run(s, { type: 'open-edit' }).status?.text).toMatch(/in the selected free slot/)
+    const form = run(s, { type: 'open-new' })
+    expect(form.mode).toMatchObject({ kind: 'form', form: { kind: 'new', accountId: 'acc_1', date: '2027-03-16', time: '09:00' } })
+    // Enter opens the day first; in the day view, on a slot, it opens the form.
+    s = run(s, { type: 'open-day' })
+    expect(s).toMatchObject({ view: 'day', mode: { kind: 'browse' } })
+    expect(run(s, { type: 'open-day' }).mode).toMatchObject({ kind: 'form', form: { date: '2027-03-16', time: '09:00' } })
+    // On a post, Enter in the day view does nothing new.
+    expect(run(s, { type: 'select', delta: -1 }, { type: 'open-day' }).mode.kind).toBe('browse')
+  })
+
+  it('says where a queued post landed, and the slot it took is no longer free', () => {
+    const s = ny('2027-03-16')
+    const post = makePost({ id: 'pst_q', scheduled_at: '2027-03-14T07:00:00Z' })
+    const saved = run(s, { type: 'post-saved', post, created: true, queued: true })
+    expect(saved.status).toEqual({ tone: 'success', text: 'Queued pst_q for mastodon in the next free slot, 2027-03-14 03:00.' })
+    expect(saved.cursor).toBe('2027-03-14')
+    expect(times(saved, '2027-03-14')).toEqual(['03:00 pst_q', '09:00 free Acme'])
+    expect(selectedPost(saved)?.id).toBe('pst_q')
+  })
+
+  it('shows no free slot before the month’s posts are loaded: they say which are taken', () => {
+    const s = run(initialState({ timeZone: NY, weekStart: 1, now, date: '2027-03-14' }), { type: 'queues-loaded', queues: { acc_1: queue(daily) } })
+    expect(visibleFreeSlots(s)).toEqual([])
   })
 })

@@ -121,6 +121,7 @@ describe('writing a post', () => {
     await press(KEY.up, (f) => f.includes('› Platforms'))
     await press(' ', (f) => f.includes('[x] mastodon'))
     await press(KEY.tab, (f) => f.includes('› Content') && f.includes('mastodon 23/500') && !f.includes('bluesky 23'))
+    await press(KEY.tab, (f) => f.includes('› When'))
     await press(KEY.tab, (f) => f.includes('› Date'))
     await press(KEY.tab, (f) => f.includes('› Time'))
     await press(KEY.backspace + KEY.backspace + KEY.backspace + KEY.backspace + KEY.backspace, (f) => /Time +▏/.test(f))
@@ -177,6 +178,143 @@ describe('writing a post', () => {
   })
 })
 
+describe('drafts and the queue', () => {
+  // Acme posts on Saturdays at 18:00 and Mondays at 10:00, Berlin time.
+  function queued() {
+    const source = new MemorySource(samplePosts())
+    source.now = () => NOW
+    source.queues.set('acc_1', [{ day: 'saturday', time: '18:00' }, { day: 'monday', time: '10:00' }])
+    return source
+  }
+  const slotsShown = (f: string) => f.includes('18:00 · free slot · Acme')
+
+  it('shows free slots in the grid, the panel and the day, and a queued post written on one lands there', async () => {
+    const { app, press, source } = open(queued())
+    let frame = await waitForFrame(app.lastFrame, (f) => loaded(f) && slotsShown(f))
+    // The grid counts them per day (◇), after the posts; the panel lists them among the posts.
+    expect(frame).toMatch(/▸21• +3 ◇1/)
+    expect(frame).toMatch(/ 23 +◇1/)
+    expect(frame).toContain('Sat 21 November 2026 · 3 posts · 1 free slot')
+    frame = await press(KEY.enter, (f) => f.includes('day view'))
+    expect(frame.indexOf('16:00 ✗ failed')).toBeLessThan(frame.indexOf('18:00 · free slot · Acme'))
+    await press(KEY.tab, (f) => f.includes('▸11:30'))
+    await press(KEY.tab, (f) => f.includes('▸16:00'))
+    await press(KEY.tab, (f) => f.includes('▸18:00 · free slot · Acme'))
+    frame = await press('n', (f) => f.includes('New post'))
+    expect(frame).toMatch(/Account +‹ Acme ›/)
+    expect(frame).toMatch(/Date +2026-11-21/)
+    expect(frame).toMatch(/Time +18:00/)
+    await press(KEY.up, (f) => f.includes('› Platforms'))
+    await press(' ', (f) => f.includes('[x] mastodon'))
+    await press(KEY.down, (f) => f.includes('› Content'))
+    await press('Queued from the calendar', (f) => f.includes('mastodon 24/500'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    frame = await press(' ', (f) => f.includes('‹ next free queue slot ›'))
+    expect(frame).toContain('now 2026-11-21 18:00')
+    expect(frame).toContain('not used: the queue picks the time')
+    expect(frame).toContain('[ Queue ]')
+    frame = await press(KEY.ctrlS, (f) => f.includes('Queued pst_100'))
+    expect(flat(frame)).toContain('Queued pst_100 for mastodon in the next free slot, 2026-11-21 18:00.')
+    expect(source.calls.find((c) => c.method === 'createPost')?.args[0]).toEqual({
+      account_id: 'acc_1',
+      content: 'Queued from the calendar',
+      platforms: ['mastodon'],
+      queue: true,
+    })
+    expect(source.posts.find((p) => p.id === 'pst_100')?.scheduled_at).toBe('2026-11-21T17:00:00.000Z')
+    // The post sits where the slot was, and the slot is free no more.
+    frame = await waitForFrame(app.lastFrame, (f) => f.includes('▸18:00 ○ scheduled') && f.includes('Queued from the calendar'))
+    expect(frame).not.toContain('· free slot ·')
+  })
+
+  it("shows the daemon's queue_empty refusal in the status line and under the choice", async () => {
+    const { app, press } = open(queued())
+    await waitForFrame(app.lastFrame, (f) => loaded(f) && slotsShown(f))
+    await press('n', (f) => f.includes('New post'))
+    await press(KEY.up + KEY.up, (f) => f.includes('› Account'))
+    await press(KEY.right, (f) => f.includes('‹ Side project ›') && f.includes('[x] feed'))
+    await press(KEY.down + KEY.down, (f) => f.includes('› Content'))
+    await press('Nowhere to go', (f) => f.includes('feed 13/'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    let frame = await press(' ', (f) => f.includes('‹ next free queue slot ›'))
+    expect(flat(frame)).toContain('this account has no queue slots: smm accounts queue set acc_2 --slot "mon 09:00"')
+    frame = await press(KEY.ctrlS, (f) => f.includes('Queueing failed'))
+    expect(flat(frame)).toContain('(queue: account acc_2 has no queue slots; add some with PUT /v1/accounts/acc_2/queue)')
+    expect(frame).toMatch(/^ {12}account acc_2 has no queue slots; add some with PUT/m)
+    expect(frame).toContain('New post') // the form stays open with what was typed
+  })
+
+  it('says the draft was saved when scheduling it into an empty queue is refused', async () => {
+    const source = queued()
+    source.posts.push(makePost({ id: 'pst_idea', account_id: 'acc_2', platforms: ['feed'], scheduled_at: '2026-11-21T16:00:00Z', status: 'draft', content: 'Side idea' }))
+    const { app, press } = open(source)
+    await waitForFrame(app.lastFrame, (f) => loaded(f) && f.includes('17:00 ✎ draft'))
+    await press(KEY.tab, (f) => f.includes('▸11:30'))
+    await press(KEY.tab, (f) => f.includes('▸16:00'))
+    await press(KEY.tab, (f) => f.includes('▸17:00 ✎ draft'))
+    await press('e', (f) => f.includes('Edit draft pst_idea'))
+    await press(' again', (f) => f.includes('Side idea again'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(KEY.right, (f) => f.includes('‹ at the date and time below ›'))
+    await press(KEY.right, (f) => f.includes('‹ next free queue slot ›'))
+    const frame = await press(KEY.ctrlS, (f) => f.includes('failed'))
+    expect(flat(frame)).toContain('Scheduling the draft (its edit is saved) failed')
+    expect(flat(frame)).toContain('account acc_2 has no queue slots')
+    expect(source.posts.find((p) => p.id === 'pst_idea')).toMatchObject({ status: 'draft', content: 'Side idea again' })
+  })
+
+  it('follows slots changed elsewhere on the 30 s refresh', async () => {
+    let fire = () => {}
+    const timer: RefreshTimer = { every: (_ms, callback) => ((fire = callback), () => {}) }
+    const source = queued()
+    const { app } = open(source, { timer, refreshEveryMs: 30_000 })
+    await waitForFrame(app.lastFrame, (f) => loaded(f) && slotsShown(f))
+    source.queues.set('acc_2', [{ day: 'saturday', time: '20:30' }])
+    fire()
+    const frame = await waitForFrame(app.lastFrame, (f) => f.includes('20:30 · free slot · Side project'))
+    expect(frame).toContain('Sat 21 November 2026 · 3 posts · 2 free slots')
+  })
+
+  it('saves a draft with no time, then schedules it from its edit', async () => {
+    const { app, press, source } = open(queued())
+    await waitForFrame(app.lastFrame, (f) => loaded(f) && slotsShown(f))
+    await press('n', (f) => f.includes('New post'))
+    await press(KEY.up, (f) => f.includes('› Platforms'))
+    await press(' ', (f) => f.includes('[x] mastodon'))
+    await press(KEY.down, (f) => f.includes('› Content'))
+    await press('An idea for later', (f) => f.includes('mastodon 17/500'))
+    await press(KEY.tab, (f) => f.includes('› When'))
+    await press(' ', (f) => f.includes('‹ next free queue slot ›'))
+    let frame = await press(' ', (f) => f.includes('‹ draft ›'))
+    expect(frame).toContain('[ Save draft ]')
+    await press(KEY.tab, (f) => f.includes('› Date'))
+    await press(KEY.backspace.repeat(10), (f) => /Date +▏/.test(f))
+    await press(KEY.tab, (f) => f.includes('› Time'))
+    await press(KEY.backspace.repeat(5), (f) => /Time +▏/.test(f))
+    frame = await press(KEY.ctrlS, (f) => f.includes('Saved draft pst_100'))
+    expect(source.calls.find((c) => c.method === 'createPost')?.args[0]).toEqual({ account_id: 'acc_1', content: 'An idea for later', platforms: ['mastodon'], draft: true })
+    // A draft with no time sits where it was written, now, without a time of its own.
+    frame = await waitForFrame(app.lastFrame, (f) => f.includes('▸--:-- ✎ draft'))
+
+    frame = await press('e', (f) => f.includes('Edit draft pst_100'))
+    expect(frame).toContain('‹ draft ›')
+    expect(frame).toMatch(/Date +YYYY-MM-DD/) // no planned time: none in the form
+    await press(KEY.tab, (f) => f.includes('› When'))
+    frame = await press(' ', (f) => f.includes('‹ at the date and time below ›'))
+    expect(frame).toContain('[ Save and schedule ]')
+    await press(KEY.tab, (f) => f.includes('› Date'))
+    await press('2026-11-25', (f) => /Date +2026-11-25/.test(f))
+    await press(KEY.tab, (f) => f.includes('› Time'))
+    await press('10:00', (f) => /Time +10:00/.test(f))
+    frame = await press(KEY.ctrlS, (f) => f.includes('Scheduled pst_100'))
+    expect(source.calls.filter((c) => c.method === 'updatePost' || c.method === 'schedulePost').map((c) => [c.method, ...c.args])).toEqual([
+      ['updatePost', 'pst_100', { content: 'An idea for later', platforms: ['mastodon'] }],
+      ['schedulePost', 'pst_100', { scheduled_at: '2026-11-25T09:00:00.000Z' }],
+    ])
+    await waitForFrame(app.lastFrame, (f) => f.includes('▸10:00 ○ scheduled') && f.includes('Wed 25 November 2026'))
+  })
+})
+
 describe('cancelling a post', () => {
   it('asks first, keeps the post on n, and cancels it on y', async () => {
     const { app, press, source } = open()
@@ -198,7 +336,7 @@ describe('cancelling a post', () => {
     await press('x', (f) => f.includes('y cancels'))
     source.posts[0]!.status = 'publishing' // the scheduler got there first
     const frame = await press('y', (f) => f.includes('Cancelling failed'))
-    expect(frame).toContain('Post pst_a is publishing; only scheduled posts can be changed.')
+    expect(frame).toContain('Post pst_a is publishing; only a scheduled post or a draft can be changed.')
     await waitForFrame(app.lastFrame, (f) => f.includes('▸09:00 ◐ publishing'))
   })
 })
@@ -241,7 +379,7 @@ describe('errors, refresh and help', () => {
     const { app, press } = open()
     await waitForFrame(app.lastFrame, loaded)
     const frame = await press('?', (f) => f.includes('Keys'))
-    expect(frame).toContain('cancel the selected post (asks first)')
+    expect(frame).toContain('cancel the selected post or draft (asks first)')
     await press('z', (f) => f.includes('? help'))
   })
 })

@@ -1,11 +1,24 @@
 // An in-memory CalendarSource for the TUI tests: a stand-in for the daemon at the calendar's
-// boundary, with the daemon's rules that the calendar relies on (only scheduled posts change,
-// range filtering, 409 post_not_editable) and a switch to make every call fail.
+// boundary, with the daemon's rules that the calendar relies on (only scheduled posts and drafts
+// change, only drafts are scheduled, range filtering, 409 post_not_editable, queued posts take
+// the next free slot by the daemon's own src/queue-slots.ts, 422 queue_empty) and a switch to
+// make every call fail.
 
 import * as v from 'valibot'
 import { PlatformLimits } from '../../src/api/platforms.js'
-import { ApiError, conflict, notFound } from '../../src/errors.js'
-import type { Account, CalendarSource, PlatformInfo, Post, PostCreateInput, PostUpdateInput, TimeRange } from '../../src/tui/calendar-source.js'
+import { ApiError, conflict, notFound, validationFailed } from '../../src/errors.js'
+import { freeSlots, nextFreeSlot, sortSlots, type Slot } from '../../src/queue-slots.js'
+import type {
+  Account,
+  CalendarSource,
+  PlatformInfo,
+  Post,
+  PostCreateInput,
+  PostScheduleInput,
+  PostUpdateInput,
+  Queue,
+  TimeRange,
+} from '../../src/tui/calendar-source.js'
 import { placedAt } from '../../src/tui/post-style.js'
 import { bluesky } from '../../daemon/platforms/bluesky.js'
 import { FEED_LIMITS } from '../../daemon/platforms/feed.js'
@@ -75,6 +88,12 @@ export class MemorySource implements CalendarSource {
   calls: { method: string; args: unknown[] }[] = []
   /** When set, every call rejects with it (the daemon down, a rate limit…). */
   failWith: unknown = null
+  /** Each account's weekly queue slots (an account not here has none). */
+  queues = new Map<string, Slot[]>()
+  /** The user's zone, the one the slots are wall-clock times in. */
+  timeZone = 'Europe/Berlin'
+  /** The daemon's clock. */
+  now: () => number = Date.now
   private seq = 100
 
   constructor(posts: Post[] = [], accounts: Account[] = ACCOUNTS) {
@@ -82,11 +101,35 @@ export class MemorySource implements CalendarSource {
     this.accounts = accounts
   }
 
+  // As the daemon counts them: the account's scheduled and publishing posts, at their instants.
+  private taken(accountId: string): Set<number> {
+    return new Set(this.posts.filter((p) => p.account_id === accountId && (p.status === 'scheduled' || p.status === 'publishing') && p.scheduled_at).map(placedAt))
+  }
+
+  private queueSlot(accountId: string): string {
+    const slot = nextFreeSlot(this.queues.get(accountId) ?? [], this.timeZone, this.now(), this.taken(accountId))
+    if (slot === 'queue_empty') {
+      throw validationFailed([{ pointer: '#/queue', code: 'queue_empty', detail: `account ${accountId} has no queue slots; add some with PUT /v1/accounts/${accountId}/queue` }])
+    }
+    if (slot === 'queue_full') throw validationFailed([{ pointer: '#/queue', code: 'queue_full', detail: `account ${accountId} has no free queue slot in the next 366 days` }])
+    return new Date(slot).toISOString()
+  }
+
+  getQueue(accountId: string): Promise<Queue> {
+    return this.call('getQueue', [accountId], () => {
+      if (!this.accounts.some((a) => a.id === accountId)) throw notFound('account', accountId)
+      const slots = sortSlots(this.queues.get(accountId) ?? [])
+      const next = freeSlots(slots, this.timeZone, this.now(), this.taken(accountId), 10)
+      return { timezone: this.timeZone, slots, next: next.map((at) => new Date(at).toISOString()) }
+    })
+  }
+
+  // Answers are copies, as a daemon's are: the calendar never holds the stored post itself.
   private async call<T>(method: string, args: unknown[], run: () => T): Promise<T> {
     this.calls.push({ method, args })
     await Promise.resolve()
     if (this.failWith) throw this.failWith
-    return run()
+    return structuredClone(run())
   }
 
   listPosts(range: TimeRange): Promise<Post[]> {
@@ -108,8 +151,10 @@ export class MemorySource implements CalendarSource {
   createPost(input: PostCreateInput): Promise<Post> {
     return this.call('createPost', [input], () => {
       // The calendar creates one-off posts: a series (`repeat`) is the daemon's to expand.
-      const { repeat: _repeat, draft, queue: _queue, thread: _thread, ...fields } = input
-      const post = makePost({ id: `pst_${this.seq++}`, ...fields, status: draft ? 'draft' : 'scheduled', scheduled_at: input.scheduled_at ?? (draft ? null : new Date().toISOString()) })
+      const { repeat: _repeat, draft, queue, thread: _thread, ...fields } = input
+      const at = queue ? this.queueSlot(input.account_id) : (input.scheduled_at ?? (draft ? null : new Date(this.now()).toISOString()))
+      const stamp = new Date(this.now()).toISOString()
+      const post = makePost({ id: `pst_${this.seq++}`, ...fields, status: draft ? 'draft' : 'scheduled', scheduled_at: at, created_at: stamp, updated_at: stamp })
       this.posts.push(post)
       return post
     })
@@ -118,7 +163,17 @@ export class MemorySource implements CalendarSource {
   updatePost(id: string, input: PostUpdateInput): Promise<Post> {
     return this.call('updatePost', [id, input], () => {
       const post = this.editable(id)
-      Object.assign(post, input, { updated_at: new Date().toISOString() })
+      Object.assign(post, input, { updated_at: new Date(this.now()).toISOString() })
+      return post
+    })
+  }
+
+  schedulePost(id: string, input: PostScheduleInput): Promise<Post> {
+    return this.call('schedulePost', [id, input], () => {
+      const post = this.editable(id)
+      if (post.status !== 'draft') throw conflict('post_not_editable', `Post ${id} is ${post.status}; only a draft can be scheduled.`)
+      post.scheduled_at = input.queue ? this.queueSlot(post.account_id) : (input.scheduled_at ?? new Date(this.now()).toISOString())
+      post.status = 'scheduled'
       return post
     })
   }
@@ -127,7 +182,7 @@ export class MemorySource implements CalendarSource {
     return this.call('cancelPost', [id], () => {
       const post = this.editable(id)
       post.status = 'cancelled'
-      post.cancelled_at = new Date().toISOString()
+      post.cancelled_at = new Date(this.now()).toISOString()
       return post
     })
   }
@@ -135,7 +190,7 @@ export class MemorySource implements CalendarSource {
   private editable(id: string): Post {
     const post = this.posts.find((p) => p.id === id)
     if (!post) throw notFound('post', id)
-    if (post.status !== 'scheduled') throw conflict('post_not_editable', `Post ${id} is ${post.status}; only scheduled posts can be changed.`)
+    if (post.status !== 'scheduled' && post.status !== 'draft') throw conflict('post_not_editable', `Post ${id} is ${post.status}; only a scheduled post or a draft can be changed.`)
     return post
   }
 }
