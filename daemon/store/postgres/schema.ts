@@ -1,5 +1,4 @@
 import { migrations as firstSteps } from './migrations/index.js'
-import { uncertainSince } from './migrations/0004-uncertain-since.js'
 import { oauth } from './migrations/0005-oauth.js'
 import { draftsQueueSlots } from './migrations/0006-drafts-queue-slots.js'
 import { threadParts } from './migrations/0007-thread-parts.js'
@@ -7,8 +6,8 @@ import { postSeries } from './migrations/0008-post-series.js'
 import type { Migration } from '../migrations.js'
 
 /**
- * PostgreSQL's whole schema, step by step: the steps listed when migrations/ began, then each
+ * PostgreSQL's whole schema, step by step: the steps migrations/index.ts lists, then each
  * one added since, appended here. Every file in migrations/ (its index too) is history once
  * landed: a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, uncertainSince, oauth, draftsQueueSlots, threadParts, postSeries]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries]
