@@ -513,6 +513,27 @@ describe.each(backends)('the store on $name', (backend) => {
       })
     })
 
+    it('still hands a retry the parts already out when the post was edited down to one part after the retry', async () => {
+      const { user, account } = await setup('Shrinker')
+      const at = T0 + 8_000_000
+      const created = await store.posts.create(user, { ...newPost(account, at, ['feed']), firstComment: 'first!' }, T0)
+      const id = created.post.id
+      await store.publishing.claimDue(at, 1_000, 86_400_000)
+      const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
+      await store.publishing.claimTarget(ref!, at, 30_000)
+      const out = { index: 0, kind: 'post' as const, platformPostId: 'p0', url: 'https://example.com/p0', ref: null, publishedAt: at }
+      await store.publishing.recordPart(id, 'feed', out)
+      await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 1 }, at + 10)
+      // Retried, the post is editable again: without its comment it is a post of one part, whose
+      // part 0 is out already and must not go out again.
+      await store.posts.retry(user, id, at + 100)
+      const edited = await store.posts.update(user, id, { firstComment: null }, (await store.posts.get(user, id))!.version, at + 200)
+      expect(edited.kind === 'ok' && edited.record.post.targets[0]!.parts.map((p) => p.platform_post_id)).toEqual(['p0'])
+      await store.publishing.claimDue(at + 300, 1_000, 86_400_000)
+      const [again] = (await store.publishing.reserveDue(at + 300, 1_000, 30_000)).filter((r) => r.postId === id)
+      expect((await store.publishing.claimTarget(again!, at + 300, 30_000))!.published).toEqual([out])
+    })
+
     it('keeps a thread, a first comment and per-platform versions; records each part as it goes out, once, and a retry resumes after the last', async () => {
       const { user, account } = await setup('Threader')
       const at = T0 + 7_000_000

@@ -299,6 +299,17 @@ export interface TargetRow {
   error_part: number | null
 }
 
+/**
+ * Whether a post can have rows in post_target_parts, so that reads of every other post skip the
+ * table. Only a post with a thread, a first comment or per-platform versions publishes more than
+ * one part (a post of one part records its result on its target alone); and a post edited since
+ * it was attempted may have had them before the edit, which takes a retry first (the only way a
+ * post is editable again), so a retried target says so.
+ */
+export function hasPartRows(post: Pick<PostRow, 'thread' | 'first_comment' | 'overrides'>, targets: readonly Pick<TargetRow, 'attempts_before_retry'>[]): boolean {
+  return post.thread !== '[]' || post.first_comment !== null || post.overrides !== '{}' || targets.some((t) => t.attempts_before_retry > 0)
+}
+
 /** One row of post_target_parts: a part that is out. */
 export interface PartRow {
   post_id: string

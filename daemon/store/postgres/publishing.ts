@@ -2,7 +2,7 @@ import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, StoredPart, TargetRef } from '../port.js'
-import { claimedTargetOf, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import { claimedTargetOf, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
@@ -56,9 +56,7 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
   if (after !== post) {
     await tx`UPDATE posts SET status = ${after.status}, published_at = ${after.published_at}, updated_at = ${now}, version = ${after.version} WHERE id = ${postId}`
   }
-  // Only a post of several parts has part rows: the plain post's settle stays at its statements.
-  const severalParts = post.thread !== '[]' || post.first_comment !== null || post.overrides !== '{}'
-  const parts = severalParts ? await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ${postId} ORDER BY platform, idx` : []
+  const parts = hasPartRows(post, targets) ? await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ${postId} ORDER BY platform, idx` : []
   const record = postRecordOf(after, targets, parts)
   if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, now)
   if (outcome.kind === 'published' && outcome.refreshed) {
@@ -102,7 +100,8 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
                 p.thread, p.first_comment, p.overrides`
     const claimed = new Map(rows.map((row) => [`${row.post_id} ${row.platform}`, row]))
     // The parts an earlier attempt got out: the attempt resumes after them.
-    const parts = rows.length === 0 ? [] : await sql<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${rows.map((r) => r.post_id)}) ORDER BY idx`
+    const withParts = rows.filter((r) => hasPartRows(r, [r])).map((r) => r.post_id)
+    const parts = withParts.length === 0 ? [] : await sql<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${withParts}) ORDER BY idx`
     return claims.map(({ ref }) => {
       const row = claimed.get(`${ref.postId} ${ref.platform}`)
       return row && claimedTargetOf(ref, row, parts.filter((p) => p.post_id === ref.postId && p.platform === ref.platform).map(storedPartOf))

@@ -5,7 +5,7 @@ import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
 import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt } from '../port.js'
-import { postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import { hasPartRows, postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { seriesSteps } from './series.js'
 
 /**
@@ -21,7 +21,8 @@ export function postReader(db: Db) {
   const partsOf = db.prepare<[string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? ORDER BY platform, idx')
 
   function recordFromRow(row: PostRow): PostRecord {
-    return postRecordOf(row, targetsOf.all(row.id), partsOf.all(row.id))
+    const targets = targetsOf.all(row.id)
+    return postRecordOf(row, targets, hasPartRows(row, targets) ? partsOf.all(row.id) : [])
   }
 
   return {

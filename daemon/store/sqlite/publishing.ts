@@ -6,7 +6,7 @@ import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
-import { claimedTargetOf, partColumns, storedPartOf, type PartRow, type TargetRow } from '../rows.js'
+import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type TargetRow } from '../rows.js'
 import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement, StoredPart } from '../port.js'
 
 /** How a post ends once every target is settled. */
@@ -151,7 +151,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const post = reader.rowSync(ref.postId)!
     const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
     // The parts an earlier attempt got out: the attempt resumes after them.
-    return claimedTargetOf(ref, claim, partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf))
+    return claimedTargetOf(ref, claim, hasPartRows(post, [row]) ? partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf) : [])
   }
   const insertPart = db.prepare<[PartRow], void>(
     `INSERT INTO post_target_parts (post_id, platform, idx, kind, platform_post_id, url, ref, published_at)
