@@ -278,27 +278,29 @@ class DaemonTest < Minitest::Test
     end
     refute_nil delivery, "no delivery of #{event_id} reached the receiver in 20 s"
 
-    event = Smm::Webhook.verify(delivery["body"], delivery["headers"], webhook.secret)
+    now = Live.daemon_time
+    event = Smm::Webhook.verify(delivery["body"], delivery["headers"], webhook.secret, now: now)
     assert_equal "webhook.test", event.type
     assert_raises(Smm::WebhookVerificationError) do
-      Smm::Webhook.verify(delivery["body"].sub("webhook.test", "post.published"), delivery["headers"], webhook.secret)
+      Smm::Webhook.verify(delivery["body"].sub("webhook.test", "post.published"), delivery["headers"], webhook.secret, now: now)
     end
-    assert_equal 204, receive_with_the_example(delivery, webhook.secret).first
-    assert_equal 400, receive_with_the_example(delivery.merge("body" => "#{delivery['body']} "), webhook.secret).first
+    assert_equal 204, receive_with_the_example(delivery, webhook.secret, now).first
+    assert_equal 400, receive_with_the_example(delivery.merge("body" => "#{delivery['body']} "), webhook.secret, now).first
 
     rotated = @client.webhooks.rotate_secret(webhook.id)
-    assert_raises(Smm::WebhookVerificationError) { Smm::Webhook.verify(delivery["body"], delivery["headers"], rotated.secret) }
+    assert_raises(Smm::WebhookVerificationError) { Smm::Webhook.verify(delivery["body"], delivery["headers"], rotated.secret, now: now) }
   ensure
     @client.webhooks.delete(webhook.id) if webhook
   end
 
   # examples/webhooks.rb, the README's receiver, given the delivery as Rack would give it.
-  def receive_with_the_example(delivery, secret)
+  # The README's receiver as it is written (verifying against Time.now), run at the daemon's time.
+  def receive_with_the_example(delivery, secret, now)
     require_relative "../examples/webhooks"
     env = delivery["headers"].to_h { |name, value| ["HTTP_#{name.upcase.tr('-', '_')}", value] }
     env["rack.input"] = StringIO.new(delivery["body"])
     status = nil
-    out, = capture_io { status = WebhookReceiver.new(secret).call(env) }
+    out, = capture_io { Time.stub(:now, now) { status = WebhookReceiver.new(secret).call(env) } }
     assert_match(/\Awebhook.test: /, out) if status.first == 204
     status
   end

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "minitest/autorun"
+require "minitest/mock"
 require "json"
 require "net/http"
 require "smm"
@@ -34,6 +35,12 @@ module Live
   # The sleep a test injects into a client: moves the daemon's clock instead of waiting.
   def advance_clock(seconds)
     control("POST", "/clock/advance", { seconds: seconds })
+  end
+
+  # The daemon's time: its clock is the harness's manual one, which other tests move ahead of
+  # the wall clock, so "now" for a webhook's five-minute window is this.
+  def daemon_time
+    Time.iso8601(advance_clock(0).fetch("now"))
   end
 
   def deliveries
