@@ -20,13 +20,16 @@ export function postReader(db: Db) {
   const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id = ?')
   const partsOf = db.prepare<[string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? ORDER BY platform, idx')
 
-  function recordFromRow(row: PostRow): PostRecord {
-    const targets = targetsOf.all(row.id)
+  /** The post's record from its row and its targets' rows, as read in the same transaction. */
+  function recordFromRows(row: PostRow, targets: TargetRow[]): PostRecord {
     return postRecordOf(row, targets, hasPartRows(row, targets) ? partsOf.all(row.id) : [])
   }
+  const recordFromRow = (row: PostRow): PostRecord => recordFromRows(row, targetsOf.all(row.id))
 
   return {
     recordFromRow,
+    recordFromRows,
+    targetsSync: (postId: string) => targetsOf.all(postId),
     rowSync: (id: string) => byId.get(id),
     recordSync(id: string): PostRecord | undefined {
       const row = byId.get(id)

@@ -69,7 +69,6 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
        FROM post_targets t JOIN posts p ON p.id = t.post_id
       WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
   )
-  const targetsOf = db.prepare<[string], Pick<TargetRow, 'status' | 'published_at'>>('SELECT status, published_at FROM post_targets WHERE post_id = ?')
   const finish = db.prepare<[PostStatus, number | null, number, string], void>(
     "UPDATE posts SET status = ?, published_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'publishing'",
   )
@@ -80,11 +79,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   )
 
   /**
-   * Writes the post's final state once no target is still in play; returns it, or undefined,
-   * and whether this call moved the post into it (what moves a series on, once).
+   * Writes the post's final state once no target is still in play (from its targets as they are
+   * now); returns it, or undefined, and whether this call moved the post into it (what moves a
+   * series on, once).
    */
-  function finishIfDone(postId: string, now: number): { status: FinalStatus; entered: boolean } | undefined {
-    const targets = targetsOf.all(postId)
+  function finishIfDone(postId: string, targets: readonly TargetRow[], now: number): { status: FinalStatus; entered: boolean } | undefined {
     if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
       touch.run(now, postId)
       return undefined
@@ -111,9 +110,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       touch.run(now, postId)
       return true
     }
-    const final = finishIfDone(postId, now)
+    // The targets are read once: they decide the post's final state and are in its events.
+    const targets = reader.targetsSync(postId)
+    const final = finishIfDone(postId, targets, now)
     // Both events carry the post as this transaction leaves it.
-    const record = reader.recordSync(postId)!
+    const row = reader.rowSync(postId)!
+    const record = reader.recordFromRows(row, targets)
     if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, now)
     if (outcome.kind === 'published' && outcome.refreshed) {
       accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
@@ -121,7 +123,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
     if (final) events.appendSync(record.userId, `post.${final.status}`, record.post, now)
     // Published, partly published or failed alike, an evergreen series goes on.
-    if (final?.entered) series.advanceSync(postId, now)
+    if (final?.entered && row.series_id) series.advanceSync(postId, now)
     return true
   }
   const settle = db.transaction(settleOne)
