@@ -88,6 +88,13 @@ On first start with an empty data dir it creates the owner user and prints an AP
       min: 1,
     }),
     'shutdown-grace': Flags.integer({ description: 'Seconds to let work in flight finish on SIGTERM', env: 'SMM_SHUTDOWN_GRACE', default: 10, min: 0 }),
+    'publish-lease': Flags.integer({
+      description:
+        'Seconds a daemon holds a publish attempt unless it renews the hold (it does, every third of it, while alive): how soon another daemon on the same database, or this one restarted, takes over the attempts of one that died. Shorter takes over sooner; too short for a stalled machine risks a second attempt',
+      env: 'SMM_PUBLISH_LEASE',
+      default: 30,
+      min: 5,
+    }),
     'ai-base-url': Flags.string({
       description: 'OpenAI-compatible chat-completions server for POST /v1/ai/generate, up to /v1 (OpenAI, Ollama, llama.cpp, vLLM); unset: the offline builtin drafting helper',
       env: 'SMM_AI_BASE_URL',
@@ -120,6 +127,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
       webhookCaFile: flags['webhook-ca-file'],
       publicUrl: flags['public-url'],
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
+      publishLeaseMs: flags['publish-lease'] * 1000,
       connectionLimits: { perAddress: flags['max-connections-per-address'] },
       aiBaseUrl: flags['ai-base-url'],
       aiApiKey: flags['ai-api-key'],

@@ -39,6 +39,8 @@ export interface DaemonOptions {
   webhookCaFile?: string
   /** How long shutdown waits for requests in flight before closing their connections. */
   shutdownGraceMs?: number
+  /** How long a publish attempt's claim holds unless renewed: how soon another node takes over a dead one's attempts. Default 30 s. */
+  publishLeaseMs?: number
   /** An OpenAI-compatible chat-completions server (up to `/v1`); unset: the builtin drafting helper. */
   aiBaseUrl?: string
   aiApiKey?: string
@@ -234,7 +236,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       : undefined
     const scheduler = new Scheduler(
       { store, clock, log, http, platforms, secrets, oauthApps },
-      { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...overrides.scheduler },
+      { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...(options.publishLeaseMs ? { leaseMs: options.publishLeaseMs } : {}), ...overrides.scheduler },
     )
     const deps: AppDeps = {
       store,

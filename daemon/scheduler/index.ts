@@ -38,7 +38,7 @@ export interface SchedulerOptions {
    * more only as these finish, so the nodes sharing a database share a burst. Default 64.
    */
   holding?: number
-  /** The safety-net sweep, a croner pattern. Default every 15 s. */
+  /** The safety-net sweep (which also takes over expired leases), a croner pattern. Default every 15 s, or every half lease if that is shorter. */
   sweepPattern?: string
   /** How long `stop()` waits for attempts in flight. Default 10 s. */
   stopGraceMs?: number
@@ -82,15 +82,17 @@ export class Scheduler {
     private readonly deps: SchedulerDeps,
     options: SchedulerOptions = {},
   ) {
+    // Renewed every third of it while the attempt runs: a node that dies is taken over within it
+    // (and the sweep that looks for such attempts after it).
+    const leaseMs = options.leaseMs ?? 30_000
     this.options = {
       catchUpMs: 24 * 3_600_000,
-      // Renewed every third of it while the attempt runs: a node that dies is taken over within it.
-      leaseMs: 30_000,
+      leaseMs,
       maxAttempts: MAX_ATTEMPTS,
       perPlatform: 32,
       perConnection: 4,
       holding: 64,
-      sweepPattern: '*/15 * * * * *',
+      sweepPattern: `*/${Math.max(1, Math.min(15, Math.floor(leaseMs / 2_000)))} * * * * *`,
       stopGraceMs: 10_000,
       ...options,
     }
