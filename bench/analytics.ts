@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url'
 import pino from 'pino'
 import { startDaemon } from '../daemon/main.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
-import { openSqliteStore } from '../daemon/store/sqlite/index.js'
+import { openSqliteStore, type SqliteStore } from '../daemon/store/sqlite/index.js'
 import { ManualClock } from '../src/time.js'
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000)
@@ -33,6 +33,54 @@ function random(seed: number): () => number {
   }
 }
 
+/**
+ * Seeds POSTS posts on ten accounts, publishes them as the scheduler would and writes their
+ * snapshots, through the store's own functions, one transaction per phase (the functions nest
+ * as savepoints). Returns how long it took, in ms, and the accounts.
+ */
+async function seedInto(seed: SqliteStore, userId: string, now: number): Promise<{ ms: number; accounts: string[] }> {
+  const rnd = random(42)
+  const started = performance.now()
+  const accounts: string[] = []
+  for (let i = 0; i < 10; i++) accounts.push((await seed.accounts.create(userId, `Brand ${i}`, now)).id)
+  // The store's functions do their work synchronously and resolve after: the writes land in
+  // the enclosing transaction, the ids are collected once it has committed.
+  const created: Promise<{ id: string; at: number; platforms: PlatformName[] }>[] = []
+  seed.db.transaction(() => {
+    for (let i = 0; i < POSTS; i++) {
+      const at = now - Math.floor(rnd() * DAYS * DAY)
+      const platforms: PlatformName[] = i % 2 ? ['mastodon'] : ['feed', 'mastodon']
+      const input = { accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms, scheduledAt: at }
+      created.push(seed.posts.create(userId, input, at - DAY).then((r) => ({ id: r.post.id, at, platforms })))
+    }
+  })()
+  const posts = await Promise.all(created)
+  // Publish them as the scheduler would: claim, attempt, settle, each target a few seconds late; 3% fail.
+  while ((await seed.publishing.claimDue(now, 5_000, Number.MAX_SAFE_INTEGER)).claimed > 0);
+  seed.db.transaction(() => {
+    for (const post of posts) {
+      for (const platform of post.platforms) {
+        const settledAt = post.at + Math.floor(rnd() * 5_000)
+        void seed.publishing.claimTarget({ postId: post.id, platform, accountId: '', dueAt: post.at }, post.at, 60_000)
+        const outcome = rnd() < 0.03 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${post.id}-${platform}`, url: `https://social.example/@brand/${post.id}` }
+        void seed.publishing.settle(post.id, platform, outcome, settledAt)
+      }
+    }
+  })()
+  // Ten snapshots per Mastodon target, 15 minutes apart, counts growing.
+  seed.db.transaction(() => {
+    let written = 0
+    for (const post of posts) {
+      for (let k = 0; k < SNAPSHOTS / POSTS; k++, written++) {
+        const likes = Math.floor(rnd() * 50) * (k + 1)
+        seed.metrics.snapshotSync(post.id, 'mastodon', post.at + (k + 1) * 900_000, { impressions: null, likes, reposts: likes >> 2, replies: likes >> 3, quotes: 0, clicks: null })
+      }
+    }
+    if (written !== SNAPSHOTS) throw new Error(`seeded ${written} snapshots, not ${SNAPSHOTS}`)
+  })()
+  return { ms: performance.now() - started, accounts }
+}
+
 export async function benchAnalytics(): Promise<Record<string, number | string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'smm-bench-analytics-'))
   const now = Date.UTC(2026, 10, 21, 12)
@@ -45,49 +93,21 @@ export async function benchAnalytics(): Promise<Record<string, number | string>>
     const seed = openSqliteStore(daemon.databaseFile)
     const userId = daemon.firstStart!.userId
     await store.users.setPlan(userId, 'enterprise', { per_minute: 1e9, per_hour: 1e9, per_day: 1e9 })
-    const rnd = random(42)
-
-    // Seeding in one transaction per phase: the store functions nest as savepoints.
-    const seedStarted = performance.now()
-    const accounts: string[] = []
-    for (let i = 0; i < 10; i++) accounts.push((await store.accounts.create(userId, `Brand ${i}`, now)).id)
-    // The store's functions do their work synchronously and resolve after: the writes land in
-    // the enclosing transaction, the ids are collected once it has committed.
-    const created: Promise<{ id: string; at: number; platforms: PlatformName[] }>[] = []
-    seed.db.transaction(() => {
-      for (let i = 0; i < POSTS; i++) {
-        const at = now - Math.floor(rnd() * DAYS * DAY)
-        const platforms: PlatformName[] = i % 2 ? ['mastodon'] : ['feed', 'mastodon']
-        const input = { accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms, scheduledAt: at }
-        created.push(seed.posts.create(userId, input, at - DAY).then((r) => ({ id: r.post.id, at, platforms })))
-      }
-    })()
-    const posts = await Promise.all(created)
-    // Publish them as the scheduler would: claim, attempt, settle, each target a few seconds late; 3% fail.
-    while ((await store.publishing.claimDue(now, 5_000, Number.MAX_SAFE_INTEGER)).claimed > 0);
-    seed.db.transaction(() => {
-      for (const post of posts) {
-        for (const platform of post.platforms) {
-          const settledAt = post.at + Math.floor(rnd() * 5_000)
-          void seed.publishing.claimTarget({ postId: post.id, platform, accountId: '', dueAt: post.at }, post.at, 60_000)
-          const outcome = rnd() < 0.03 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${post.id}-${platform}`, url: `https://social.example/@brand/${post.id}` }
-          void seed.publishing.settle(post.id, platform, outcome, settledAt)
-        }
-      }
-    })()
-    // Ten snapshots per Mastodon target, 15 minutes apart, counts growing.
-    seed.db.transaction(() => {
-      let written = 0
-      for (const post of posts) {
-        for (let k = 0; k < SNAPSHOTS / POSTS; k++, written++) {
-          const likes = Math.floor(rnd() * 50) * (k + 1)
-          seed.metrics.snapshotSync(post.id, 'mastodon', post.at + (k + 1) * 900_000, { impressions: null, likes, reposts: likes >> 2, replies: likes >> 3, quotes: 0, clicks: null })
-        }
-      }
-      if (written !== SNAPSHOTS) throw new Error(`seeded ${written} snapshots, not ${SNAPSHOTS}`)
-    })()
-    const seedMs = performance.now() - seedStarted
+    const { ms: seedMs, accounts } = await seedInto(seed, userId, now)
     await seed.close()
+    // The floor of point 3: the same writes into a fresh database whose analytics triggers are
+    // dropped, so nothing but the posts, targets and snapshots themselves is written.
+    const floorDir = mkdtempSync(join(tmpdir(), 'smm-bench-analytics-floor-'))
+    const bare = openSqliteStore(join(floorDir, 'smm.db'))
+    let floorMs: number
+    try {
+      const triggers = bare.db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'analytics_%'").pluck().all()
+      for (const name of triggers) bare.db.exec(`DROP TRIGGER ${name}`)
+      floorMs = (await seedInto(bare, (await bare.users.create({ name: 'floor', plan: 'enterprise' }, now)).id, now)).ms
+    } finally {
+      bare.close()
+      rmSync(floorDir, { recursive: true, force: true })
+    }
     if (process.env.BENCH_SEED_ONLY) return { data_dir: dataDir, user_id: userId }
 
     const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
@@ -118,6 +138,8 @@ export async function benchAnalytics(): Promise<Record<string, number | string>>
       posts: POSTS,
       snapshots: SNAPSHOTS,
       seed_s: Number((seedMs / 1000).toFixed(1)),
+      seed_floor_s: Number((floorMs / 1000).toFixed(1)),
+      seed_vs_floor: `${(seedMs / floorMs).toFixed(2)}x (goal 1.2x)`,
       'default (30 days, daily)': await measure('/v1/analytics'),
       '366 days, daily': await measure(`/v1/analytics?${year}`),
       '366 days, weekly': await measure(`/v1/analytics?${year}&interval=week`),
