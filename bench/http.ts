@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { load, type LoadResult } from './load.js'
 import { liftOwnerLimits, spawnUntil, startBenchDaemon, stop } from './processes.js'
@@ -18,50 +18,104 @@ export function cpuMs(pid: number): number | undefined {
   }
 }
 
+type Measured = LoadResult & { cpuUsPerRequest?: number }
+
 /** Runs the load and also measures the server's CPU per request, which the load generator's own share of the machine does not skew. */
-export async function measure(pid: number, url: string, options: Parameters<typeof load>[1]): Promise<LoadResult & { cpuUsPerRequest?: number }> {
+export async function measure(pid: number, url: string, options: Parameters<typeof load>[1]): Promise<Measured> {
   const before = cpuMs(pid)
   const result = await load(url, { ...options, warmupMs: 0 })
   const after = cpuMs(pid)
   return { ...result, cpuUsPerRequest: before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests }
 }
 
-export const row = (r: LoadResult & { cpuUsPerRequest?: number }) => `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms (${r.requests} requests, ${r.errors} errors)${r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`}`
+export const row = (r: Measured) => `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms (${r.requests} requests, ${r.errors} errors)${r.cpuUsPerRequest === undefined ? '' : `, server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`}`
+
+/** The median of some figures, then their range: `1.21 (1.18–1.30)`. */
+function spread(values: number[], digits = 0): string {
+  const sorted = [...values].sort((a, b) => a - b)
+  const median = sorted.length % 2 ? sorted[sorted.length >> 1]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
+  const f = (v: number) => v.toFixed(digits)
+  return sorted.length === 1 ? f(median) : `${f(median)} (${f(sorted[0]!)}–${f(sorted.at(-1)!)})`
+}
+
+/** Several rounds of one server: medians and ranges. */
+const summary = (runs: Measured[]) =>
+  `${spread(runs.map((r) => r.perSecond))} req/s, p99 ${spread(runs.map((r) => r.p99ms), 1)} ms` +
+  (runs[0]!.cpuUsPerRequest === undefined ? '' : `, server CPU ${spread(runs.map((r) => r.cpuUsPerRequest!))} µs/request`) +
+  ` (${runs.length} rounds, ${runs.reduce((n, r) => n + r.errors, 0)} errors)`
+
+/** Issue 15, point 1: the daemon's CPU per request within 1.25× the floor's, its throughput at least 0.8× the floor's. */
+const CPU_GOAL = 1.25
+const THROUGHPUT_GOAL = 0.8
 
 /**
- * Authenticated GET /v1/me over HTTPS keep-alive: the real daemon (key lookup, rate-limit
- * bookkeeping in SQLite, request log) next to the bare server doing only the key lookup.
+ * Authenticated GET /v1/me over HTTPS keep-alive at 16 and 32 connections: the real daemon (key
+ * lookup, rate-limit bookkeeping, request log at `info`, routing) next to the bare server doing
+ * only the key lookup, measured in turn. `BENCH_BASELINE=/other/checkout/bin/run.js` adds
+ * another build of the daemon (a before, say) to the same run; `BENCH_ROUNDS` repeats the
+ * measurements, interleaved, so that a neighbour's load falls on all of them alike.
  */
 export async function benchHttp(): Promise<Record<string, number | string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'smm-bench-'))
-  const durationMs = Number(process.env.BENCH_SECONDS ?? 5) * 1000
-  const connections = 16
+  const dirs: string[] = []
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-bench-'))
+    dirs.push(dir)
+    return dir
+  }
+  const durationMs = Number(process.env.BENCH_SECONDS ?? 4) * 1000
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info'
+  const baselineBin = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined
+  const children: Awaited<ReturnType<typeof startBenchDaemon>>['child'][] = []
   try {
-    const daemon = await startBenchDaemon(dataDir)
+    const dataDir = tempDir()
+    const daemon = await startBenchDaemon(dataDir, {}, true, { logLevel })
+    children.push(daemon.child)
     liftOwnerLimits({ SMM_DATA_DIR: dataDir })
     const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
-    const headers = { authorization: `Bearer ${daemon.key}` }
     const bare = await spawnUntil(['--import', 'tsx', BARE, join(dataDir, 'smm.db'), join(dataDir, 'tls-cert.pem'), join(dataDir, 'tls-key.pem')], (out) => {
       const m = /\{"port":(\d+)\}/.exec(out)
       return m ? Number(m[1]) : undefined
     })
-    // Warm both up first (JIT, caches), then measure each.
-    await load(`https://127.0.0.1:${bare.value}/v1/me`, { ca, headers, connections, durationMs: 1000, warmupMs: 0 })
-    await load(`${daemon.url}/v1/me`, { ca, headers, connections, durationMs: 1000, warmupMs: 0 })
-    const bareResult = await measure(bare.child.pid!, `https://127.0.0.1:${bare.value}/v1/me`, { ca, headers, connections, durationMs })
-    const smmResult = await measure(daemon.child.pid!, `${daemon.url}/v1/me`, { ca, headers, connections, durationMs })
-    await stop(bare.child)
-    await stop(daemon.child)
-    return {
-      'GET /v1/me, bare node:https + better-sqlite3': row(bareResult),
-      'GET /v1/me, smm daemon': row(smmResult),
-      'throughput ratio smm / bare (goal >= 0.70)': Number((smmResult.perSecond / bareResult.perSecond).toFixed(2)),
-      'p99 ratio smm / bare': Number((smmResult.p99ms / bareResult.p99ms).toFixed(2)),
-      ...(smmResult.cpuUsPerRequest && bareResult.cpuUsPerRequest
-        ? { 'CPU-per-request ratio bare / smm (capacity on a free core)': Number((bareResult.cpuUsPerRequest / smmResult.cpuUsPerRequest).toFixed(2)) }
-        : {}),
+    children.push(bare.child)
+    const servers: { name: string; pid: number; url: string; ca: string; key: string }[] = [
+      { name: 'bare node:https + better-sqlite3', pid: bare.child.pid!, url: `https://127.0.0.1:${bare.value}/v1/me`, ca, key: daemon.key },
+      { name: 'smm daemon', pid: daemon.child.pid!, url: `${daemon.url}/v1/me`, ca, key: daemon.key },
+    ]
+    if (baselineBin) {
+      const baseDir = tempDir()
+      const base = await startBenchDaemon(baseDir, {}, true, { bin: baselineBin, logLevel })
+      children.push(base.child)
+      liftOwnerLimits({ SMM_DATA_DIR: baseDir })
+      servers.push({ name: `baseline (${baselineBin})`, pid: base.child.pid!, url: `${base.url}/v1/me`, ca: readFileSync(join(baseDir, 'tls-cert.pem'), 'utf8'), key: base.key })
     }
+    const options = (s: (typeof servers)[number], connections: number, ms: number) => ({ ca: s.ca, headers: { authorization: `Bearer ${s.key}` }, connections, durationMs: ms })
+    // Warm every server up first (JIT, caches: a second was too short on a busy machine, the first
+    // measurement still paid for compiling), then measure each in turn.
+    for (const s of servers) await load(s.url, { ...options(s, 16, 3000), warmupMs: 0 })
+    const figures: Record<string, number | string> = {}
+    for (const connections of [16, 32]) {
+      const results = new Map<string, Measured[]>(servers.map((s) => [s.name, []]))
+      for (let round = 0; round < rounds; round++) {
+        for (const s of servers) results.get(s.name)!.push(await measure(s.pid, s.url, options(s, connections, durationMs)))
+      }
+      const floor = results.get(servers[0]!.name)!
+      for (const s of servers) {
+        const runs = results.get(s.name)!
+        figures[`GET /v1/me, ${connections} connections, ${s.name}`] = rounds === 1 ? row(runs[0]!) : summary(runs)
+        if (s === servers[0]) continue
+        // Each round's ratio is of two measurements taken one after the other, so a neighbour's
+        // load falls on both alike; the median of the rounds, then their range.
+        const ratios = (f: (r: Measured, b: Measured) => number) => spread(runs.map((r, i) => f(r, floor[i]!)), 2)
+        figures[`  ${connections} connections, ${s.name} / bare, throughput (goal >= ${THROUGHPUT_GOAL})`] = ratios((r, b) => r.perSecond / b.perSecond)
+        if (runs[0]!.cpuUsPerRequest !== undefined) {
+          figures[`  ${connections} connections, ${s.name} / bare, CPU per request (goal <= ${CPU_GOAL})`] = ratios((r, b) => r.cpuUsPerRequest! / b.cpuUsPerRequest!)
+        }
+      }
+    }
+    return figures
   } finally {
-    rmSync(dataDir, { recursive: true, force: true })
+    for (const child of children) await stop(child)
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
 }

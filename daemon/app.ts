@@ -1,4 +1,3 @@
-import Router from '@koa/router'
 import Koa from 'koa'
 import { ApiError } from '../src/errors.js'
 import type { AppDeps, State } from './context.js'
@@ -21,6 +20,7 @@ import { metaRoutes } from './routes/meta.js'
 import { oauthCallbackRoute } from './routes/oauth.js'
 import { platformRoutes } from './routes/platforms.js'
 import { postRoutes } from './routes/posts.js'
+import { RouteTable } from './routes/table.js'
 import { webhookRoutes } from './routes/webhooks.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
@@ -32,10 +32,8 @@ export function createApp(deps: AppDeps): Koa<State> {
   // Errors are rendered by our middleware and logged there; Koa's default stderr print is noise.
   app.silent = true
 
-  // Exact matching: `/V1/me`, `/v1/me/` and `/v1//me` are not `/v1/me`, so no spelling of a path
-  // can reach a route while passing the middleware that checks `/v1/` paths (issue 17, point 3).
-  const router = new Router<State>({ sensitive: true, strict: true })
-  for (const register of resources) register(router, deps)
+  const table = new RouteTable()
+  for (const register of resources) register(table, deps)
 
   app.use(requestLog(deps))
   app.use(errorRenderer(deps))
@@ -55,7 +53,6 @@ export function createApp(deps: AppDeps): Koa<State> {
       throw new ApiError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}. The API's endpoints are listed at /v1/openapi.json.`)
     }
   })
-  app.use(router.routes())
-  app.use(router.allowedMethods())
+  app.use(table.routes())
   return app
 }

@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net'
 import nodeTls from 'node:tls'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import pino, { type Logger } from 'pino'
+import type { Logger } from 'pino'
 import { VERSION } from '../src/config.js'
 import { systemClock, type Clock } from '../src/time.js'
 import { createAiProvider } from './ai/index.js'
 import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, type EgressOptions } from './egress.js'
+import { daemonLogger } from './log.js'
 import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
 import { createPlatformRegistry } from './platforms/index.js'
 import { createOAuthApps } from './platforms/oauth-apps.js'
@@ -183,7 +184,7 @@ function loadNodeId(dataDir: string): string {
 
 export async function startDaemon(options: DaemonOptions, overrides: DaemonOverrides = {}): Promise<RunningDaemon> {
   const clock = overrides.clock ?? systemClock
-  const log = overrides.log ?? pino({ level: options.logLevel ?? 'info', base: undefined })
+  const log = overrides.log ?? daemonLogger(options.logLevel ?? 'info')
   // Before the data dir is touched: a configuration mistake must not cost a first start its key.
   // The operator's own endpoint is trusted (a local Ollama on http://localhost:11434/v1, say).
   const ai = createAiProvider(

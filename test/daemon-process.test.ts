@@ -98,6 +98,34 @@ describe('smm daemon as a process', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
+  it('logs one whole JSON line per request on standard output as it is served, and its last lines when it stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-log-'))
+    const { child, banner, url } = await startProcess(dir, ['--log-level', 'info'])
+    let out = ''
+    const waiters: (() => void)[] = []
+    child.stdout!.on('data', (chunk) => {
+      out += chunk
+      for (const wake of waiters.splice(0)) wake()
+    })
+    const lines = () => out.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)![1]!
+    const http = httpsClient(url, readFileSync(join(dir, 'tls-cert.pem'), 'utf8'))
+    const answers = await Promise.all([...Array.from({ length: 20 }, () => http.get('/v1/me', { key })), http.get('/v1/nothing-here', { key })])
+    http.close()
+    const ids = answers.map((a) => a.headers['x-request-id'])
+    // Each line is out once its request is answered: nothing waits for more traffic (or a timer).
+    while (!ids.every((id) => out.includes(id!))) await new Promise<void>((resolve) => waiters.push(resolve))
+    const requests = lines().filter((l) => l.msg === 'request')
+    expect(requests.map((l) => l.req_id).sort()).toEqual([...ids].sort())
+    expect(requests.find((l) => l.req_id === ids[0])).toMatchObject({ method: 'GET', route: '/v1/me', status: 200, ip: '127.0.0.1', key_id: expect.stringMatching(/^key_/), ms: expect.any(Number) })
+    expect(requests.find((l) => l.req_id === ids[20])).toMatchObject({ route: '/v1/nothing-here', status: 404 })
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+    expect(lines().at(-1)).toMatchObject({ msg: 'stopped' })
+    expect(out).not.toContain(key)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
   it('refuses a database written by a newer smm, with a message that says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'smm-newer-'))
     const db = new Database(join(dir, 'smm.db'))

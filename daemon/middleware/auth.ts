@@ -44,8 +44,7 @@ const OPEN_PATHS = new Set(['/v1/openapi.json'])
 /** Resolves `Authorization: Bearer <key>` to a principal for every /v1 request that needs one. */
 export function authenticate(deps: AppDeps): Koa.Middleware<State> {
   const limiter = new AuthFailureLimiter(deps.clock, deps.authFailuresPerMinute ?? 30)
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith('/v1/') || OPEN_PATHS.has(ctx.path)) return next()
+  const check: Koa.Middleware<State> = async (ctx, next) => {
     const address = ctx.state.clientIp
     const header = ctx.get('Authorization')
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header)
@@ -77,4 +76,6 @@ export function authenticate(deps: AppDeps): Koa.Middleware<State> {
     await deps.store.apiKeys.touch(ctx.state.principal!, deps.clock.now())
     return next()
   }
+  // Not async: an open path passes straight on, its promise not wrapped in another.
+  return (ctx, next) => (ctx.path.startsWith('/v1/') && !OPEN_PATHS.has(ctx.path) ? check(ctx, next) : next())
 }

@@ -8,6 +8,8 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 const tooLarge = () => new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`)
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+/** The methods whose body is read. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH'])
 /** With the `u` flag a surrogate pair is one code point, so this finds only lone surrogates. */
 const LONE_SURROGATE = /\p{Cs}/u
 
@@ -45,8 +47,7 @@ async function readBytes(ctx: Koa.Context): Promise<Buffer> {
  * undefined.
  */
 export function jsonBody(): Koa.Middleware<State> {
-  return async (ctx, next) => {
-    if (!['POST', 'PUT', 'PATCH'].includes(ctx.method)) return next()
+  const read: Koa.Middleware<State> = async (ctx, next) => {
     if (!hasBody(ctx)) {
       if (ctx.method !== 'POST') throw invalidField('#', `${ctx.method} needs a JSON object body: the fields to change.`, 'required')
       return next()
@@ -76,6 +77,8 @@ export function jsonBody(): Koa.Middleware<State> {
     ctx.request.body = body
     return next()
   }
+  // Not async: a GET or DELETE passes straight on, its promise not wrapped in another.
+  return (ctx, next) => (WRITES.has(ctx.method) ? read(ctx, next) : next())
 }
 
 declare module 'koa' {

@@ -35,12 +35,9 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
     deps.secrets.seal({ headers, body }, `idempotency:${userId}:${key}`)
   const open = (userId: string, key: string, sealed: Buffer) =>
     deps.secrets.open(sealed, `idempotency:${userId}:${key}`) as { headers: Record<string, string>; body: string }
-  return async (ctx, next) => {
-    // Present but empty or blank is a mistake to report, not a request without a key.
-    const header = ctx.req.headers['idempotency-key']
-    const principal = ctx.state.principal
-    if (ctx.method !== 'POST' || header === undefined || !principal) return next()
-    const key = parseKey(String(header))
+  const once: Koa.Middleware<State> = async (ctx, next) => {
+    const principal = ctx.state.principal!
+    const key = parseKey(String(ctx.req.headers['idempotency-key']))
     const userId = principal.user.id
     const bodyHash = createHash('sha256').update(JSON.stringify(ctx.request.body ?? null)).digest('hex')
     const claim = await store.begin(userId, key, ctx.method, ctx.path, bodyHash, deps.clock.now())
@@ -77,4 +74,7 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
     const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : JSON.stringify(withoutShownOnce(ctx.body, ctx.state.shownOnce))
     await store.complete(userId, key, { status: ctx.status, sealed: seal(userId, key, headers, body) })
   }
+  // Not async: a request without a key passes straight on, its promise not wrapped in another.
+  // Present but empty or blank is a mistake to report (parseKey), not a request without a key.
+  return (ctx, next) => (ctx.method === 'POST' && ctx.req.headers['idempotency-key'] !== undefined && ctx.state.principal ? once(ctx, next) : next())
 }

@@ -5,12 +5,16 @@ import type { RateDecision } from '../store/index.js'
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
-/** The IETF RateLimit-Policy and RateLimit fields for a decision. */
+/** The IETF RateLimit-Policy and RateLimit fields for a decision (built on every authenticated request). */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
-  return {
-    'RateLimit-Policy': decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', '),
-    RateLimit: decision.windows.map((w) => `"${w.name}";r=${w.remaining};t=${seconds(w.resetMs)}`).join(', '),
+  let policy = ''
+  let state = ''
+  for (const w of decision.windows) {
+    const comma = policy === '' ? '' : ', '
+    policy += `${comma}"${w.name}";q=${w.limit};w=${w.seconds}`
+    state += `${comma}"${w.name}";r=${w.remaining};t=${seconds(w.resetMs)}`
   }
+  return { 'RateLimit-Policy': policy, RateLimit: state }
 }
 
 /**

@@ -1,10 +1,10 @@
-import Router from '@koa/router'
 import type * as v from 'valibot'
 import { routes, type RouteDef } from '../../src/contract.js'
 import { insufficientScope, invalidField } from '../../src/errors.js'
 import { parseInput } from '../../src/validate.js'
-import type { Ctx, State } from '../context.js'
+import type { Ctx } from '../context.js'
 import type { Principal } from '../store/index.js'
+import type { RouteTable } from './table.js'
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined
 
@@ -19,7 +19,7 @@ export interface Input<R extends RouteDef> {
 
 export type Handler<R extends RouteDef> = (ctx: Ctx, input: Input<R>) => Promise<void>
 
-export type ApiRouter = Router<State>
+export type ApiRouter = RouteTable
 
 /** `/v1/posts/{id}` as Koa's router writes it: `/v1/posts/:id`. */
 export function koaPath(path: string): string {

@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 
-/** Starts `smm daemon` as a real process and resolves once its banner is complete. */
+/** Starts `smm daemon` as a real process (logging at `warn` unless `args` say otherwise) and resolves once its banner is complete. */
 export function startProcess(dataDir: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; banner: string; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+    const level = args.includes('--log-level') ? [] : ['--log-level', 'warn']
+    const child = spawn(process.execPath, [BIN, 'daemon', '--port', '0', '--data-dir', dataDir, ...level, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
     let stderr = ''
     child.stderr!.on('data', (chunk) => {
       stderr += chunk

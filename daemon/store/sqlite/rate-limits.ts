@@ -1,7 +1,7 @@
 import type { Limits } from '../../../src/api/users.js'
 import type { Db } from './db.js'
 import type { RateDecision } from '../port.js'
-import { decide, windowStarts } from '../rate-windows.js'
+import { decide, windowStart } from '../rate-windows.js'
 
 interface Row {
   minute_start: number
@@ -58,12 +58,13 @@ export function rateLimitsStore(db: Db) {
   return {
     async consume(keyId: string, limits: Limits, now: number): Promise<RateDecision> {
       const { starts, counts } = counterOf(keyId)
-      windowStarts(now).forEach((start, i) => {
+      for (let i = 0; i < starts.length; i++) {
+        const start = windowStart(i, now)
         if (starts[i] !== start) {
           starts[i] = start
           counts[i] = 0
         }
-      })
+      }
       const decision = decide(limits, now, counts)
       if (decision.admitted) {
         for (let i = 0; i < counts.length; i++) counts[i]! += 1
