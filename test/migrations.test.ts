@@ -33,6 +33,7 @@ describe('migrations are history', () => {
       10: 'cb570ed65cf89ab2088f17310cbc9016d031dd5d6699f4f49071adb9b9107711', // drafts (nullable scheduled_at, status draft), queue slots
       11: 'eb7694ce05c8cc8bd8928e126f3e2384239d5616a3e94d375fb0a8983ac567ed', // threads, first comments and per-platform versions
       12: 'ff216a5254b122e2648585e30a92b24bc19ebb86d8cc369f8b702deecc011fe6', // recurring post series
+      14: 'd1578b0d4f428d6677a0853cf437d02e7245d89ce4593767a1eab1c561651f64', // indexes for the posts list by status and account, and for start-up and hourly upkeep
     })
   })
 
