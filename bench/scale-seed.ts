@@ -13,7 +13,7 @@
  * triggers are put back as they were, word for word. No ANALYZE: a real deployment's file has
  * no planner statistics either, and the benchmark must see the plans the daemon gets.
  */
-import { databaseFileOf } from '../daemon/store/sqlite/db.js'
+import { databaseFileOf, openDatabase, type Db } from '../daemon/store/sqlite/db.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { ROLLUP_COLUMNS } from '../daemon/store/sqlite/migrations/0006-analytics-rollups.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP } from '../daemon/store/sqlite/migrations/0010-drafts-queue-slots.js'
@@ -38,8 +38,11 @@ export interface ScaleSeed {
   userId: string
   /** The accounts the posts are spread over (each connected to feed, Mastodon and Bluesky). */
   accounts: string[]
-  /** An account connected to feed with no posts yet: the benchmark's burst goes there. */
-  burstAccount: string
+  /**
+   * Accounts connected to feed only, each with its burst of posts, created through the store and
+   * scheduled a year ahead: `armBurst` brings one forward to the moment it is to go out.
+   */
+  burstAccounts: string[]
   /** How long each step took, ms. */
   phases: Record<string, number>
   /** CPU time the seeding took (this process, all threads, user and system), ms. */
@@ -80,11 +83,49 @@ function expectedHoursInTwoSteps(): string {
 
 const iso = (ms: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch')`
 
+export interface SeedOptions {
+  posts: number
+  /** How many burst accounts, and how many posts each (for bench/scale.ts's bursts). Default none. */
+  bursts?: number
+  burstPosts?: number
+  /** The present the data is laid around. */
+  now?: number
+}
+
 /**
- * Seeds `posts` posts into the data dir of a daemon that has started once (its owner, key and
- * secret key exist) and is not running. `now` is the present the data is laid around.
+ * A burst: `count` feed posts of one account parked a year ahead, each with its pending target
+ * and its post.scheduled event, as a create leaves them (with the rollup triggers in place,
+ * which count them). Ids are numbered from `first`.
  */
-export async function seedScale(dataDir: string, posts: number, now = Date.now()): Promise<ScaleSeed> {
+function insertBurst(db: Db, b: { userId: string; accountId: string; count: number; first: number; now: number }): void {
+  db.function('ulid_time', { deterministic: true }, (ms: unknown) => ulidTime(Number(ms)))
+  const bound = { account: b.accountId, user: b.userId, now: BigInt(b.now), parked: BigInt(b.now + BURST_PARKED_MS), count: BigInt(b.count), first: BigInt(b.first) }
+  db.prepare(`
+    INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+    WITH RECURSIVE n(i) AS (SELECT 0 WHERE @count > 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < @count)
+    SELECT 'pst_' || ulid_time(@now) || printf('%016d', @first + i), @user, @account,
+           'Burst post ' || i || ': doors open at nine, the first hundred visitors get a tote.', '[]', '["feed"]',
+           @parked, 'scheduled', 1, @now, @now
+      FROM n`).run(bound)
+  db.prepare("INSERT INTO post_targets (post_id, platform, status) SELECT id, 'feed', 'pending' FROM posts WHERE account_id = @account").run(bound)
+  db.prepare(`
+    INSERT INTO events (id, user_id, type, data, created_at, dispatched_at)
+    SELECT 'msg_' || substr(id, 5, 10) || printf('%016d', 2 * (@first + row_number() OVER (ORDER BY id) - 1)), @user, 'post.scheduled',
+           json_object('id', id, 'account_id', account_id, 'content', content, 'media_urls', json('[]'), 'platforms', json('["feed"]'),
+                       'scheduled_at', ${iso('scheduled_at')}, 'status', 'scheduled', 'created_at', ${iso('created_at')}),
+           @now, @now + 200
+      FROM posts WHERE account_id = @account`).run(bound)
+}
+
+/** Where the burst posts wait until armed: a year ahead, after every other post. */
+const BURST_PARKED_MS = 366 * DAY
+
+/**
+ * Seeds posts into the data dir of a daemon that has started once (its owner, key and secret key
+ * exist) and is not running.
+ */
+export async function seedScale(dataDir: string, options: SeedOptions): Promise<ScaleSeed> {
+  const { posts, bursts = 0, burstPosts = 0, now = Date.now() } = options
   const started = performance.now()
   const used = process.cpuUsage()
   const store = openSqliteStore(databaseFileOf(dataDir))
@@ -112,8 +153,12 @@ export async function seedScale(dataDir: string, posts: number, now = Date.now()
       for (const platform of ['feed', 'mastodon', 'bluesky'] as const) await connect(id, platform)
       accounts.push(id)
     }
-    const burstAccount = (await store.accounts.create(userId, 'Burst', now)).id
-    await connect(burstAccount, 'feed')
+    const burstAccounts: string[] = []
+    for (let i = 0; i < bursts; i++) {
+      const { id } = await store.accounts.create(userId, `Burst ${i + 1}`, now)
+      await connect(id, 'feed')
+      burstAccounts.push(id)
+    }
 
     // The rollup triggers go aside while the rows go in; they come back exactly as they were.
     const triggers = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'analytics_%' ORDER BY name").all()
@@ -129,7 +174,7 @@ export async function seedScale(dataDir: string, posts: number, now = Date.now()
     db.pragma('threads = 2')
     db.function('ulid_time', { deterministic: true }, (ms: unknown) => ulidTime(Number(ms)))
 
-    const future = Math.max(1, Math.floor(posts / 20))
+    const future = Math.ceil(posts / 20)
     const past = posts - future
     const start = now - 3 * 365 * DAY
     const params = {
@@ -138,7 +183,7 @@ export async function seedScale(dataDir: string, posts: number, now = Date.now()
       start,
       step: Math.max(1, Math.floor((now - HOUR - start) / Math.max(1, past))),
       soon: now + HOUR,
-      futureStep: Math.max(1, Math.floor((60 * DAY) / future)),
+      futureStep: Math.max(1, Math.floor((60 * DAY) / Math.max(1, future))),
       now,
       accounts: JSON.stringify(accounts),
       n_accounts: accounts.length,
@@ -167,7 +212,7 @@ export async function seedScale(dataDir: string, posts: number, now = Date.now()
         || ',"created_at":"' || s.created_iso || '","updated_at":"' || coalesce(s.changed_iso, s.published_iso, s.created_iso) || '"'
         || ',"published_at":' || ${quoted('s.published_iso')} || ',"cancelled_at":' || CASE WHEN s.status = 'cancelled' THEN '"' || s.changed_iso || '"' ELSE 'null' END
         || ',"series_id":null,"occurrence":null,"repeat":null'`
-    db.transaction(() => {
+    if (posts > 0) db.transaction(() => {
       for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`)
       // One row per post: everything the tables below are derived from. Post i is the i-th in
       // time; kind (i % 10) picks its platforms: 5 in 10 feed, 3 Mastodon, 1 feed and Bluesky,
@@ -280,6 +325,12 @@ export async function seedScale(dataDir: string, posts: number, now = Date.now()
     })()
     const after = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'analytics_%' ORDER BY name").all()
     if (JSON.stringify(after) !== JSON.stringify(triggers)) throw new Error('the analytics triggers did not come back as they were')
+
+    // The bursts: feed posts parked a year ahead, each with its pending target and its
+    // post.scheduled event, as a create leaves them; the rollup triggers are back, and count them.
+    timed('bursts', () =>
+      db.transaction(() => burstAccounts.forEach((accountId, b) => insertBurst(db, { userId, accountId, count: burstPosts, first: posts + b * burstPosts, now })))(),
+    )
     const rows = Object.fromEntries(
       (['posts', 'post_targets', 'target_metrics', 'feed_items', 'events', 'analytics_hours', 'publish_delays', 'top_targets'] as const).map((t) => [
         t,
@@ -289,7 +340,39 @@ export async function seedScale(dataDir: string, posts: number, now = Date.now()
     db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')
     const { user, system } = process.cpuUsage(used)
-    return { userId, accounts, burstAccount, rows, phases, cpuMs: (user + system) / 1000, ms: performance.now() - started }
+    return { userId, accounts, burstAccounts, rows, phases, cpuMs: (user + system) / 1000, ms: performance.now() - started }
+  } finally {
+    await store.close()
+  }
+}
+
+/**
+ * Brings a seeded burst forward: every post of `accountId` still scheduled falls due at `at`
+ * (the daemon not running; the rollup triggers move their figures as for any edit).
+ */
+export function armBurst(dataDir: string, accountId: string, at: number): number {
+  const db = openDatabase(databaseFileOf(dataDir))
+  try {
+    return db
+      .prepare<[number, number, string], void>("UPDATE posts SET scheduled_at = ?, updated_at = ?, version = version + 1 WHERE account_id = ? AND status = 'scheduled'")
+      .run(at, Date.now(), accountId).changes
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * One more burst in a seeded data dir (the daemon not running), on a new account connected to
+ * feed: for looking into a burst again after the benchmark's have gone out (BENCH_SCALE_KEEP).
+ */
+export async function addBurst(dataDir: string, count: number, now = Date.now()): Promise<string> {
+  const store = openSqliteStore(databaseFileOf(dataDir))
+  try {
+    const userId = store.db.prepare<[], string>('SELECT id FROM users WHERE is_owner = 1').pluck().get()!
+    const { id } = await store.accounts.create(userId, `Burst at ${new Date(now).toISOString()}`, now)
+    await store.accounts.connect(userId, id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: createSecretBox(loadSecretKey(dataDir)).seal({}, `${id}:feed`), settings: {} }, now)
+    store.db.transaction(() => insertBurst(store.db, { userId, accountId: id, count, first: 0, now }))()
+    return id
   } finally {
     await store.close()
   }
