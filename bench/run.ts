@@ -5,6 +5,7 @@ import { benchBinary } from './binary.js'
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
 import { benchPostgres } from './postgres.js'
+import { benchScale } from './scale.js'
 import { benchScheduler } from './scheduler.js'
 import { benchWebhooks } from './webhooks.js'
 
@@ -20,6 +21,7 @@ const sections: Section[] = [
   ['CLI start time', benchCliStart],
   ['Single executable (dist/bin/smm-daemon)', benchBinary],
   ['Analytics (100,000 posts, 1,000,000 snapshots)', benchAnalytics],
+  ['Scale (1,000,000 posts)', benchScale],
 ]
 
 const only = process.argv[2]

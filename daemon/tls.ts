@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { generate } from 'selfsigned'
 
 export interface TlsMaterial {
   cert: string
@@ -42,6 +41,9 @@ export async function ensureSelfSigned(dataDir: string, now: Date = new Date()):
       { type: 7 as const, ip: '::1' },
       ...(host && host !== 'localhost' ? [{ type: 2 as const, value: host }] : []),
     ]
+    // Loaded only to make the certificate, once per data dir: it (and the X.509 library under
+    // it) is over half a second of every start and about 18 MB of memory otherwise.
+    const { generate } = await import('selfsigned')
     const notAfter = new Date(now)
     notAfter.setUTCFullYear(notAfter.getUTCFullYear() + 10)
     const pems = await generate([{ name: 'commonName', value: 'smm daemon' }], {

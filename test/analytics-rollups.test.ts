@@ -14,6 +14,7 @@ import { metricsStore } from '../daemon/store/sqlite/metrics.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
 import { migrations } from '../daemon/store/sqlite/schema.js'
+import { schemaVersion } from '../daemon/store/migrations.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
@@ -260,7 +261,7 @@ describe('migration 6', () => {
 
       const upgraded = openSqliteStore(file)
       try {
-        expect(upgraded.db.pragma('user_version', { simple: true })).toBe(migrations.length)
+        expect(upgraded.db.pragma('user_version', { simple: true })).toBe(schemaVersion(migrations))
         expect(await upgraded.analytics.drift()).toEqual(CONSISTENT)
         const buckets = [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 2 * DAY }]
         const rows = await upgraded.analytics.report({ userId: user.id, from: T0, to: T0 + 2 * DAY, buckets, top: 10 })

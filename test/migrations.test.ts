@@ -34,6 +34,7 @@ describe('migrations are history', () => {
       11: 'eb7694ce05c8cc8bd8928e126f3e2384239d5616a3e94d375fb0a8983ac567ed', // threads, first comments and per-platform versions
       12: 'ff216a5254b122e2648585e30a92b24bc19ebb86d8cc369f8b702deecc011fe6', // recurring post series
       13: '572e11a690b8d6e6c91bcd4a403f906d7dc6c97c24127ce9dc17997b5117e864', // rollup trigger on targets fires only on changes it counts
+      14: 'd1578b0d4f428d6677a0853cf437d02e7245d89ce4593767a1eab1c561651f64', // indexes for the posts list by status and account, and for start-up and hourly upkeep
     })
   })
 

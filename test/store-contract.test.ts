@@ -354,6 +354,58 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'post.scheduled', 'post.updated', 'post.cancelled'])
     })
 
+    it('lists by statuses, by account and by platform in list order, page after page by cursor, both ways', async () => {
+      const { user, account } = await setup('Lister')
+      const other = (await store.accounts.create(user, 'Lister 2', T0)).id
+      // Twelve posts a second apart on two accounts, in five states, on three platforms; two share a time.
+      const made: { id: string; at: number; account: string; status: string; platforms: string[] }[] = []
+      for (let i = 0; i < 12; i++) {
+        const at = T0 + 60_000 + (i === 7 ? 6 : i) * 1_000
+        const platforms: ('feed' | 'mastodon' | 'discord')[] = i % 4 === 3 ? ['discord'] : i % 2 ? ['mastodon'] : ['feed']
+        const owner = i % 3 === 0 ? other : account
+        const draft = i % 5 === 4
+        const record = await store.posts.create(user, { ...newPost(owner, at, platforms), draft }, T0)
+        let status = draft ? 'draft' : 'scheduled'
+        if (i % 5 === 2) {
+          await store.posts.cancel(user, record.post.id, T0)
+          status = 'cancelled'
+        }
+        made.push({ id: record.post.id, at, account: owner, status, platforms })
+      }
+      const expected = (keep: (p: (typeof made)[number]) => boolean, order: 'asc' | 'desc') =>
+        made
+          .filter(keep)
+          .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
+          .map((p) => p.id)
+          [order === 'asc' ? 'slice' : 'reverse']()
+      const listed = async (filters: Omit<Parameters<Store['posts']['list']>[1], 'order' | 'after'>, order: 'asc' | 'desc') => {
+        const ids: string[] = []
+        let after: { scheduledAt: number; id: string } | undefined
+        for (;;) {
+          const page = await store.posts.list(user, { ...filters, order, after }, 3)
+          ids.push(...page.map((r) => r.post.id))
+          if (page.length < 3) return ids
+          const last = page.at(-1)!.post
+          after = { scheduledAt: Date.parse(last.scheduled_at ?? last.created_at), id: last.id }
+        }
+      }
+      for (const order of ['asc', 'desc'] as const) {
+        expect(await listed({ statuses: ['scheduled', 'draft'] }, order)).toEqual(expected((p) => p.status === 'scheduled' || p.status === 'draft', order))
+        expect(await listed({ statuses: ['cancelled', 'draft', 'cancelled'] }, order)).toEqual(expected((p) => p.status === 'cancelled' || p.status === 'draft', order))
+        expect(await listed({ accountId: account }, order)).toEqual(expected((p) => p.account === account, order))
+        expect(await listed({ accountId: other, statuses: ['scheduled'] }, order)).toEqual(expected((p) => p.account === other && p.status === 'scheduled', order))
+        expect(await listed({ platform: 'discord' }, order)).toEqual(expected((p) => p.platforms.includes('discord'), order))
+        expect(await listed({ platform: 'mastodon', accountId: account, statuses: ['scheduled', 'cancelled'] }, order)).toEqual(
+          expected((p) => p.platforms.includes('mastodon') && p.account === account && (p.status === 'scheduled' || p.status === 'cancelled'), order),
+        )
+        expect(await listed({ accountId: account, from: T0 + 62_000, to: T0 + 67_000 }, order)).toEqual(expected((p) => p.account === account && p.at >= T0 + 62_000 && p.at < T0 + 67_000, order))
+      }
+      // Another user's account lists nothing, with or without statuses.
+      const stranger = await setup('Not the lister')
+      expect(await store.posts.list(stranger.user, { order: 'desc', accountId: account }, 10)).toEqual([])
+      expect(await store.posts.count(user, { order: 'desc', accountId: account })).toBe(made.filter((p) => p.account === account).length)
+    })
+
     it('creates several posts in one transaction, in order with their events, and none when one in the middle is refused', async () => {
       const { user, account } = await setup('Bulk')
       const other = await store.accounts.create(user, 'Bulk gone', T0)
@@ -955,6 +1007,7 @@ describe('PostgreSQL schema and connection errors', () => {
       6: '7a0c7a1fb2d49496493a6e66e552015271c4bbbe76f99ad0721bd868285967f4', // drafts (nullable scheduled_at, status draft), queue slots
       7: '99705f687b47ce603eaaed2d74464f690cdb6024648983a151a9cb398613aeeb', // threads, first comments and per-platform versions
       8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
+      10: '5eb4fd691feb402c611ceaa92de604621bb82f375fe8f823ad160dcc8f384009', // indexes for the posts list by status and account, and for start-up and hourly upkeep
     })
   })
 

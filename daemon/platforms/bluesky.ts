@@ -1,4 +1,4 @@
-import { RichText, XRPCError, type AtpAgent } from '@atproto/api'
+import type { AtpAgent } from '@atproto/api'
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import { graphemeLength } from '../../src/text-length.js'
@@ -6,7 +6,7 @@ import { checkLimits, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
-import { blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
+import { atproto, blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
 import type { Metrics, CredentialPlatform, PartRef, PlatformContext, PlatformLimits, Published, PublishRequest } from './types.js'
 
 const Credentials = v.strictObject({
@@ -44,7 +44,7 @@ async function existingRecord(agent: AtpAgent, did: string, rkey: string): Promi
     const { data } = await agent.com.atproto.repo.getRecord({ repo: did, collection: POST, rkey })
     return { platform_post_id: data.uri, url: webUrl(data.uri), ...(data.cid ? { ref: data.cid } : {}) }
   } catch (error) {
-    if (error instanceof XRPCError && error.error === 'RecordNotFound') return undefined
+    if (error instanceof (await atproto()).XRPCError && error.error === 'RecordNotFound') return undefined
     throw error
   }
 }
@@ -56,7 +56,7 @@ async function displayName(agent: AtpAgent, did: string): Promise<string | undef
     const name = (data.value as { displayName?: unknown }).displayName
     return typeof name === 'string' && name.trim() ? name : undefined
   } catch (error) {
-    if (error instanceof XRPCError && error.error === 'RecordNotFound') return undefined
+    if (error instanceof (await atproto()).XRPCError && error.error === 'RecordNotFound') return undefined
     throw error
   }
 }
@@ -75,6 +75,7 @@ async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string
   const followUp = request.followUp
   // A reply names the thread's first post and the one it answers, each by URI and CID (app.bsky.feed.post#replyRef).
   const strongRef = (part: PartRef) => ({ uri: part.platform_post_id ?? '', cid: part.ref ?? '' })
+  const { RichText } = await atproto()
   const text = new RichText({ text: request.content })
   // Resolves @handles to DIDs (through our fetch); a handle that does not resolve stays text.
   await text.detectFacets(agent)
