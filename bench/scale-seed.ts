@@ -61,23 +61,25 @@ const DELAY_COLUMNS = 'user_id, scheduled_at, post_id, platform, account_id, del
 const TOP_COLUMNS = 'user_id, engagements, post_id, platform, scheduled_at, account_id'
 
 /**
- * Fills analytics_hours with the rows of EXPECTED_HOURS (migration 0010), in two steps: that
- * query with its cross join of four scopes reduced to the first gives the rows per account and
- * platform; the rows for all accounts, all platforms, or both are those rows summed. The same
- * integers added in another order, so the same rows; the single GROUP BY over four rows per
- * target takes twice as long (45 s at a million posts on this 2-core machine).
+ * Fills analytics_hours with the rows of EXPECTED_HOURS (migration 0010), in steps: that query
+ * with its cross join of four scopes reduced to the first gives the rows per account and
+ * platform; the rows for all platforms of an account, and for all accounts on a platform, are
+ * those rows summed; the rows for all of both, the latter summed. The same integers added in
+ * another order, so the same rows; the single GROUP BY over four rows per target takes twice
+ * as long (45 s at a million posts on this 2-core machine).
  */
 function expectedHoursInTwoSteps(): string {
   const scopes = (ks: number[]) => `(${ks.map((k, i) => (i === 0 ? `SELECT ${k} AS k` : `SELECT ${k}`)).join(' UNION ALL ')}) s`
   if (!EXPECTED_HOURS.includes(scopes([0, 1, 2, 3]))) throw new Error('EXPECTED_HOURS is no longer shaped as seedScale reads it')
+  const sums = ROLLUP_COLUMNS.map((c) => `sum(${c})`).join(', ')
   return `
     CREATE TEMP TABLE fine AS ${EXPECTED_HOURS.replace(scopes([0, 1, 2, 3]), scopes([0]))};
     INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.fine;
-    INSERT INTO analytics_hours (${HOUR_COLUMNS})
-    SELECT user_id, CASE WHEN s.k & 1 THEN '*' ELSE account_scope END, CASE WHEN s.k & 2 THEN '*' ELSE platform END, hour,
-           ${ROLLUP_COLUMNS.map((c) => `sum(${c})`).join(', ')}
-      FROM temp.fine CROSS JOIN ${scopes([1, 2, 3])}
-     GROUP BY 1, 2, 3, 4;
+    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT user_id, account_scope, '*', hour, ${sums} FROM temp.fine GROUP BY user_id, account_scope, hour;
+    CREATE TEMP TABLE platforms AS SELECT user_id, '*' AS account_scope, platform, hour, ${sums.split(', ').map((sum, i) => `${sum} AS ${ROLLUP_COLUMNS[i]}`).join(', ')} FROM temp.fine GROUP BY user_id, platform, hour;
+    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.platforms;
+    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT user_id, '*', '*', hour, ${sums} FROM temp.platforms GROUP BY user_id, hour;
+    DROP TABLE temp.platforms;
     DROP TABLE temp.fine;`
 }
 
@@ -262,13 +264,13 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
                created_at, updated_at, published_at, CASE WHEN status = 'cancelled' THEN updated_at END
           FROM temp.seed ORDER BY i`)
 
-      step('targets (temporary)', `
-        CREATE TEMP TABLE targets AS
+      // Each post's targets, in the order of the posts (temp.seed's rows are in i order): a view, read twice.
+      db.exec(`
+        CREATE TEMP VIEW targets AS
         SELECT s.i, s.id AS post_id, s.account_id, s.status AS post_status, s.scheduled_at, s.content, s.media_urls, k.k,
                CASE k.k WHEN 0 THEN s.p0 ELSE s.p1 END AS platform,
                s.scheduled_at + CASE k.k WHEN 0 THEN s.d0 ELSE s.d1 END AS settled_at
-          FROM temp.seed s JOIN (SELECT 0 AS k UNION ALL SELECT 1) k ON k.k = 0 OR s.p1 IS NOT NULL
-         ORDER BY s.i, k.k`)
+          FROM temp.seed s JOIN (SELECT 0 AS k UNION ALL SELECT 1) k ON k.k = 0 OR s.p1 IS NOT NULL`)
 
       step('post_targets', `
         INSERT INTO post_targets (post_id, platform, status, attempts, next_attempt_at, lease_expires_at, platform_post_id, url, published_at,
@@ -288,7 +290,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
                -- Read again within 30 days of publishing (feed reports no counts): not due during a benchmark.
                CASE WHEN post_status = 'published' AND platform <> 'feed' AND settled_at > @collectFrom THEN @now + ${HOUR} + (i % 86400) * 1000 END,
                0
-          FROM temp.targets ORDER BY i, k`)
+          FROM temp.targets`)
 
       step('target_metrics', `
         INSERT INTO target_metrics (post_id, platform, taken_at, impressions, likes, reposts, replies, quotes, clicks, engagements)
@@ -296,10 +298,9 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
                CASE WHEN platform = 'bluesky' THEN likes / 10 END, NULL,
                likes + likes / 4 + likes / 8 + CASE WHEN platform = 'bluesky' THEN likes / 10 ELSE 0 END
           FROM (SELECT *, (i * 31 + k * 17) % 200 AS likes FROM temp.targets)
-         WHERE post_status = 'published' AND platform <> 'feed' AND i % 3 <> 2
-         ORDER BY i, k`)
+         WHERE post_status = 'published' AND platform <> 'feed' AND i % 3 <> 2`)
 
-      db.exec('DROP TABLE temp.targets')
+      db.exec('DROP VIEW temp.targets')
       step('feed_items', `
         INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at)
         SELECT s.account_id, s.id, s.content, s.media_urls, s.scheduled_at + s.d0 FROM temp.seed s WHERE s.status = 'published' AND s.p0 = 'feed' ORDER BY s.i`)
