@@ -5,7 +5,12 @@ import type { RateDecision } from '../store/index.js'
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
-/** The IETF RateLimit-Policy and RateLimit fields for a decision (built on every authenticated request). */
+/**
+ * The IETF RateLimit-Policy and RateLimit fields for a decision, built on every authenticated
+ * request. Named in lowercase, as HTTP/2 writes every name (names are case-insensitive, RFC 9110
+ * §5.1): Node keys headers by the lowercased name, and lowercasing `RateLimit-Policy` made a new
+ * string to look up on every request.
+ */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   let policy = ''
   let state = ''
@@ -14,7 +19,7 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
     policy += `${comma}"${w.name}";q=${w.limit};w=${w.seconds}`
     state += `${comma}"${w.name}";r=${w.remaining};t=${seconds(w.resetMs)}`
   }
-  return { 'RateLimit-Policy': policy, RateLimit: state }
+  return { 'ratelimit-policy': policy, ratelimit: state }
 }
 
 /**
@@ -36,7 +41,8 @@ export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
         { headers: { ...headers, 'Retry-After': String(wait) }, extensions: { violated: decision.violated } },
       )
     }
-    ctx.set(headers)
+    // Straight to Node: Koa's `set` makes three arrays and lowercases the name once more per call.
+    for (const name in headers) ctx.res.setHeader(name, headers[name]!)
     return next()
   }
 }

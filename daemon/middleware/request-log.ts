@@ -8,7 +8,8 @@ export function requestLog(deps: AppDeps): Koa.Middleware<State> {
     const started = performance.now()
     ctx.state.requestId = newId('req')
     ctx.state.startedAt = deps.clock.now()
-    ctx.set('X-Request-Id', ctx.state.requestId)
+    // Lowercase and straight to Node, as the RateLimit fields (see rateLimitHeaders).
+    ctx.res.setHeader('x-request-id', ctx.state.requestId)
     try {
       await next()
     } finally {
