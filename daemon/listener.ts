@@ -133,6 +133,8 @@ export interface Listener {
 /** The connections that have not carried a request yet, by peer; they go once one arrives. */
 function unusedConnections() {
   const unused = new Map<string, net.Socket>()
+  // The sockets that have carried one: `used` runs on every request, and only a first one matters.
+  const served = new WeakSet<net.Socket>()
   const peer = (socket: net.Socket) => `${socket.remoteAddress}|${socket.remotePort}`
   return {
     accepted(socket: net.Socket) {
@@ -144,6 +146,8 @@ function unusedConnections() {
     },
     /** A request arrived on this socket (the TLS socket over the accepted one has the same peer). */
     used(socket: net.Socket) {
+      if (served.has(socket)) return
+      served.add(socket)
       unused.delete(peer(socket))
     },
     closeAll() {

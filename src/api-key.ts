@@ -27,9 +27,14 @@ export function generateApiKey(): string {
   return body + checksum(body)
 }
 
+/** Whether a string has the shape of an smm key: `smm_` and 36 base62 characters (its checksum unchecked). */
+export function hasApiKeyShape(key: string): boolean {
+  return KEY_PATTERN.test(key)
+}
+
 /** Whether a string has the shape and checksum of an smm key (says nothing of whether it exists). */
 export function isWellFormedApiKey(key: string): boolean {
-  if (!KEY_PATTERN.test(key)) return false
+  if (!hasApiKeyShape(key)) return false
   const body = key.slice(0, -CHECKSUM_LENGTH)
   return checksum(body) === key.slice(-CHECKSUM_LENGTH)
 }

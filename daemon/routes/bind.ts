@@ -33,7 +33,9 @@ export function koaPath(path: string): string {
 export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Handler<R>): void {
   // From the contract, not `def`: a handler that parses its own body binds with `body: undefined`.
   const takesBody = Object.values(routes).some((r: RouteDef) => r.method === def.method && r.path === def.path && r.body !== undefined)
-  router.register(koaPath(def.path), [def.method], async (ctx) => {
+  // Not async: what it throws becomes the request's rejection all the same, and the handler's own
+  // promise is handed on rather than wrapped in another.
+  router.register(koaPath(def.path), [def.method], (ctx) => {
     const principal = ctx.state.principal
     if (def.scope && !principal?.scopes.has(def.scope)) throw insufficientScope(def.scope)
     ctx.state.shownOnce = def.shownOnce
@@ -48,6 +50,6 @@ export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Han
       body: def.body ? parseInput(def.body, ctx.request.body ?? {}) : undefined,
       principal,
     } as Input<R>
-    await handler(ctx as Ctx, input)
+    return handler(ctx as Ctx, input)
   })
 }

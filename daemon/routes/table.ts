@@ -21,13 +21,18 @@ const newRouter = () => new Router<State>({ sensitive: true, strict: true })
 
 /**
  * The API's routes, one @koa/router per group of paths that share their first segments. A
- * router tests every one of its routes' patterns on every request (42 of them, a tenth of an
- * authenticated request's cost in Koa), so a request is matched only against its own group's
- * few: one Map lookup picks the group. Each group answers as one router over all routes would:
- * the route, 405 with `Allow` for a path it has under another method, or nothing (404).
+ * router tests every one of its routes' patterns on every request (one router over the API
+ * tested 42), so a request is matched only against its own group's few: one Map lookup picks
+ * the group. Each group answers as one router over all routes would: the route, 405 with
+ * `Allow` for a path it has under another method, or nothing (404).
  */
 export class RouteTable {
   private readonly groups = new Map<string, Router<State>>()
+  /**
+   * Routes without parameters, by path and method, for the ones no earlier route of their
+   * group also matches: for those a request's path is the route exactly, and a lookup finds it.
+   */
+  private readonly fixed = new Map<string, Map<string, { route: string; middleware: RouterMiddleware<State> }>>()
 
   /** Adds a route: a Koa path pattern (`/v1/posts/:id`) and its methods. */
   register(path: string, methods: string[], middleware: RouterMiddleware<State>): void {
@@ -47,7 +52,20 @@ export class RouteTable {
       router = newRouter()
       this.groups.set(group, router)
     }
+    const earlier = [...router.stack]
     router.register(path, methods, middleware)
+    const layer = router.stack.at(-1)!
+    // Only a pattern of plain characters (and escaped dots) is one fixed path.
+    if (!/^[\w/.\\-]+$/.test(path)) return
+    // The pattern's own text, unescaped (`/v1/openapi\.json` is `/v1/openapi.json`).
+    const literal = path.replace(/\\(.)/g, '$1')
+    if (!layer.match(literal)) throw new Error(`${path}: the table cannot tell which request paths this pattern matches.`)
+    let byMethod = this.fixed.get(literal)
+    if (!byMethod) this.fixed.set(literal, (byMethod = new Map()))
+    for (const method of layer.methods) {
+      const shadowed = earlier.some((l) => l.methods.includes(method) && l.match(literal))
+      if (!shadowed && !byMethod.has(method)) byMethod.set(method, { route: path, middleware })
+    }
   }
 
   get(path: string, middleware: RouterMiddleware<State>): void {
@@ -72,9 +90,17 @@ export class RouteTable {
     const groups = new Map([...this.groups].map(([group, router]) => [group, { router, full: full(router) }]))
     const none = newRouter()
     const unrouted = { router: none, full: full(none) }
+    const fixed = this.fixed
     return (ctx, next) => {
-      // The first two segments, then the first; by index, not by splitting (this runs on every request).
       const path = ctx.path
+      const exact = fixed.get(path)?.get(ctx.method)
+      if (exact) {
+        const routed = ctx as RouterContext<State>
+        routed.params = {}
+        routed._matchedRoute = exact.route
+        return exact.middleware(routed, next)
+      }
+      // The first two segments, then the first; by index, not by splitting (this runs on every request).
       const first = path.indexOf('/', 1)
       const second = first < 0 ? -1 : path.indexOf('/', first + 1)
       const group = groups.get(path.slice(1, second < 0 ? path.length : second)) ?? (first < 0 ? undefined : groups.get(path.slice(1, first))) ?? unrouted
