@@ -99,6 +99,76 @@ describe('analytics rollups stay equal to the raw rows', () => {
     expect(both.series.map((b: any) => b.median_publish_delay_ms)).toEqual([3_000, 7_000])
   })
 
+  it('through a batch of outcomes recorded together, which sums them itself', async () => {
+    // Three posts over two hours of 20 June on two accounts, seven targets: a batch publishes,
+    // fails, retries, leaves unconfirmed, repeats one outcome and meets one already recorded.
+    const other = (await store().accounts.create(userId, 'B', t.clock.now())).id
+    const june20 = Date.parse('2026-06-20T09:00:00Z')
+    const posts = [
+      [account, june20, ['feed', 'mastodon', 'discord']],
+      [account, june20 + 20 * 60_000, ['feed', 'mastodon']],
+      [other, june20 + HOUR, ['feed', 'bluesky']],
+    ] as const
+    const made: { id: string; at: number }[] = []
+    for (const [acc, at, platforms] of posts) {
+      made.push({ id: (await store().posts.create(userId, { accountId: acc, content: 'batch', mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0)).post.id, at })
+    }
+    const [p1, p2, p3] = made as [{ id: string; at: number }, { id: string; at: number }, { id: string; at: number }]
+    const now = june20 + 2 * HOUR
+    await store().publishing.claimDue(now, 100, Number.MAX_SAFE_INTEGER)
+    const refs = posts.flatMap(([acc, at, platforms], i) => platforms.map((platform) => ({ postId: made[i]!.id, platform, accountId: acc, dueAt: at })))
+    expect((await store().publishing.claimTargets(refs.map((ref) => ({ ref, now })), 60_000)).every(Boolean)).toBe(true)
+    // One recorded on its own first: the batch's repeat of it is refused, and counts nothing twice.
+    expect(await store().publishing.settle(p3.id, 'bluesky', { kind: 'published', platformPostId: 'b1', url: null }, now + 500)).toBe(true)
+    const published = (id: string) => ({ kind: 'published' as const, platformPostId: id, url: null })
+    const results = await store().publishing.settleAll([
+      { postId: p1.id, platform: 'feed', outcome: published('f1'), at: now + 1_000 },
+      { postId: p1.id, platform: 'mastodon', outcome: { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at: now + 2_000 },
+      { postId: p1.id, platform: 'discord', outcome: { kind: 'retry', at: now + 90_000, code: 'network_error', detail: 'later' }, at: now + 2_000 },
+      { postId: p2.id, platform: 'feed', outcome: published('f2'), at: now + 4_000 },
+      { postId: p2.id, platform: 'mastodon', outcome: { kind: 'unconfirmed', detail: 'unknown' }, at: now + 4_000 },
+      { postId: p2.id, platform: 'feed', outcome: published('f2 again'), at: now + 5_000 },
+      { postId: p3.id, platform: 'feed', outcome: published('f3'), at: now + 6_000 },
+      { postId: p3.id, platform: 'bluesky', outcome: published('b1 again'), at: now + 6_000 },
+    ])
+    expect(results).toEqual([true, true, true, true, true, false, true, false])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const day20 = await report(day('2026-06-20'))
+    // Targets: 4 published, 1 failed (the unconfirmed and the retried one are neither).
+    expect(day20.totals).toMatchObject({ posts_scheduled: 7, posts_published: 4, posts_failed: 1 })
+    // Delays from each post's time: 2 h 1 s, 1 h 40 min 4 s, 1 h 0.5 s and 1 h 6 s.
+    const delays = [2 * HOUR + 1_000, HOUR + 40 * 60_000 + 4_000, HOUR + 500, HOUR + 6_000].sort((a, b) => a - b)
+    expect(day20.totals.median_publish_delay_ms).toBe((delays[1]! + delays[2]!) / 2)
+    const byAccount = (await t.http.get(`/v1/analytics?from=2026-06-20&to=2026-06-20&account_id=${other}`, { key })).body
+    expect(byAccount.totals).toMatchObject({ posts_scheduled: 2, posts_published: 2, posts_failed: 0 })
+    // The retried target is counted when its next attempt is recorded, alone or in a batch.
+    expect(await store().publishing.claimTargets([{ ref: refs[2]!, now: now + 90_000 }], 60_000)).toEqual([expect.objectContaining({ postId: p1.id })])
+    expect(await store().publishing.settleAll([{ postId: p1.id, platform: 'discord', outcome: published('d1'), at: now + 91_000 }])).toEqual([true])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-20'))).totals).toMatchObject({ posts_published: 5, posts_failed: 1 })
+  })
+
+  it('through a batch of outcomes that fails part-way, which leaves the rollups as they were', async () => {
+    const at = Date.parse('2026-06-21T09:00:00Z')
+    const id = (await store().posts.create(userId, { accountId: account, content: 'rolled back', mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)).post.id
+    await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
+    await store().publishing.claimTargets([{ ref: { postId: id, platform: 'feed', accountId: account, dueAt: at }, now: at }], 60_000)
+    const before = await report(day('2026-06-21'))
+    // An outcome the store cannot write (an id that is not text) throws after the first was written.
+    await expect(
+      store().publishing.settleAll([
+        { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 1_000 },
+        { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: {} as never, url: null }, at: at + 1_000 },
+      ]),
+    ).rejects.toThrow()
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect(await report(day('2026-06-21'))).toEqual(before)
+    // Recorded again, it counts once.
+    expect(await store().publishing.settleAll([{ postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 2_000 }])).toEqual([true])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-21'))).totals).toMatchObject({ posts_scheduled: 1, posts_published: 1 })
+  })
+
   it('through snapshots, newer ones replacing the latest counts', async () => {
     const reading = (likes: number) => ({ impressions: 100, likes, reposts: 1, replies: null, quotes: 0, clicks: null })
     await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(3), nextAt: null, failures: 0 }], T0 + 2 * DAY)
@@ -233,6 +303,7 @@ describe('migration 6', () => {
           queue_slots: 'account_id, day, minute',
           post_target_parts: 'post_id, platform, idx, kind, platform_post_id, url, ref, published_at',
           post_series: 'id, user_id, account_id, template, last_occurrence, ended_at, created_at',
+          analytics_deferred: 'post_id, platform, status, published_at',
         },
       }
       for (const [table, column] of later.columns) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`)

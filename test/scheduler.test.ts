@@ -368,6 +368,11 @@ describe('scale', () => {
     const counts = sql(t).prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
     expect(counts).toEqual([{ status: 'published', n: 10_000 }])
     expect((await t.daemon.store.feed.recent(acc, 20_000)).length).toBe(10_000)
+    // Outcomes recorded in batches sum their analytics per batch: the report counts every one.
+    expect(await t.daemon.store.analytics.drift()).toEqual({ hours: 0, delays: 0, top: 0 })
+    const day = new Date(at).toISOString().slice(0, 10)
+    const report = (await t.http.get(`/v1/analytics?from=${day}&to=${day}&account_id=${acc}`, { key: t.key })).body
+    expect(report.totals).toMatchObject({ posts_scheduled: 10_000, posts_published: 10_000, posts_failed: 0 })
     // How long it takes is the benchmark's to report (bench/scheduler.ts), not a test's to time.
   }, 120_000)
 })

@@ -4,6 +4,7 @@ import type { PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
+import { batchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
 import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type TargetRow } from '../rows.js'
@@ -128,7 +129,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   }
   const settle = db.transaction(settleOne)
 
-  const settleAll = db.transaction((settlements: readonly Settlement[]) => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at)))
+  // A batch sums what its targets change in the rollups once per rollup row, not per target.
+  const withBatchRollups = batchRollups(db)
+  const settleAll = db.transaction((settlements: readonly Settlement[]) =>
+    withBatchRollups(settlements, () => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at))),
+  )
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
     const result: ClaimResult = { claimed: 0, missed: 0 }

@@ -1,0 +1,58 @@
+import type { PlatformName } from '../../platforms/types.js'
+import type { Db } from './db.js'
+
+const COUNTED_CHANGE = "((d.status = 'published') <> (t.status = 'published') OR (d.status = 'failed') <> (t.status = 'failed') OR d.published_at IS NOT t.published_at)"
+// The driving table is the batch's few targets; the planner has no statistics to know it.
+const CHANGED = 'analytics_deferred d CROSS JOIN post_targets t ON t.post_id = d.post_id AND t.platform = d.platform'
+const LIVE_POST = "CROSS JOIN posts p ON p.id = d.post_id"
+
+function statements(db: Db) {
+  return {
+    note: db.prepare<[string], void>(
+      `INSERT OR IGNORE INTO analytics_deferred (post_id, platform, status, published_at)
+       SELECT t.post_id, t.platform, t.status, t.published_at FROM json_each(?) j JOIN post_targets t ON t.post_id = j.value ->> 0 AND t.platform = j.value ->> 1`,
+    ),
+    // The trigger's own upsert (migrations 0010, 0013), its rows summed over the batch.
+    sum: db.prepare<[], void>(
+      `INSERT INTO analytics_hours (user_id, account_scope, platform, hour, published, failed)
+       SELECT p.user_id, CASE WHEN s.k & 1 THEN '*' ELSE p.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE t.platform END,
+              ((p.scheduled_at - ((p.scheduled_at % 3600000) + 3600000) % 3600000) / 3600000),
+              sum((t.status = 'published') - (d.status = 'published')), sum((t.status = 'failed') - (d.status = 'failed'))
+         FROM ${CHANGED} ${LIVE_POST}, (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s
+        WHERE p.status NOT IN ('cancelled', 'draft') AND ${COUNTED_CHANGE}
+        GROUP BY 1, 2, 3, 4
+       ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET published = published + excluded.published, failed = failed + excluded.failed`,
+    ),
+    dropDelays: db.prepare<[], void>(`DELETE FROM publish_delays WHERE (post_id, platform) IN (SELECT d.post_id, d.platform FROM ${CHANGED} WHERE ${COUNTED_CHANGE})`),
+    addDelays: db.prepare<[], void>(
+      `INSERT INTO publish_delays (user_id, scheduled_at, post_id, platform, account_id, delay)
+       SELECT p.user_id, p.scheduled_at, t.post_id, t.platform, p.account_id, t.published_at - p.scheduled_at
+         FROM ${CHANGED} ${LIVE_POST}
+        WHERE ${COUNTED_CHANGE} AND p.status NOT IN ('cancelled', 'draft') AND t.status = 'published' AND t.published_at IS NOT NULL`,
+    ),
+    forget: db.prepare<[], void>('DELETE FROM analytics_deferred'),
+  }
+}
+
+/**
+ * Runs `write`, which changes the given targets (and may change anything else), inside the
+ * caller's transaction, and adds to the analytics rollups what it changed in those targets, once
+ * per rollup row: the row trigger on targets skips them meanwhile (migration 16). A batch of
+ * outcomes in a burst shares its hour and account, so forty targets cost four upserts, not 160.
+ * The rollups end exactly as the trigger would have left them, target by target, as long as the
+ * targets are not deleted within `write` (a settlement never deletes one).
+ */
+export function batchRollups(db: Db) {
+  // Prepared when first used: a store opened on a database older than the rollups never needs them.
+  let prepared: ReturnType<typeof statements> | undefined
+  return <T>(targets: readonly { postId: string; platform: PlatformName }[], write: () => T): T => {
+    const s = (prepared ??= statements(db))
+    s.note.run(JSON.stringify(targets.map((t) => [t.postId, t.platform])))
+    const result = write()
+    s.sum.run()
+    s.dropDelays.run()
+    s.addDelays.run()
+    s.forget.run()
+    return result
+  }
+}
