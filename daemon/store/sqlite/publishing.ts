@@ -7,7 +7,7 @@ import type { eventsStore } from './events.js'
 import { batchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
-import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type TargetRow } from '../rows.js'
+import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement, StoredPart } from '../port.js'
 
 /** How a post ends once every target is settled. */
@@ -70,10 +70,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
        FROM post_targets t JOIN posts p ON p.id = t.post_id
       WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
   )
-  const finish = db.prepare<[PostStatus, number | null, number, string], void>(
-    "UPDATE posts SET status = ?, published_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'publishing'",
+  // Both return the post as they leave it: its events carry it, with no second read.
+  const finish = db.prepare<[PostStatus, number | null, number, string], PostRow>(
+    "UPDATE posts SET status = ?, published_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'publishing' RETURNING *",
   )
-  const touch = db.prepare<[number, string], void>('UPDATE posts SET updated_at = ?, version = version + 1 WHERE id = ?')
+  const touch = db.prepare<[number, string], PostRow>('UPDATE posts SET updated_at = ?, version = version + 1 WHERE id = ? RETURNING *')
   const firstPost = db.prepare<[number], { at: number | null }>("SELECT min(scheduled_at) AS at FROM posts WHERE status = 'scheduled' AND scheduled_at > ?")
   const firstTarget = db.prepare<[number], { at: number | null }>(
     "SELECT min(next_attempt_at) AS at FROM post_targets WHERE status = 'pending' AND next_attempt_at > ?",
@@ -81,19 +82,16 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
   /**
    * Writes the post's final state once no target is still in play (from its targets as they are
-   * now); returns it, or undefined, and whether this call moved the post into it (what moves a
-   * series on, once).
+   * now), else its new version; returns the post as it leaves it, its final state or undefined,
+   * and whether this call moved the post into it (what moves a series on, once).
    */
-  function finishIfDone(postId: string, targets: readonly TargetRow[], now: number): { status: FinalStatus; entered: boolean } | undefined {
-    if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) {
-      touch.run(now, postId)
-      return undefined
-    }
+  function finishIfDone(postId: string, targets: readonly TargetRow[], now: number): { row: PostRow; final?: { status: FinalStatus; entered: boolean } } {
+    if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return { row: touch.get(now, postId)! }
     const published = targets.filter((t) => t.status === 'published')
     const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
     const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
-    const entered = finish.run(status, publishedAt, now, postId).changes === 1
-    return { status, entered }
+    const entered = finish.get(status, publishedAt, now, postId)
+    return { row: entered ?? reader.rowSync(postId)!, final: { status, entered: entered !== undefined } }
   }
 
   // Plain functions run inside the transactions below (a nested db.transaction would add a savepoint per item).
@@ -108,14 +106,13 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     // Settled already (by a lease recovery, say): the first outcome stands.
     if (changed === 0) return false
     if (outcome.kind === 'retry') {
-      touch.run(now, postId)
+      touch.get(now, postId)
       return true
     }
-    // The targets are read once: they decide the post's final state and are in its events.
+    // The targets are read once: they decide the post's final state and are in its events,
+    // which carry the post as this transaction leaves it.
     const targets = reader.targetsSync(postId)
-    const final = finishIfDone(postId, targets, now)
-    // Both events carry the post as this transaction leaves it.
-    const row = reader.rowSync(postId)!
+    const { row, final } = finishIfDone(postId, targets, now)
     const record = reader.recordFromRows(row, targets)
     if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, now)
     if (outcome.kind === 'published' && outcome.refreshed) {
