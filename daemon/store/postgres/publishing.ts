@@ -85,8 +85,9 @@ function finalStatusOf(targets: TargetRow[]): { status: FinalStatus; published_a
  * work; each claim carries this node's id and a lease.
  */
 export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
+  // A reserved target is due (it has its next attempt's time): the due index finds the few.
   async function releaseReservations(): Promise<void> {
-    await sql`UPDATE post_targets SET lease_expires_at = NULL, claimed_by = NULL WHERE status = 'pending' AND claimed_by = ${nodeId}`
+    await sql`UPDATE post_targets SET lease_expires_at = NULL, claimed_by = NULL WHERE status = 'pending' AND next_attempt_at IS NOT NULL AND claimed_by = ${nodeId}`
   }
   async function claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]> {
     if (claims.length === 0) return []

@@ -35,7 +35,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
                        ORDER BY next_attempt_at LIMIT ?)
       RETURNING post_id AS postId, platform, (SELECT account_id FROM posts p WHERE p.id = post_id) AS accountId, next_attempt_at AS dueAt`,
   )
-  const release = db.prepare("UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND lease_expires_at IS NOT NULL")
+  // A reserved target is due (it has its next attempt's time): the due index finds the few, where
+  // a scan would read every pending target of every scheduled post at each start.
+  const release = db.prepare(
+    "UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND next_attempt_at IS NOT NULL AND lease_expires_at IS NOT NULL",
+  )
   const claimTarget = db.prepare<[number, string, string, number], { attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null }>(
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
       WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
