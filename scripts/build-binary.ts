@@ -69,7 +69,9 @@ const bundled = await build({
   external: ['typescript'],
   // oclif checks Node against its package.json's engines by reading that file at load: the
   // binary's Node is fixed at build time, and there is no file to read.
-  define: { 'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"' },
+  // Nothing in the binary is a module file: code that would load one beside it (the SQLite
+  // checkpoint thread's driver) finds an empty URL and does without.
+  define: { 'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"', 'import.meta.url': '""' },
 })
 const script = bundled.outputFiles[0]!.contents
 const assets: Record<string, Uint8Array> = {

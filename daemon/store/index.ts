@@ -20,10 +20,13 @@ export interface StoreLocation {
   nodeId?: string
 }
 
-/** Opens (creating and migrating if need be) the store at a location. */
-export async function openStore(location: StoreLocation): Promise<Store> {
+/**
+ * Opens (creating and migrating if need be) the store at a location. `onBackgroundError` is for
+ * a daemon: SQLite's checkpoints then run on a thread of their own, and report failures there.
+ */
+export async function openStore(location: StoreLocation, onBackgroundError?: (error: Error) => void): Promise<Store> {
   if (location.databaseUrl) return openPostgresStore(location.databaseUrl, { nodeId: location.nodeId })
-  return openSqliteStore(databaseFileOf(location.dataDir))
+  return openSqliteStore(databaseFileOf(location.dataDir), { backgroundCheckpoints: onBackgroundError })
 }
 
 /** The data dir has no database: no daemon has started on it yet (or it is the wrong dir). */

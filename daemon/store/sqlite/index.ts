@@ -4,6 +4,7 @@ import type { NewUser, Store } from '../port.js'
 import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
 import { apiKeysStore } from './api-keys.js'
+import { BackgroundCheckpointer } from './checkpointer.js'
 import { openDatabase, type Db } from './db.js'
 import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
@@ -21,12 +22,21 @@ import { webhooksStore } from './webhooks.js'
 /** Checks that the store implements the port while keeping its own type, for its own tests. */
 const implementsPort = <T extends Store>(store: T): T => store
 
+export interface SqliteStoreOptions {
+  /**
+   * Runs WAL checkpoints on a thread of their own (the daemon's choice; a short-lived command
+   * needs none), reporting a failed one here.
+   */
+  backgroundCheckpoints?: (error: Error) => void
+}
+
 /**
  * The store on one SQLite file (created and migrated if need be). The daemon sees it as a
  * `Store`; the SQLite store's own tests and benchmarks may also use its database handle.
  */
-export function openSqliteStore(file: string) {
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) {
   const db = openDatabase(file)
+  const checkpointer = options.backgroundCheckpoints && file !== ':memory:' ? BackgroundCheckpointer.start(db, file, options.backgroundCheckpoints) : undefined
   const users = usersStore(db)
   const apiKeys = apiKeysStore(db)
   const rateLimits = rateLimitsStore(db)
@@ -70,10 +80,11 @@ export function openSqliteStore(file: string) {
     async close() {
       if (!db.open) return
       rateLimits.flushSync()
+      await checkpointer?.stop()
       db.close()
     },
   })
-  return Object.assign(store, { db: db as Db })
+  return Object.assign(store, { db: db as Db, checkpointer })
 }
 
 export type SqliteStore = ReturnType<typeof openSqliteStore>
