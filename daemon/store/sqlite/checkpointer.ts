@@ -114,6 +114,9 @@ export class BackgroundCheckpointer {
     if (this.stopped) return
     this.stopped = true
     const exited = new Promise((resolve) => this.worker.once('exit', resolve))
+    // Held until it has closed its connection: an unreferenced thread would let a process whose
+    // last work is this stop end before it, with the stop never done.
+    this.worker.ref()
     this.worker.postMessage({ stop: true })
     await exited
   }
