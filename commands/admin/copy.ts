@@ -19,7 +19,8 @@ Users, API keys (they stay valid), accounts and their sealed credentials, posts 
   async run(): Promise<{ to: string; rows: Record<string, number> }> {
     const { flags } = await this.parse(AdminCopy)
     // Loaded here: only this command needs both stores and the secret key.
-    const { copySqliteToPostgres, CopyTargetNotEmptyError, databaseFileOf, DataDirInUseError, DatabaseUnreachableError, describeDatabase, lockDataDir } = await import('../../daemon/store/index.js')
+    const { databaseFileOf, DataDirInUseError, DatabaseUnreachableError, describeDatabase, lockDataDir } = await import('../../daemon/store/index.js')
+    const { copySqliteToPostgres, CopyTargetNotEmptyError } = await import('../../daemon/store/copy.js')
     const { keyFingerprint, loadSecretKey } = await import('../../daemon/secret-box.js')
     const { existsSync } = await import('node:fs')
     const dataDir = flags['data-dir']

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs'
 import type { Store } from './port.js'
-import { openPostgresStore } from './postgres/index.js'
 import { databaseFileOf } from './sqlite/db.js'
 import { openSqliteStore } from './sqlite/index.js'
 
 export * from './port.js'
 export { databaseFileOf } from './sqlite/db.js'
-export { CopyTargetNotEmptyError, copySqliteToPostgres } from './copy.js'
 export { DataDirInUseError, lockDataDir } from './sqlite/data-dir-lock.js'
-export { DatabaseUnreachableError, describeDatabase } from './postgres/index.js'
+// The PostgreSQL driver is loaded only for a database URL: a daemon on SQLite never pays for it.
+export { DatabaseUnreachableError, describeDatabase } from './postgres/url.js'
 
 
 /** Where a daemon keeps its state: its data dir's SQLite file, or a PostgreSQL database several daemons share. */
@@ -25,7 +24,7 @@ export interface StoreLocation {
  * a daemon: SQLite's checkpoints then run on a thread of their own, and report failures there.
  */
 export async function openStore(location: StoreLocation, onBackgroundError?: (error: Error) => void): Promise<Store> {
-  if (location.databaseUrl) return openPostgresStore(location.databaseUrl, { nodeId: location.nodeId })
+  if (location.databaseUrl) return (await import('./postgres/index.js')).openPostgresStore(location.databaseUrl, { nodeId: location.nodeId })
   return openSqliteStore(databaseFileOf(location.dataDir), { backgroundCheckpoints: onBackgroundError })
 }
 
@@ -42,7 +41,7 @@ export class StoreNotFoundError extends Error {
  * database is an error that says what to do, not a new empty one.
  */
 export async function openExistingStore(location: StoreLocation): Promise<Store> {
-  if (location.databaseUrl) return openPostgresStore(location.databaseUrl)
+  if (location.databaseUrl) return (await import('./postgres/index.js')).openPostgresStore(location.databaseUrl)
   const dataDir = location.dataDir
   const file = databaseFileOf(dataDir)
   if (!existsSync(file)) {

@@ -1,5 +1,8 @@
 import postgres from 'postgres'
 import { StoreUnavailableError } from '../port.js'
+import { DatabaseUnreachableError } from './url.js'
+
+export { DatabaseUnreachableError, describeDatabase } from './url.js'
 
 /**
  * How the PostgreSQL store talks to its database: integers as numbers (times are milliseconds,
@@ -8,24 +11,6 @@ import { StoreUnavailableError } from '../port.js'
 export type Sql = postgres.Sql<{ bigint: number }>
 /** The pool, or one transaction of it: what a unit of work runs its statements on. */
 export type Queryable = Sql | postgres.TransactionSql<{ bigint: number }>
-
-/** A database URL as it may be shown: never its password. */
-export function describeDatabase(url: string): string {
-  try {
-    const u = new URL(url)
-    const user = u.username ? `${decodeURIComponent(u.username)}@` : ''
-    return `postgres://${user}${u.host || 'localhost'}${u.pathname}`
-  } catch {
-    return 'the database URL (not a valid URL)'
-  }
-}
-
-export class DatabaseUnreachableError extends Error {
-  constructor(url: string, cause: string) {
-    super(`Cannot use the database ${describeDatabase(url)}: ${cause}`)
-    this.name = 'DatabaseUnreachableError'
-  }
-}
 
 /** What went wrong, in words, without anything the error may carry about the password. */
 function causeOf(error: unknown): string {
