@@ -421,6 +421,32 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'account.deleted'])
     })
 
+    it('reserves the longest waiting targets, and a quarter from the most recently due: a post due during a burst does not wait for all of it', async () => {
+      const { user, account } = await setup('Burst and after')
+      // Far later than any other test's posts: the burst's eight are the oldest due here once
+      // what earlier tests left is reserved, and the one after them the newest.
+      const at = T0 + 10_000_000_000
+      const burst: string[] = []
+      for (let i = 0; i < 8; i++) burst.push((await store.posts.create(user, newPost(account, at, ['feed']), T0)).post.id)
+      const after = (await store.posts.create(user, newPost(account, at + 5_000, ['feed']), T0)).post.id
+      await store.publishing.claimDue(at + 5_000, 1_000, Number.MAX_SAFE_INTEGER)
+      // Whatever earlier tests left due is reserved out of the way first, oldest first.
+      for (;;) {
+        const refs = await store.publishing.reserveDue(at - 1, 1_000, 30_000)
+        if (refs.length < 1_000) break
+      }
+      const refs = await store.publishing.reserveDue(at + 5_000, 4, 30_000)
+      // Three of the burst (oldest first) and the post due since: in due order.
+      expect(refs.map((r) => r.postId)).toEqual([...refs.slice(0, 3).map((r) => r.postId), after])
+      expect(refs.slice(0, 3).every((r) => burst.includes(r.postId) && r.dueAt === at)).toBe(true)
+      expect(refs[3]).toEqual({ postId: after, platform: 'feed', accountId: account, dueAt: at + 5_000 })
+      // The rest of the burst in the next reservations, none twice.
+      const rest = await store.publishing.reserveDue(at + 5_000, 100, 30_000)
+      expect(new Set([...refs, ...rest].map((r) => r.postId))).toEqual(new Set([...burst, after]))
+      expect(rest).toHaveLength(5)
+      await store.publishing.releaseReservations()
+    })
+
     it('claims a due post, one attempt per target under a lease, and settles it once: the post’s final state and events commit with the last outcome', async () => {
       const { user, account } = await setup('Publisher')
       const created = await store.posts.create(user, newPost(account, T0 + 10_000), T0)

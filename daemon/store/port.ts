@@ -584,8 +584,11 @@ export interface PublishingStore {
   /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
   claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult>
   /**
-   * Reserves up to `limit` due targets for this node, oldest first, passing over those another
-   * live node holds: the work this node will attempt. A reservation is a lease on a target that
+   * Reserves up to `limit` due targets for this node, passing over those another live node
+   * holds: the work this node will attempt. The longest waiting come first, and a quarter of
+   * `limit` goes to the most recently due, so that a post falling due while a burst goes out
+   * waits for a slot, not for the whole burst (the middle of a backlog still moves on with the
+   * rest). Returned in due order. A reservation is a lease on a target that
    * is still pending: nothing has been sent, so one that lapses (its node died) makes the target
    * due again for any node, never `unconfirmed`.
    */

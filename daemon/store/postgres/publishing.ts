@@ -138,13 +138,15 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
     },
 
     async reserveDue(now, limit, leaseMs) {
+      // The longest waiting, and the most recently due (see the port): two ends of the due index.
+      const newest = Math.floor(limit / 4)
+      const due = sql`status = 'pending' AND next_attempt_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})`
       const refs = await sql<TargetRef[]>`
+        WITH oldest AS (SELECT post_id, platform FROM post_targets WHERE ${due} ORDER BY next_attempt_at LIMIT ${limit - newest} FOR UPDATE SKIP LOCKED),
+             newest AS (SELECT post_id, platform FROM post_targets WHERE ${due} ORDER BY next_attempt_at DESC LIMIT ${newest} FOR UPDATE SKIP LOCKED)
         UPDATE post_targets t SET lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
           FROM posts p
-         WHERE p.id = t.post_id AND (t.post_id, t.platform) IN (
-                 SELECT post_id, platform FROM post_targets
-                  WHERE status = 'pending' AND next_attempt_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
-                  ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+         WHERE p.id = t.post_id AND (t.post_id, t.platform) IN (SELECT * FROM oldest UNION SELECT * FROM newest)
         RETURNING t.post_id AS "postId", t.platform, p.account_id AS "accountId", t.next_attempt_at AS "dueAt"`
       return [...refs].sort((a, b) => a.dueAt - b.dueAt)
     },

@@ -29,10 +29,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   )
   const pendingOf = db.prepare<[string], { platform: PlatformName }>("SELECT platform FROM post_targets WHERE post_id = ? AND status = 'pending'")
   // A reservation is a lease on a pending target: this process will attempt it.
-  const reserve = db.prepare<[number, number, number, number], TargetRef>(
-    `UPDATE post_targets SET lease_expires_at = ?
-      WHERE rowid IN (SELECT rowid FROM post_targets WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-                       ORDER BY next_attempt_at LIMIT ?)
+  // The longest waiting, and the most recently due (see the port): two ends of the due index.
+  const dueFree = "FROM post_targets WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_expires_at IS NULL OR lease_expires_at <= @now)"
+  const reserve = db.prepare<[{ until: number; now: number; oldest: number; newest: number }], TargetRef>(
+    `UPDATE post_targets SET lease_expires_at = @until
+      WHERE rowid IN (SELECT rowid FROM (SELECT rowid ${dueFree} ORDER BY next_attempt_at LIMIT @oldest)
+                      UNION SELECT rowid FROM (SELECT rowid ${dueFree} ORDER BY next_attempt_at DESC LIMIT @newest))
       RETURNING post_id AS postId, platform, (SELECT account_id FROM posts p WHERE p.id = post_id) AS accountId, next_attempt_at AS dueAt`,
   )
   // A reserved target is due (it has its next attempt's time): the due index finds the few, where
@@ -180,7 +182,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     },
 
     async reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]> {
-      return reserve.all(now + leaseMs, now, now, limit).sort((a, b) => a.dueAt - b.dueAt)
+      const newest = Math.floor(limit / 4)
+      return reserve.all({ until: now + leaseMs, now, oldest: limit - newest, newest }).sort((a, b) => a.dueAt - b.dueAt)
     },
 
     async releaseReservations(): Promise<void> {
