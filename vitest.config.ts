@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 const include = ['test/**/*.test.ts', 'test/**/*.test.tsx']
@@ -13,6 +14,10 @@ export default defineConfig({
     // The CLI tests run the built executable: rebuild when the sources are newer. The store
     // tests get a PostgreSQL server for the run.
     globalSetup: ['test/global-setup.ts', 'test/postgres-setup.ts'],
+    // A worker per core, not vitest's default of one fewer: much of a file's time is spent
+    // waiting on processes it started (the CLI, daemons, SDK runners), and on a 2-core machine
+    // the default ran every file one after another.
+    maxWorkers: availableParallelism(),
     projects: [
       // A fresh process per file cost more than the tests in most files: starting Node and
       // vitest, and loading and compiling the daemon's modules again (JIT-cold each time).
