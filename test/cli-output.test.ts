@@ -48,9 +48,16 @@ describe('human output', () => {
   })
 
   it('shows API times in the local zone, to the minute', () => {
+    // The worker runs other test files after this one: they get the zone they started with back.
+    const startZone = process.env.TZ
     process.env.TZ = 'America/New_York'
-    expect(localTime('2026-11-21T14:30:59.000Z')).toBe('2026-11-21 09:30 EST')
-    expect(localTime('2026-07-01T14:30:00.000Z')).toBe('2026-07-01 10:30 EDT')
-    expect(localTime(null, 'never')).toBe('never')
+    try {
+      expect(localTime('2026-11-21T14:30:59.000Z')).toBe('2026-11-21 09:30 EST')
+      expect(localTime('2026-07-01T14:30:00.000Z')).toBe('2026-07-01 10:30 EDT')
+      expect(localTime(null, 'never')).toBe('never')
+    } finally {
+      if (startZone === undefined) delete process.env.TZ
+      else process.env.TZ = startZone
+    }
   })
 })

@@ -1,9 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDuration, parseDurationInput, parseTimeInput } from '../src/cli/time-input.js'
 
-// Berlin has DST, and is ahead of UTC: a zone bug shows up as an hour or two off.
+// Berlin has DST, and is ahead of UTC: a zone bug shows up as an hour or two off. The worker
+// runs other test files after this one: they get the zone they started with back.
+const startZone = process.env.TZ
 beforeAll(() => {
   process.env.TZ = 'Europe/Berlin'
+})
+afterAll(() => {
+  if (startZone === undefined) delete process.env.TZ
+  else process.env.TZ = startZone
 })
 
 // Saturday 21 November 2026, 12:00 UTC = 13:00 in Berlin.

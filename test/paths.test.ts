@@ -1,18 +1,25 @@
+import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/contract.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { rawRequest } from './helpers/raw-request.js'
 
 let t: TestDaemon
+// Over a thousand requests: on kept-alive connections, not a TLS handshake each.
+let agent: https.Agent
 beforeAll(async () => {
   t = await startTestDaemon({ authFailuresPerMinute: 100_000 })
+  agent = new https.Agent({ ca: t.ca, keepAlive: true })
 })
-afterAll(() => t.stop())
+afterAll(async () => {
+  agent.destroy()
+  await t.stop()
+})
 
 function send(method: string, path: string, key?: string) {
   const headers = key ? ['Authorization', `Bearer ${key}`] : []
-  if (!['POST', 'PUT', 'PATCH'].includes(method)) return rawRequest(t, method, path, headers)
-  return rawRequest(t, method, path, [...headers, 'Content-Type', 'application/json'], Buffer.from('{}'))
+  if (!['POST', 'PUT', 'PATCH'].includes(method)) return rawRequest(t, method, path, headers, undefined, agent)
+  return rawRequest(t, method, path, [...headers, 'Content-Type', 'application/json'], Buffer.from('{}'), agent)
 }
 
 /** The route's path with a value for each parameter. */
