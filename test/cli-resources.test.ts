@@ -351,7 +351,9 @@ describe('the example keys of smm keys create --help', () => {
     expect(json(listed).data.map((p: any) => p.id)).toEqual([json(posted).id])
     const whoami = await as(ci, ['whoami', '--json'])
     expect(whoami.code).toBe(0)
-    const report = await as(reporting, ['analytics', '--account', 'Example Keys', '--json'])
+    // The post is 2 h ahead: after 22:00 that is tomorrow, past the default range's end (today).
+    const until = new Date(Date.parse(json(posted).scheduled_at) + 3_600_000).toISOString()
+    const report = await as(reporting, ['analytics', '--account', 'Example Keys', '--to', until, '--json'])
     expect(report).toMatchObject({ code: 0, stderr: '' })
     expect(json(report).totals.posts_scheduled).toBe(1)
   })
