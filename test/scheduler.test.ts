@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { mastodon } from '../daemon/platforms/mastodon.js'
 import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
@@ -63,6 +63,34 @@ describe('concurrency', () => {
       await tick()
       expect([platform, loop.peak()]).toEqual([platform, expected])
     }
+    loop.reply({ status: 200 })
+  })
+})
+
+describe('fairness', () => {
+  it('publishes a post that falls due during another account’s burst while the burst goes on, not after it', async () => {
+    const busy = await account('Busy')
+    await t.http.post(`/v1/accounts/${busy}/connections`, { platform: 'bluesky', credentials: { webhook_url: loop.url } }, { key: t.key })
+    const other = await feedAccount(t, 'Other')
+    // 36 posts at 6 at a time, each answered after 150 ms: the burst lasts about 0.9 s.
+    loop.reply({ status: 200, delayMs: 150 })
+    const burst: string[] = []
+    for (let i = 0; i < 36; i++) burst.push(await schedule(busy, ['bluesky'], MIN, `burst ${i}`))
+    const later = await schedule(other, ['feed'], MIN + 100, 'due during the burst')
+    t.clock.advance(MIN)
+    const running = tick()
+    // 100 ms into the burst, the other post falls due.
+    t.clock.advance(100)
+    const statusOf = sql(t).prepare<[string], { status: string }>('SELECT status FROM posts WHERE id = ?')
+    const publishedOf = () => burst.filter((id) => statusOf.get(id)!.status === 'published').length
+    let burstDoneWhenLaterWas = -1
+    await vi.waitFor(async () => {
+      expect((await get(later)).status).toBe('published')
+      burstDoneWhenLaterWas = publishedOf()
+    }, { timeout: 10_000, interval: 10 })
+    await running
+    expect(burstDoneWhenLaterWas).toBeLessThan(36)
+    expect(burst.map(() => 'published')).toEqual(await Promise.all(burst.map(async (id) => (await get(id)).status)))
     loop.reply({ status: 200 })
   })
 })

@@ -155,6 +155,9 @@ export class Scheduler {
       result.missed += batch.missed
       if (batch.claimed < BATCH) break
     }
+    // Armed for what falls due next while this tick works through what is due now: a post due
+    // one second into a burst gets a tick of its own then, not when the burst is done.
+    await this.rearm(false)
     const attempts: Promise<void>[] = []
     // Reserve only what this node can soon attempt, more as attempts finish: a burst is shared
     // with the other nodes on the database, not swallowed by the first to look.
