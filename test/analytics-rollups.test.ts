@@ -242,7 +242,8 @@ describe('migration 6', () => {
       const users = usersStore(db)
       const posts = postsStore(db, events, accounts, queuesStore(db))
       const publishing = publishingStore(db, events, accounts)
-      const metrics = metricsStore(db, accounts)
+      // Version 5 has no rollups to keep: migration 6 computes them from the raw rows.
+      const metrics = metricsStore(db, accounts, null)
       const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
       const acc = (await accounts.create(user.id, 'old', T0)).id
       const a = (await posts.create(user.id, { accountId: acc, content: 'a', mediaUrls: [], platforms: ['feed', 'mastodon'], scheduledAt: T0 + HOUR }, T0)).post.id
