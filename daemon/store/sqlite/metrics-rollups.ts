@@ -1,87 +1,104 @@
-import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import { HOUR_MS } from './migrations/0006-analytics-rollups.js'
 
-// What a change of a target's latest counts (target_metrics) does to the analytics rollups,
-// summed over a batch of changes and written once per rollup row touched. Migration 6's row
-// triggers did this for every snapshot (four rollup upserts and the ranking's delete and insert
-// each); migration 15 drops them and the metrics store calls this instead, in the transaction
-// of the batch. The figures are the triggers' own: a live post's target adds its latest counts
-// to its hour's four rows (its account and all accounts, its platform and all platforms) and
-// ranks by its engagements; a draft or a cancelled post's target counts nowhere.
+// What new latest counts (target_metrics) do to the analytics rollups, for a whole batch of
+// readings at once. Migration 6's row triggers did this for every snapshot: four rollup upserts
+// and the ranking's delete and insert each, one statement at a time. Migration 15 drops them;
+// the metrics store hands each batch's newest readings here before it writes them, and three
+// statements compare them with the counts they replace: the rollups get one upsert per row
+// whose sums move (a row untouched when nothing it counts changed), the ranking one write per
+// target whose engagements changed. The figures are the triggers' own: a live post's target adds
+// its latest counts to its hour's four rows (its account and all accounts, its platform and all
+// platforms) and ranks by its engagements; a draft's or a cancelled post's counts nowhere.
 
-/** A target's latest counts: a target_metrics row's columns. */
-export interface LatestCounts {
-  impressions: number | null
-  likes: number | null
-  reposts: number | null
-  replies: number | null
-  quotes: number | null
-  clicks: number | null
-  engagements: number | null
-}
+/** A target's newest reading of a batch, as its target_metrics row would hold it. */
+export type LatestRow = [
+  postId: string,
+  platform: string,
+  takenAt: number,
+  impressions: number | null,
+  likes: number | null,
+  reposts: number | null,
+  replies: number | null,
+  quotes: number | null,
+  clicks: number | null,
+  engagements: number | null,
+]
 
-/** The target_metrics columns the rollups sum; each nullable one beside its count of reports. */
 const METRICS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks', 'engagements'] as const
-const DELTA_COLUMNS = [...METRICS.flatMap((k) => [k, `${k}_n`]), 'rated_engagements', 'rated_impressions', 'rated_n'] as const
-const WIDTH = DELTA_COLUMNS.length
 
-/** What `m` counts, in DELTA_COLUMNS' order (migration 6's metricsPart); all 0 for no counts. */
-function countsIn(m: LatestCounts | undefined): number[] {
-  if (!m) return new Array<number>(WIDTH).fill(0)
-  const rated = m.impressions !== null && m.engagements !== null
-  return [...METRICS.flatMap((k) => [m[k] ?? 0, m[k] === null ? 0 : 1]), rated ? m.engagements! : 0, rated ? m.impressions! : 0, rated ? 1 : 0]
+/** What the target_metrics row `m` counts, by rollup column (migration 6's metricsPart); 0s where there is no row. */
+function countsOf(m: string): [string, string][] {
+  const rated = `(${m}.impressions IS NOT NULL AND ${m}.engagements IS NOT NULL)`
+  return [
+    ...METRICS.flatMap((k): [string, string][] => [
+      [k, `coalesce(${m}.${k}, 0)`],
+      [`${k}_n`, `(${m}.${k} IS NOT NULL)`],
+    ]),
+    ['rated_engagements', `CASE WHEN ${rated} THEN ${m}.engagements ELSE 0 END`],
+    ['rated_impressions', `CASE WHEN ${rated} THEN ${m}.impressions ELSE 0 END`],
+    ['rated_n', `${rated}`],
+  ]
 }
 
-type PostRow = { user_id: string; account_id: string; scheduled_at: number | null; status: string }
+const CHANGES = countsOf('n').map(([column, now], i) => [column, `sum((${now}) - (${countsOf('o')[i]![1]}))`] as const)
 
-/** The rollup bookkeeping of target_metrics, for the metrics store; `begin()` starts a batch. */
+/**
+ * The batch's readings (n) of live posts' targets (p) that replace the latest counts (o: none,
+ * or older): the upsert's own condition in the metrics store.
+ */
+const REPLACING = (also = '') => `
+  FROM temp.latest_batch n
+  CROSS JOIN posts p ON p.id = n.post_id
+  LEFT JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform${also}
+ WHERE p.status NOT IN ('cancelled', 'draft') AND (o.taken_at IS NULL OR n.taken_at >= o.taken_at)`
+
+const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}) / ${HOUR_MS})`
+
+/** The rollup bookkeeping of target_metrics, for the metrics store. */
 export function metricsRollups(db: Db) {
-  const postOf = db.prepare<[string], PostRow>('SELECT user_id, account_id, scheduled_at, status FROM posts WHERE id = ?')
-  const addToHour = db.prepare<unknown[], void>(`
-    INSERT INTO analytics_hours (user_id, account_scope, platform, hour, ${DELTA_COLUMNS.join(', ')})
-    VALUES (?, ?, ?, ?, ${DELTA_COLUMNS.map(() => '?').join(', ')})
-    ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET ${DELTA_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`)
-  const rank = db.prepare<[string, number, string, string, number, string], void>(`
-    INSERT INTO top_targets (user_id, engagements, post_id, platform, scheduled_at, account_id) VALUES (?, ?, ?, ?, ?, ?)
+  // Per connection, empty between batches.
+  db.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS latest_batch (
+      post_id TEXT NOT NULL, platform TEXT NOT NULL, taken_at INTEGER NOT NULL,
+      ${METRICS.join(' INTEGER, ')} INTEGER,
+      PRIMARY KEY (post_id, platform)
+    ) WITHOUT ROWID`)
+  const stage = db.prepare<LatestRow, void>(`INSERT INTO temp.latest_batch VALUES (${new Array(10).fill('?').join(', ')})`)
+  const addToHours = db.prepare(`
+    INSERT INTO analytics_hours (user_id, account_scope, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
+    SELECT p.user_id, CASE WHEN s.k & 1 THEN '*' ELSE p.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE n.platform END, ${hourOf('p.scheduled_at')},
+           ${CHANGES.map(([, sum]) => sum).join(', ')}
+      ${REPLACING('\n  CROSS JOIN (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s')}
+     GROUP BY 1, 2, 3, 4
+    HAVING ${CHANGES.map(([, sum]) => `${sum} <> 0`).join(' OR ')}
+    ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET ${CHANGES.map(([c]) => `${c} = ${c} + excluded.${c}`).join(', ')}`)
+  // The ranking holds the latest engagements of each live target that has any.
+  const rank = db.prepare(`
+    INSERT INTO top_targets (user_id, engagements, post_id, platform, scheduled_at, account_id)
+    SELECT p.user_id, n.engagements, n.post_id, n.platform, p.scheduled_at, p.account_id
+      ${REPLACING()} AND n.engagements IS NOT NULL AND n.engagements IS NOT o.engagements
     ON CONFLICT (post_id, platform) DO UPDATE SET engagements = excluded.engagements`)
-  const unrank = db.prepare<[string, string], void>('DELETE FROM top_targets WHERE post_id = ? AND platform = ?')
+  const unrank = db.prepare(`
+    DELETE FROM top_targets WHERE (post_id, platform) IN (
+      SELECT n.post_id, n.platform FROM temp.latest_batch n
+        JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform
+       WHERE n.engagements IS NULL AND o.engagements IS NOT NULL AND n.taken_at >= o.taken_at)`)
+  const clear = db.prepare('DELETE FROM temp.latest_batch')
 
   return {
     /**
-     * A batch: `change` each target whose latest counts were written (`before` null when it had
-     * none), then `flush` once, in the same transaction, before anything else reads the rollups.
+     * Moves the rollups and the ranking by what `rows` (a batch's newest reading of each target,
+     * one per target) change, before the metrics store writes them: call it in the transaction
+     * of those writes.
      */
-    begin() {
-      const posts = new Map<string, PostRow | undefined>()
-      const hours = new Map<string, { key: [string, string, string, number]; sums: number[] }>()
-      const addTo = (key: [string, string, string, number], delta: number[]) => {
-        const id = key.join('\u0000')
-        const row = hours.get(id)
-        if (row) row.sums = row.sums.map((v, i) => v + delta[i]!)
-        else hours.set(id, { key, sums: delta })
-      }
-      return {
-        change(postId: string, platform: PlatformName, before: LatestCounts | undefined, after: LatestCounts): void {
-          let post = posts.get(postId)
-          if (!posts.has(postId)) posts.set(postId, (post = postOf.get(postId)))
-          if (!post || post.scheduled_at === null || post.status === 'cancelled' || post.status === 'draft') return
-          const old = countsIn(before)
-          const delta = countsIn(after).map((v, i) => v - old[i]!)
-          if (delta.some((v) => v !== 0)) {
-            const hour = Math.floor(post.scheduled_at / HOUR_MS)
-            for (const scope of [post.account_id, '*']) for (const p of [platform, '*']) addTo([post.user_id, scope, p, hour], delta)
-          }
-          // The ranking holds the latest engagements of each live target that has any.
-          if ((before?.engagements ?? null) === after.engagements) return
-          if (after.engagements === null) unrank.run(postId, platform)
-          else rank.run(post.user_id, after.engagements, postId, platform, post.scheduled_at, post.account_id)
-        },
-        /** Writes the summed changes: one upsert per rollup row whose sums moved. */
-        flush(): void {
-          for (const { key, sums } of hours.values()) if (sums.some((v) => v !== 0)) addToHour.run(...key, ...sums)
-        },
-      }
+    beforeLatest(rows: LatestRow[]): void {
+      if (!rows.length) return
+      for (const row of rows) stage.run(...row)
+      addToHours.run()
+      rank.run()
+      unrank.run()
+      clear.run()
     },
   }
 }

@@ -3,7 +3,7 @@ import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { DueTarget, Collected, Snapshot } from '../port.js'
 import { COUNTS, engagementsOf } from '../rows.js'
-import type { LatestCounts, MetricsRollups } from './metrics-rollups.js'
+import type { LatestRow, MetricsRollups } from './metrics-rollups.js'
 
 type Counts = [number | null, number | null, number | null, number | null, number | null, number | null]
 type SnapshotArgs = [string, string, number, ...Counts]
@@ -60,13 +60,9 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>,
        FROM metric_snapshots WHERE post_id = ? AND platform = ? ORDER BY taken_at`,
   )
 
-  const latestOf = db.prepare<[string, string], LatestCounts & { taken_at: number }>(
-    'SELECT taken_at, impressions, likes, reposts, replies, quotes, clicks, engagements FROM target_metrics WHERE post_id = ? AND platform = ?',
-  )
-
   // A batch of readings: every one kept as a snapshot; of each target's, the newest (the last of
-  // those taken at the same time, as one by one) replaces its latest counts if none is newer;
-  // and the rollups move by the summed change of the latest counts, written once per row.
+  // those taken at the same time, as one by one) replaces its latest counts unless they are
+  // newer, and the rollups move by what that changes, for the whole batch at once.
   const snapshots = db.transaction((readings: Reading[]) => {
     const newest = new Map<string, Reading>()
     for (const r of readings) {
@@ -75,14 +71,9 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>,
       const seen = newest.get(key)
       if (!seen || r.takenAt >= seen.takenAt) newest.set(key, r)
     }
-    const batch = rollups?.begin()
-    for (const r of newest.values()) {
-      const before = batch && latestOf.get(r.postId, r.platform)
-      const after = { ...Object.fromEntries(COUNTS.map((k) => [k, r.metrics[k] ?? null])), engagements: engagementsOf(r.metrics) } as LatestCounts
-      const { changes } = upsertLatest.run(r.postId, r.platform, r.takenAt, ...countsOf(r.metrics), after.engagements)
-      if (batch && changes) batch.change(r.postId, r.platform, before, after)
-    }
-    batch?.flush()
+    const latest = [...newest.values()].map((r): LatestRow => [r.postId, r.platform, r.takenAt, ...countsOf(r.metrics), engagementsOf(r.metrics)])
+    rollups?.beforeLatest(latest)
+    for (const row of latest) upsertLatest.run(...row)
   })
 
   const record = db.transaction((results: Collected[], takenAt: number, reauth: { accountId: string; platform: PlatformName } | undefined) => {
