@@ -107,6 +107,51 @@ describe('analytics rollups stay equal to the raw rows', () => {
     expect((await report(day('2026-06-02'))).totals).toMatchObject({ impressions: 100, likes: 8, replies: null, engagements: 9, engagement_rate: 0.09 })
   })
 
+  it('through a batch of snapshots of several targets, several each, out of order, some older than the latest', async () => {
+    const seed = openSqliteStore(t.daemon.databaseFile)
+    onTestFinished(() => seed.close())
+    const at = T0 + 20 * DAY
+    const posted: string[] = []
+    for (const [i, platforms] of [['mastodon'], ['mastodon', 'bluesky'], ['mastodon']].entries()) {
+      posted.push((await store().posts.create(userId, { accountId: account, content: `batch ${i}`, mediaUrls: [], platforms: platforms as PlatformName[], scheduledAt: at + i * HOUR }, T0 - DAY)).post.id)
+    }
+    const [kept, both, gone] = posted as [string, string, string]
+    const m = (likes: number | null, impressions: number | null = null) => ({ impressions, likes, reposts: null, replies: null, quotes: null, clicks: null })
+    seed.metrics.snapshotsSync([{ postId: kept, platform: 'mastodon', takenAt: at + DAY, metrics: m(50, 1_000) }])
+    expect((await store().posts.cancel(userId, gone, T0 - DAY)).kind).toBe('ok')
+    seed.metrics.snapshotsSync([
+      // Older than the latest kept: a snapshot only.
+      { postId: kept, platform: 'mastodon', takenAt: at + HOUR, metrics: m(7) },
+      { postId: both, platform: 'bluesky', takenAt: at + 3 * DAY, metrics: m(9, 90) },
+      { postId: both, platform: 'mastodon', takenAt: at + 2 * DAY, metrics: m(4) },
+      { postId: both, platform: 'bluesky', takenAt: at + 2 * DAY, metrics: m(1) },
+      // Two readings at the same time: the later one is kept, as one by one.
+      { postId: both, platform: 'mastodon', takenAt: at + 3 * DAY, metrics: m(5) },
+      { postId: both, platform: 'mastodon', takenAt: at + 3 * DAY, metrics: m(6, 60) },
+      // A cancelled post's target counts nowhere.
+      { postId: gone, platform: 'mastodon', takenAt: at + 3 * DAY, metrics: m(100) },
+    ])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const day20 = await report(day('2026-06-21'))
+    expect(day20.totals).toMatchObject({ posts_scheduled: 3, likes: 65, impressions: 1_150, engagements: 65 })
+    expect(day20.top_posts.map((p: any) => [p.post_id, p.platform, p.engagements])).toEqual([
+      [kept, 'mastodon', 50],
+      [both, 'bluesky', 9],
+      [both, 'mastodon', 6],
+    ])
+    expect((await store().metrics.history(both, 'mastodon')).map((s) => s.likes)).toEqual([4, 6])
+    // Counts that stop being reported leave the sums and the ranking.
+    seed.metrics.snapshotsSync([{ postId: kept, platform: 'mastodon', takenAt: at + 4 * DAY, metrics: m(null) }])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const after = await report(day('2026-06-21'))
+    expect(after.totals).toMatchObject({ likes: 15, impressions: 150, engagements: 15 })
+    expect(after.top_posts.map((p: any) => p.post_id)).toEqual([both, both])
+    // Undone by a cancel, redone by nothing else: the post's counts leave with it.
+    expect((await store().posts.cancel(userId, both, T0 - DAY)).kind).toBe('ok')
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-21'))).totals).toMatchObject({ posts_scheduled: 1, likes: null })
+  })
+
   it('through a retry, which keeps the post on its day and its delays true', async () => {
     t.clock.set(T0 + 5 * DAY + 12 * HOUR)
     expect((await store().posts.retry(userId, ids.a!, t.clock.now())).kind).toBe('ok')
