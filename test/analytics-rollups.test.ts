@@ -149,11 +149,11 @@ describe('analytics rollups stay equal to the raw rows', () => {
   })
 
   it('through a batch of outcomes that fails part-way, which leaves the rollups as they were', async () => {
-    const at = Date.parse('2026-06-21T09:00:00Z')
+    const at = Date.parse('2026-06-23T09:00:00Z')
     const id = (await store().posts.create(userId, { accountId: account, content: 'rolled back', mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)).post.id
     await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
     await store().publishing.claimTargets([{ ref: { postId: id, platform: 'feed', accountId: account, dueAt: at }, now: at }], 60_000)
-    const before = await report(day('2026-06-21'))
+    const before = await report(day('2026-06-23'))
     // An outcome the store cannot write (an id that is not text) throws after the first was written.
     await expect(
       store().publishing.settleAll([
@@ -162,11 +162,11 @@ describe('analytics rollups stay equal to the raw rows', () => {
       ]),
     ).rejects.toThrow()
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
-    expect(await report(day('2026-06-21'))).toEqual(before)
+    expect(await report(day('2026-06-23'))).toEqual(before)
     // Recorded again, it counts once.
     expect(await store().publishing.settleAll([{ postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 2_000 }])).toEqual([true])
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
-    expect((await report(day('2026-06-21'))).totals).toMatchObject({ posts_scheduled: 1, posts_published: 1 })
+    expect((await report(day('2026-06-23'))).totals).toMatchObject({ posts_scheduled: 1, posts_published: 1 })
   })
 
   it('through snapshots, newer ones replacing the latest counts', async () => {
@@ -175,6 +175,51 @@ describe('analytics rollups stay equal to the raw rows', () => {
     await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(8), nextAt: null, failures: 0 }], T0 + 3 * DAY)
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-02'))).totals).toMatchObject({ impressions: 100, likes: 8, replies: null, engagements: 9, engagement_rate: 0.09 })
+  })
+
+  it('through a batch of snapshots of several targets, several each, out of order, some older than the latest', async () => {
+    const seed = openSqliteStore(t.daemon.databaseFile)
+    onTestFinished(() => seed.close())
+    const at = T0 + 20 * DAY
+    const posted: string[] = []
+    for (const [i, platforms] of [['mastodon'], ['mastodon', 'bluesky'], ['mastodon']].entries()) {
+      posted.push((await store().posts.create(userId, { accountId: account, content: `batch ${i}`, mediaUrls: [], platforms: platforms as PlatformName[], scheduledAt: at + i * HOUR }, T0 - DAY)).post.id)
+    }
+    const [kept, both, gone] = posted as [string, string, string]
+    const m = (likes: number | null, impressions: number | null = null) => ({ impressions, likes, reposts: null, replies: null, quotes: null, clicks: null })
+    seed.metrics.snapshotsSync([{ postId: kept, platform: 'mastodon', takenAt: at + DAY, metrics: m(50, 1_000) }])
+    expect((await store().posts.cancel(userId, gone, T0 - DAY)).kind).toBe('ok')
+    seed.metrics.snapshotsSync([
+      // Older than the latest kept: a snapshot only.
+      { postId: kept, platform: 'mastodon', takenAt: at + HOUR, metrics: m(7) },
+      { postId: both, platform: 'bluesky', takenAt: at + 3 * DAY, metrics: m(9, 90) },
+      { postId: both, platform: 'mastodon', takenAt: at + 2 * DAY, metrics: m(4) },
+      { postId: both, platform: 'bluesky', takenAt: at + 2 * DAY, metrics: m(1) },
+      // Two readings at the same time: the later one is kept, as one by one.
+      { postId: both, platform: 'mastodon', takenAt: at + 3 * DAY, metrics: m(5) },
+      { postId: both, platform: 'mastodon', takenAt: at + 3 * DAY, metrics: m(6, 60) },
+      // A cancelled post's target counts nowhere.
+      { postId: gone, platform: 'mastodon', takenAt: at + 3 * DAY, metrics: m(100) },
+    ])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const day20 = await report(day('2026-06-21'))
+    expect(day20.totals).toMatchObject({ posts_scheduled: 3, likes: 65, impressions: 1_150, engagements: 65 })
+    expect(day20.top_posts.map((p: any) => [p.post_id, p.platform, p.engagements])).toEqual([
+      [kept, 'mastodon', 50],
+      [both, 'bluesky', 9],
+      [both, 'mastodon', 6],
+    ])
+    expect((await store().metrics.history(both, 'mastodon')).map((s) => s.likes)).toEqual([4, 6])
+    // Counts that stop being reported leave the sums and the ranking.
+    seed.metrics.snapshotsSync([{ postId: kept, platform: 'mastodon', takenAt: at + 4 * DAY, metrics: m(null) }])
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    const after = await report(day('2026-06-21'))
+    expect(after.totals).toMatchObject({ likes: 15, impressions: 150, engagements: 15 })
+    expect(after.top_posts.map((p: any) => p.post_id)).toEqual([both, both])
+    // Undone by a cancel, redone by nothing else: the post's counts leave with it.
+    expect((await store().posts.cancel(userId, both, T0 - DAY)).kind).toBe('ok')
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-21'))).totals).toMatchObject({ posts_scheduled: 1, likes: null })
   })
 
   it('through a retry, which keeps the post on its day and its delays true', async () => {
@@ -313,7 +358,8 @@ describe('migration 6', () => {
       const users = usersStore(db)
       const posts = postsStore(db, events, accounts, queuesStore(db))
       const publishing = publishingStore(db, events, accounts)
-      const metrics = metricsStore(db, accounts)
+      // Version 5 has no rollups to keep: migration 6 computes them from the raw rows.
+      const metrics = metricsStore(db, accounts, null)
       const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
       const acc = (await accounts.create(user.id, 'old', T0)).id
       const a = (await posts.create(user.id, { accountId: acc, content: 'a', mediaUrls: [], platforms: ['feed', 'mastodon'], scheduledAt: T0 + HOUR }, T0)).post.id

@@ -35,6 +35,7 @@ describe('migrations are history', () => {
       12: 'ff216a5254b122e2648585e30a92b24bc19ebb86d8cc369f8b702deecc011fe6', // recurring post series
       13: '572e11a690b8d6e6c91bcd4a403f906d7dc6c97c24127ce9dc17997b5117e864', // rollup trigger on targets fires only on changes it counts
       14: 'd1578b0d4f428d6677a0853cf437d02e7245d89ce4593767a1eab1c561651f64', // indexes for the posts list by status and account, and for start-up and hourly upkeep
+      15: 'cfb1fdc796c5c4a5f6da7b8b0248aae12975703141c86ab4b56e64a5b04e582a', // rollups of the latest counts summed per batch of snapshots by the store, not per row by triggers
       16: '782cf0d58dffd020400b666736cca9d4e904c6216ba30999c888e4b034ffae15', // rollups of a batch of outcomes summed per batch
     })
   })

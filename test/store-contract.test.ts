@@ -872,6 +872,22 @@ describe.each(backends)('the store on $name', (backend) => {
         { postId: ids[2], platform: 'mastodon', url: 'https://social.example/2', engagements: 21 },
         { postId: ids[1], platform: 'mastodon', url: 'https://social.example/1', engagements: 11 },
       ])
+
+      // A batch that lists a target twice keeps its last reading and its last schedule, as one by one would.
+      await store.metrics.record(
+        [
+          { postId: ids[1]!, platform: 'mastodon', metrics: counts(70), nextAt: T0 + 5, failures: 0 },
+          { postId: ids[2]!, platform: 'mastodon', nextAt: null, failures: 2 },
+          { postId: ids[1]!, platform: 'mastodon', metrics: counts(40), nextAt: T0 + 86_400_010, failures: 1 },
+        ],
+        T0 + 86_400_002,
+      )
+      expect((await store.metrics.history(ids[1]!, 'mastodon')).map((s) => s.likes)).toEqual([10, 40])
+      const again = await store.analytics.report({ userId: user.id, from: T0, to: T0 + 3 * 3_600_000, buckets: [{ start: T0, end: T0 + 3 * 3_600_000 }], top: 1 })
+      expect(again.totals).toMatchObject({ likes: 63, engagements: 66 })
+      expect(again.top).toEqual([{ postId: ids[1], platform: 'mastodon', url: 'https://social.example/1', engagements: 41 }])
+      expect((await store.metrics.claimDue(T0 + 86_400_009, 100, 300_000)).filter((d) => ids.includes(d.postId))).toEqual([])
+      expect((await store.metrics.claimDue(T0 + 86_400_010, 100, 300_000)).filter((d) => ids.includes(d.postId))).toEqual([expect.objectContaining({ postId: ids[1], failures: 1 })])
     })
   })
 

@@ -71,6 +71,9 @@ export class Scheduler {
   private sweep: Cron | undefined
   private soon: NodeJS.Immediate | undefined
   private started: Promise<void> | undefined
+  /** The reservation loop while it runs, and the latest time a tick asked it to reserve by. */
+  private reserving: Promise<number> | undefined
+  private horizon = Number.NEGATIVE_INFINITY
   private stopping = false
   private readonly platformCtx: PlatformContext
   /** Outcomes recorded together, one transaction per batch: a burst's hottest write. */
@@ -158,31 +161,52 @@ export class Scheduler {
     // Armed for what falls due next while this tick works through what is due now: a post due
     // one second into a burst gets a tick of its own then, not when the burst is done.
     await this.rearm(false)
-    const attempts: Promise<void>[] = []
-    // Reserve only what this node can soon attempt, more as attempts finish: a burst is shared
-    // with the other nodes on the database, not swallowed by the first to look.
-    while (!this.stopping) {
-      const room = this.options.holding - this.leased.size
-      // Reserved in batches of at least half of what a node holds: one statement, not one per target.
-      if (room < this.options.holding / 2) {
-        await Promise.race(this.inFlight)
-        continue
-      }
-      const refs = await store.publishing.reserveDue(now, room, this.options.leaseMs)
-      for (const ref of refs) {
-        this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform })
-        attempts.push(this.track(this.attempt(ref, now)))
-      }
-      if (refs.length < room) break
-    }
-    result.attempted = attempts.length
+    result.attempted = await this.reserve(now)
     // Also wait for attempts an overlapping tick started: when this resolves, everything due
     // by `now` has been attempted (what tests and a draining shutdown rely on).
-    await Promise.all([...attempts, ...[...this.inFlight].map((p) => p.catch(() => undefined))])
+    await Promise.all([...this.inFlight].map((p) => p.catch(() => undefined)))
     // Run again at once only if this tick made progress: due targets that another tick holds
     // in its queue would otherwise make ticks spin until they are attempted.
     if (!this.stopping) await this.rearm(result.claimed + result.attempted > 0)
     return result
+  }
+
+  /**
+   * Reserves due targets and starts their attempts, by `now` or by a later time an overlapping
+   * tick asks for meanwhile: one loop at a time, however many ticks run (a post falling due every
+   * few milliseconds during a burst starts a tick each; each waking at every finished attempt
+   * would cost more than the burst). Only what this node can soon attempt is reserved, more as
+   * attempts finish: a burst is shared with the other nodes on the database, not swallowed by
+   * the first to look. Resolves, once nothing more is due, to how many attempts it started.
+   */
+  private reserve(now: number): Promise<number> {
+    this.horizon = Math.max(this.horizon, now)
+    this.reserving ??= (async () => {
+      let started = 0
+      try {
+        while (!this.stopping) {
+          const room = this.options.holding - this.leased.size
+          // Reserved in batches of at least half of what a node holds: one statement, not one per target.
+          if (room < this.options.holding / 2) {
+            await Promise.race(this.inFlight)
+            continue
+          }
+          const horizon = this.horizon
+          const refs = await this.deps.store.publishing.reserveDue(horizon, room, this.options.leaseMs)
+          for (const ref of refs) {
+            this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform })
+            void this.track(this.attempt(ref, horizon))
+          }
+          started += refs.length
+          // Done, unless a tick asked for a later time while this one was reserved.
+          if (refs.length < room && this.horizon === horizon) break
+        }
+        return started
+      } finally {
+        this.reserving = undefined
+      }
+    })()
+    return this.reserving
   }
 
   /** Stops taking work; attempts in flight may finish (bounded), the rest stay queued for the next start. */

@@ -10,6 +10,7 @@ import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
 import { metricsStore } from './metrics.js'
+import { metricsRollups } from './metrics-rollups.js'
 import { oauthStore } from './oauth.js'
 import { postsStore } from './posts.js'
 import { queuesStore } from './queues.js'
@@ -66,7 +67,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
     queues,
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),
-    metrics: metricsStore(db, accounts),
+    metrics: metricsStore(db, accounts, metricsRollups(db)),
     analytics: analyticsStore(db),
     oauth: oauthStore(db),
     /** The data dir holds its database and its key file together: one daemon, one key. */

@@ -3,10 +3,27 @@ import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { DueTarget, Collected, Snapshot } from '../port.js'
 import { COUNTS, engagementsOf } from '../rows.js'
+import type { LatestRow, MetricsRollups } from './metrics-rollups.js'
 
-type SnapshotArgs = [string, string, number, number | null, number | null, number | null, number | null, number | null, number | null]
+type Counts = [number | null, number | null, number | null, number | null, number | null, number | null]
+type SnapshotArgs = [string, string, number, ...Counts]
 
-export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>) {
+/** One reading of a target's counts, at `takenAt`. */
+export interface Reading {
+  postId: string
+  platform: PlatformName
+  takenAt: number
+  metrics: Metrics
+}
+
+const countsOf = (m: Metrics) => COUNTS.map((k) => m[k] ?? null) as Counts
+
+/**
+ * Snapshots, latest counts and the collector's schedule. `rollups` keeps the analytics rollups
+ * of the latest counts (migration 15); null only where a database has none: before migration 6,
+ * and the analytics benchmark's floor, which measures the same writes without that bookkeeping.
+ */
+export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>, rollups: MetricsRollups | null) {
   const due = db.prepare<[number, number], DueTarget>(
     `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, t.platform_post_id AS platformPostId,
             t.published_at AS publishedAt, t.metrics_due_at AS dueAt, t.metrics_failures AS failures
@@ -43,17 +60,25 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>)
        FROM metric_snapshots WHERE post_id = ? AND platform = ? ORDER BY taken_at`,
   )
 
-  function snapshotSync(postId: string, platform: PlatformName, takenAt: number, m: Metrics): void {
-    const args: SnapshotArgs = [postId, platform, takenAt, ...COUNTS.map((k) => m[k] ?? null)] as SnapshotArgs
-    insertSnapshot.run(...args)
-    upsertLatest.run(...args, engagementsOf(m))
-  }
+  // A batch of readings: every one kept as a snapshot; of each target's, the newest (the last of
+  // those taken at the same time, as one by one) replaces its latest counts unless they are
+  // newer, and the rollups move by what that changes, for the whole batch at once.
+  const snapshots = db.transaction((readings: Reading[]) => {
+    const newest = new Map<string, Reading>()
+    for (const r of readings) {
+      insertSnapshot.run(r.postId, r.platform, r.takenAt, ...countsOf(r.metrics))
+      const key = `${r.postId} ${r.platform}`
+      const seen = newest.get(key)
+      if (!seen || r.takenAt >= seen.takenAt) newest.set(key, r)
+    }
+    const latest = [...newest.values()].map((r): LatestRow => [r.postId, r.platform, r.takenAt, ...countsOf(r.metrics), engagementsOf(r.metrics)])
+    rollups?.beforeLatest(latest)
+    for (const row of latest) upsertLatest.run(...row)
+  })
 
   const record = db.transaction((results: Collected[], takenAt: number, reauth: { accountId: string; platform: PlatformName } | undefined) => {
-    for (const r of results) {
-      if (r.metrics) snapshotSync(r.postId, r.platform, takenAt, r.metrics)
-      reschedule.run(r.nextAt, r.failures, r.postId, r.platform)
-    }
+    snapshots(results.flatMap((r) => (r.metrics ? [{ postId: r.postId, platform: r.platform, takenAt, metrics: r.metrics }] : [])))
+    for (const r of results) reschedule.run(r.nextAt, r.failures, r.postId, r.platform)
     if (reauth) accounts.markReauthRequiredSync(reauth.accountId, reauth.platform, takenAt)
   })
 
@@ -72,8 +97,17 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>)
       record.immediate(results, takenAt, reauth)
     },
 
-    /** Keeps one snapshot (and the latest counts if it is the newest). For composing in one transaction: seeding, imports. */
-    snapshotSync,
+    /**
+     * Keeps a batch of readings (of any targets, at any times): each as a snapshot, the newest of
+     * each target as its latest counts unless a newer one is kept, the rollups moved to match;
+     * in one transaction, which nests in the caller's. For seeding and imports.
+     */
+    snapshotsSync: snapshots as (readings: Reading[]) => void,
+
+    /** One reading: snapshotsSync of one. */
+    snapshotSync(postId: string, platform: PlatformName, takenAt: number, metrics: Metrics): void {
+      snapshots([{ postId, platform, takenAt, metrics }])
+    },
 
     /** Every snapshot of a target, oldest first. */
     async history(postId: string, platform: PlatformName): Promise<Snapshot[]> {

@@ -5,6 +5,7 @@ import { threadParts } from './migrations/0011-thread-parts.js'
 import { postSeries } from './migrations/0012-post-series.js'
 import { rollupsOnCountedChanges } from './migrations/0013-rollups-on-counted-changes.js'
 import { listAndUpkeepIndexes } from './migrations/0014-list-and-upkeep-indexes.js'
+import { snapshotRollupsPerBatch } from './migrations/0015-snapshot-rollups-per-batch.js'
 import { rollupsSummedPerSettlementBatch } from './migrations/0016-rollups-summed-per-settlement-batch.js'
 import type { Migration } from '../migrations.js'
 
@@ -13,4 +14,4 @@ import type { Migration } from '../migrations.js'
  * added since, appended here. Every file in migrations/ (its index too) is history once landed:
  * a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, rollupsSummedPerSettlementBatch]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch]

@@ -1,0 +1,106 @@
+import type { Db } from './db.js'
+import { HOUR_MS } from './migrations/0006-analytics-rollups.js'
+
+// What new latest counts (target_metrics) do to the analytics rollups, for a whole batch of
+// readings at once. Migration 6's row triggers did this for every snapshot: four rollup upserts
+// and the ranking's delete and insert each, one statement at a time. Migration 15 drops them;
+// the metrics store hands each batch's newest readings here before it writes them, and three
+// statements compare them with the counts they replace: the rollups get one upsert per row
+// whose sums move (a row untouched when nothing it counts changed), the ranking one write per
+// target whose engagements changed. The figures are the triggers' own: a live post's target adds
+// its latest counts to its hour's four rows (its account and all accounts, its platform and all
+// platforms) and ranks by its engagements; a draft's or a cancelled post's counts nowhere.
+
+/** A target's newest reading of a batch, as its target_metrics row would hold it. */
+export type LatestRow = [
+  postId: string,
+  platform: string,
+  takenAt: number,
+  impressions: number | null,
+  likes: number | null,
+  reposts: number | null,
+  replies: number | null,
+  quotes: number | null,
+  clicks: number | null,
+  engagements: number | null,
+]
+
+const METRICS = ['impressions', 'likes', 'reposts', 'replies', 'quotes', 'clicks', 'engagements'] as const
+
+/** What the target_metrics row `m` counts, by rollup column (migration 6's metricsPart); 0s where there is no row. */
+function countsOf(m: string): [string, string][] {
+  const rated = `(${m}.impressions IS NOT NULL AND ${m}.engagements IS NOT NULL)`
+  return [
+    ...METRICS.flatMap((k): [string, string][] => [
+      [k, `coalesce(${m}.${k}, 0)`],
+      [`${k}_n`, `(${m}.${k} IS NOT NULL)`],
+    ]),
+    ['rated_engagements', `CASE WHEN ${rated} THEN ${m}.engagements ELSE 0 END`],
+    ['rated_impressions', `CASE WHEN ${rated} THEN ${m}.impressions ELSE 0 END`],
+    ['rated_n', `${rated}`],
+  ]
+}
+
+const CHANGES = countsOf('n').map(([column, now], i) => [column, `sum((${now}) - (${countsOf('o')[i]![1]}))`] as const)
+
+/**
+ * The batch's readings (n) of live posts' targets (p) that replace the latest counts (o: none,
+ * or older): the upsert's own condition in the metrics store.
+ */
+const REPLACING = (also = '') => `
+  FROM temp.latest_batch n
+  CROSS JOIN posts p ON p.id = n.post_id
+  LEFT JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform${also}
+ WHERE p.status NOT IN ('cancelled', 'draft') AND (o.taken_at IS NULL OR n.taken_at >= o.taken_at)`
+
+const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}) / ${HOUR_MS})`
+
+/** The rollup bookkeeping of target_metrics, for the metrics store. */
+export function metricsRollups(db: Db) {
+  // Per connection, empty between batches.
+  db.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS latest_batch (
+      post_id TEXT NOT NULL, platform TEXT NOT NULL, taken_at INTEGER NOT NULL,
+      ${METRICS.join(' INTEGER, ')} INTEGER,
+      PRIMARY KEY (post_id, platform)
+    ) WITHOUT ROWID`)
+  const stage = db.prepare<LatestRow, void>(`INSERT INTO temp.latest_batch VALUES (${new Array(10).fill('?').join(', ')})`)
+  const addToHours = db.prepare(`
+    INSERT INTO analytics_hours (user_id, account_scope, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
+    SELECT p.user_id, CASE WHEN s.k & 1 THEN '*' ELSE p.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE n.platform END, ${hourOf('p.scheduled_at')},
+           ${CHANGES.map(([, sum]) => sum).join(', ')}
+      ${REPLACING('\n  CROSS JOIN (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s')}
+     GROUP BY 1, 2, 3, 4
+    HAVING ${CHANGES.map(([, sum]) => `${sum} <> 0`).join(' OR ')}
+    ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET ${CHANGES.map(([c]) => `${c} = ${c} + excluded.${c}`).join(', ')}`)
+  // The ranking holds the latest engagements of each live target that has any.
+  const rank = db.prepare(`
+    INSERT INTO top_targets (user_id, engagements, post_id, platform, scheduled_at, account_id)
+    SELECT p.user_id, n.engagements, n.post_id, n.platform, p.scheduled_at, p.account_id
+      ${REPLACING()} AND n.engagements IS NOT NULL AND n.engagements IS NOT o.engagements
+    ON CONFLICT (post_id, platform) DO UPDATE SET engagements = excluded.engagements`)
+  const unrank = db.prepare(`
+    DELETE FROM top_targets WHERE (post_id, platform) IN (
+      SELECT n.post_id, n.platform FROM temp.latest_batch n
+        JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform
+       WHERE n.engagements IS NULL AND o.engagements IS NOT NULL AND n.taken_at >= o.taken_at)`)
+  const clear = db.prepare('DELETE FROM temp.latest_batch')
+
+  return {
+    /**
+     * Moves the rollups and the ranking by what `rows` (a batch's newest reading of each target,
+     * one per target) change, before the metrics store writes them: call it in the transaction
+     * of those writes.
+     */
+    beforeLatest(rows: LatestRow[]): void {
+      if (!rows.length) return
+      for (const row of rows) stage.run(...row)
+      addToHours.run()
+      rank.run()
+      unrank.run()
+      clear.run()
+    },
+  }
+}
+
+export type MetricsRollups = ReturnType<typeof metricsRollups>
