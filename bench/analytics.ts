@@ -15,6 +15,7 @@ import { startDaemon } from '../daemon/main.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
 import { openSqliteStore, type SqliteStore } from '../daemon/store/sqlite/index.js'
 import { metricsStore, type Reading } from '../daemon/store/sqlite/metrics.js'
+import { publishingStore } from '../daemon/store/sqlite/publishing.js'
 import { ManualClock } from '../src/time.js'
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000)
@@ -42,7 +43,11 @@ function random(seed: number): () => number {
  * as savepoints). `metrics` writes the snapshots: the store's own, or the floor's, which keeps
  * no rollups. Returns how long it took, in ms, each phase's wall and CPU time, and the accounts.
  */
-async function seedInto(seed: SqliteStore, metrics: Pick<SqliteStore['metrics'], 'snapshotsSync'>, userId: string, now: number): Promise<{ ms: number; cpuMs: number; phases: string; accounts: string[] }> {
+async function seedInto(
+  seed: SqliteStore,
+  metrics: Pick<SqliteStore['metrics'], 'snapshotsSync'>,
+  publishing: Pick<SqliteStore['publishing'], 'claimTargets' | 'settleAll'>,
+  userId: string, now: number): Promise<{ ms: number; cpuMs: number; phases: string; accounts: string[] }> {
   const rnd = random(42)
   const started = performance.now()
   // Wall and CPU time at the end of each phase: on a busy machine the CPU time says more.
@@ -71,16 +76,22 @@ async function seedInto(seed: SqliteStore, metrics: Pick<SqliteStore['metrics'],
   })()
   const posts = await Promise.all(created)
   mark()
-  // Publish them as the scheduler would: claim, attempt, settle, each target a few seconds late; 3% fail.
+  // Publish them as the scheduler would: claim, attempt, settle, each target a few seconds late,
+  // claims and outcomes in batches of 256 (the scheduler's batches at most); 3% fail.
   while ((await seed.publishing.claimDue(now, 5_000, Number.MAX_SAFE_INTEGER)).claimed > 0);
+  const targets = posts.flatMap((post) => post.platforms.map((platform) => ({ post, platform })))
   seed.db.transaction(() => {
-    for (const post of posts) {
-      for (const platform of post.platforms) {
-        const settledAt = post.at + Math.floor(rnd() * 5_000)
-        void seed.publishing.claimTarget({ postId: post.id, platform, accountId: '', dueAt: post.at }, post.at, 60_000)
-        const outcome = rnd() < 0.03 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${post.id}-${platform}`, url: `https://social.example/@brand/${post.id}` }
-        void seed.publishing.settle(post.id, platform, outcome, settledAt)
-      }
+    for (let from = 0; from < targets.length; from += 256) {
+      const batch = targets.slice(from, from + 256)
+      void publishing.claimTargets(batch.map(({ post, platform }) => ({ ref: { postId: post.id, platform, accountId: '', dueAt: post.at }, now: post.at })), 60_000)
+      void publishing.settleAll(
+        batch.map(({ post, platform }) => ({
+          postId: post.id,
+          platform,
+          at: post.at + Math.floor(rnd() * 5_000),
+          outcome: rnd() < 0.03 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${post.id}-${platform}`, url: `https://social.example/@brand/${post.id}` },
+        })),
+      )
     }
   })()
   mark()
@@ -119,11 +130,11 @@ export async function benchAnalytics(): Promise<Record<string, number | string>>
     const seed = openSqliteStore(daemon.databaseFile)
     const userId = daemon.firstStart!.userId
     await store.users.setPlan(userId, 'enterprise', { per_minute: 1e9, per_hour: 1e9, per_day: 1e9 })
-    const { ms: seedMs, cpuMs: seedCpuMs, phases: seedPhases, accounts } = await seedInto(seed, seed.metrics, userId, now)
+    const { ms: seedMs, cpuMs: seedCpuMs, phases: seedPhases, accounts } = await seedInto(seed, seed.metrics, seed.publishing, userId, now)
     await seed.close()
     // The floor of point 3: the same writes into a fresh database whose analytics triggers are
-    // dropped, and whose metrics store keeps no rollups (migration 15 moved that bookkeeping from
-    // triggers into the store), so nothing but the posts, targets and snapshots themselves is written.
+    // dropped, and whose metrics and publishing stores keep no rollups (migrations 15 and 16 moved
+    // that bookkeeping from triggers into the store), so nothing but the posts, targets and snapshots themselves is written.
     const floorDir = mkdtempSync(join(tmpdir(), 'smm-bench-analytics-floor-'))
     const bare = openSqliteStore(join(floorDir, 'smm.db'))
     let floor: { ms: number; cpuMs: number; phases: string }
@@ -131,7 +142,7 @@ export async function benchAnalytics(): Promise<Record<string, number | string>>
       const triggers = bare.db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'analytics_%'").pluck().all()
       for (const name of triggers) bare.db.exec(`DROP TRIGGER ${name}`)
       const floorUser = (await bare.users.create({ name: 'floor', plan: 'enterprise' }, now)).id
-      floor = await seedInto(bare, metricsStore(bare.db, bare.accounts, null), floorUser, now)
+      floor = await seedInto(bare, metricsStore(bare.db, bare.accounts, null), publishingStore(bare.db, bare.events, bare.accounts, null), floorUser, now)
     } finally {
       bare.close()
       rmSync(floorDir, { recursive: true, force: true })

@@ -74,6 +74,7 @@ export class Scheduler {
   /** The reservation loop while it runs, and the latest time a tick asked it to reserve by. */
   private reserving: Promise<number> | undefined
   private horizon = Number.NEGATIVE_INFINITY
+  private asked = 0
   private stopping = false
   private readonly platformCtx: PlatformContext
   /** Outcomes recorded together, one transaction per batch: a burst's hottest write. */
@@ -157,6 +158,8 @@ export class Scheduler {
       result.claimed += batch.claimed
       result.missed += batch.missed
       if (batch.claimed < BATCH) break
+      // A large burst is claimed batch by batch; the first attempts need not wait for the last claim.
+      this.reserve(now).catch((error) => this.logError(error, 'reserve'))
     }
     // Armed for what falls due next while this tick works through what is due now: a post due
     // one second into a burst gets a tick of its own then, not when the burst is done.
@@ -181,6 +184,7 @@ export class Scheduler {
    */
   private reserve(now: number): Promise<number> {
     this.horizon = Math.max(this.horizon, now)
+    this.asked++
     this.reserving ??= (async () => {
       let started = 0
       try {
@@ -191,15 +195,15 @@ export class Scheduler {
             await Promise.race(this.inFlight)
             continue
           }
-          const horizon = this.horizon
+          const { horizon, asked } = this
           const refs = await this.deps.store.publishing.reserveDue(horizon, room, this.options.leaseMs)
           for (const ref of refs) {
             this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform })
             void this.track(this.attempt(ref, horizon))
           }
           started += refs.length
-          // Done, unless a tick asked for a later time while this one was reserved.
-          if (refs.length < room && this.horizon === horizon) break
+          // Done, unless a tick asked again meanwhile (a later time, or more claimed since).
+          if (refs.length < room && this.asked === asked) break
         }
         return started
       } finally {

@@ -42,10 +42,12 @@ function statements(db: Db) {
  * The rollups end exactly as the trigger would have left them, target by target, as long as the
  * targets are not deleted within `write` (a settlement never deletes one).
  */
-export function batchRollups(db: Db) {
+export type BatchRollups = <T>(targets: readonly { postId: string; platform: PlatformName }[], write: () => T) => T
+
+export function batchRollups(db: Db): BatchRollups {
   // Prepared when first used: a store opened on a database older than the rollups never needs them.
   let prepared: ReturnType<typeof statements> | undefined
-  return <T>(targets: readonly { postId: string; platform: PlatformName }[], write: () => T): T => {
+  return (targets, write) => {
     const s = (prepared ??= statements(db))
     s.note.run(JSON.stringify(targets.map((t) => [t.postId, t.platform])))
     const result = write()

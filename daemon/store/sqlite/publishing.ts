@@ -4,7 +4,7 @@ import type { PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-import { batchRollups } from './batch-rollups.js'
+import { batchRollups, type BatchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
 import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
@@ -13,7 +13,11 @@ import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement, Stored
 /** How a post ends once every target is settled. */
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
 
-export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>) {
+/**
+ * `rollups` sums a batch of outcomes' analytics (batch-rollups.ts); null only where no rollups
+ * are kept (the analytics benchmark's floor, whose triggers are dropped too).
+ */
+export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>, rollups: BatchRollups | null = batchRollups(db)) {
   const reader = postReader(db)
   const series = seriesSteps(db, events)
   // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
@@ -133,9 +137,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const settle = db.transaction(settleOne)
 
   // A batch sums what its targets change in the rollups once per rollup row, not per target.
-  const withBatchRollups = batchRollups(db)
   const settleAll = db.transaction((settlements: readonly Settlement[]) =>
-    withBatchRollups(settlements, () => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at))),
+    {
+      const write = () => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at))
+      return rollups ? rollups(settlements, write) : write()
+    },
   )
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
