@@ -421,7 +421,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'account.deleted'])
     })
 
-    it('reserves the longest waiting targets, and a quarter from the most recently due: a post due during a burst does not wait for all of it', async () => {
+    it('claims and reserves the longest waiting, and a quarter from the most recently due: a post due during a burst does not wait for all of it', async () => {
       const { user, account } = await setup('Burst and after')
       // Far later than any other test's posts: the burst's eight are the oldest due here once
       // what earlier tests left is reserved, and the one after them the newest.
@@ -429,6 +429,13 @@ describe.each(backends)('the store on $name', (backend) => {
       const burst: string[] = []
       for (let i = 0; i < 8; i++) burst.push((await store.posts.create(user, newPost(account, at, ['feed']), T0)).post.id)
       const after = (await store.posts.create(user, newPost(account, at + 5_000, ['feed']), T0)).post.id
+      // Whatever earlier tests left scheduled is claimed out of the way first.
+      while ((await store.publishing.claimDue(at - 1, 1_000, Number.MAX_SAFE_INTEGER)).claimed === 1_000);
+      // Claims likewise: three of the burst and the post due since.
+      expect(await store.publishing.claimDue(at + 5_000, 4, Number.MAX_SAFE_INTEGER)).toEqual({ claimed: 4, missed: 0 })
+      const statuses = async (ids: string[]) => Promise.all(ids.map(async (id) => (await store.posts.get(user, id))!.post.status))
+      expect(await statuses([after])).toEqual(['publishing'])
+      expect((await statuses(burst)).filter((s) => s === 'publishing')).toHaveLength(3)
       await store.publishing.claimDue(at + 5_000, 1_000, Number.MAX_SAFE_INTEGER)
       // Whatever earlier tests left due is reserved out of the way first, oldest first.
       for (;;) {

@@ -581,7 +581,11 @@ export interface QueuesStore {
 
 /** The scheduler's side of posts: claims, leases, outcomes. */
 export interface PublishingStore {
-  /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
+  /**
+   * Claims up to `limit` due posts: the longest waiting, and a quarter of `limit` from the most
+   * recently due (as `reserveDue` takes targets), so a post due during a large burst is not
+   * claimed after all of it. Those beyond the catch-up window fail.
+   */
   claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult>
   /**
    * Reserves up to `limit` due targets for this node, passing over those another live node

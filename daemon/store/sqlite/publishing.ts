@@ -22,9 +22,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const series = seriesSteps(db, events)
   // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
   // it (which also requires `scheduled`) either happened before it or fails after it.
-  const claimPosts = db.prepare<[number, number, number], { id: string; scheduled_at: number }>(
-    `UPDATE posts SET status = 'publishing', updated_at = ?, version = version + 1
-      WHERE id IN (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ? ORDER BY scheduled_at LIMIT ?)
+  // The longest waiting and a quarter from the most recently due, as reservations take them.
+  const claimPosts = db.prepare<[{ now: number; oldest: number; newest: number }], { id: string; scheduled_at: number }>(
+    `UPDATE posts SET status = 'publishing', updated_at = @now, version = version + 1
+      WHERE id IN (SELECT id FROM (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= @now ORDER BY scheduled_at LIMIT @oldest)
+                   UNION SELECT id FROM (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= @now ORDER BY scheduled_at DESC LIMIT @newest))
       RETURNING id, scheduled_at`,
   )
   // A retried post's targets already carry their retry time; the others fall due at the post's.
@@ -146,7 +148,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
     const result: ClaimResult = { claimed: 0, missed: 0 }
-    for (const post of claimPosts.all(now, now, limit)) {
+    const newest = Math.floor(limit / 4)
+    for (const post of claimPosts.all({ now, oldest: limit - newest, newest })) {
       result.claimed++
       const dueAt = Math.min(...makeDue.all(post.scheduled_at, post.id).map((t) => t.due_at))
       if (now - dueAt <= catchUpMs) continue
