@@ -267,7 +267,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.oauth.getApp('x')).toBeUndefined()
     })
 
-    it('gives a grant once, lists it as pending until it expires, and forgets expired ones', async () => {
+    it('gives a grant once, lists it as pending until it is finished or expires, and forgets expired ones', async () => {
       const user = await store.users.create({ name: 'Granter' }, T0)
       const account = await store.accounts.create(user.id, 'Brand', T0)
       const grant = { stateHash: `h-${backend.name}-1`, userId: user.id, accountId: account.id, platform: 'x' as const, sealedSecrets: Buffer.from([9]), createdAt: T0, expiresAt: T0 + 600_000 }
@@ -281,6 +281,11 @@ describe.each(backends)('the store on $name', (backend) => {
       const taken = await store.oauth.takeGrant(grant.stateHash)
       expect(taken).toMatchObject({ ...grant, sealedSecrets: expect.anything() })
       expect(Buffer.from(taken!.sealedSecrets).equals(Buffer.from([9]))).toBe(true)
+      expect(await store.oauth.takeGrant(grant.stateHash)).toBeUndefined()
+      // Taken, it is still pending while its code is exchanged; finished, it is gone.
+      expect((await store.oauth.pendingGrants([account.id], T0 + 1_000)).map((g) => g.platform)).toEqual(['x'])
+      await store.oauth.finishGrant(grant.stateHash)
+      expect(await store.oauth.pendingGrants([account.id], T0 + 1_000)).toEqual([])
       expect(await store.oauth.takeGrant(grant.stateHash)).toBeUndefined()
       // A later grant sweeps the expired ones away.
       await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-3` }, T0 + 2_000)

@@ -118,60 +118,71 @@ const queryValue = (ctx: Ctx, name: string): string | undefined => {
 /**
  * `GET /oauth/callback`: where the platform sends the person back after they approved (or not).
  * Open (the browser has no API key): the state is what proves the request is ours, and it is
- * taken out of the store on first use, so a reused, unknown or expired one changes nothing.
+ * taken on first use (and forgotten once the connection is stored or refused), so a reused,
+ * unknown or expired one changes nothing.
  */
 export function oauthCallbackRoute(router: ApiRouter, deps: AppDeps): void {
   router.get('/oauth/callback', async (ctx) => {
     const state = queryValue(ctx, 'state')
-    const denied = queryValue(ctx, 'error')
     const grant = state ? await deps.store.oauth.takeGrant(stateHashOf(state)) : undefined
-    const platform = grant && (deps.platforms.platformFor(grant.platform) as OAuthPlatform | undefined)
-    const label = platform?.label ?? grant?.platform ?? 'The platform'
-    const again = grant ? `Run smm accounts connect ${grant.accountId} --platform ${grant.platform} to start again.` : 'Start again with smm accounts connect.'
-    if (denied && (grant || !state)) {
-      const why = denied === 'access_denied' ? 'You did not allow smm to publish for you' : `${label} did not grant access (${denied})`
-      return page(ctx, 400, 'Not connected', `${why}, so nothing was connected. ${again}`)
-    }
-    if (!grant) {
-      return page(ctx, 400, 'This link is not valid', 'This approval link is unknown or was already used, so nothing was changed. Start again with smm accounts connect.')
-    }
-    if (grant.expiresAt <= deps.clock.now()) {
-      return page(ctx, 400, 'This link has expired', `The approval took longer than 10 minutes, so nothing was connected. ${again}`)
-    }
-    if (!platform || platform.auth !== 'oauth2') return page(ctx, 400, 'Not connected', `This smm no longer has ${grant.platform}; nothing was connected.`)
-    const code = queryValue(ctx, 'code')
-    if (!code) return page(ctx, 400, 'Not connected', `${label} sent no authorization code back, so nothing was connected. ${again}`)
-    const app = await deps.oauthApps.resolve(platform)
-    if (!app) return page(ctx, 400, 'Not connected', `${notConfiguredDetail(platform)} Nothing was connected.`)
-    const secrets = deps.secrets.open(grant.sealedSecrets, grantContext(grant.stateHash)) as GrantSecrets
-    let verified
     try {
-      verified = await platform.oauth.exchange(
-        { code, ...(secrets.codeVerifier ? { codeVerifier: secrets.codeVerifier } : {}), options: secrets.options },
-        { http: deps.http, clock: deps.clock, log: deps.log, app },
-      )
-    } catch (error) {
-      if (!(error instanceof PlatformError || error instanceof EgressError)) throw error
-      // The detail is the platform's words (or ours about reaching it); never a code or token.
-      deps.log.warn({ msg: 'oauth code exchange refused', platform: grant.platform, account_id: grant.accountId, code: error instanceof PlatformError ? error.code : error.code })
-      const transient = error instanceof PlatformError ? error.kind === 'transient' : error.transient
-      return page(ctx, transient ? 502 : 400, 'Not connected', `${label} refused to complete the connection: ${error.message}. Nothing was connected. ${again}`)
+      await callback(ctx, deps, state, grant)
+    } finally {
+      // Listed as pending until here: the connection is stored, or the page says why not.
+      if (grant) await deps.store.oauth.finishGrant(grant.stateHash)
     }
-    const now = deps.clock.now()
-    const connection = await deps.store.accounts.connect(
-      grant.userId,
-      grant.accountId,
-      {
-        platform: platform.name,
-        handle: verified.handle,
-        displayName: verified.display_name,
-        sealedCredentials: deps.secrets.seal(verified.credentials, `${grant.accountId}:${platform.name}`),
-        settings: verified.settings,
-      },
-      now,
-    )
-    const account = connection && (await deps.store.accounts.get(grant.userId, grant.accountId))
-    if (!account) return page(ctx, 410, 'Not connected', 'The account was deleted meanwhile; nothing was connected.')
-    page(ctx, 200, `${label} is connected`, `${label} is connected to account ${account.name}. You may close this tab.`)
   })
+}
+
+async function callback(ctx: Ctx, deps: AppDeps, state: string | undefined, grant: OAuthGrant | undefined): Promise<void> {
+  const denied = queryValue(ctx, 'error')
+  const platform = grant && (deps.platforms.platformFor(grant.platform) as OAuthPlatform | undefined)
+  const label = platform?.label ?? grant?.platform ?? 'The platform'
+  const again = grant ? `Run smm accounts connect ${grant.accountId} --platform ${grant.platform} to start again.` : 'Start again with smm accounts connect.'
+  if (denied && (grant || !state)) {
+    const why = denied === 'access_denied' ? 'You did not allow smm to publish for you' : `${label} did not grant access (${denied})`
+    return page(ctx, 400, 'Not connected', `${why}, so nothing was connected. ${again}`)
+  }
+  if (!grant) {
+    return page(ctx, 400, 'This link is not valid', 'This approval link is unknown or was already used, so nothing was changed. Start again with smm accounts connect.')
+  }
+  if (grant.expiresAt <= deps.clock.now()) {
+    return page(ctx, 400, 'This link has expired', `The approval took longer than 10 minutes, so nothing was connected. ${again}`)
+  }
+  if (!platform || platform.auth !== 'oauth2') return page(ctx, 400, 'Not connected', `This smm no longer has ${grant.platform}; nothing was connected.`)
+  const code = queryValue(ctx, 'code')
+  if (!code) return page(ctx, 400, 'Not connected', `${label} sent no authorization code back, so nothing was connected. ${again}`)
+  const app = await deps.oauthApps.resolve(platform)
+  if (!app) return page(ctx, 400, 'Not connected', `${notConfiguredDetail(platform)} Nothing was connected.`)
+  const secrets = deps.secrets.open(grant.sealedSecrets, grantContext(grant.stateHash)) as GrantSecrets
+  let verified
+  try {
+    verified = await platform.oauth.exchange(
+      { code, ...(secrets.codeVerifier ? { codeVerifier: secrets.codeVerifier } : {}), options: secrets.options },
+      { http: deps.http, clock: deps.clock, log: deps.log, app },
+    )
+  } catch (error) {
+    if (!(error instanceof PlatformError || error instanceof EgressError)) throw error
+    // The detail is the platform's words (or ours about reaching it); never a code or token.
+    deps.log.warn({ msg: 'oauth code exchange refused', platform: grant.platform, account_id: grant.accountId, code: error instanceof PlatformError ? error.code : error.code })
+    const transient = error instanceof PlatformError ? error.kind === 'transient' : error.transient
+    return page(ctx, transient ? 502 : 400, 'Not connected', `${label} refused to complete the connection: ${error.message}. Nothing was connected. ${again}`)
+  }
+  const now = deps.clock.now()
+  const connection = await deps.store.accounts.connect(
+    grant.userId,
+    grant.accountId,
+    {
+      platform: platform.name,
+      handle: verified.handle,
+      displayName: verified.display_name,
+      sealedCredentials: deps.secrets.seal(verified.credentials, `${grant.accountId}:${platform.name}`),
+      settings: verified.settings,
+    },
+    now,
+  )
+  const account = connection && (await deps.store.accounts.get(grant.userId, grant.accountId))
+  if (!account) return page(ctx, 410, 'Not connected', 'The account was deleted meanwhile; nothing was connected.')
+  page(ctx, 200, `${label} is connected`, `${label} is connected to account ${account.name}. You may close this tab.`)
+
 }

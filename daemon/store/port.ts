@@ -717,10 +717,14 @@ export interface OAuthStore {
   /** Records a grant under way (and forgets those expired before `now`). */
   createGrant(grant: OAuthGrant, now: number): Promise<void>
   /**
-   * Takes the grant with this state hash out of the store, expired or not: a state is used once,
-   * whatever came of it. Undefined if there is none (never issued, or already used).
+   * Takes the grant with this state hash, expired or not: a state is used once, whatever came of
+   * it. Undefined if there is none (never issued, or already used). A taken grant is still
+   * listed by `pendingGrants` until `finishGrant`: while its code is exchanged, the connection
+   * shows as pending, not as gone (which a waiting `smm accounts connect` reads as a refusal).
    */
   takeGrant(stateHash: string): Promise<OAuthGrant | undefined>
+  /** Forgets a taken grant once the connection is stored or refused. */
+  finishGrant(stateHash: string): Promise<void>
   /** The grants still under way at `now` on these accounts: their pending connections, newest last. */
   pendingGrants(accountIds: readonly string[], now: number): Promise<Pick<OAuthGrant, 'accountId' | 'platform' | 'createdAt' | 'expiresAt'>[]>
   /**

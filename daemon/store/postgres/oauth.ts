@@ -29,8 +29,12 @@ export function oauthStore(sql: Sql): OAuthStore {
     },
     async takeGrant(stateHash) {
       // One statement: of two callbacks with one state, exactly one gets the row.
-      const [row] = await sql<OAuthGrantRow[]>`DELETE FROM oauth_grants WHERE state_hash = ${stateHash} RETURNING *`
-      return row && oauthGrantOf(row)
+      // A taken grant keeps its row, under a key no state hashes to, until its exchange is done.
+      const [row] = await sql<OAuthGrantRow[]>`UPDATE oauth_grants SET state_hash = 'taken:' || state_hash WHERE state_hash = ${stateHash} RETURNING *`
+      return row && oauthGrantOf({ ...row, state_hash: stateHash })
+    },
+    async finishGrant(stateHash) {
+      await sql`DELETE FROM oauth_grants WHERE state_hash = ${'taken:' + stateHash}`
     },
     async pendingGrants(accountIds, now) {
       if (accountIds.length === 0) return []

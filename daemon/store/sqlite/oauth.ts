@@ -14,7 +14,9 @@ export function oauthStore(db: Db): OAuthStore {
   const insertGrant = db.prepare<[string, string, string, string, Buffer, number, number], void>(
     'INSERT INTO oauth_grants (state_hash, user_id, account_id, platform, secrets, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   )
-  const take = db.prepare<[string], OAuthGrantRow>('DELETE FROM oauth_grants WHERE state_hash = ? RETURNING *')
+  // A taken grant keeps its row, under a key no state hashes to, until its exchange is done.
+  const take = db.prepare<[string], OAuthGrantRow>("UPDATE oauth_grants SET state_hash = 'taken:' || state_hash WHERE state_hash = ? RETURNING *")
+  const finish = db.prepare<[string], void>("DELETE FROM oauth_grants WHERE state_hash = 'taken:' || ?")
   // A claim is taken when there is none, or the one there has lapsed (its node died mid-refresh).
   const claim = db.prepare<[string, string, string, number, number], void>(
     `INSERT INTO oauth_refresh_claims (account_id, platform, holder, expires_at) VALUES (?, ?, ?, ?)
@@ -50,7 +52,10 @@ export function oauthStore(db: Db): OAuthStore {
     },
     async takeGrant(stateHash) {
       const row = take.get(stateHash)
-      return row && oauthGrantOf(row)
+      return row && oauthGrantOf({ ...row, state_hash: stateHash })
+    },
+    async finishGrant(stateHash) {
+      finish.run(stateHash)
     },
     async pendingGrants(accountIds, now) {
       if (accountIds.length === 0) return []
