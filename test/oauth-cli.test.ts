@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ManualClock } from '../src/time.js'
 import { cliHomeFor, runCli, type CliResult } from './helpers/cli.js'
 import type { TestDaemon } from './helpers/daemon.js'
@@ -79,6 +79,32 @@ describe('smm accounts connect for an OAuth platform', () => {
       expect(result.stdout).toBe('')
     } finally {
       provider.decision = { approve: 'brand' }
+    }
+  })
+
+  it('keeps waiting while the daemon exchanges the code, however long the platform takes to answer', async () => {
+    const id = (await t.http.post('/v1/accounts', { name: 'Slow platform' }, { key: t.key })).body.id
+    let release!: () => void
+    provider.exchangeHold = new Promise((resolve) => (release = resolve))
+    try {
+      const result = await connectWithBrowser([id, '--platform', 'x', '--no-browser'], async (url) => {
+        const back = provider.authorizeRedirect(url)
+        // The person is back at the daemon; the daemon is exchanging the code, and waits for the platform.
+        const page = t.http.get(back.pathname + back.search)
+        await vi.waitFor(() => expect(provider.exchangesWaiting).toBe(1), { timeout: 10_000, interval: 10 })
+        expect((await t.http.get(`/v1/accounts/${id}`, { key: t.key })).body.connections).toEqual([expect.objectContaining({ platform: 'x', status: 'pending' })])
+        // The CLI asks twice more meanwhile, and goes on waiting.
+        const polls = () => t.logs.filter((line) => line.includes('"method":"GET","route":"/v1/accounts/:id"')).length
+        const before = polls()
+        await vi.waitFor(() => expect(polls()).toBeGreaterThanOrEqual(before + 2), { timeout: 10_000, interval: 20 })
+        release()
+        expect((await page).status).toBe(200)
+      })
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout).toContain(`Connected x to account ${id} as @brand`)
+    } finally {
+      release()
+      provider.exchangeHold = undefined
     }
   })
 

@@ -43,6 +43,9 @@ export class FakeOAuthProvider {
   expiresIn = 7200
   /** How long a refresh takes to answer: long enough for a second node to try meanwhile. */
   refreshDelayMs = 0
+  /** While set, a code exchange waits for it (a platform slow to answer), counted in `exchangesWaiting`. */
+  exchangeHold: Promise<void> | undefined
+  exchangesWaiting = 0
   private serial = 0
 
   private constructor(
@@ -148,6 +151,11 @@ export class FakeOAuthProvider {
     const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':').map((s) => decodeURIComponent(s.replace(/\+/g, ' '))) : []
     if (id !== CLIENT_ID || secret !== CLIENT_SECRET) return answer(401, { error: 'invalid_client', error_description: 'Client authentication failed' })
     if (grantType === 'authorization_code') {
+      if (this.exchangeHold) {
+        this.exchangesWaiting++
+        await this.exchangeHold
+        this.exchangesWaiting--
+      }
       const issued = this.codes.get(form.get('code') ?? '')
       if (!issued || issued.used) return answer(400, { error: 'invalid_grant', error_description: 'The authorization code is invalid or was already used' })
       issued.used = true
