@@ -579,20 +579,28 @@ export interface QueuesStore {
   taken(accountId: string, from: number, to: number): Promise<number[]>
 }
 
+/**
+ * How `claimDue` and `reserveDue` share `limit`: the longest waiting, and a quarter from the
+ * most recently due, so that what falls due during a burst does not wait for all of it.
+ */
+export function dueSplit(limit: number): { oldest: number; newest: number } {
+  const newest = Math.floor(limit / 4)
+  return { oldest: limit - newest, newest }
+}
+
 /** The scheduler's side of posts: claims, leases, outcomes. */
 export interface PublishingStore {
   /**
-   * Claims up to `limit` due posts: the longest waiting, and a quarter of `limit` from the most
-   * recently due (as `reserveDue` takes targets), so a post due during a large burst is not
-   * claimed after all of it. Those beyond the catch-up window fail.
+   * Claims up to `limit` due posts, as `dueSplit` shares them between the longest waiting and
+   * the most recently due. Those beyond the catch-up window fail.
    */
   claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult>
   /**
    * Reserves up to `limit` due targets for this node, passing over those another live node
-   * holds: the work this node will attempt. The longest waiting come first, and a quarter of
-   * `limit` goes to the most recently due, so that a post falling due while a burst goes out
-   * waits for a slot, not for the whole burst (the middle of a backlog still moves on with the
-   * rest). Returned in due order. A reservation is a lease on a target that
+   * holds: the work this node will attempt. `dueSplit` shares `limit` between the longest
+   * waiting and the most recently due, so that a post falling due while a burst goes out waits
+   * for a slot, not for the whole burst (the middle of a backlog still moves on with the rest).
+   * Returned in due order. A reservation is a lease on a target that
    * is still pending: nothing has been sent, so one that lapses (its node died) makes the target
    * due again for any node, never `unconfirmed`.
    */

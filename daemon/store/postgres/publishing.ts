@@ -1,7 +1,7 @@
 import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
-import type { ClaimedTarget, ClaimResult, Outcome, PublishingStore, StoredPart, TargetRef } from '../port.js'
+import { dueSplit, type ClaimedTarget, type ClaimResult, type Outcome, type PublishingStore, type StoredPart, type TargetRef } from '../port.js'
 import { claimedTargetOf, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
@@ -113,10 +113,10 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
     async claimDue(now, limit, catchUpMs) {
       return sql.begin(async (tx) => {
         const result: ClaimResult = { claimed: 0, missed: 0 }
-        // The longest waiting and a quarter from the most recently due, as reservations take them.
-        const newest = Math.floor(limit / 4)
+        // The longest waiting and the most recently due (dueSplit).
+        const { oldest, newest } = dueSplit(limit)
         const posts = await tx<{ id: string; scheduled_at: number }[]>`
-          WITH oldest AS (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now} ORDER BY scheduled_at LIMIT ${limit - newest} FOR UPDATE SKIP LOCKED),
+          WITH oldest AS (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now} ORDER BY scheduled_at LIMIT ${oldest} FOR UPDATE SKIP LOCKED),
                newest AS (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now} ORDER BY scheduled_at DESC LIMIT ${newest} FOR UPDATE SKIP LOCKED)
           UPDATE posts SET status = 'publishing', updated_at = ${now}, version = version + 1
            WHERE id IN (SELECT id FROM oldest UNION SELECT id FROM newest)
@@ -141,11 +141,11 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
     },
 
     async reserveDue(now, limit, leaseMs) {
-      // The longest waiting, and the most recently due (see the port): two ends of the due index.
-      const newest = Math.floor(limit / 4)
+      // The longest waiting and the most recently due (dueSplit): two ends of the due index.
+      const { oldest, newest } = dueSplit(limit)
       const due = sql`status = 'pending' AND next_attempt_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})`
       const refs = await sql<TargetRef[]>`
-        WITH oldest AS (SELECT post_id, platform FROM post_targets WHERE ${due} ORDER BY next_attempt_at LIMIT ${limit - newest} FOR UPDATE SKIP LOCKED),
+        WITH oldest AS (SELECT post_id, platform FROM post_targets WHERE ${due} ORDER BY next_attempt_at LIMIT ${oldest} FOR UPDATE SKIP LOCKED),
              newest AS (SELECT post_id, platform FROM post_targets WHERE ${due} ORDER BY next_attempt_at DESC LIMIT ${newest} FOR UPDATE SKIP LOCKED)
         UPDATE post_targets t SET lease_expires_at = ${now + leaseMs}, claimed_by = ${nodeId}
           FROM posts p

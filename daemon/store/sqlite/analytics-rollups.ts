@@ -7,6 +7,17 @@ import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 // How a report is put together from the rollups (daemon/store/migrations/0006-analytics-rollups.ts):
 // which hours they answer for, how their sums become the API's figures, and the exact medians.
 
+/** The UTC hour (a rollup row's `hour`) of an instant in SQL, floored also before 1970: migration 6's. */
+export const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}) / ${HOUR_MS})`
+
+/**
+ * The four rollup rows a target counts in, as SQL over `s.k` from FOUR_ROWS: its account's and
+ * all accounts' ('*'), each for its platform and for all platforms ('*').
+ */
+export const FOUR_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s'
+export const rollupKeys = (post: string, platform: string) =>
+  `${post}.user_id, CASE WHEN s.k & 1 THEN '*' ELSE ${post}.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE ${platform} END, ${hourOf(`${post}.scheduled_at`)}`
+
 /** One (bucket, platform)'s sums, as the rollups keep them: each metric's count of reports beside its sum. */
 export type Sums = Record<(typeof ROLLUP_COLUMNS)[number], number>
 export type SumRow = Sums & { bucket: number; platform: PlatformName }

@@ -1,10 +1,11 @@
 import type { PlatformName } from '../../platforms/types.js'
+import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
 import type { Db } from './db.js'
 
 const COUNTED_CHANGE = "((d.status = 'published') <> (t.status = 'published') OR (d.status = 'failed') <> (t.status = 'failed') OR d.published_at IS NOT t.published_at)"
 // The driving table is the batch's few targets; the planner has no statistics to know it.
 const CHANGED = 'analytics_deferred d CROSS JOIN post_targets t ON t.post_id = d.post_id AND t.platform = d.platform'
-const LIVE_POST = "CROSS JOIN posts p ON p.id = d.post_id"
+const LIVE_POST = 'CROSS JOIN posts p ON p.id = d.post_id'
 
 function statements(db: Db) {
   return {
@@ -15,10 +16,9 @@ function statements(db: Db) {
     // The trigger's own upsert (migrations 0010, 0013), its rows summed over the batch.
     sum: db.prepare<[], void>(
       `INSERT INTO analytics_hours (user_id, account_scope, platform, hour, published, failed)
-       SELECT p.user_id, CASE WHEN s.k & 1 THEN '*' ELSE p.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE t.platform END,
-              ((p.scheduled_at - ((p.scheduled_at % 3600000) + 3600000) % 3600000) / 3600000),
+       SELECT ${rollupKeys('p', 't.platform')},
               sum((t.status = 'published') - (d.status = 'published')), sum((t.status = 'failed') - (d.status = 'failed'))
-         FROM ${CHANGED} ${LIVE_POST}, (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s
+         FROM ${CHANGED} ${LIVE_POST}, ${FOUR_ROWS}
         WHERE p.status NOT IN ('cancelled', 'draft') AND ${COUNTED_CHANGE}
         GROUP BY 1, 2, 3, 4
        ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET published = published + excluded.published, failed = failed + excluded.failed`,

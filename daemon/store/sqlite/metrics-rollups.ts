@@ -1,5 +1,5 @@
 import type { Db } from './db.js'
-import { HOUR_MS } from './migrations/0006-analytics-rollups.js'
+import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
 
 // What new latest counts (target_metrics) do to the analytics rollups, for a whole batch of
 // readings at once. Migration 6's row triggers did this for every snapshot: four rollup upserts
@@ -53,8 +53,6 @@ const REPLACING = (also = '') => `
   LEFT JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform${also}
  WHERE p.status NOT IN ('cancelled', 'draft') AND (o.taken_at IS NULL OR n.taken_at >= o.taken_at)`
 
-const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}) / ${HOUR_MS})`
-
 /** The rollup bookkeeping of target_metrics, for the metrics store. */
 export function metricsRollups(db: Db) {
   // Per connection, empty between batches.
@@ -67,9 +65,9 @@ export function metricsRollups(db: Db) {
   const stage = db.prepare<LatestRow, void>(`INSERT INTO temp.latest_batch VALUES (${new Array(10).fill('?').join(', ')})`)
   const addToHours = db.prepare(`
     INSERT INTO analytics_hours (user_id, account_scope, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
-    SELECT p.user_id, CASE WHEN s.k & 1 THEN '*' ELSE p.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE n.platform END, ${hourOf('p.scheduled_at')},
+    SELECT ${rollupKeys('p', 'n.platform')},
            ${CHANGES.map(([, sum]) => sum).join(', ')}
-      ${REPLACING('\n  CROSS JOIN (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s')}
+      ${REPLACING(`\n  CROSS JOIN ${FOUR_ROWS}`)}
      GROUP BY 1, 2, 3, 4
     HAVING ${CHANGES.map(([, sum]) => `${sum} <> 0`).join(' OR ')}
     ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET ${CHANGES.map(([c]) => `${c} = ${c} + excluded.${c}`).join(', ')}`)

@@ -8,7 +8,7 @@ import { batchRollups, type BatchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
 import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
-import type { TargetRef, ClaimedTarget, Outcome, ClaimResult, Settlement, StoredPart } from '../port.js'
+import { dueSplit, type TargetRef, type ClaimedTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
 
 /** How a post ends once every target is settled. */
 type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
@@ -22,7 +22,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const series = seriesSteps(db, events)
   // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
   // it (which also requires `scheduled`) either happened before it or fails after it.
-  // The longest waiting and a quarter from the most recently due, as reservations take them.
+  // The longest waiting and the most recently due (dueSplit): two ends of the due index.
   const claimPosts = db.prepare<[{ now: number; oldest: number; newest: number }], { id: string; scheduled_at: number }>(
     `UPDATE posts SET status = 'publishing', updated_at = @now, version = version + 1
       WHERE id IN (SELECT id FROM (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= @now ORDER BY scheduled_at LIMIT @oldest)
@@ -35,7 +35,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   )
   const pendingOf = db.prepare<[string], { platform: PlatformName }>("SELECT platform FROM post_targets WHERE post_id = ? AND status = 'pending'")
   // A reservation is a lease on a pending target: this process will attempt it.
-  // The longest waiting, and the most recently due (see the port): two ends of the due index.
+  // The longest waiting and the most recently due (dueSplit): two ends of the due index.
   const dueFree = "FROM post_targets WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_expires_at IS NULL OR lease_expires_at <= @now)"
   const reserve = db.prepare<[{ until: number; now: number; oldest: number; newest: number }], TargetRef>(
     `UPDATE post_targets SET lease_expires_at = @until
@@ -139,17 +139,14 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const settle = db.transaction(settleOne)
 
   // A batch sums what its targets change in the rollups once per rollup row, not per target.
-  const settleAll = db.transaction((settlements: readonly Settlement[]) =>
-    {
-      const write = () => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at))
-      return rollups ? rollups(settlements, write) : write()
-    },
-  )
+  const settleAll = db.transaction((settlements: readonly Settlement[]) => {
+    const write = () => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at))
+    return rollups ? rollups(settlements, write) : write()
+  })
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
     const result: ClaimResult = { claimed: 0, missed: 0 }
-    const newest = Math.floor(limit / 4)
-    for (const post of claimPosts.all({ now, oldest: limit - newest, newest })) {
+    for (const post of claimPosts.all({ now, ...dueSplit(limit) })) {
       result.claimed++
       const dueAt = Math.min(...makeDue.all(post.scheduled_at, post.id).map((t) => t.due_at))
       if (now - dueAt <= catchUpMs) continue
@@ -191,8 +188,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     },
 
     async reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]> {
-      const newest = Math.floor(limit / 4)
-      return reserve.all({ until: now + leaseMs, now, oldest: limit - newest, newest }).sort((a, b) => a.dueAt - b.dueAt)
+      return reserve.all({ until: now + leaseMs, now, ...dueSplit(limit) }).sort((a, b) => a.dueAt - b.dueAt)
     },
 
     async releaseReservations(): Promise<void> {
