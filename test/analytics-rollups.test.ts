@@ -154,11 +154,11 @@ describe('analytics rollups stay equal to the raw rows', () => {
     await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
     await store().publishing.claimTargets([{ ref: { postId: id, platform: 'feed', accountId: account, dueAt: at }, now: at }], 60_000)
     const before = await report(day('2026-06-23'))
-    // An outcome the store cannot write (an id that is not text) throws after the first was written.
+    // An outcome the store cannot write (an id that is not text, nor JSON) throws after the first was written.
     await expect(
       store().publishing.settleAll([
         { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 1_000 },
-        { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: {} as never, url: null }, at: at + 1_000 },
+        { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 1n as never, url: null }, at: at + 1_000 },
       ]),
     ).rejects.toThrow()
     expect(await store().analytics.drift()).toEqual(CONSISTENT)

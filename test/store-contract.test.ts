@@ -501,6 +501,44 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.claimTarget(ref!, at + 100_000, 30_000)).toMatchObject({ platform: 'mastodon', attempts: 3, attemptsSinceRetry: 1, uncertainSince: undefined })
     })
 
+    it('settles a batch of outcomes as it would one by one: two of one post in turn, a target settled already, a target claimed twice', async () => {
+      const { user, account } = await setup('Batches')
+      const at = T0 + 20_000
+      const a = (await store.posts.create(user, newPost(account, at), T0)).post
+      const b = (await store.posts.create(user, newPost(account, at, ['feed']), T0)).post
+      await store.publishing.claimDue(at, 100, 86_400_000)
+      const refs = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === a.id || r.postId === b.id)
+      const ref = (postId: string, platform: string) => refs.find((r) => r.postId === postId && r.platform === platform)!
+      // Asked for twice in one batch, a target is claimed once.
+      const claims = await store.publishing.claimTargets(
+        [ref(a.id, 'feed'), ref(a.id, 'mastodon'), ref(b.id, 'feed'), ref(b.id, 'feed')].map((r) => ({ ref: r, now: at })),
+        30_000,
+      )
+      expect(claims.map((c) => c && `${c.postId} ${c.platform}`)).toEqual([`${a.id} feed`, `${a.id} mastodon`, `${b.id} feed`, undefined])
+      const claimedVersion = (await store.posts.get(user, a.id))!.version
+      const published = (platformPostId: string) => ({ kind: 'published' as const, platformPostId, url: null })
+      expect(
+        await store.publishing.settleAll([
+          { postId: a.id, platform: 'feed', outcome: published('a1'), at: at + 100 },
+          { postId: b.id, platform: 'feed', outcome: published('b1'), at: at + 100 },
+          { postId: a.id, platform: 'mastodon', outcome: { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at: at + 200 },
+          { postId: a.id, platform: 'feed', outcome: { kind: 'failed', code: 'late', detail: 'late' }, at: at + 300 },
+        ]),
+      ).toEqual([true, true, true, false])
+      const after = (await store.posts.get(user, a.id))!
+      expect(after.version).toBe(claimedVersion + 2)
+      expect(after.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 100).toISOString() })
+      expect(after.post.targets.map((t) => [t.platform, t.status])).toEqual([['feed', 'published'], ['mastodon', 'failed']])
+      expect((await store.posts.get(user, b.id))!.post).toMatchObject({ status: 'published', published_at: new Date(at + 100).toISOString() })
+      // Each event carries the post as its own outcome left it: the first, before the second was recorded.
+      const events = (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user && (e.data as { id: string }).id === a.id && e.type !== 'post.scheduled')
+      expect(events.map((e) => [e.type, (e.data as { status: string }).status])).toEqual([
+        ['post.target.published', 'publishing'],
+        ['post.target.failed', 'partially_published'],
+        ['post.partially_published', 'partially_published'],
+      ])
+    })
+
     describe('a series', () => {
       const HOUR = 3_600_000
       const repeat = (extra: { count?: number; until?: number }) => ({ interval: 'PT2H', count: null, until: null, timezone: 'UTC', ...extra })

@@ -299,6 +299,16 @@ export interface TargetRow {
   error_part: number | null
 }
 
+/** How a post ends once no target is still in play (pending or publishing); undefined before. */
+export function finalStatusOf(targets: readonly Pick<TargetRow, 'status' | 'published_at'>[]): { status: Extract<PostStatus, 'published' | 'partially_published' | 'failed'>; published_at: number | null } | undefined {
+  if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return undefined
+  const published = targets.filter((t) => t.status === 'published')
+  return {
+    status: published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published',
+    published_at: published.length ? Math.max(...published.map((t) => t.published_at!)) : null,
+  }
+}
+
 /**
  * Whether a post can have rows in post_target_parts, so that reads of every other post skip the
  * table. Only a post with a thread, a first comment or per-platform versions publishes more than

@@ -1,14 +1,11 @@
-import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
 import { dueSplit, type ClaimedTarget, type ClaimResult, type Outcome, type PublishingStore, type StoredPart, type TargetRef } from '../port.js'
-import { claimedTargetOf, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import { claimedTargetOf, finalStatusOf, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
 import { advanceSeries } from './series.js'
-
-type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
 
 /** How long a node holds an interrupted attempt it took over while it resolves it. */
 const RECOVERY_LEASE_MS = 60_000
@@ -71,14 +68,6 @@ async function settleOn(tx: Queryable, postId: string, platform: PlatformName, o
   return true
 }
 
-/** How a post ends once no target is still in play (pending or publishing); undefined before. */
-function finalStatusOf(targets: TargetRow[]): { status: FinalStatus; published_at: number | null } | undefined {
-  if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return undefined
-  const published = targets.filter((t) => t.status === 'published')
-  const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
-  return { status, published_at: published.length ? Math.max(...published.map((t) => t.published_at!)) : null }
-}
-
 /**
  * The scheduler's side of posts on a database several nodes share: due posts and targets are
  * claimed with FOR UPDATE SKIP LOCKED or a conditional update, so no two nodes take the same
@@ -104,7 +93,10 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
     const withParts = rows.filter((r) => hasPartRows(r, [r])).map((r) => r.post_id)
     const parts = withParts.length === 0 ? [] : await sql<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${withParts}) ORDER BY idx`
     return claims.map(({ ref }) => {
-      const row = claimed.get(`${ref.postId} ${ref.platform}`)
+      const key = `${ref.postId} ${ref.platform}`
+      const row = claimed.get(key)
+      // A target asked for twice in one batch is claimed once.
+      claimed.delete(key)
       return row && claimedTargetOf(ref, row, parts.filter((p) => p.post_id === ref.postId && p.platform === ref.platform).map(storedPartOf))
     })
   }

@@ -1,4 +1,3 @@
-import type { PostStatus } from '../../../src/api/posts.js'
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { accountsStore } from './accounts.js'
@@ -7,11 +6,16 @@ import type { eventsStore } from './events.js'
 import { batchRollups, type BatchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
-import { claimedTargetOf, hasPartRows, partColumns, storedPartOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import { claimedTargetOf, finalStatusOf, hasPartRows, partColumns, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { dueSplit, type TargetRef, type ClaimedTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
 
-/** How a post ends once every target is settled. */
-type FinalStatus = Extract<PostStatus, 'published' | 'partially_published' | 'failed'>
+/** A target as the batch statements return it. */
+type TargetKey = { post_id: string; platform: PlatformName }
+type ClaimedRow = TargetKey & Pick<ClaimRow, 'attempts' | 'attempts_before_retry' | 'next_attempt_at' | 'uncertain_since'>
+const keyOf = (t: TargetKey) => `${t.post_id} ${t.platform}`
+
+/** Runs a batch statement on its rows, given as one JSON array; none, no statement. */
+const each = <R>(items: readonly unknown[], statement: { all(json: string): R[] }): R[] => (items.length ? statement.all(JSON.stringify(items)) : [])
 
 /**
  * `rollups` sums a batch of outcomes' analytics (batch-rollups.ts); null only where no rollups
@@ -30,10 +34,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       RETURNING id, scheduled_at`,
   )
   // A retried post's targets already carry their retry time; the others fall due at the post's.
-  const makeDue = db.prepare<[number, string], { due_at: number }>(
-    "UPDATE post_targets SET next_attempt_at = coalesce(next_attempt_at, ?) WHERE post_id = ? AND status = 'pending' RETURNING next_attempt_at AS due_at",
+  const makeDue = db.prepare<[string], { post_id: string; platform: PlatformName; due_at: number }>(
+    `UPDATE post_targets SET next_attempt_at = coalesce(next_attempt_at, c.value ->> 1) FROM json_each(?) c
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.status = 'pending'
+      RETURNING post_id, platform, next_attempt_at AS due_at`,
   )
-  const pendingOf = db.prepare<[string], { platform: PlatformName }>("SELECT platform FROM post_targets WHERE post_id = ? AND status = 'pending'")
   // A reservation is a lease on a pending target: this process will attempt it.
   // The longest waiting and the most recently due (dueSplit): two ends of the due index.
   const dueFree = "FROM post_targets WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_expires_at IS NULL OR lease_expires_at <= @now)"
@@ -48,24 +53,38 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const release = db.prepare(
     "UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND next_attempt_at IS NOT NULL AND lease_expires_at IS NOT NULL",
   )
-  const claimTarget = db.prepare<[number, string, string, number], { attempts: number; attempts_before_retry: number; next_attempt_at: number; uncertain_since: number | null }>(
-    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = ?
-      WHERE post_id = ? AND platform = ? AND status = 'pending' AND next_attempt_at <= ?
-      RETURNING attempts, attempts_before_retry, next_attempt_at, uncertain_since`,
+  // The statements below that take a batch take its rows as one JSON array (one statement for
+  // the batch, not one per row: a burst's writes cost a fraction as much that way).
+  const claimTargets = db.prepare<[string], ClaimedRow>(
+    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = c.value ->> 3 FROM json_each(?) c
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'pending'
+        AND post_targets.next_attempt_at <= c.value ->> 2
+      RETURNING post_id, platform, attempts, attempts_before_retry, next_attempt_at, uncertain_since`,
   )
+  const postsOf = db.prepare<[string], PostRow>('SELECT * FROM posts WHERE id IN (SELECT value FROM json_each(?))')
+  const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id IN (SELECT value FROM json_each(?))')
   // Publishing also starts the target's metrics schedule (daemon/analytics), in the same write.
-  const setPublished = db.prepare<[string | null, string | null, number, number, string, string], void>(
-    `UPDATE post_targets SET status = 'published', platform_post_id = ?, url = ?, published_at = ?, metrics_due_at = ?, lease_expires_at = NULL,
+  const setPublished = db.prepare<[string], TargetKey>(
+    `UPDATE post_targets SET status = 'published', platform_post_id = c.value ->> 2, url = c.value ->> 3, published_at = c.value ->> 4,
+            metrics_due_at = c.value ->> 4 + ${FIRST_COLLECTION_AFTER_MS}, lease_expires_at = NULL,
             next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL, uncertain_since = NULL
-      WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
+       FROM json_each(?) c
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'publishing'
+      RETURNING post_id, platform`,
   )
-  const setFailed = db.prepare<[string, string, string, number | null, string, string], void>(
-    `UPDATE post_targets SET status = ?, error_code = ?, error_detail = ?, error_part = ?, lease_expires_at = NULL, next_attempt_at = NULL
-      WHERE post_id = ? AND platform = ? AND status IN ('publishing', 'pending')`,
+  const setFailed = db.prepare<[string], TargetKey>(
+    `UPDATE post_targets SET status = c.value ->> 2, error_code = c.value ->> 3, error_detail = c.value ->> 4, error_part = c.value ->> 5,
+            lease_expires_at = NULL, next_attempt_at = NULL
+       FROM json_each(?) c
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status IN ('publishing', 'pending')
+      RETURNING post_id, platform`,
   )
-  const setRetry = db.prepare<[number, string, string, number | null, number | null, string, string], void>(
-    `UPDATE post_targets SET status = 'pending', next_attempt_at = ?, error_code = ?, error_detail = ?, uncertain_since = ?, error_part = ?, lease_expires_at = NULL
-      WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
+  const setRetry = db.prepare<[string], TargetKey>(
+    `UPDATE post_targets SET status = 'pending', next_attempt_at = c.value ->> 2, error_code = c.value ->> 3, error_detail = c.value ->> 4,
+            uncertain_since = c.value ->> 5, error_part = c.value ->> 6, lease_expires_at = NULL
+       FROM json_each(?) c
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'publishing'
+      RETURNING post_id, platform`,
   )
   const resend = db.prepare<[number, string, string], void>(
     `UPDATE post_targets SET status = 'pending', uncertain_since = coalesce(uncertain_since, next_attempt_at), next_attempt_at = ?, lease_expires_at = NULL
@@ -83,92 +102,128 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
   )
   // Both return the post as they leave it: its events carry it, with no second read.
-  const finish = db.prepare<[PostStatus, number | null, number, string], PostRow>(
-    "UPDATE posts SET status = ?, published_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'publishing' RETURNING *",
+  const finish = db.prepare<[string], PostRow>(
+    `UPDATE posts SET status = c.value ->> 1, published_at = c.value ->> 2, updated_at = c.value ->> 3, version = version + 1 FROM json_each(?) c
+      WHERE posts.id = c.value ->> 0 AND posts.status = 'publishing' RETURNING *`,
   )
-  const touch = db.prepare<[number, string], PostRow>('UPDATE posts SET updated_at = ?, version = version + 1 WHERE id = ? RETURNING *')
+  const touch = db.prepare<[string], PostRow>(
+    'UPDATE posts SET updated_at = c.value ->> 1, version = version + 1 FROM json_each(?) c WHERE posts.id = c.value ->> 0 RETURNING *',
+  )
   const firstPost = db.prepare<[number], { at: number | null }>("SELECT min(scheduled_at) AS at FROM posts WHERE status = 'scheduled' AND scheduled_at > ?")
   const firstTarget = db.prepare<[number], { at: number | null }>(
     "SELECT min(next_attempt_at) AS at FROM post_targets WHERE status = 'pending' AND next_attempt_at > ?",
   )
 
   /**
-   * Writes the post's final state once no target is still in play (from its targets as they are
-   * now), else its new version; returns the post as it leaves it, its final state or undefined,
-   * and whether this call moved the post into it (what moves a series on, once).
+   * Records outcomes, their events and, for each post whose targets are all settled, its final
+   * state and event. A post's outcomes are recorded in turn, one round each, so each sees the
+   * ones before it as it would alone; within a round every statement takes the whole round.
+   * False for an outcome whose target was settled already (by a lease recovery, say): the first
+   * outcome stands.
    */
-  function finishIfDone(postId: string, targets: readonly TargetRow[], now: number): { row: PostRow; final?: { status: FinalStatus; entered: boolean } } {
-    if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return { row: touch.get(now, postId)! }
-    const published = targets.filter((t) => t.status === 'published')
-    const status: FinalStatus = published.length === targets.length ? 'published' : published.length === 0 ? 'failed' : 'partially_published'
-    const publishedAt = published.length ? Math.max(...published.map((t) => t.published_at!)) : null
-    const entered = finish.get(status, publishedAt, now, postId)
-    return { row: entered ?? reader.rowSync(postId)!, final: { status, entered: entered !== undefined } }
+  function settleBatch(settlements: readonly Settlement[]): boolean[] {
+    const recorded = settlements.map(() => false)
+    const rounds: number[][] = []
+    const seen = new Map<string, number>()
+    settlements.forEach((s, i) => {
+      const round = seen.get(s.postId) ?? 0
+      seen.set(s.postId, round + 1)
+      ;(rounds[round] ??= []).push(i)
+    })
+    for (const round of rounds) {
+      const done = settleRound(round.map((i) => settlements[i]!))
+      round.forEach((i, k) => (recorded[i] = done[k]!))
+    }
+    return recorded
   }
 
-  // Plain functions run inside the transactions below (a nested db.transaction would add a savepoint per item).
-  function settleOne(postId: string, platform: PlatformName, outcome: Outcome, now: number): boolean {
-    let changed: number
-    if (outcome.kind === 'published') changed = setPublished.run(outcome.platformPostId, outcome.url, now, now + FIRST_COLLECTION_AFTER_MS, postId, platform).changes
-    else if (outcome.kind === 'retry') changed = setRetry.run(outcome.at, outcome.code, outcome.detail, outcome.uncertainSince ?? null, outcome.part ?? null, postId, platform).changes
-    else {
-      const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
-      changed = setFailed.run(status, code, outcome.detail, outcome.part ?? null, postId, platform).changes
+  /** One round of `settleBatch`: no post in it twice. */
+  function settleRound(round: readonly Settlement[]): boolean[] {
+    const published: unknown[][] = []
+    const retry: unknown[][] = []
+    const failed: unknown[][] = []
+    for (const { postId, platform, outcome: o, at } of round) {
+      if (o.kind === 'published') published.push([postId, platform, o.platformPostId, o.url, at])
+      else if (o.kind === 'retry') retry.push([postId, platform, o.at, o.code, o.detail, o.uncertainSince ?? null, o.part ?? null])
+      else failed.push([postId, platform, o.kind, o.kind === 'failed' ? o.code : 'unconfirmed', o.detail, o.part ?? null])
     }
-    // Settled already (by a lease recovery, say): the first outcome stands.
-    if (changed === 0) return false
-    if (outcome.kind === 'retry') {
-      touch.get(now, postId)
-      return true
-    }
-    // The targets are read once: they decide the post's final state and are in its events,
+    const changed = new Set([...each(published, setPublished), ...each(retry, setRetry), ...each(failed, setFailed)].map(keyOf))
+    const recorded = round.map((s) => changed.has(keyOf({ post_id: s.postId, platform: s.platform })))
+    const settled = round.filter((s, i) => recorded[i])
+    // A retry changes the post's version only; the other outcomes also its state and events.
+    const retried = settled.filter((s) => s.outcome.kind === 'retry')
+    const ended = settled.filter((s) => s.outcome.kind !== 'retry')
+    if (retried.length) touch.all(JSON.stringify(retried.map((s) => [s.postId, s.at])))
+    if (ended.length === 0) return recorded
+    // The targets are read once: they decide each post's final state and are in its events,
     // which carry the post as this transaction leaves it.
-    const targets = reader.targetsSync(postId)
-    const { row, final } = finishIfDone(postId, targets, now)
-    const record = reader.recordFromRows(row, targets)
-    if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, now)
-    if (outcome.kind === 'published' && outcome.refreshed) {
-      accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
+    const targets = new Map<string, TargetRow[]>()
+    for (const t of targetsOf.all(JSON.stringify(ended.map((s) => s.postId)))) targets.set(t.post_id, [...(targets.get(t.post_id) ?? []), t])
+    const finals = new Map(ended.map((s) => [s.postId, finalStatusOf(targets.get(s.postId)!)]))
+    const after = new Map<string, PostRow>()
+    const entered = new Set<string>()
+    const finishing = ended.filter((s) => finals.get(s.postId))
+    for (const row of each(finishing.map((s) => [s.postId, finals.get(s.postId)!.status, finals.get(s.postId)!.published_at, s.at]), finish)) {
+      after.set(row.id, row)
+      entered.add(row.id)
     }
-    events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, now)
-    if (final) events.appendSync(record.userId, `post.${final.status}`, record.post, now)
-    // Published, partly published or failed alike, an evergreen series goes on.
-    if (final?.entered && row.series_id) series.advanceSync(postId, now)
-    return true
+    for (const row of each(ended.filter((s) => !finals.get(s.postId)).map((s) => [s.postId, s.at]), touch)) after.set(row.id, row)
+    // A post that had reached its final state already (its other targets settled by a recovery, say).
+    for (const row of each(ended.filter((s) => !after.has(s.postId)).map((s) => s.postId), postsOf)) after.set(row.id, row)
+    for (const { postId, platform, outcome, at } of ended) {
+      const row = after.get(postId)!
+      const record = reader.recordFromRows(row, targets.get(postId)!)
+      const final = finals.get(postId)
+      if (outcome.kind === 'failed' && outcome.reauthRequired) accounts.markReauthRequiredSync(record.post.account_id, platform, at)
+      if (outcome.kind === 'published' && outcome.refreshed) {
+        accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
+      }
+      events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, at)
+      if (final) events.appendSync(record.userId, `post.${final.status}`, record.post, at)
+      // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
+      if (entered.has(postId) && row.series_id) series.advanceSync(postId, at)
+    }
+    return recorded
   }
-  const settle = db.transaction(settleOne)
+  const settle = db.transaction((s: Settlement) => settleBatch([s])[0]!)
 
   // A batch sums what its targets change in the rollups once per rollup row, not per target.
-  const settleAll = db.transaction((settlements: readonly Settlement[]) => {
-    const write = () => settlements.map((s) => settleOne(s.postId, s.platform, s.outcome, s.at))
-    return rollups ? rollups(settlements, write) : write()
-  })
+  const settleAll = db.transaction((settlements: readonly Settlement[]) => (rollups ? rollups(settlements, () => settleBatch(settlements)) : settleBatch(settlements)))
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
-    const result: ClaimResult = { claimed: 0, missed: 0 }
-    for (const post of claimPosts.all({ now, ...dueSplit(limit) })) {
-      result.claimed++
-      const dueAt = Math.min(...makeDue.all(post.scheduled_at, post.id).map((t) => t.due_at))
-      if (now - dueAt <= catchUpMs) continue
+    const posts = claimPosts.all({ now, ...dueSplit(limit) })
+    const result: ClaimResult = { claimed: posts.length, missed: 0 }
+    if (posts.length === 0) return result
+    const due = new Map<string, { platform: PlatformName; due_at: number }[]>()
+    for (const t of makeDue.all(JSON.stringify(posts.map((p) => [p.id, p.scheduled_at])))) due.set(t.post_id, [...(due.get(t.post_id) ?? []), t])
+    const missed: Settlement[] = []
+    for (const post of posts) {
+      const targets = due.get(post.id) ?? []
+      if (targets.length === 0 || now - Math.min(...targets.map((t) => t.due_at)) <= catchUpMs) continue
       result.missed++
-      for (const { platform } of pendingOf.all(post.id)) {
-        settleOne(post.id, platform, { kind: 'failed', code: 'missed_schedule', detail: `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.` }, now)
-      }
+      const detail = `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.`
+      for (const { platform } of targets) missed.push({ postId: post.id, platform, outcome: { kind: 'failed', code: 'missed_schedule', detail }, at: now })
     }
+    settleBatch(missed)
     return result
   })
 
-  const claimAll = db.transaction((claims: readonly { ref: TargetRef; now: number }[], leaseMs: number) => claims.map((c) => claimTargetOf(c.ref, c.now, leaseMs)))
-  const claimOne = db.transaction((ref: TargetRef, now: number, leaseMs: number) => claimTargetOf(ref, now, leaseMs))
   const partsOfTarget = db.prepare<[string, string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? AND platform = ? ORDER BY idx')
-  function claimTargetOf(ref: TargetRef, now: number, leaseMs: number): ClaimedTarget | undefined {
-    const row = claimTarget.get(now + leaseMs, ref.postId, ref.platform, now)
-    if (!row) return undefined
-    const post = reader.rowSync(ref.postId)!
-    const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
-    // The parts an earlier attempt got out: the attempt resumes after them.
-    return claimedTargetOf(ref, claim, hasPartRows(post, [row]) ? partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf) : [])
-  }
+  const claimAll = db.transaction((claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): (ClaimedTarget | undefined)[] => {
+    const rows = new Map(claimTargets.all(JSON.stringify(claims.map(({ ref, now }) => [ref.postId, ref.platform, now, now + leaseMs]))).map((row) => [keyOf(row), row]))
+    const posts = new Map(postsOf.all(JSON.stringify([...new Set([...rows.values()].map((r) => r.post_id))])).map((p) => [p.id, p]))
+    return claims.map(({ ref }) => {
+      const key = keyOf({ post_id: ref.postId, platform: ref.platform })
+      const row = rows.get(key)
+      if (!row) return undefined
+      // A target asked for twice in one batch is claimed once.
+      rows.delete(key)
+      const post = posts.get(ref.postId)!
+      const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
+      // The parts an earlier attempt got out: the attempt resumes after them.
+      return claimedTargetOf(ref, claim, hasPartRows(post, [row]) ? partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf) : [])
+    })
+  })
   const insertPart = db.prepare<[PartRow], void>(
     `INSERT INTO post_target_parts (post_id, platform, idx, kind, platform_post_id, url, ref, published_at)
      VALUES (@post_id, @platform, @idx, @kind, @platform_post_id, @url, @ref, @published_at) ON CONFLICT DO NOTHING`,
@@ -196,7 +251,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     },
 
     async claimTarget(ref: TargetRef, now: number, leaseMs: number): Promise<ClaimedTarget | undefined> {
-      return claimOne.immediate(ref, now, leaseMs)
+      return claimAll.immediate([{ ref, now }], leaseMs)[0]
     },
 
     async claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]> {
@@ -208,7 +263,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
      * final state and event: all in one transaction. False if the target was settled already.
      */
     async settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
-      return settle.immediate(postId, platform, outcome, now)
+      return settle.immediate({ postId, platform, outcome, at: now })
     },
 
     async settleAll(settlements: readonly Settlement[]): Promise<boolean[]> {
