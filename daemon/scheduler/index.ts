@@ -8,7 +8,7 @@ import { callWithConnection } from '../platforms/oauth-tokens.js'
 import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Outcome, Settlement, StoredPart, TargetRef } from '../store/index.js'
+import type { ClaimedTarget, Outcome, Settlement, StoredConnection, StoredPart, TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
@@ -52,6 +52,11 @@ export interface TickResult {
 
 const BATCH = 500
 
+/** A connection and its credentials, opened for an attempt; or the outcome when it cannot be. */
+type Opened = { connection: StoredConnection; credentials: Record<string, unknown> } | Outcome
+
+const failed = (code: string, detail: string): Outcome => ({ kind: 'failed', code, detail })
+
 const keyOf = (ref: Pick<TargetRef, 'postId' | 'platform'>) => `${ref.postId} ${ref.platform}`
 
 /**
@@ -79,8 +84,11 @@ export class Scheduler {
   private readonly platformCtx: PlatformContext
   /** Outcomes recorded together, one transaction per batch: a burst's hottest write. */
   private readonly settlements: Batcher<Settlement, boolean>
-  /** Claims taken together likewise: one statement for the attempts that get their slots at once. */
-  private readonly claims: Batcher<{ ref: TargetRef; now: number }, ClaimedTarget | undefined>
+  /**
+   * Claims taken together likewise: one statement for the attempts that get their slots at once,
+   * and one read (and opening) of each connection they publish on, not one per attempt.
+   */
+  private readonly claims: Batcher<{ ref: TargetRef; now: number }, { target: ClaimedTarget; connection: Promise<Opened> } | undefined>
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -108,9 +116,24 @@ export class Scheduler {
     })
     this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
     const { publishing } = deps.store
-    this.claims = new Batcher(async (batch) =>
-      (await publishing.claimTargets(batch, this.options.leaseMs)).map((value) => ({ status: 'fulfilled' as const, value })),
-    )
+    this.claims = new Batcher(async (batch) => {
+      const connections = new Map<string, Promise<Opened>>()
+      const opened = (target: ClaimedTarget) => {
+        const key = `${target.accountId} ${target.platform}`
+        let opening = connections.get(key)
+        if (!opening) {
+          connections.set(key, (opening = this.open(target)))
+          // An attempt that ends before it needs the connection (too late, say) never awaits it: a
+          // failed read is then the other attempts' error, not an unhandled rejection.
+          opening.catch(() => undefined)
+        }
+        return opening
+      }
+      return (await publishing.claimTargets(batch, this.options.leaseMs)).map((target) => ({
+        status: 'fulfilled' as const,
+        value: target && { target, connection: opened(target) },
+      }))
+    })
     this.settlements = new Batcher(async (batch) => {
       try {
         return (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value }))
@@ -293,10 +316,11 @@ export class Scheduler {
     try {
       // Stopping: leave it pending (its reservation given back at stop), for another node or the next start.
       if (this.stopping) return
-      const target = await this.claims.add({ ref, now: Math.max(horizon, clock.now()) })
-      if (!target) return
+      const claimed = await this.claims.add({ ref, now: Math.max(horizon, clock.now()) })
+      if (!claimed) return
+      const { target } = claimed
       const started = clock.now()
-      const outcome = await this.publish(target)
+      const outcome = await this.publish(target, claimed.connection)
       await this.settlements.add({ postId: target.postId, platform: target.platform, outcome, at: clock.now() })
       log.info({
         msg: 'publish attempt',
@@ -317,26 +341,33 @@ export class Scheduler {
     }
   }
 
+  /** A claimed target's connection and its credentials, opened; or why it cannot publish. */
+  private async open(target: ClaimedTarget): Promise<Opened> {
+    const name = target.platform
+    const connection = await this.deps.store.accounts.connection(target.accountId, name)
+    if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`)
+    if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`)
+    try {
+      return { connection, credentials: this.deps.secrets.open(connection.sealedCredentials, `${target.accountId}:${name}`) as Record<string, unknown> }
+    } catch (error) {
+      return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`)
+    }
+  }
+
   /** Calls the platform; never throws: every way it can end is an outcome. */
-  private async publish(target: ClaimedTarget): Promise<Outcome> {
+  private async publish(target: ClaimedTarget, opening: Promise<Opened>): Promise<Outcome> {
     const { store, platforms, secrets, clock } = this.deps
     const name = target.platform
-    const failed = (code: string, detail: string): Outcome => ({ kind: 'failed', code, detail })
     const platform = platforms.platformFor(name)
     if (!platform) return failed('platform_unavailable', `This smm has no ${name} platform.`)
     const now = clock.now()
     if (now - target.dueAt > this.options.catchUpMs) {
       return failed('missed_schedule', `The attempt is over ${Math.round(this.options.catchUpMs / 3_600_000)} h late (the daemon was down); it was not published. Retry it to publish now.`)
     }
-    const connection = await store.accounts.connection(target.accountId, name)
-    if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`)
-    if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`)
-    let credentials: Record<string, unknown>
-    try {
-      credentials = secrets.open(connection.sealedCredentials, `${target.accountId}:${name}`) as Record<string, unknown>
-    } catch (error) {
-      return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`)
-    }
+    const opened = await opening
+    if ('kind' in opened) return opened
+    const { connection } = opened
+    let { credentials } = opened
     // Part by part: each one out is recorded at once, in its own write, so a failure (or a crash)
     // part-way leaves the parts before it recorded, and the next attempt resumes after them.
     const out = new Map(target.published.map((part) => [part.index, part]))

@@ -132,6 +132,7 @@ export function storedConnection(row: ConnectionRow, userId: string): StoredConn
 }
 
 export interface FeedRow {
+  account_id: string
   post_id: string
   content: string
   media_urls: string

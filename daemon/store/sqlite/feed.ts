@@ -14,20 +14,22 @@ interface NewItem {
 export function feedStore(db: Db) {
   // Keyed by (account, post): publishing the same post again is a no-op, which is what makes
   // the feed platform safe to re-send after a crash.
-  const insert = db.prepare<[string, string, string, string, number], void>(
-    'INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  // A batch's items in one statement each, given as one JSON array.
+  const insert = db.prepare<[string], void>(
+    `INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at)
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
   )
-  const one = db.prepare<[string, string], Row>('SELECT * FROM feed_items WHERE account_id = ? AND post_id = ?')
+  const these = db.prepare<[string], Row>('SELECT * FROM feed_items WHERE (account_id, post_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))')
   const recent = db.prepare<[string, number], Row>(
     'SELECT * FROM feed_items WHERE account_id = ? ORDER BY published_at DESC, post_id DESC LIMIT ?',
   )
 
-  const addAll = db.transaction((items: NewItem[]) =>
-    items.map((item) => {
-      insert.run(item.accountId, item.postId, item.content, JSON.stringify(item.mediaUrls), item.now)
-      return fromRow(one.get(item.accountId, item.postId)!)
-    }),
-  )
+  const addAll = db.transaction((items: NewItem[]) => {
+    const json = JSON.stringify(items.map((i) => [i.accountId, i.postId, i.content, JSON.stringify(i.mediaUrls), i.now]))
+    insert.run(json)
+    const rows = new Map(these.all(json).map((row) => [`${row.account_id} ${row.post_id}`, row]))
+    return items.map((i) => fromRow(rows.get(`${i.accountId} ${i.postId}`)!))
+  })
   // A burst's publishes share transactions (one commit each, not one per item), as its outcomes do.
   const adding = new Batcher<NewItem, FeedItem>(async (items) => addAll.immediate(items).map((value) => ({ status: 'fulfilled', value })))
 
