@@ -391,8 +391,9 @@ describe('scale', () => {
       await t.daemon.store.posts.create(me, { accountId: acc, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at + (i % 1000) }, t.clock.now())
     }
     t.clock.set(at + 999)
-    const result = await tick()
-    expect(result.claimed).toBe(10_000)
+    // The tick resolves once everything due is out. It yields between claim batches, so the
+    // sweep may claim part of the burst meanwhile: what counts is that every post is published.
+    await tick()
     const counts = sql(t).prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
     expect(counts).toEqual([{ status: 'published', n: 10_000 }])
     expect((await t.daemon.store.feed.recent(acc, 20_000)).length).toBe(10_000)
