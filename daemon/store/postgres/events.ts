@@ -11,9 +11,10 @@ export async function appendEvent(q: Queryable, userId: string, type: EventType,
   return { id, userId, type, data, createdAt: now }
 }
 
-/** Appends several events of one user in one statement, in order (their ids are monotonic). */
-export async function appendEvents(q: Queryable, userId: string, events: readonly (readonly [EventType, unknown])[], now: number): Promise<void> {
-  const rows = events.map(([type, data]) => ({ id: newId('msg', now), user_id: userId, type, data: JSON.stringify(data), created_at: now }))
+/** Appends several events in one statement, in order (their ids are monotonic). */
+export async function appendEvents(q: Queryable, events: readonly { userId: string; type: EventType; data: unknown; at: number }[]): Promise<void> {
+  if (events.length === 0) return
+  const rows = events.map((e) => ({ id: newId('msg', e.at), user_id: e.userId, type: e.type, data: JSON.stringify(e.data), created_at: e.at }))
   await q`INSERT INTO events ${q(rows, 'id', 'user_id', 'type', 'data', 'created_at')}`
 }
 

@@ -1,16 +1,34 @@
-import type { FeedStore } from '../port.js'
+import { Batcher } from '../../batcher.js'
+import type { FeedItem, FeedStore } from '../port.js'
 import { feedItemFromRow, type FeedRow } from '../rows.js'
 import type { Sql } from './connect.js'
 
+interface NewItem {
+  accountId: string
+  postId: string
+  content: string
+  mediaUrls: string[]
+  now: number
+}
+
 export function feedStore(sql: Sql): FeedStore {
-  return {
+  // A burst's publishes share statements (two for a batch, not one or two per item), as its outcomes do.
+  const adding = new Batcher<NewItem, FeedItem>(async (items) => {
+    const accounts = items.map((i) => i.accountId)
+    const posts = items.map((i) => i.postId)
     // Keyed by (account, post): a re-sent publish answers the item already there.
-    async publish(accountId, postId, content, mediaUrls, now) {
-      const [added] = await sql<FeedRow[]>`INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at)
-                VALUES (${accountId}, ${postId}, ${content}, ${JSON.stringify(mediaUrls)}, ${now}) ON CONFLICT DO NOTHING RETURNING *`
-      const [row] = added ? [added] : await sql<FeedRow[]>`SELECT * FROM feed_items WHERE account_id = ${accountId} AND post_id = ${postId}`
-      return feedItemFromRow(row!)
-    },
+    await sql`
+      INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at)
+      SELECT * FROM unnest(${accounts}::text[], ${posts}::text[], ${items.map((i) => i.content)}::text[], ${items.map((i) => JSON.stringify(i.mediaUrls))}::text[],
+                           ${items.map((i) => i.now)}::bigint[])
+      ON CONFLICT DO NOTHING`
+    const rows = await sql<FeedRow[]>`
+      SELECT f.* FROM feed_items f JOIN unnest(${accounts}::text[], ${posts}::text[]) AS r(account_id, post_id) ON f.account_id = r.account_id AND f.post_id = r.post_id`
+    const byKey = new Map(rows.map((row) => [`${row.account_id} ${row.post_id}`, row]))
+    return items.map((i) => ({ status: 'fulfilled' as const, value: feedItemFromRow(byKey.get(`${i.accountId} ${i.postId}`)!) }))
+  })
+  return {
+    publish: (accountId, postId, content, mediaUrls, now) => adding.add({ accountId, postId, content, mediaUrls, now }),
     async recent(accountId, limit) {
       return (
         await sql<FeedRow[]>`SELECT * FROM feed_items WHERE account_id = ${accountId} ORDER BY published_at DESC, post_id DESC LIMIT ${limit}`

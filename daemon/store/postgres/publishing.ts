@@ -1,6 +1,6 @@
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { dueSplit, type ClaimedTarget, type ClaimResult, type Outcome, type PublishingStore, type StoredPart, type TargetRef } from '../port.js'
+import { dueSplit, type ClaimedTarget, type ClaimResult, type Outcome, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
 import { claimedTargetOf, finalStatusOf, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
@@ -11,61 +11,133 @@ import { advanceSeries } from './series.js'
 const RECOVERY_LEASE_MS = 60_000
 
 /**
- * Records one attempt's outcome on `tx`. The post's row is locked first, so that targets of one
- * post settled at once on several nodes take turns, and the last one sees every other outcome
- * and writes the post's final state. The post as the events carry it is built from the rows
- * read here, not read again: a settle is six statements, the hottest write of a burst.
+ * Records outcomes on `tx`, their events and, for each post whose targets are all settled, its
+ * final state and event. Every post of the batch is locked first, at once and in one order, so
+ * that batches on several nodes never deadlock, and targets of one post settled at once on
+ * several nodes take turns: the last sees every other outcome and writes the post's final
+ * state. A post's outcomes are recorded in turn, one round each, so each sees the ones before
+ * it as it would alone; within a round every statement takes the whole round. False for an
+ * outcome whose target was settled already (by a recovery on another node, say): the first
+ * outcome stands.
  */
-async function settleOn(tx: Queryable, postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
-  const [post] = await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${postId} FOR UPDATE`
-  if (!post) return false
+async function settleBatch(tx: Queryable, settlements: readonly Settlement[]): Promise<boolean[]> {
+  if (settlements.length === 0) return []
+  const ids = [...new Set(settlements.map((s) => s.postId))].sort()
+  const posts = new Map((await tx<PostRow[]>`SELECT * FROM posts WHERE id = ANY(${ids}) ORDER BY id FOR UPDATE`).map((p) => [p.id, p]))
+  const recorded = settlements.map(() => false)
+  const rounds: number[][] = []
+  const seen = new Map<string, number>()
+  settlements.forEach((s, i) => {
+    const round = seen.get(s.postId) ?? 0
+    seen.set(s.postId, round + 1)
+    ;(rounds[round] ??= []).push(i)
+  })
+  for (const round of rounds) {
+    const done = await settleRound(tx, posts, round.map((i) => settlements[i]!).filter((s) => posts.has(s.postId)))
+    round.forEach((i) => (recorded[i] = done.has(settlements[i]!)))
+  }
+  return recorded
+}
+
+/** One round of `settleBatch` (no post in it twice), on the posts as locked and changed so far; the settlements it recorded. */
+async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: readonly Settlement[]): Promise<Set<Settlement>> {
+  const column = <T>(items: readonly Settlement[], value: (s: Settlement) => T) => items.map(value)
+  const of = (...kinds: Outcome['kind'][]) => round.filter((s) => kinds.includes(s.outcome.kind))
+  const published = of('published')
+  const retry = of('retry')
+  const failed = of('failed', 'unconfirmed')
+  const o = (s: Settlement) => s.outcome as Record<string, unknown>
   const done = { lease_expires_at: null, claimed_by: null }
-  let changed
-  if (outcome.kind === 'published') {
-    changed = await tx`
-      UPDATE post_targets SET status = 'published', platform_post_id = ${outcome.platformPostId}, url = ${outcome.url}, published_at = ${now},
-             metrics_due_at = ${now + FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL, uncertain_since = NULL,
-             ${tx(done)}
-       WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
-  } else if (outcome.kind === 'retry') {
-    changed = await tx`
-      UPDATE post_targets SET status = 'pending', next_attempt_at = ${outcome.at}, error_code = ${outcome.code}, error_detail = ${outcome.detail},
-             uncertain_since = ${outcome.uncertainSince ?? null}, error_part = ${outcome.part ?? null},
-             ${tx(done)}
-       WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' RETURNING 1`
-  } else {
-    const [status, code] = outcome.kind === 'failed' ? ['failed', outcome.code] : ['unconfirmed', 'unconfirmed']
-    changed = await tx`
-      UPDATE post_targets SET status = ${status}, error_code = ${code}, error_detail = ${outcome.detail}, error_part = ${outcome.part ?? null}, next_attempt_at = NULL, ${tx(done)}
-       WHERE post_id = ${postId} AND platform = ${platform} AND status IN ('publishing', 'pending') RETURNING 1`
+  const changed: { post_id: string; platform: string }[] = []
+  if (published.length) {
+    changed.push(
+      ...(await tx<{ post_id: string; platform: string }[]>`
+        UPDATE post_targets t SET status = 'published', platform_post_id = r.platform_post_id, url = r.url, published_at = r.at,
+               metrics_due_at = r.at + ${FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL,
+               uncertain_since = NULL, ${tx(done)}
+          FROM unnest(${column(published, (s) => s.postId)}::text[], ${column(published, (s) => s.platform)}::text[],
+                      ${column(published, (s) => o(s).platformPostId as string | null)}::text[], ${column(published, (s) => o(s).url as string | null)}::text[],
+                      ${column(published, (s) => s.at)}::bigint[]) AS r(post_id, platform, platform_post_id, url, at)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing'
+        RETURNING t.post_id, t.platform`),
+    )
   }
-  // Settled already (by a recovery on another node, say): the first outcome stands.
-  if (changed.length === 0) return false
-  if (outcome.kind === 'retry') {
-    await tx`UPDATE posts SET updated_at = ${now}, version = version + 1 WHERE id = ${postId}`
-    return true
+  if (retry.length) {
+    changed.push(
+      ...(await tx<{ post_id: string; platform: string }[]>`
+        UPDATE post_targets t SET status = 'pending', next_attempt_at = r.next_at, error_code = r.code, error_detail = r.detail,
+               uncertain_since = r.uncertain_since, error_part = r.part, ${tx(done)}
+          FROM unnest(${column(retry, (s) => s.postId)}::text[], ${column(retry, (s) => s.platform)}::text[], ${column(retry, (s) => o(s).at as number)}::bigint[],
+                      ${column(retry, (s) => o(s).code as string)}::text[], ${column(retry, (s) => o(s).detail as string)}::text[],
+                      ${column(retry, (s) => (o(s).uncertainSince as number | undefined) ?? null)}::bigint[], ${column(retry, (s) => (o(s).part as number | undefined) ?? null)}::int[])
+               AS r(post_id, platform, next_at, code, detail, uncertain_since, part)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing'
+        RETURNING t.post_id, t.platform`),
+    )
   }
-  const targets = await tx<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ${postId}`
-  const final = finalStatusOf(targets)
-  let after: PostRow = post
-  if (!final) after = { ...post, updated_at: now, version: post.version + 1 }
-  else if (post.status === 'publishing') after = { ...post, ...final, updated_at: now, version: post.version + 1 }
-  if (after !== post) {
-    await tx`UPDATE posts SET status = ${after.status}, published_at = ${after.published_at}, updated_at = ${now}, version = ${after.version} WHERE id = ${postId}`
+  if (failed.length) {
+    changed.push(
+      ...(await tx<{ post_id: string; platform: string }[]>`
+        UPDATE post_targets t SET status = r.status, error_code = r.code, error_detail = r.detail, error_part = r.part, next_attempt_at = NULL, ${tx(done)}
+          FROM unnest(${column(failed, (s) => s.postId)}::text[], ${column(failed, (s) => s.platform)}::text[], ${column(failed, (s) => s.outcome.kind)}::text[],
+                      ${column(failed, (s) => (s.outcome.kind === 'failed' ? s.outcome.code : 'unconfirmed'))}::text[], ${column(failed, (s) => o(s).detail as string)}::text[],
+                      ${column(failed, (s) => (o(s).part as number | undefined) ?? null)}::int[])
+               AS r(post_id, platform, status, code, detail, part)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status IN ('publishing', 'pending')
+        RETURNING t.post_id, t.platform`),
+    )
   }
-  const parts = hasPartRows(post, targets) ? await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ${postId} ORDER BY platform, idx` : []
-  const record = postRecordOf(after, targets, parts)
-  if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, now)
-  if (outcome.kind === 'published' && outcome.refreshed) {
-    await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
+  const keys = new Set(changed.map((t) => `${t.post_id} ${t.platform}`))
+  const settled = new Set(round.filter((s) => keys.has(`${s.postId} ${s.platform}`)))
+  if (settled.size === 0) return settled
+  const targets = new Map<string, TargetRow[]>()
+  const ended = [...settled].filter((s) => s.outcome.kind !== 'retry')
+  if (ended.length) {
+    for (const t of await tx<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${ended.map((s) => s.postId)})`) targets.set(t.post_id, [...(targets.get(t.post_id) ?? []), t])
   }
-  await appendEvents(tx, record.userId, [
-    [outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }],
-    ...(final ? [[`post.${final.status}`, record.post] as const] : []),
-  ], now)
+  // Each post as this round leaves it: a retry or an outcome that leaves targets in play bumps
+  // its version; the last outcome also writes its final state, once (a post that reached it
+  // already keeps it).
+  const finals = new Map<Settlement, ReturnType<typeof finalStatusOf>>()
+  const entered = new Set<string>()
+  const changedPosts: PostRow[] = []
+  for (const s of settled) {
+    const post = posts.get(s.postId)!
+    const final = s.outcome.kind === 'retry' ? undefined : finalStatusOf(targets.get(s.postId)!)
+    finals.set(s, final)
+    if (final && post.status !== 'publishing') continue
+    if (final) entered.add(s.postId)
+    const after: PostRow = { ...post, ...final, updated_at: s.at, version: post.version + 1 }
+    posts.set(s.postId, after)
+    changedPosts.push(after)
+  }
+  if (changedPosts.length) {
+    await tx`
+      UPDATE posts p SET status = r.status, published_at = r.published_at, updated_at = r.updated_at, version = r.version
+        FROM unnest(${changedPosts.map((p) => p.id)}::text[], ${changedPosts.map((p) => p.status)}::text[], ${changedPosts.map((p) => p.published_at)}::bigint[],
+                    ${changedPosts.map((p) => p.updated_at)}::bigint[], ${changedPosts.map((p) => p.version)}::int[]) AS r(id, status, published_at, updated_at, version)
+       WHERE p.id = r.id`
+  }
+  if (ended.length === 0) return settled
+  const withParts = ended.filter((s) => hasPartRows(posts.get(s.postId)!, targets.get(s.postId)!)).map((s) => s.postId)
+  const parts = withParts.length ? await tx<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${withParts}) ORDER BY platform, idx` : []
+  const events: Parameters<typeof appendEvents>[1][number][] = []
+  for (const s of ended) {
+    const { postId, platform, outcome, at } = s
+    const after = posts.get(postId)!
+    const record = postRecordOf(after, targets.get(postId)!, parts.filter((p) => p.post_id === postId))
+    if (outcome.kind === 'failed' && outcome.reauthRequired) await markReauthRequired(tx, record.post.account_id, platform, at)
+    if (outcome.kind === 'published' && outcome.refreshed) {
+      await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
+    }
+    events.push({ userId: record.userId, type: outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', data: { ...record.post, platform }, at })
+    const final = finals.get(s)
+    if (final) events.push({ userId: record.userId, type: `post.${final.status}`, data: record.post, at })
+  }
+  await appendEvents(tx, events)
   // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
-  if (final && post.status === 'publishing') await advanceSeries(tx, after, now)
-  return true
+  for (const s of ended) if (entered.has(s.postId)) await advanceSeries(tx, posts.get(s.postId)!, s.at)
+  return settled
 }
 
 /**
@@ -121,13 +193,15 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
             FROM posts p
            WHERE p.id = t.post_id AND t.post_id = ANY(${posts.map((p) => p.id)}) AND t.status = 'pending'
           RETURNING t.post_id, t.platform, t.next_attempt_at AS due_at`
+        const missed: Settlement[] = []
         for (const post of posts) {
           const targets = due.filter((t) => t.post_id === post.id)
           if (targets.length === 0 || now - Math.min(...targets.map((t) => t.due_at)) <= catchUpMs) continue
           result.missed++
           const detail = `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.`
-          for (const { platform } of targets) await settleOn(tx, post.id, platform, { kind: 'failed', code: 'missed_schedule', detail }, now)
+          for (const { platform } of targets) missed.push({ postId: post.id, platform, outcome: { kind: 'failed', code: 'missed_schedule', detail }, at: now })
         }
+        await settleBatch(tx, missed)
         return result
       })
     },
@@ -152,27 +226,9 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     claimTargets,
 
-    settle: (postId, platform, outcome, now) => sql.begin((tx) => settleOn(tx, postId, platform, outcome, now)),
+    settle: (postId, platform, outcome, now) => sql.begin(async (tx) => (await settleBatch(tx, [{ postId, platform, outcome, at: now }]))[0]!),
 
-    async settleAll(settlements) {
-      return sql.begin(async (tx) => {
-        // Every post of the batch locked at once, in one order: batches on several nodes never deadlock.
-        await tx`SELECT id FROM posts WHERE id = ANY(${[...new Set(settlements.map((s) => s.postId))].sort()}) ORDER BY id FOR UPDATE`
-        const byPost = new Map<string, number[]>()
-        settlements.forEach((s, i) => byPost.set(s.postId, [...(byPost.get(s.postId) ?? []), i]))
-        const recorded: boolean[] = []
-        // Posts side by side on the transaction's connection (the driver pipelines them), each post's targets in turn.
-        await Promise.all(
-          [...byPost.values()].map(async (indices) => {
-            for (const i of indices) {
-              const s = settlements[i]!
-              recorded[i] = await settleOn(tx, s.postId, s.platform, s.outcome, s.at)
-            }
-          }),
-        )
-        return recorded
-      })
-    },
+    settleAll: (settlements) => sql.begin((tx) => settleBatch(tx, settlements)),
 
     async renewLeases(targets, until) {
       if (targets.length === 0) return
