@@ -588,6 +588,22 @@ export function dueSplit(limit: number): { oldest: number; newest: number } {
   return { oldest: limit - newest, newest }
 }
 
+/**
+ * How `settleAll` records a batch: in rounds, each post's outcomes in turn, one per round (as
+ * indices into the batch), so each sees the ones before it as it would alone, while a round's
+ * statements each take the whole round.
+ */
+export function settlementRounds(settlements: readonly Pick<Settlement, 'postId'>[]): number[][] {
+  const rounds: number[][] = []
+  const seen = new Map<string, number>()
+  settlements.forEach((s, i) => {
+    const round = seen.get(s.postId) ?? 0
+    seen.set(s.postId, round + 1)
+    ;(rounds[round] ??= []).push(i)
+  })
+  return rounds
+}
+
 /** The scheduler's side of posts: claims, leases, outcomes. */
 export interface PublishingStore {
   /**

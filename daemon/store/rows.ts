@@ -300,6 +300,17 @@ export interface TargetRow {
   error_part: number | null
 }
 
+/** Rows grouped by a key, each group in the rows' order. */
+export function groupBy<R, K>(rows: Iterable<R>, key: (row: R) => K): Map<K, R[]> {
+  const groups = new Map<K, R[]>()
+  for (const row of rows) {
+    const group = groups.get(key(row))
+    if (group) group.push(row)
+    else groups.set(key(row), [row])
+  }
+  return groups
+}
+
 /** How a post ends once no target is still in play (pending or publishing); undefined before. */
 export function finalStatusOf(targets: readonly Pick<TargetRow, 'status' | 'published_at'>[]): { status: Extract<PostStatus, 'published' | 'partially_published' | 'failed'>; published_at: number | null } | undefined {
   if (targets.some((t) => t.status === 'pending' || t.status === 'publishing')) return undefined

@@ -1,7 +1,7 @@
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { dueSplit, type ClaimedTarget, type ClaimResult, type Outcome, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
-import { claimedTargetOf, finalStatusOf, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import { dueSplit, settlementRounds, type ClaimedTarget, type ClaimResult, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
+import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
@@ -25,14 +25,7 @@ async function settleBatch(tx: Queryable, settlements: readonly Settlement[]): P
   const ids = [...new Set(settlements.map((s) => s.postId))].sort()
   const posts = new Map((await tx<PostRow[]>`SELECT * FROM posts WHERE id = ANY(${ids}) ORDER BY id FOR UPDATE`).map((p) => [p.id, p]))
   const recorded = settlements.map(() => false)
-  const rounds: number[][] = []
-  const seen = new Map<string, number>()
-  settlements.forEach((s, i) => {
-    const round = seen.get(s.postId) ?? 0
-    seen.set(s.postId, round + 1)
-    ;(rounds[round] ??= []).push(i)
-  })
-  for (const round of rounds) {
+  for (const round of settlementRounds(settlements)) {
     const done = await settleRound(tx, posts, round.map((i) => settlements[i]!).filter((s) => posts.has(s.postId)))
     round.forEach((i) => (recorded[i] = done.has(settlements[i]!)))
   }
@@ -41,12 +34,10 @@ async function settleBatch(tx: Queryable, settlements: readonly Settlement[]): P
 
 /** One round of `settleBatch` (no post in it twice), on the posts as locked and changed so far; the settlements it recorded. */
 async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: readonly Settlement[]): Promise<Set<Settlement>> {
-  const column = <T>(items: readonly Settlement[], value: (s: Settlement) => T) => items.map(value)
-  const of = (...kinds: Outcome['kind'][]) => round.filter((s) => kinds.includes(s.outcome.kind))
-  const published = of('published')
-  const retry = of('retry')
-  const failed = of('failed', 'unconfirmed')
-  const o = (s: Settlement) => s.outcome as Record<string, unknown>
+  // Each kind of outcome with its outcome's type, for the columns below.
+  const published = round.flatMap((s) => (s.outcome.kind === 'published' ? [{ ...s, outcome: s.outcome }] : []))
+  const retry = round.flatMap((s) => (s.outcome.kind === 'retry' ? [{ ...s, outcome: s.outcome }] : []))
+  const failed = round.flatMap((s) => (s.outcome.kind === 'failed' || s.outcome.kind === 'unconfirmed' ? [{ ...s, outcome: s.outcome }] : []))
   const done = { lease_expires_at: null, claimed_by: null }
   const changed: { post_id: string; platform: string }[] = []
   if (published.length) {
@@ -55,9 +46,8 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
         UPDATE post_targets t SET status = 'published', platform_post_id = r.platform_post_id, url = r.url, published_at = r.at,
                metrics_due_at = r.at + ${FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL,
                uncertain_since = NULL, ${tx(done)}
-          FROM unnest(${column(published, (s) => s.postId)}::text[], ${column(published, (s) => s.platform)}::text[],
-                      ${column(published, (s) => o(s).platformPostId as string | null)}::text[], ${column(published, (s) => o(s).url as string | null)}::text[],
-                      ${column(published, (s) => s.at)}::bigint[]) AS r(post_id, platform, platform_post_id, url, at)
+          FROM unnest(${published.map((s) => s.postId)}::text[], ${published.map((s) => s.platform)}::text[], ${published.map((s) => s.outcome.platformPostId)}::text[],
+                      ${published.map((s) => s.outcome.url)}::text[], ${published.map((s) => s.at)}::bigint[]) AS r(post_id, platform, platform_post_id, url, at)
          WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing'
         RETURNING t.post_id, t.platform`),
     )
@@ -67,9 +57,9 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
       ...(await tx<{ post_id: string; platform: string }[]>`
         UPDATE post_targets t SET status = 'pending', next_attempt_at = r.next_at, error_code = r.code, error_detail = r.detail,
                uncertain_since = r.uncertain_since, error_part = r.part, ${tx(done)}
-          FROM unnest(${column(retry, (s) => s.postId)}::text[], ${column(retry, (s) => s.platform)}::text[], ${column(retry, (s) => o(s).at as number)}::bigint[],
-                      ${column(retry, (s) => o(s).code as string)}::text[], ${column(retry, (s) => o(s).detail as string)}::text[],
-                      ${column(retry, (s) => (o(s).uncertainSince as number | undefined) ?? null)}::bigint[], ${column(retry, (s) => (o(s).part as number | undefined) ?? null)}::int[])
+          FROM unnest(${retry.map((s) => s.postId)}::text[], ${retry.map((s) => s.platform)}::text[], ${retry.map((s) => s.outcome.at)}::bigint[],
+                      ${retry.map((s) => s.outcome.code)}::text[], ${retry.map((s) => s.outcome.detail)}::text[],
+                      ${retry.map((s) => s.outcome.uncertainSince ?? null)}::bigint[], ${retry.map((s) => s.outcome.part ?? null)}::int[])
                AS r(post_id, platform, next_at, code, detail, uncertain_since, part)
          WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing'
         RETURNING t.post_id, t.platform`),
@@ -79,9 +69,9 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
     changed.push(
       ...(await tx<{ post_id: string; platform: string }[]>`
         UPDATE post_targets t SET status = r.status, error_code = r.code, error_detail = r.detail, error_part = r.part, next_attempt_at = NULL, ${tx(done)}
-          FROM unnest(${column(failed, (s) => s.postId)}::text[], ${column(failed, (s) => s.platform)}::text[], ${column(failed, (s) => s.outcome.kind)}::text[],
-                      ${column(failed, (s) => (s.outcome.kind === 'failed' ? s.outcome.code : 'unconfirmed'))}::text[], ${column(failed, (s) => o(s).detail as string)}::text[],
-                      ${column(failed, (s) => (o(s).part as number | undefined) ?? null)}::int[])
+          FROM unnest(${failed.map((s) => s.postId)}::text[], ${failed.map((s) => s.platform)}::text[], ${failed.map((s) => s.outcome.kind)}::text[],
+                      ${failed.map((s) => (s.outcome.kind === 'failed' ? s.outcome.code : 'unconfirmed'))}::text[], ${failed.map((s) => s.outcome.detail)}::text[],
+                      ${failed.map((s) => s.outcome.part ?? null)}::int[])
                AS r(post_id, platform, status, code, detail, part)
          WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status IN ('publishing', 'pending')
         RETURNING t.post_id, t.platform`),
@@ -90,11 +80,8 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
   const keys = new Set(changed.map((t) => `${t.post_id} ${t.platform}`))
   const settled = new Set(round.filter((s) => keys.has(`${s.postId} ${s.platform}`)))
   if (settled.size === 0) return settled
-  const targets = new Map<string, TargetRow[]>()
   const ended = [...settled].filter((s) => s.outcome.kind !== 'retry')
-  if (ended.length) {
-    for (const t of await tx<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${ended.map((s) => s.postId)})`) targets.set(t.post_id, [...(targets.get(t.post_id) ?? []), t])
-  }
+  const targets = groupBy(ended.length ? await tx<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${ended.map((s) => s.postId)})` : [], (t) => t.post_id)
   // Each post as this round leaves it: a retry or an outcome that leaves targets in play bumps
   // its version; the last outcome also writes its final state, once (a post that reached it
   // already keeps it).

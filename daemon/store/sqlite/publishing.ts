@@ -6,8 +6,8 @@ import type { eventsStore } from './events.js'
 import { batchRollups, type BatchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
-import { claimedTargetOf, finalStatusOf, hasPartRows, partColumns, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
-import { dueSplit, type TargetRef, type ClaimedTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
+import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import { dueSplit, settlementRounds, type TargetRef, type ClaimedTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
 
 /** A target as the batch statements return it. */
 type TargetKey = { post_id: string; platform: PlatformName }
@@ -123,14 +123,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
    */
   function settleBatch(settlements: readonly Settlement[]): boolean[] {
     const recorded = settlements.map(() => false)
-    const rounds: number[][] = []
-    const seen = new Map<string, number>()
-    settlements.forEach((s, i) => {
-      const round = seen.get(s.postId) ?? 0
-      seen.set(s.postId, round + 1)
-      ;(rounds[round] ??= []).push(i)
-    })
-    for (const round of rounds) {
+    for (const round of settlementRounds(settlements)) {
       const done = settleRound(round.map((i) => settlements[i]!))
       round.forEach((i, k) => (recorded[i] = done[k]!))
     }
@@ -157,8 +150,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     if (ended.length === 0) return recorded
     // The targets are read once: they decide each post's final state and are in its events,
     // which carry the post as this transaction leaves it.
-    const targets = new Map<string, TargetRow[]>()
-    for (const t of targetsOf.all(JSON.stringify(ended.map((s) => s.postId)))) targets.set(t.post_id, [...(targets.get(t.post_id) ?? []), t])
+    const targets = groupBy(targetsOf.all(JSON.stringify(ended.map((s) => s.postId))), (t) => t.post_id)
     const finals = new Map(ended.map((s) => [s.postId, finalStatusOf(targets.get(s.postId)!)]))
     const after = new Map<string, PostRow>()
     const entered = new Set<string>()
@@ -194,8 +186,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const posts = claimPosts.all({ now, ...dueSplit(limit) })
     const result: ClaimResult = { claimed: posts.length, missed: 0 }
     if (posts.length === 0) return result
-    const due = new Map<string, { platform: PlatformName; due_at: number }[]>()
-    for (const t of makeDue.all(JSON.stringify(posts.map((p) => [p.id, p.scheduled_at])))) due.set(t.post_id, [...(due.get(t.post_id) ?? []), t])
+    const due = groupBy(makeDue.all(JSON.stringify(posts.map((p) => [p.id, p.scheduled_at]))), (t) => t.post_id)
     const missed: Settlement[] = []
     for (const post of posts) {
       const targets = due.get(post.id) ?? []
