@@ -661,6 +661,15 @@ export interface PublishingStore {
   due(now: number): Promise<{ posts: boolean; targets: boolean; next: number | undefined }>
 }
 
+/** An item for an account's feed, as `FeedStore.publish` takes it (the stores add them a batch at a time). */
+export interface NewFeedItem {
+  accountId: string
+  postId: string
+  content: string
+  mediaUrls: string[]
+  now: number
+}
+
 export interface FeedStore {
   /** Adds a post to an account's feed, once; a second call answers the item already there. */
   publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number): Promise<FeedItem>

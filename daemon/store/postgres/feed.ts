@@ -1,19 +1,11 @@
 import { Batcher } from '../../batcher.js'
-import type { FeedItem, FeedStore } from '../port.js'
+import type { FeedItem, FeedStore, NewFeedItem } from '../port.js'
 import { feedItemFromRow, type FeedRow } from '../rows.js'
 import type { Sql } from './connect.js'
 
-interface NewItem {
-  accountId: string
-  postId: string
-  content: string
-  mediaUrls: string[]
-  now: number
-}
-
 export function feedStore(sql: Sql): FeedStore {
   // A burst's publishes share statements (two for a batch, not one or two per item), as its outcomes do.
-  const adding = new Batcher<NewItem, FeedItem>(async (items) => {
+  const adding = new Batcher<NewFeedItem, FeedItem>(async (items) => {
     const accounts = items.map((i) => i.accountId)
     const posts = items.map((i) => i.postId)
     // Keyed by (account, post): a re-sent publish answers the item already there.

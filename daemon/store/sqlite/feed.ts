@@ -1,15 +1,7 @@
 import { Batcher } from '../../batcher.js'
 import type { Db } from './db.js'
-import type { FeedItem } from '../port.js'
+import type { FeedItem, NewFeedItem } from '../port.js'
 import { feedItemFromRow as fromRow, type FeedRow as Row } from '../rows.js'
-
-interface NewItem {
-  accountId: string
-  postId: string
-  content: string
-  mediaUrls: string[]
-  now: number
-}
 
 export function feedStore(db: Db) {
   // Keyed by (account, post): publishing the same post again is a no-op, which is what makes
@@ -24,14 +16,14 @@ export function feedStore(db: Db) {
     'SELECT * FROM feed_items WHERE account_id = ? ORDER BY published_at DESC, post_id DESC LIMIT ?',
   )
 
-  const addAll = db.transaction((items: NewItem[]) => {
+  const addAll = db.transaction((items: NewFeedItem[]) => {
     const json = JSON.stringify(items.map((i) => [i.accountId, i.postId, i.content, JSON.stringify(i.mediaUrls), i.now]))
     insert.run(json)
     const rows = new Map(these.all(json).map((row) => [`${row.account_id} ${row.post_id}`, row]))
     return items.map((i) => fromRow(rows.get(`${i.accountId} ${i.postId}`)!))
   })
   // A burst's publishes share transactions (one commit each, not one per item), as its outcomes do.
-  const adding = new Batcher<NewItem, FeedItem>(async (items) => addAll.immediate(items).map((value) => ({ status: 'fulfilled', value })))
+  const adding = new Batcher<NewFeedItem, FeedItem>(async (items) => addAll.immediate(items).map((value) => ({ status: 'fulfilled', value })))
 
   return {
     /** Adds a post to an account's feed, once; a second call answers the item already there. */
