@@ -393,7 +393,14 @@ describe('scale', () => {
     t.clock.set(at + 999)
     // The tick resolves once everything due is out. It yields between claim batches, so the
     // sweep may claim part of the burst meanwhile: what counts is that every post is published.
-    await tick()
+    const ticking = tick()
+    // The first posts go out while the rest are still being claimed: a burst's claims do not
+    // hold up every attempt (nor another account's post) until the last of them.
+    const scheduled = sql(t).prepare<[string], { n: number }>("SELECT count(*) AS n FROM posts WHERE account_id = ? AND status = 'scheduled'")
+    const out = sql(t).prepare<[string], { n: number }>('SELECT count(*) AS n FROM feed_items WHERE account_id = ?')
+    while (out.get(acc)!.n === 0) await new Promise((resolve) => setImmediate(resolve))
+    expect(scheduled.get(acc)!.n).toBeGreaterThan(0)
+    await ticking
     const counts = sql(t).prepare("SELECT status, count(*) AS n FROM posts WHERE account_id = ? GROUP BY status").all(acc)
     expect(counts).toEqual([{ status: 'published', n: 10_000 }])
     expect((await t.daemon.store.feed.recent(acc, 20_000)).length).toBe(10_000)
