@@ -33,6 +33,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
                    UNION SELECT id FROM (SELECT id FROM posts WHERE status = 'scheduled' AND scheduled_at <= @now ORDER BY scheduled_at DESC LIMIT @newest))
       RETURNING id, scheduled_at`,
   )
+  // The statements that take a batch take its rows as one JSON array: one statement for the
+  // batch, not one per row (in a burst a row costs about half what a statement of its own did).
   // A retried post's targets already carry their retry time; the others fall due at the post's.
   const makeDue = db.prepare<[string], { post_id: string; platform: PlatformName; due_at: number }>(
     `UPDATE post_targets SET next_attempt_at = coalesce(next_attempt_at, c.value ->> 1) FROM json_each(?) c
@@ -53,8 +55,6 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const release = db.prepare(
     "UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND next_attempt_at IS NOT NULL AND lease_expires_at IS NOT NULL",
   )
-  // The statements below that take a batch take its rows as one JSON array (one statement for
-  // the batch, not one per row: a burst's writes cost a fraction as much that way).
   const claimTargets = db.prepare<[string], ClaimedRow>(
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = c.value ->> 3 FROM json_each(?) c
       WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'pending'
