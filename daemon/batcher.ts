@@ -12,7 +12,16 @@ export class Batcher<T, R> {
   constructor(
     /** Flushes a batch: how each item went, in order. */
     private readonly flush: (items: T[]) => Promise<PromiseSettledResult<R>[]>,
-    private readonly max = 256,
+    private readonly options: {
+      max?: number
+      /**
+       * A batch whose flush throws is flushed again item by item, so that one item that cannot be
+       * written does not fail the others. Only for a flush that cannot write anything twice that
+       * way: one transaction (a failed batch leaves nothing behind), or writes that are no-ops
+       * when repeated.
+       */
+      retryAlone?: boolean
+    } = {},
   ) {}
 
   add(item: T): Promise<R> {
@@ -26,17 +35,21 @@ export class Batcher<T, R> {
     this.flushing = true
     await new Promise((resolve) => setImmediate(resolve))
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.max)
+      const batch = this.queue.splice(0, this.options.max ?? 256)
+      let results: PromiseSettledResult<R>[]
       try {
-        const results = await this.flush(batch.map((b) => b.item))
-        batch.forEach((b, i) => {
-          const result = results[i]!
-          if (result.status === 'fulfilled') b.resolve(result.value)
-          else b.reject(result.reason)
-        })
+        results = await this.flush(batch.map((b) => b.item))
       } catch (error) {
-        for (const b of batch) b.reject(error)
+        results =
+          this.options.retryAlone && batch.length > 1
+            ? await Promise.all(batch.map(async (b) => this.flush([b.item]).then(([result]) => result!, (reason: unknown) => ({ status: 'rejected' as const, reason }))))
+            : batch.map(() => ({ status: 'rejected' as const, reason: error }))
       }
+      batch.forEach((b, i) => {
+        const result = results[i]!
+        if (result.status === 'fulfilled') b.resolve(result.value)
+        else b.reject(result.reason)
+      })
     }
     this.flushing = false
   }

@@ -134,15 +134,9 @@ export class Scheduler {
         value: target && { target, connection: opened(target) },
       }))
     })
-    this.settlements = new Batcher(async (batch) => {
-      try {
-        return (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value }))
-      } catch (error) {
-        if (batch.length === 1) return [{ status: 'rejected', reason: error }]
-        // One outcome that cannot be written must not hold back the others: each alone.
-        return Promise.allSettled(batch.map((s) => publishing.settle(s.postId, s.platform, s.outcome, s.at)))
-      }
-    })
+    // One outcome that cannot be written must not hold back the others: a failed batch is
+    // recorded again outcome by outcome (settleAll is one transaction).
+    this.settlements = new Batcher(async (batch) => (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value })), { retryAlone: true })
   }
 
   /** Resolves attempts a previous run left open, then starts the sweep and arms for the next post. */

@@ -18,7 +18,8 @@ export function feedStore(sql: Sql): FeedStore {
       SELECT f.* FROM feed_items f JOIN unnest(${accounts}::text[], ${posts}::text[]) AS r(account_id, post_id) ON f.account_id = r.account_id AND f.post_id = r.post_id`
     const byKey = new Map(rows.map((row) => [`${row.account_id} ${row.post_id}`, row]))
     return items.map((i) => ({ status: 'fulfilled' as const, value: feedItemFromRow(byKey.get(`${i.accountId} ${i.postId}`)!) }))
-  })
+    // Written again item by item if it fails: the insert of an item already there does nothing.
+  }, { retryAlone: true })
   return {
     publish: (accountId, postId, content, mediaUrls, now) => adding.add({ accountId, postId, content, mediaUrls, now }),
     async recent(accountId, limit) {

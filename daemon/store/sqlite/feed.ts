@@ -23,7 +23,8 @@ export function feedStore(db: Db) {
     return items.map((i) => fromRow(rows.get(`${i.accountId} ${i.postId}`)!))
   })
   // A burst's publishes share transactions (one commit each, not one per item), as its outcomes do.
-  const adding = new Batcher<NewFeedItem, FeedItem>(async (items) => addAll.immediate(items).map((value) => ({ status: 'fulfilled', value })))
+  // A batch that fails is written again item by item: one bad item does not fail the rest.
+  const adding = new Batcher<NewFeedItem, FeedItem>(async (items) => addAll.immediate(items).map((value) => ({ status: 'fulfilled', value })), { retryAlone: true })
 
   return {
     /** Adds a post to an account's feed, once; a second call answers the item already there. */
