@@ -2,6 +2,8 @@ import { readFileSync, rmSync } from 'node:fs'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -34,6 +36,8 @@ describe('smm admin copy --to postgres://…', () => {
     expect((await source.http.get(`/v1/posts/${published}`, { key: source.key })).body.status).toBe('published')
     // The outbox fanned out to the webhook (its delivery fails: nothing listens there).
     await source.daemon.workers.find((w) => w.name === 'webhook-delivery')!.tick!(source.clock.now())
+    // And an event still in the outbox when the daemon stops: an edit of the scheduled post.
+    expect((await source.http.put(`/v1/posts/${scheduled}`, { content: 'Still to come, edited' }, { key: source.key })).status).toBe(200)
     await source.daemon.close()
   })
 
@@ -50,6 +54,19 @@ describe('smm admin copy --to postgres://…', () => {
     expect(result.rows).toMatchObject({ users: 1, api_keys: 1, accounts: 1, connections: 1, posts: 2, post_targets: 2, post_target_parts: 2, webhooks: 1, feed_items: 2 })
     expect(result.rows.events).toBeGreaterThan(0)
     expect(result.rows.webhook_deliveries).toBeGreaterThan(0)
+    // What was dispatched on SQLite is dispatched on PostgreSQL, and only that: no webhook gets an
+    // event twice, none misses one.
+    const sqlite = new Database(join(dataDir, 'smm.db'), { readonly: true })
+    const waiting = sqlite.prepare("SELECT e.type FROM outbox o JOIN events e ON e.id = o.event_id").pluck().all()
+    sqlite.close()
+    expect(waiting).toEqual(['post.updated'])
+    const pg = postgres(target.url, { max: 1, onnotice: () => undefined })
+    try {
+      expect((await pg`SELECT type FROM events WHERE dispatched_at IS NULL`).map((r) => r.type)).toEqual(waiting)
+      expect((await pg`SELECT count(*)::int AS n FROM events WHERE dispatched_at IS NOT NULL`)[0]!.n).toBe(result.rows.events - 1)
+    } finally {
+      await pg.end()
+    }
 
     // Same secret key, now from the environment, as every node on the database will have it.
     const secret = readFileSync(join(dataDir, 'secret.key')).toString('base64')

@@ -33,6 +33,14 @@ const TABLES = [
 
 const BATCH = 1_000
 
+/**
+ * Columns whose value is kept another way on SQLite: an event is dispatched once it is off the
+ * outbox (SQLite migration 17), where PostgreSQL marks it.
+ */
+const DERIVED: Partial<Record<(typeof TABLES)[number], Record<string, string>>> = {
+  events: { dispatched_at: 'CASE WHEN id IN (SELECT event_id FROM outbox) THEN NULL ELSE coalesce(dispatched_at, created_at) END' },
+}
+
 export class CopyTargetNotEmptyError extends Error {
   constructor(where: string, table: string) {
     super(`The database ${where} already holds data (its ${table} table is not empty); smm copies only into an empty database.`)
@@ -67,7 +75,8 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secretK
         )
         // Columns PostgreSQL adds (the claiming node) start empty; the rest carry over as they are.
         const shared = (sqlite.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((c) => columns.has(c))
-        const rows = sqlite.prepare(`SELECT ${shared.map((c) => `"${c}"`).join(', ')} FROM ${table}`).iterate() as IterableIterator<Record<string, postgres.ParameterOrJSON<number>>>
+        const select = shared.map((c) => (DERIVED[table]?.[c] ? `${DERIVED[table]![c]} AS "${c}"` : `"${c}"`))
+        const rows = sqlite.prepare(`SELECT ${select.join(', ')} FROM ${table}`).iterate() as IterableIterator<Record<string, postgres.ParameterOrJSON<number>>>
         let batch: Record<string, postgres.ParameterOrJSON<number>>[] = []
         copied[table] = 0
         const flush = async () => {

@@ -7,6 +7,7 @@ import { rollupsOnCountedChanges } from './migrations/0013-rollups-on-counted-ch
 import { listAndUpkeepIndexes } from './migrations/0014-list-and-upkeep-indexes.js'
 import { snapshotRollupsPerBatch } from './migrations/0015-snapshot-rollups-per-batch.js'
 import { rollupsSummedPerSettlementBatch } from './migrations/0016-rollups-summed-per-settlement-batch.js'
+import { outboxQueue } from './migrations/0017-outbox-queue.js'
 import type { Migration } from '../migrations.js'
 
 /**
@@ -14,4 +15,4 @@ import type { Migration } from '../migrations.js'
  * added since, appended here. Every file in migrations/ (its index too) is history once landed:
  * a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue]

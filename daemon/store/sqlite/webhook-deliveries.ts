@@ -7,19 +7,20 @@ import { attemptFromRow, disableReasonFor, INTERRUPTED, type AttemptRow } from '
 export function webhookDeliveriesStore(db: Db) {
   // One batch of the outbox fans out to every enabled endpoint of the event's user that
   // subscribes to its type and existed when it happened; webhook.test goes to its endpoint only.
+  // The batch is the first `limit` events of the outbox (migration 17), in id order; dispatching
+  // them is taking them off it.
   const fanOut = db.prepare<{ now: number; limit: number }, void>(`
     INSERT OR IGNORE INTO webhook_deliveries (webhook_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
     SELECT w.id, e.id, 'pending', 0, @now, @now, @now
-      FROM (SELECT * FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT @limit) e
+      FROM (SELECT event_id FROM outbox ORDER BY event_id LIMIT @limit) o
+      CROSS JOIN events e ON e.id = o.event_id
       JOIN webhooks w ON w.user_id = e.user_id AND w.enabled = 1 AND w.created_at <= e.created_at
      WHERE CASE WHEN e.type = 'webhook.test' THEN w.id = json_extract(e.data, '$.webhook_id')
                 ELSE EXISTS (SELECT 1 FROM json_each(w.events) j WHERE j.value IN ('*', e.type)) END`)
-  const markDispatched = db.prepare<{ now: number; limit: number }, void>(`
-    UPDATE events SET dispatched_at = @now
-     WHERE id IN (SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT @limit)`)
+  const markDispatched = db.prepare<{ limit: number }, void>('DELETE FROM outbox WHERE event_id IN (SELECT event_id FROM outbox ORDER BY event_id LIMIT @limit)')
   const dispatch = db.transaction((now: number, limit: number) => {
     fanOut.run({ now, limit })
-    return markDispatched.run({ now, limit }).changes
+    return markDispatched.run({ limit }).changes
   })
 
   const inFlight = db.prepare<[number], { webhook_id: string; n: number }>(
@@ -116,7 +117,7 @@ export function webhookDeliveriesStore(db: Db) {
   )
   const purge = db.prepare<[number], void>("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ?")
   const work = db.prepare<[number, number], { found: number }>(`
-    SELECT EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL)
+    SELECT EXISTS (SELECT 1 FROM outbox)
         OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
                      AND (lease_expires_at IS NULL OR lease_expires_at <= ?)) AS found`)
   const attemptsPage = db.prepare<[string, string, string, number], AttemptRow>(`
