@@ -12,6 +12,8 @@ export function eventsStore(db: Db) {
   const insert = db.prepare<[string, string, string, string, number], void>(
     'INSERT INTO events (id, user_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)',
   )
+  // Listed as still to dispatch (migration 17): the webhook dispatcher takes it off the list.
+  const queue = db.prepare<[string], void>('INSERT INTO outbox (event_id) VALUES (?)')
   const after = db.prepare<[string, number], Row>('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?')
 
   return {
@@ -22,6 +24,7 @@ export function eventsStore(db: Db) {
     appendSync(userId: string, type: EventType, data: unknown, now: number): StoredEvent {
       const id = newId('msg', now)
       insert.run(id, userId, type, JSON.stringify(data), now)
+      queue.run(id)
       return { id, userId, type, data, createdAt: now }
     },
     async append(userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
