@@ -330,7 +330,7 @@ describe('migration 6', () => {
       const file = join(dir, 'smm.db')
       const db = openDatabase(file, migrations.filter((m) => m.version < 6))
       // Today's stores write the old data, so they get the columns and tables later migrations
-      // add (7, 8, 10, 11, 12) for a while; they are dropped again below, leaving the file as
+      // add (7, 8, 10, 11, 12, 16, 17) for a while; they are dropped again below, leaving the file as
       // version 5 had it.
       const later = {
         columns: [
@@ -349,6 +349,7 @@ describe('migration 6', () => {
           post_target_parts: 'post_id, platform, idx, kind, platform_post_id, url, ref, published_at',
           post_series: 'id, user_id, account_id, template, last_occurrence, ended_at, created_at',
           analytics_deferred: 'post_id, platform, status, published_at',
+          outbox: 'event_id',
         },
       }
       for (const [table, column] of later.columns) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`)
