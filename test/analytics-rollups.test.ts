@@ -290,7 +290,7 @@ describe('top_posts, walked down the ranking or read from the range', () => {
       for (const s of seeded) {
         void seed.publishing.claimTarget({ postId: s.postId, platform: 'mastodon', accountId: acc, dueAt: s.at }, s.at, 60_000)
         void seed.publishing.settle(s.postId, 'mastodon', { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
-        seed.metrics.snapshotSync(s.postId, 'mastodon', s.at + HOUR, { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null })
+        seed.metrics.snapshotsSync([{ postId: s.postId, platform: 'mastodon', takenAt: s.at + HOUR, metrics: { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null } }])
       }
     })()
     expect(seeded).toHaveLength(2_200)

@@ -184,5 +184,4 @@ async function callback(ctx: Ctx, deps: AppDeps, state: string | undefined, gran
   const account = connection && (await deps.store.accounts.get(grant.userId, grant.accountId))
   if (!account) return page(ctx, 410, 'Not connected', 'The account was deleted meanwhile; nothing was connected.')
   page(ctx, 200, `${label} is connected`, `${label} is connected to account ${account.name}. You may close this tab.`)
-
 }

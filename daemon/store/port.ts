@@ -616,9 +616,9 @@ export interface PublishingStore {
    * holds: the work this node will attempt. `dueSplit` shares `limit` between the longest
    * waiting and the most recently due, so that a post falling due while a burst goes out waits
    * for a slot, not for the whole burst (the middle of a backlog still moves on with the rest).
-   * Returned in due order. A reservation is a lease on a target that
-   * is still pending: nothing has been sent, so one that lapses (its node died) makes the target
-   * due again for any node, never `unconfirmed`.
+   * Returned in due order. A reservation is a lease on a target that is still pending: nothing
+   * has been sent, so one that lapses (its node died) makes the target due again for any node,
+   * never `unconfirmed`.
    */
   reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]>
   /** Gives back this node's reservations it has not attempted (a node that stops). */

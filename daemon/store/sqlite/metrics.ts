@@ -104,11 +104,6 @@ export function metricsStore(db: Db, accounts: ReturnType<typeof accountsStore>,
      */
     snapshotsSync: snapshots as (readings: Reading[]) => void,
 
-    /** One reading: snapshotsSync of one. */
-    snapshotSync(postId: string, platform: PlatformName, takenAt: number, metrics: Metrics): void {
-      snapshots([{ postId, platform, takenAt, metrics }])
-    },
-
     /** Every snapshot of a target, oldest first. */
     async history(postId: string, platform: PlatformName): Promise<Snapshot[]> {
       return history.all(postId, platform)
