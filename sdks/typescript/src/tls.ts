@@ -43,7 +43,9 @@ class PinnedAgent extends https.Agent {
   }
 
   override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const socket = tls.connect({ ...(options as tls.ConnectionOptions), rejectUnauthorized: false })
+    // Trust rests on the fingerprint alone, so the context needs no authorities: `ca: []` also
+    // spares Node's parsing of its ~140 root certificates (about 30 ms of a CLI call's start).
+    const socket = tls.connect({ ...(options as tls.ConnectionOptions), ca: [], rejectUnauthorized: false })
     const fail = (error: Error) => {
       socket.destroy()
       callback?.(error, socket)
