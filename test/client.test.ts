@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { ApiError, ConnectionError, SmmClient, type ApiKeyWithSecret, type User } from '../src/index.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -108,6 +112,50 @@ describe('SmmClient', () => {
     await expect(untrusting.getMe()).rejects.toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
     await expect(new SmmClient({ url: 'https://127.0.0.1:1', ca: t.ca }).getHealth()).rejects.toMatchObject({ code: 'connection_failed' })
     expect(() => new SmmClient({ url: t.url.replace('https:', 'http:') })).toThrow('must start with https://')
+  })
+
+  it('trusts a CA file of one self-signed certificate as Node would: that certificate, for the host it names, while valid; sends nothing otherwise', async () => {
+    const DAY = 86_400_000
+    const certificate = (altNames: { type: 2 | 7; value?: string; ip?: string }[], from: number, to: number) =>
+      generate([{ name: 'commonName', value: 'smm test' }], {
+        keyType: 'ec',
+        curve: 'P-256',
+        algorithm: 'sha256',
+        notBeforeDate: new Date(from),
+        notAfterDate: new Date(to),
+        extensions: [{ name: 'basicConstraints', cA: false }, { name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames }],
+      })
+    const now = Date.now()
+    const elsewhere = await certificate([{ type: 2, value: 'smm.example' }], now - DAY, now + 365 * DAY)
+    const expired = await certificate([{ type: 7, ip: '127.0.0.1' }], now - 400 * DAY, now - DAY)
+    const dir = mkdtempSync(join(tmpdir(), 'smm-ca-file-'))
+    const daemons: TestDaemon[] = []
+    try {
+      for (const [pems, code] of [[elsewhere, 'ERR_TLS_CERT_ALTNAME_INVALID'], [expired, 'CERT_HAS_EXPIRED']] as const) {
+        const name = String(daemons.length)
+        writeFileSync(join(dir, `${name}.pem`), pems.cert)
+        writeFileSync(join(dir, `${name}.key`), pems.private)
+        const d = await startTestDaemon({ tlsCert: join(dir, `${name}.pem`), tlsKey: join(dir, `${name}.key`) })
+        daemons.push(d)
+        const client = new SmmClient({ url: d.url, apiKey: d.key, ca: pems.cert })
+        const error = await client.getMe().then(() => undefined, (e: unknown) => e)
+        expect(error).toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
+        expect((error as Error).message).toContain(code)
+        expect(d.logs.filter((line) => line.includes('"route":"/v1/me"'))).toEqual([])
+        client.close()
+      }
+
+      // Another server's certificate is Node's to judge against the file, and it refuses it.
+      const meLines = () => t.logs.filter((line) => line.includes('"route":"/v1/me"')).length
+      const before = meLines()
+      const other = new SmmClient({ url: t.url, apiKey: t.key, ca: elsewhere.cert })
+      await expect(other.getMe()).rejects.toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
+      other.close()
+      expect(meLines()).toBe(before)
+    } finally {
+      for (const d of daemons) await d.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('gives up on a server that never completes the handshake, pinned or not', async () => {

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto'
 import https from 'node:https'
 import { isIP } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -27,15 +28,21 @@ export function isCertificateError(code: unknown): boolean {
   return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(code)
 }
 
+/** What a judge says of a connection's certificate: accepted, refused (why), or Node's to decide. */
+type Verdict = undefined | Error | 'node'
+
 /**
- * An agent that accepts exactly one certificate. The fingerprint is checked when the handshake
- * completes and before the socket is handed to the request, so no header (and no key) is ever
- * written to a server that is not the pinned one. Session resumption is off so every
- * connection shows its certificate.
+ * An agent that judges each connection's certificate itself when the handshake completes, and
+ * only then hands the socket to the request, so no header (and no key) is ever written to a
+ * server it has not accepted. Its connections trust no authority (`ca: []`), which also spares
+ * Node's parsing of its ~140 root certificates (about 30 ms of a CLI call's start). A judge that
+ * answers `'node'` leaves the decision to Node's own verification against `ca`, on a new
+ * connection. Session resumption is off so every connection shows its certificate.
  */
-class PinnedAgent extends https.Agent {
+class JudgingAgent extends https.Agent {
   constructor(
-    private readonly fingerprint: string,
+    private readonly judge: (socket: tls.TLSSocket, host: string) => Verdict,
+    private readonly ca: string | Buffer | undefined,
     private readonly handshakeTimeoutMs: number,
     options: https.AgentOptions,
   ) {
@@ -43,34 +50,79 @@ class PinnedAgent extends https.Agent {
   }
 
   override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    // Trust rests on the fingerprint alone, so the context needs no authorities: `ca: []` also
-    // spares Node's parsing of its ~140 root certificates (about 30 ms of a CLI call's start).
-    const socket = tls.connect({ ...(options as tls.ConnectionOptions), ca: [], rejectUnauthorized: false })
-    const fail = (error: Error) => {
-      socket.destroy()
-      callback?.(error, socket)
-    }
-    socket.once('error', fail)
-    // The request's own timeout starts only once it has this socket: bound the handshake here.
-    socket.setTimeout(this.handshakeTimeoutMs, () =>
-      fail(new ConnectionError('timeout', `No TLS handshake with ${options.host}:${options.port} within ${this.handshakeTimeoutMs / 1000} s.`)),
-    )
-    socket.once('secureConnect', () => {
-      socket.off('error', fail)
-      socket.setTimeout(0)
-      const seen = socket.getPeerCertificate().fingerprint256
-      if (seen !== this.fingerprint) {
-        fail(
-          new ConnectionError(
-            'certificate_mismatch',
-            `The server's TLS certificate (SHA-256 ${seen}) is not the pinned one (${this.fingerprint}). Nothing was sent. If the daemon's certificate was replaced on purpose, log in again to pin the new one.`,
-          ),
-        )
-        return
+    const host = String(options.servername || options.host)
+    const connect = (byNode: boolean) => {
+      const trust = byNode ? { ca: this.ca, rejectUnauthorized: true } : { ca: [], rejectUnauthorized: false }
+      const socket = tls.connect({ ...(options as tls.ConnectionOptions), ...trust })
+      const fail = (error: Error) => {
+        socket.destroy()
+        callback?.(error, socket)
       }
-      callback?.(null, socket)
-    })
+      socket.once('error', fail)
+      // The request's own timeout starts only once it has this socket: bound the handshake here.
+      socket.setTimeout(this.handshakeTimeoutMs, () =>
+        fail(new ConnectionError('timeout', `No TLS handshake with ${options.host}:${options.port} within ${this.handshakeTimeoutMs / 1000} s.`)),
+      )
+      socket.once('secureConnect', () => {
+        socket.off('error', fail)
+        socket.setTimeout(0)
+        const verdict = byNode ? undefined : this.judge(socket, host)
+        if (verdict === 'node') {
+          socket.destroy()
+          connect(true)
+        } else if (verdict) {
+          fail(verdict)
+        } else {
+          callback?.(null, socket)
+        }
+      })
+    }
+    connect(false)
     return undefined
+  }
+}
+
+/** Accepts exactly the certificate with this fingerprint. */
+function pinnedTo(fingerprint: string): (socket: tls.TLSSocket) => Verdict {
+  return (socket) => {
+    const seen = socket.getPeerCertificate().fingerprint256
+    if (seen === fingerprint) return undefined
+    return new ConnectionError(
+      'certificate_mismatch',
+      `The server's TLS certificate (SHA-256 ${seen}) is not the pinned one (${fingerprint}). Nothing was sent. If the daemon's certificate was replaced on purpose, log in again to pin the new one.`,
+    )
+  }
+}
+
+/**
+ * The certificate of a CA file that holds only a self-signed server certificate (the daemon's
+ * tls-cert.pem); undefined for anything else (an authority, a chain, a certificate for other uses).
+ */
+function selfSignedServerCertificate(ca: string | Buffer): X509Certificate | undefined {
+  const pems = String(ca).match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g)
+  if (pems?.length !== 1) return undefined
+  try {
+    const cert = new X509Certificate(pems[0]!)
+    const forServers = cert.keyUsage === undefined || cert.keyUsage.includes('1.3.6.1.5.5.7.3.1')
+    return !cert.ca && forServers && cert.checkIssued(cert) && cert.verify(cert.publicKey) ? cert : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What Node's verification against that one certificate decides when the server shows it: its
+ * dates and its names are checked. Another certificate goes to Node's verification itself.
+ */
+function sameAs(cert: X509Certificate): (socket: tls.TLSSocket, host: string) => Verdict {
+  return (socket, host) => {
+    // Not getPeerX509Certificate(): after it, Node 20's getPeerCertificate() returns {}.
+    const shown = socket.getPeerCertificate()
+    if (!shown.raw?.equals(cert.raw)) return 'node'
+    const now = Date.now()
+    if (now < Date.parse(cert.validFrom)) return Object.assign(new Error('certificate is not yet valid'), { code: 'CERT_NOT_YET_VALID' })
+    if (now > Date.parse(cert.validTo)) return Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' })
+    return tls.checkServerIdentity(host.replace(/^\[|\]$/g, ''), shown)
   }
 }
 
@@ -80,8 +132,10 @@ export function createAgent(trust: TlsTrust, timeoutMs = 30_000): https.Agent {
   if (trust.fingerprint) {
     const pinned = normalizeFingerprint(trust.fingerprint)
     if (!pinned) throw new TypeError(`fingerprint: "${trust.fingerprint}" is not a SHA-256 fingerprint (64 hex digits, colons optional)`)
-    return new PinnedAgent(pinned, timeoutMs, options)
+    return new JudgingAgent(pinnedTo(pinned), undefined, timeoutMs, options)
   }
+  const own = trust.ca === undefined ? undefined : selfSignedServerCertificate(trust.ca)
+  if (own) return new JudgingAgent(sameAs(own), trust.ca, timeoutMs, options)
   return new https.Agent(trust.ca ? { ...options, ca: trust.ca } : options)
 }
 
