@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { colorEnabled, localTime, table } from '../src/cli/output.js'
-import { displayWidth, graphemesOf } from '../src/display-width.js'
+import { oneLine } from '../src/cli/post-output.js'
+import { SINGLE_COLUMN, displayWidth, graphemesOf } from '../src/display-width.js'
 import { clip } from '../src/tui/post-style.js'
 
 describe('human output', () => {
@@ -45,6 +46,28 @@ describe('human output', () => {
     }
     expect(clip(text, 6)).toBe('👩🏽‍🌾👍🏽…')
     expect(clip('short', 5)).toBe('short')
+  })
+
+  it('measures and cuts Latin text without segmenting it, as segmenting would: a code point a cluster a column', () => {
+    const ranges = SINGLE_COLUMN.source.match(/\\u[0-9a-f]{4}-\\u[0-9a-f]{4}|\\u[0-9a-f]{4}|\\x[0-9a-f]{2}-\\x[0-9a-f]{2}/g)!
+    const codePoints = ranges.flatMap((range) => {
+      const [from, to = from] = range.split('-').map((end) => parseInt(end.slice(2), 16))
+      return Array.from({ length: to! - from! + 1 }, (_, i) => from! + i)
+    })
+    expect(codePoints.length).toBeGreaterThan(500)
+    const text = String.fromCodePoint(...codePoints)
+    expect(SINGLE_COLUMN.test(text)).toBe(true)
+    // Each its own cluster, even beside the others; none a control, mark or joiner; none an emoji.
+    expect([...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)]).toHaveLength(codePoints.length)
+    const others = [/[\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/u, new RegExp('^\\p{RGI_Emoji}$', 'v')]
+    for (const c of text) expect(others.some((pattern) => pattern.test(c)), `U+${c.codePointAt(0)!.toString(16)}`).toBe(false)
+    expect(SINGLE_COLUMN.test('e\u0301'), 'a combining accent').toBe(false)
+    expect(SINGLE_COLUMN.test('a\u00adb'), 'a soft hyphen').toBe(false)
+
+    expect(oneLine('Crème brûlée — “à la carte”\nsee you at 9', 20)).toBe('Crème brûlée — “à l…')
+    expect(oneLine('Tea\n\nat five', 50)).toBe('Tea ↵ ↵ at five')
+    expect(oneLine('日本茶を飲みましょう', 9)).toBe('日本茶を…')
+    expect(displayWidth(oneLine('日本茶を飲みましょう', 9))).toBeLessThanOrEqual(9)
   })
 
   it('shows API times in the local zone, to the minute', () => {

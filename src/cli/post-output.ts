@@ -1,4 +1,5 @@
 import type { Post, PostStatus, Repeat, Target, TargetStatus } from '../api/posts.js'
+import { clipToWidth } from '../display-width.js'
 import { partsOf, versionFor } from '../post-parts.js'
 import { describeInterval } from '../recurrence.js'
 import { details, localTime, paint, table, type Column, type Style } from './output.js'
@@ -21,13 +22,11 @@ const TARGET_STYLES: Record<TargetStatus, Style | undefined> = {
   unconfirmed: 'yellow',
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
-
-/** Text on one line of at most `max` characters: newlines as ↵, the cut marked with …. */
+/** Text on one line of at most `max` terminal columns: newlines as ↵, the cut marked with …. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim()
-  const graphemes = [...segmenter.segment(flat)].map((s) => s.segment)
-  return graphemes.length <= max ? flat : `${graphemes.slice(0, max - 1).join('').trimEnd()}…`
+  const clipped = clipToWidth(flat, max)
+  return clipped === flat ? flat : `${clipped.slice(0, -1).trimEnd()}…`
 }
 
 /** Posts as an aligned table: what `posts list` prints. */
