@@ -108,7 +108,9 @@ async function daemonWithPosts(home: string): Promise<{ stop(): Promise<void>; e
   smm(['accounts', 'connect', account, '--platform', 'feed', '--json'], env)
   const csv = join(home, 'posts.csv')
   const year = new Date().getUTCFullYear() + 1
-  const lines = Array.from({ length: 10 }, (_, i) => `${account},feed,Bench post ${i + 1},${year}-01-${String(i + 1).padStart(2, '0')} 09:00,`)
+  // Posts as people write them: longer than the table's column, so that cutting them is measured too.
+  const content = (i: number) => `"Post ${i + 1}: our autumn menu is here — pumpkin soup, chestnut risotto and crème brûlée. Book a table for Friday!"`
+  const lines = Array.from({ length: 10 }, (_, i) => `${account},feed,${content(i)},${year}-01-${String(i + 1).padStart(2, '0')} 09:00,`)
   writeFileSync(csv, ['account,platforms,content,at,media_urls', ...lines].join('\n') + '\n')
   smm(['posts', 'import', csv, '--json'], env)
   const { SMM_URL: _url, SMM_API_KEY: key, SMM_CA_FILE: ca, ...loggedIn } = env
