@@ -84,7 +84,10 @@ function selfSignedServerCertificate(ca) {
     try {
         const cert = new X509Certificate(pems[0]);
         const forServers = cert.keyUsage === undefined || cert.keyUsage.includes('1.3.6.1.5.5.7.3.1');
-        return !cert.ca && forServers && cert.checkIssued(cert) && cert.verify(cert.publicKey) ? cert : undefined;
+        // Self-signed: its own issuer, signed by its own key. (Not checkIssued(): OpenSSL's check
+        // also wants the issuer to be allowed to sign certificates, which a server's own is not.)
+        const selfSigned = cert.issuer === cert.subject && cert.verify(cert.publicKey);
+        return !cert.ca && forServers && selfSigned ? cert : undefined;
     }
     catch {
         return undefined;
