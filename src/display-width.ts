@@ -66,11 +66,6 @@ export function graphemeWidth(cluster: string): number {
   return isWide(cluster.codePointAt(0)!) ? 2 : 1
 }
 
-/** The grapheme clusters of a text, in order. */
-export function graphemesOf(text: string): string[] {
-  return Array.from(graphemes().segment(text), (s) => s.segment)
-}
-
 /** The columns a text takes in a terminal (no escape sequences in it). */
 export function displayWidth(text: string): number {
   if (SINGLE_COLUMN.test(text)) return text.length
@@ -79,20 +74,26 @@ export function displayWidth(text: string): number {
   return width
 }
 
-/** The text cut to at most `width` columns, with "…" where it was cut; never inside a cluster. */
+/**
+ * The text cut to at most `width` columns, with "…" where it was cut (after the last word, not
+ * after a space); never inside a cluster.
+ */
 export function clipToWidth(text: string, width: number): string {
   if (width <= 0) return ''
   if (displayWidth(text) <= width) return text
-  if (SINGLE_COLUMN.test(text)) return `${text.slice(0, width - 1)}…`
-  let used = 0
   let kept = ''
-  for (const { segment: cluster } of graphemes().segment(text)) {
-    const w = graphemeWidth(cluster)
-    if (used + w > width - 1) break
-    kept += cluster
-    used += w
+  if (SINGLE_COLUMN.test(text)) {
+    kept = text.slice(0, width - 1)
+  } else {
+    let used = 0
+    for (const { segment: cluster } of graphemes().segment(text)) {
+      const w = graphemeWidth(cluster)
+      if (used + w > width - 1) break
+      kept += cluster
+      used += w
+    }
   }
-  return `${kept}…`
+  return `${kept.trimEnd()}…`
 }
 
 /** The text padded with spaces on the right to `width` columns. */

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { colorEnabled, localTime, table } from '../src/cli/output.js'
 import { oneLine } from '../src/cli/post-output.js'
-import { SINGLE_COLUMN, displayWidth, graphemesOf } from '../src/display-width.js'
+import { SINGLE_COLUMN, displayWidth } from '../src/display-width.js'
 import { clip } from '../src/tui/post-style.js'
+
+const graphemesOf = (text: string) => Array.from(new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text), (s) => s.segment)
 
 describe('human output', () => {
   it('colours only a terminal, never with NO_COLOR, always with FORCE_COLOR', () => {
@@ -58,7 +60,7 @@ describe('human output', () => {
     const text = String.fromCodePoint(...codePoints)
     expect(SINGLE_COLUMN.test(text)).toBe(true)
     // Each its own cluster, even beside the others; none a control, mark or joiner; none an emoji.
-    expect([...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)]).toHaveLength(codePoints.length)
+    expect(graphemesOf(text)).toHaveLength(codePoints.length)
     const others = [/[\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/u, new RegExp('^\\p{RGI_Emoji}$', 'v')]
     for (const c of text) expect(others.some((pattern) => pattern.test(c)), `U+${c.codePointAt(0)!.toString(16)}`).toBe(false)
     expect(SINGLE_COLUMN.test('e\u0301'), 'a combining accent').toBe(false)

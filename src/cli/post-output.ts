@@ -24,9 +24,7 @@ const TARGET_STYLES: Record<TargetStatus, Style | undefined> = {
 
 /** Text on one line of at most `max` terminal columns: newlines as ↵, the cut marked with …. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim()
-  const clipped = clipToWidth(flat, max)
-  return clipped === flat ? flat : `${clipped.slice(0, -1).trimEnd()}…`
+  return clipToWidth(text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim(), max)
 }
 
 /** Posts as an aligned table: what `posts list` prints. */
