@@ -9,6 +9,8 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
 let smm: SmmClient
+/** How many GET /v1/me requests a daemon has logged: a refused certificate must leave it unchanged. */
+const meRequests = (d: TestDaemon) => d.logs.filter((line) => line.includes('"route":"/v1/me"')).length
 beforeAll(async () => {
   t = await startTestDaemon()
   smm = new SmmClient({ url: t.url, apiKey: t.key, ca: t.ca })
@@ -98,15 +100,14 @@ describe('SmmClient', () => {
     expect((await pinned.getMe()).id).toMatch(/^usr_/)
     pinned.close()
 
-    const meLines = () => t.logs.filter((line) => line.includes('"route":"/v1/me"')).length
-    const before = meLines()
+    const before = meRequests(t)
     expect(before).toBeGreaterThan(0)
     const wrong = new SmmClient({ url: t.url, apiKey: t.key, fingerprint: 'AA'.repeat(32) })
     const error = await wrong.getMe().then(() => undefined, (e: unknown) => e)
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error).toMatchObject({ code: 'certificate_mismatch' })
     expect((error as Error).message).toContain(t.daemon.tls!.fingerprint)
-    expect(meLines()).toBe(before)
+    expect(meRequests(t)).toBe(before)
 
     const untrusting = new SmmClient({ url: t.url, apiKey: t.key })
     await expect(untrusting.getMe()).rejects.toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
@@ -141,17 +142,16 @@ describe('SmmClient', () => {
         const error = await client.getMe().then(() => undefined, (e: unknown) => e)
         expect(error).toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
         expect((error as Error).message).toContain(code)
-        expect(d.logs.filter((line) => line.includes('"route":"/v1/me"'))).toEqual([])
+        expect(meRequests(d)).toBe(0)
         client.close()
       }
 
       // Another server's certificate is Node's to judge against the file, and it refuses it.
-      const meLines = () => t.logs.filter((line) => line.includes('"route":"/v1/me"')).length
-      const before = meLines()
+      const before = meRequests(t)
       const other = new SmmClient({ url: t.url, apiKey: t.key, ca: elsewhere.cert })
       await expect(other.getMe()).rejects.toMatchObject({ name: 'ConnectionError', code: 'certificate_untrusted' })
       other.close()
-      expect(meLines()).toBe(before)
+      expect(meRequests(t)).toBe(before)
     } finally {
       for (const d of daemons) await d.stop()
       rmSync(dir, { recursive: true, force: true })

@@ -94,6 +94,9 @@ function pinnedTo(fingerprint: string): (socket: tls.TLSSocket) => Verdict {
   }
 }
 
+// The extended key usage "TLS server authentication" (RFC 5280, id-kp-serverAuth).
+const SERVER_AUTH = '1.3.6.1.5.5.7.3.1'
+
 /**
  * The certificate of a CA file that holds only a self-signed server certificate (the daemon's
  * tls-cert.pem); undefined for anything else (an authority, a chain, a certificate for other uses).
@@ -103,7 +106,7 @@ function selfSignedServerCertificate(ca: string | Buffer): X509Certificate | und
   if (pems?.length !== 1) return undefined
   try {
     const cert = new X509Certificate(pems[0]!)
-    const forServers = cert.keyUsage === undefined || cert.keyUsage.includes('1.3.6.1.5.5.7.3.1')
+    const forServers = cert.keyUsage === undefined || cert.keyUsage.includes(SERVER_AUTH)
     // Self-signed: its own issuer, signed by its own key. (Not checkIssued(): OpenSSL's check
     // also wants the issuer to be allowed to sign certificates, which a server's own is not.)
     const selfSigned = cert.issuer === cert.subject && cert.verify(cert.publicKey)
