@@ -52,7 +52,7 @@ export async function benchAttack(): Promise<Record<string, number | string>> {
     const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
     const url = `${daemon.url}/v1/me`
     const port = Number(new URL(url).port)
-    const options = { ca, headers: { authorization: `Bearer ${daemon.key}` }, connections: 4, durationMs }
+    const options = { headers: { authorization: `Bearer ${daemon.key}` }, connections: 4, durationMs }
     await load(url, { ...options, durationMs: 1_000, warmupMs: 0 })
     const quiet = await load(url, options)
     const opened = performance.now()

@@ -83,7 +83,7 @@ export async function apiThroughput(url: string): Promise<Record<string, number 
     try {
       const daemon = await startBenchDaemon(dataDir, env)
       liftOwnerLimits({ SMM_DATA_DIR: dataDir, ...env })
-      const options = { ca: readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'), headers: { authorization: `Bearer ${daemon.key}` }, connections: CONCURRENCY }
+      const options = { headers: { authorization: `Bearer ${daemon.key}` }, connections: CONCURRENCY }
       await load(`${daemon.url}/v1/me`, { ...options, durationMs: 1_000, warmupMs: 0 })
       results[name] = await measure(daemon.child.pid!, `${daemon.url}/v1/me`, { ...options, durationMs })
       await stop(daemon.child)
