@@ -88,6 +88,8 @@ async function seedInto(
         batch.map(({ post, platform }) => ({
           postId: post.id,
           platform,
+          // The claim just taken: each target's first.
+          claim: 1,
           at: post.at + Math.floor(rnd() * 5_000),
           outcome: rnd() < 0.03 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${post.id}-${platform}`, url: `https://social.example/@brand/${post.id}` },
         })),

@@ -38,9 +38,10 @@ const day = (iso: string) => `?from=${iso}&to=${iso}`
 async function publish(postId: string, outcomes: Partial<Record<PlatformName, 'published' | 'failed'>>, at: number) {
   await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
   for (const [platform, kind] of Object.entries(outcomes) as [PlatformName, 'published' | 'failed'][]) {
-    expect(await store().publishing.claimTarget({ postId, platform, accountId: account, dueAt: at }, at, 60_000)).toBeDefined()
+    const claimed = await store().publishing.claimTarget({ postId, platform, accountId: account, dueAt: at }, at, 60_000)
+    expect(claimed).toBeDefined()
     const outcome = kind === 'published' ? { kind, platformPostId: `${postId}-${platform}`, url: null } : { kind, code: 'platform_rejected', detail: 'no' }
-    expect(await store().publishing.settle(postId, platform, outcome, at + 3_000)).toBe(true)
+    expect(await store().publishing.settle(claimed!, outcome, at + 3_000)).toBe(true)
   }
 }
 
@@ -117,19 +118,21 @@ describe('analytics rollups stay equal to the raw rows', () => {
     const now = june20 + 2 * HOUR
     await store().publishing.claimDue(now, 100, Number.MAX_SAFE_INTEGER)
     const refs = posts.flatMap(([acc, at, platforms], i) => platforms.map((platform) => ({ postId: made[i]!.id, platform, accountId: acc, dueAt: at })))
-    expect((await store().publishing.claimTargets(refs.map((ref) => ({ ref, now })), 60_000)).every(Boolean)).toBe(true)
+    const claims = await store().publishing.claimTargets(refs.map((ref) => ({ ref, now })), 60_000)
+    expect(claims.every(Boolean)).toBe(true)
+    const held = (postId: string, platform: PlatformName) => claims.find((c) => c!.postId === postId && c!.platform === platform)!
     // One recorded on its own first: the batch's repeat of it is refused, and counts nothing twice.
-    expect(await store().publishing.settle(p3.id, 'bluesky', { kind: 'published', platformPostId: 'b1', url: null }, now + 500)).toBe(true)
+    expect(await store().publishing.settle(held(p3.id, 'bluesky'), { kind: 'published', platformPostId: 'b1', url: null }, now + 500)).toBe(true)
     const published = (id: string) => ({ kind: 'published' as const, platformPostId: id, url: null })
     const results = await store().publishing.settleAll([
-      { postId: p1.id, platform: 'feed', outcome: published('f1'), at: now + 1_000 },
-      { postId: p1.id, platform: 'mastodon', outcome: { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at: now + 2_000 },
-      { postId: p1.id, platform: 'discord', outcome: { kind: 'retry', at: now + 90_000, code: 'network_error', detail: 'later' }, at: now + 2_000 },
-      { postId: p2.id, platform: 'feed', outcome: published('f2'), at: now + 4_000 },
-      { postId: p2.id, platform: 'mastodon', outcome: { kind: 'unconfirmed', detail: 'unknown' }, at: now + 4_000 },
-      { postId: p2.id, platform: 'feed', outcome: published('f2 again'), at: now + 5_000 },
-      { postId: p3.id, platform: 'feed', outcome: published('f3'), at: now + 6_000 },
-      { postId: p3.id, platform: 'bluesky', outcome: published('b1 again'), at: now + 6_000 },
+      { ...held(p1.id, 'feed'), outcome: published('f1'), at: now + 1_000 },
+      { ...held(p1.id, 'mastodon'), outcome: { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at: now + 2_000 },
+      { ...held(p1.id, 'discord'), outcome: { kind: 'retry', at: now + 90_000, code: 'network_error', detail: 'later' }, at: now + 2_000 },
+      { ...held(p2.id, 'feed'), outcome: published('f2'), at: now + 4_000 },
+      { ...held(p2.id, 'mastodon'), outcome: { kind: 'unconfirmed', detail: 'unknown' }, at: now + 4_000 },
+      { ...held(p2.id, 'feed'), outcome: published('f2 again'), at: now + 5_000 },
+      { ...held(p3.id, 'feed'), outcome: published('f3'), at: now + 6_000 },
+      { ...held(p3.id, 'bluesky'), outcome: published('b1 again'), at: now + 6_000 },
     ])
     expect(results).toEqual([true, true, true, true, true, false, true, false])
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
@@ -142,8 +145,9 @@ describe('analytics rollups stay equal to the raw rows', () => {
     const byAccount = (await t.http.get(`/v1/analytics?from=2026-06-20&to=2026-06-20&account_id=${other}`, { key })).body
     expect(byAccount.totals).toMatchObject({ posts_scheduled: 2, posts_published: 2, posts_failed: 0 })
     // The retried target is counted when its next attempt is recorded, alone or in a batch.
-    expect(await store().publishing.claimTargets([{ ref: refs[2]!, now: now + 90_000 }], 60_000)).toEqual([expect.objectContaining({ postId: p1.id })])
-    expect(await store().publishing.settleAll([{ postId: p1.id, platform: 'discord', outcome: published('d1'), at: now + 91_000 }])).toEqual([true])
+    const [again] = await store().publishing.claimTargets([{ ref: refs[2]!, now: now + 90_000 }], 60_000)
+    expect(again).toMatchObject({ postId: p1.id })
+    expect(await store().publishing.settleAll([{ ...again!, outcome: published('d1'), at: now + 91_000 }])).toEqual([true])
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-20'))).totals).toMatchObject({ posts_published: 5, posts_failed: 1 })
   })
@@ -152,19 +156,20 @@ describe('analytics rollups stay equal to the raw rows', () => {
     const at = Date.parse('2026-06-23T09:00:00Z')
     const id = (await store().posts.create(userId, { accountId: account, content: 'rolled back', mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)).post.id
     await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
-    await store().publishing.claimTargets([{ ref: { postId: id, platform: 'feed', accountId: account, dueAt: at }, now: at }], 60_000)
+    const [claimed] = await store().publishing.claimTargets([{ ref: { postId: id, platform: 'feed', accountId: account, dueAt: at }, now: at }], 60_000)
+    const held = { postId: id, platform: 'feed' as const, claim: claimed!.claim }
     const before = await report(day('2026-06-23'))
     // An outcome the store cannot write (an id that is not text, nor JSON) throws after the first was written.
     await expect(
       store().publishing.settleAll([
-        { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 1_000 },
-        { postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 1n as never, url: null }, at: at + 1_000 },
+        { ...held, outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 1_000 },
+        { ...held, outcome: { kind: 'published', platformPostId: 1n as never, url: null }, at: at + 1_000 },
       ]),
     ).rejects.toThrow()
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect(await report(day('2026-06-23'))).toEqual(before)
     // Recorded again, it counts once.
-    expect(await store().publishing.settleAll([{ postId: id, platform: 'feed', outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 2_000 }])).toEqual([true])
+    expect(await store().publishing.settleAll([{ ...held, outcome: { kind: 'published', platformPostId: 'x', url: null }, at: at + 2_000 }])).toEqual([true])
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-23'))).totals).toMatchObject({ posts_scheduled: 1, posts_published: 1 })
   })
@@ -289,7 +294,8 @@ describe('top_posts, walked down the ranking or read from the range', () => {
     seed.db.transaction(() => {
       for (const s of seeded) {
         void seed.publishing.claimTarget({ postId: s.postId, platform: 'mastodon', accountId: acc, dueAt: s.at }, s.at, 60_000)
-        void seed.publishing.settle(s.postId, 'mastodon', { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
+        // The claim just taken (synchronously, as the store writes): the target's first.
+        void seed.publishing.settle({ postId: s.postId, platform: 'mastodon', claim: 1 }, { kind: 'published', platformPostId: s.postId, url: null }, s.at + 1_000)
         seed.metrics.snapshotsSync([{ postId: s.postId, platform: 'mastodon', takenAt: s.at + HOUR, metrics: { impressions: null, likes: s.engagements, reposts: null, replies: null, quotes: null, clicks: null } }])
       }
     })()
@@ -330,13 +336,14 @@ describe('migration 6', () => {
       const file = join(dir, 'smm.db')
       const db = openDatabase(file, migrations.filter((m) => m.version < 6))
       // Today's stores write the old data, so they get the columns and tables later migrations
-      // add (7, 8, 10, 11, 12, 16, 17) for a while; they are dropped again below, leaving the file as
+      // add (7, 8, 10, 11, 12, 16, 17, 18) for a while; they are dropped again below, leaving the file as
       // version 5 had it.
       const later = {
         columns: [
           ['post_targets', 'attempts_before_retry INTEGER NOT NULL DEFAULT 0'],
           ['post_targets', 'uncertain_since INTEGER'],
           ['post_targets', 'error_part INTEGER'],
+          ['post_targets', 'claim INTEGER NOT NULL DEFAULT 0'],
           ['posts', "thread TEXT NOT NULL DEFAULT '[]'"],
           ['posts', 'first_comment TEXT'],
           ['posts', "overrides TEXT NOT NULL DEFAULT '{}'"],
@@ -369,8 +376,8 @@ describe('migration 6', () => {
       await posts.cancel(user.id, cancelled, T0)
       await publishing.claimDue(T0 + HOUR, 10, Number.MAX_SAFE_INTEGER)
       for (const platform of ['feed', 'mastodon'] as const) {
-        await publishing.claimTarget({ postId: a, platform, accountId: acc, dueAt: T0 + HOUR }, T0 + HOUR, 60_000)
-        await publishing.settle(a, platform, { kind: 'published', platformPostId: platform, url: null }, T0 + HOUR + (platform === 'feed' ? 1_000 : 2_000))
+        const claimed = await publishing.claimTarget({ postId: a, platform, accountId: acc, dueAt: T0 + HOUR }, T0 + HOUR, 60_000)
+        await publishing.settle(claimed!, { kind: 'published', platformPostId: platform, url: null }, T0 + HOUR + (platform === 'feed' ? 1_000 : 2_000))
       }
       await metrics.record([{ postId: a, platform: 'mastodon', metrics: { impressions: null, likes: 4, reposts: 1, replies: 0, quotes: null, clicks: null }, nextAt: null, failures: 0 }], T0 + 2 * HOUR)
       for (const [table, column] of later.columns) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column!.split(' ')[0]}`)

@@ -38,6 +38,7 @@ describe('migrations are history', () => {
       15: 'cfb1fdc796c5c4a5f6da7b8b0248aae12975703141c86ab4b56e64a5b04e582a', // rollups of the latest counts summed per batch of snapshots by the store, not per row by triggers
       16: '782cf0d58dffd020400b666736cca9d4e904c6216ba30999c888e4b034ffae15', // rollups of a batch of outcomes summed per batch
       17: '11988b32dd13b2a5f6996921175437300f543b52760fa15d1c802047e210ebbe', // events still to dispatch listed in a table of their own
+      18: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
     })
   })
 

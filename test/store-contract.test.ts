@@ -5,7 +5,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { hashApiKey } from '../src/api-key.js'
 import { SCOPES } from '../src/api/common.js'
-import { QueueRefusedError, type Principal, type Store, type TargetRef } from '../daemon/store/index.js'
+import { QueueRefusedError, RECOVERY_LEASE_MS, type ClaimedTarget, type Principal, type Store, type TargetRef } from '../daemon/store/index.js'
 import { migrationChecksum } from '../daemon/store/migrations.js'
 import { DatabaseUnreachableError, openPostgresStore } from '../daemon/store/postgres/index.js'
 import { migrations as postgresMigrations } from '../daemon/store/postgres/schema.js'
@@ -299,7 +299,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const other = await another()
       expect(await store.oauth.claimRefresh(account.id, 'x', 'node-a', T0, 30_000)).toBe(true)
       expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 1, 30_000)).toBe(false)
-      expect(await store.oauth.saveRefreshed(account.id, 'x', 'node-a', Buffer.from([2]), T0)).toBe(true)
+      expect(await store.oauth.saveRefreshed(account.id, 'x', 'node-a', Buffer.from([2]), T0)).toBe('saved')
       expect(Buffer.from((await store.accounts.connection(account.id, 'x'))!.sealedCredentials).equals(Buffer.from([2]))).toBe(true)
       // Saving gave the claim up.
       expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 2, 30_000)).toBe(true)
@@ -308,8 +308,29 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.oauth.claimRefresh(account.id, 'x', 'node-a', T0 + 3, 30_000)).toBe(true)
       expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 30_003, 30_000)).toBe(true)
       // The person reconnected since the tokens were read: their new credentials win.
-      expect(await other.oauth.saveRefreshed(account.id, 'x', 'node-b', Buffer.from([3]), T0 - 1)).toBe(false)
+      expect(await other.oauth.saveRefreshed(account.id, 'x', 'node-b', Buffer.from([3]), T0 - 1)).toBe('reconnected')
       expect(Buffer.from((await store.accounts.connection(account.id, 'x'))!.sealedCredentials).equals(Buffer.from([2]))).toBe(true)
+    })
+
+    it('drops the tokens of a refresh whose claim lapsed and was taken over: the new holder’s stand', async () => {
+      const user = await store.users.create({ name: 'Stale refresher' }, T0)
+      const account = await store.accounts.create(user.id, 'Brand', T0)
+      await store.accounts.connect(user.id, account.id, { platform: 'x', handle: '@s', displayName: 'S', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
+      const other = await another()
+      const credentials = async () => [...(await store.accounts.connection(account.id, 'x'))!.sealedCredentials]
+      expect(await store.oauth.claimRefresh(account.id, 'x', 'stale', T0, 30_000)).toBe(true)
+      // The first holder stops past its lease; another takes the claim over.
+      expect(await other.oauth.claimRefresh(account.id, 'x', 'current', T0 + 30_000, 30_000)).toBe(true)
+      // It wakes while the other refreshes, and again once the other has stored its tokens: neither write lands.
+      expect(await store.oauth.saveRefreshed(account.id, 'x', 'stale', Buffer.from([2]), T0)).toBe('claim_lost')
+      expect(await credentials()).toEqual([1])
+      expect(await other.oauth.saveRefreshed(account.id, 'x', 'current', Buffer.from([3]), T0)).toBe('saved')
+      expect(await store.oauth.saveRefreshed(account.id, 'x', 'stale', Buffer.from([2]), T0)).toBe('claim_lost')
+      expect(await credentials()).toEqual([3])
+      // Nor does its give-up free a claim that is not its own.
+      expect(await other.oauth.claimRefresh(account.id, 'x', 'next', T0 + 30_001, 30_000)).toBe(true)
+      await store.oauth.releaseRefresh(account.id, 'x', 'stale')
+      expect(await store.oauth.claimRefresh(account.id, 'x', 'stale', T0 + 30_002, 30_000)).toBe(false)
     })
   })
 
@@ -475,15 +496,18 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(feed).toMatchObject({ postId: id, userId: user, attempts: 1, attemptsSinceRetry: 1, content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'] })
       expect(await store.publishing.claimTarget(refs[0]!, at, 30_000)).toBeUndefined()
       const mastodon = (await store.publishing.claimTarget(refs[1]!, at, 30_000))!
-      expect(await store.publishing.settle(id, 'feed', { kind: 'published', platformPostId: 'f1', url: 'https://example.com/f1' }, at + 500)).toBe(true)
-      expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
+      expect(await store.publishing.settle(feed, { kind: 'published', platformPostId: 'f1', url: 'https://example.com/f1' }, at + 500)).toBe(true)
+      expect(await store.publishing.settle(feed, { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
       expect((await store.posts.get(user, id))!.post.status).toBe('publishing')
-      expect(await store.publishing.settle(mastodon.postId, 'mastodon', { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503', uncertainSince: at + 1 }, at + 700)).toBe(true)
+      expect(await store.publishing.settle(mastodon, { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503', uncertainSince: at + 1 }, at + 700)).toBe(true)
       const again = (await store.publishing.reserveDue(at + 90_000, 1_000, 30_000)).filter((r) => r.postId === id)
       expect(again).toEqual([{ postId: id, platform: 'mastodon', accountId: account, dueAt: at + 90_000 }])
       // The chain remembers when a request of unknown outcome was first sent, for the platform's window.
-      expect(await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000)).toMatchObject({ attempts: 2, uncertainSince: at + 1 })
-      expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
+      const second = (await store.publishing.claimTarget(again[0]!, at + 90_000, 30_000))!
+      expect(second).toMatchObject({ attempts: 2, uncertainSince: at + 1 })
+      // Each claim takes a new fencing token: the first attempt's can no longer write.
+      expect(second.claim).not.toBe(mastodon.claim)
+      expect(await store.publishing.settle(second, { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
       const done = (await store.posts.get(user, id))!
       expect(done.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 500).toISOString() })
       expect(done.post.targets).toEqual([
@@ -515,14 +539,15 @@ describe.each(backends)('the store on $name', (backend) => {
         30_000,
       )
       expect(claims.map((c) => c && `${c.postId} ${c.platform}`)).toEqual([`${a.id} feed`, `${a.id} mastodon`, `${b.id} feed`, undefined])
+      const [aFeed, aMastodon, bFeed] = claims as [ClaimedTarget, ClaimedTarget, ClaimedTarget]
       const claimedVersion = (await store.posts.get(user, a.id))!.version
       const published = (platformPostId: string) => ({ kind: 'published' as const, platformPostId, url: null })
       expect(
         await store.publishing.settleAll([
-          { postId: a.id, platform: 'feed', outcome: published('a1'), at: at + 100 },
-          { postId: b.id, platform: 'feed', outcome: published('b1'), at: at + 100 },
-          { postId: a.id, platform: 'mastodon', outcome: { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at: at + 200 },
-          { postId: a.id, platform: 'feed', outcome: { kind: 'failed', code: 'late', detail: 'late' }, at: at + 300 },
+          { ...aFeed, outcome: published('a1'), at: at + 100 },
+          { ...bFeed, outcome: published('b1'), at: at + 100 },
+          { ...aMastodon, outcome: { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at: at + 200 },
+          { ...aFeed, outcome: { kind: 'failed', code: 'late', detail: 'late' }, at: at + 300 },
         ]),
       ).toEqual([true, true, true, false])
       const after = (await store.posts.get(user, a.id))!
@@ -546,9 +571,9 @@ describe.each(backends)('the store on $name', (backend) => {
       const publish = async (postId: string, at: number, outcome: 'published' | 'failed' = 'published') => {
         await store.publishing.claimDue(at, 1_000, 86_400_000)
         for (const ref of (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === postId)) {
-          await store.publishing.claimTarget(ref, at, 30_000)
+          const claimed = (await store.publishing.claimTarget(ref, at, 30_000))!
           const result = outcome === 'published' ? { kind: 'published' as const, platformPostId: null, url: null } : { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' }
-          await store.publishing.settle(postId, ref.platform, result, at + 100)
+          await store.publishing.settle(claimed, result, at + 100)
         }
       }
       const occurrences = async (user: string, seriesId: string) => (await store.posts.list(user, { order: 'asc', seriesId }, 100)).map((r) => r.post)
@@ -648,10 +673,10 @@ describe.each(backends)('the store on $name', (backend) => {
       const id = created.post.id
       await store.publishing.claimDue(at, 1_000, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
-      await store.publishing.claimTarget(ref!, at, 30_000)
+      const claimed = (await store.publishing.claimTarget(ref!, at, 30_000))!
       const out = { index: 0, kind: 'post' as const, platformPostId: 'p0', url: 'https://example.com/p0', ref: null, publishedAt: at }
-      await store.publishing.recordPart(id, 'feed', out)
-      await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 1 }, at + 10)
+      await store.publishing.recordPart(claimed, out)
+      await store.publishing.settle(claimed, { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 1 }, at + 10)
       // Retried, the post is editable again: without its comment it is a post of one part, whose
       // part 0 is out already and must not go out again.
       await store.posts.retry(user, id, at + 100)
@@ -699,12 +724,12 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(mastodon.parts.map((p) => [p.index, p.kind, p.content])).toEqual([[0, 'post', 'toot version'], [1, 'thread', 'toot two']])
 
       const part = (index: number, kind: 'post' | 'first_comment' | 'thread') => ({ index, kind, platformPostId: `f${index}`, url: `https://example.com/f${index}`, ref: index === 0 ? 'cid0' : null, publishedAt: at + index })
-      expect(await store.publishing.recordPart(id, 'feed', part(0, 'post'))).toBe(true)
-      expect(await store.publishing.recordPart(id, 'feed', part(1, 'first_comment'))).toBe(true)
+      expect(await store.publishing.recordPart(feed, part(0, 'post'))).toBe(true)
+      expect(await store.publishing.recordPart(feed, part(1, 'first_comment'))).toBe(true)
       // Recorded once: a second write of the same part changes nothing.
-      expect(await store.publishing.recordPart(id, 'feed', { ...part(1, 'first_comment'), platformPostId: 'other' })).toBe(false)
-      expect(await store.publishing.settle(id, 'feed', { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 2 }, at + 10)).toBe(true)
-      expect(await store.publishing.settle(id, 'mastodon', { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 11)).toBe(true)
+      expect(await store.publishing.recordPart(feed, { ...part(1, 'first_comment'), platformPostId: 'other' })).toBe(false)
+      expect(await store.publishing.settle(feed, { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 2 }, at + 10)).toBe(true)
+      expect(await store.publishing.settle(mastodon, { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 11)).toBe(true)
       const failed = (await store.posts.get(user, id))!.post
       expect(failed.status).toBe('failed')
       expect(failed.targets[0]).toMatchObject({
@@ -726,13 +751,16 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(resumed.published).toEqual([part(0, 'post'), part(1, 'first_comment')])
       expect((await store.posts.get(user, id))!.post.targets[0]!.error).toBeNull()
       // A part out settles the doubt an earlier unanswered request left.
-      expect(await store.publishing.settle(id, 'feed', { kind: 'retry', at: at + 200_000, code: 'network_error', detail: 'timeout', uncertainSince: at + 100_000, part: 2 }, at + 100_500)).toBe(true)
+      expect(await store.publishing.settle(resumed, { kind: 'retry', at: at + 200_000, code: 'network_error', detail: 'timeout', uncertainSince: at + 100_000, part: 2 }, at + 100_500)).toBe(true)
       expect((await store.posts.get(user, id))!.post.targets[0]!.error).toEqual({ code: 'network_error', detail: 'timeout', part: 2 })
       const third = (await store.publishing.reserveDue(at + 200_000, 1_000, 30_000)).find((r) => r.postId === id && r.platform === 'feed')!
-      expect(await store.publishing.claimTarget(third, at + 200_000, 30_000)).toMatchObject({ uncertainSince: at + 100_000 })
-      await store.publishing.recordPart(id, 'feed', part(2, 'thread'))
-      await store.publishing.recordPart(id, 'feed', part(3, 'thread'))
-      expect(await store.publishing.settle(id, 'feed', { kind: 'published', platformPostId: 'f0', url: 'https://example.com/f0' }, at + 200_100)).toBe(true)
+      const last = (await store.publishing.claimTarget(third, at + 200_000, 30_000))!
+      expect(last).toMatchObject({ uncertainSince: at + 100_000 })
+      // Parts recorded under an earlier claim's token are refused: that claim is over.
+      expect(await store.publishing.recordPart(resumed, part(2, 'thread'))).toBe(false)
+      expect(await store.publishing.recordPart(last, part(2, 'thread'))).toBe(true)
+      expect(await store.publishing.recordPart(last, part(3, 'thread'))).toBe(true)
+      expect(await store.publishing.settle(last, { kind: 'published', platformPostId: 'f0', url: 'https://example.com/f0' }, at + 200_100)).toBe(true)
       const done = (await store.posts.get(user, id))!.post
       expect(done.targets[0]).toMatchObject({ status: 'published', platform_post_id: 'f0', error: null })
       expect(done.targets[0]!.parts.map((p) => p.index)).toEqual([0, 1, 2, 3])
@@ -754,13 +782,83 @@ describe.each(backends)('the store on $name', (backend) => {
       const hung = (await store.posts.create(user, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
       await store.publishing.claimDue(T0 + 5_000_000, 1_000, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(T0 + 5_000_000, 1_000, 30_000)).filter((r) => r.postId === hung)
-      await store.publishing.claimTarget(ref!, T0 + 5_000_000, 30_000)
-      await store.publishing.renewLeases([{ postId: hung, platform: 'discord' }], T0 + 5_000_000 + 60_000)
+      const claimed = (await store.publishing.claimTarget(ref!, T0 + 5_000_000, 30_000))!
+      await store.publishing.renewLeases([claimed], T0 + 5_000_000 + 60_000)
       expect((await store.publishing.abandoned(T0 + 5_000_000 + 45_000, false)).map((r) => r.postId)).not.toContain(hung)
       const abandoned = await store.publishing.abandoned(T0 + 5_000_000 + 61_000, false)
-      expect(abandoned.filter((r) => r.postId === hung)).toEqual([{ postId: hung, platform: 'discord', accountId: account, dueAt: T0 + 5_000_000 }])
-      await store.publishing.resend(hung, 'discord', T0 + 5_000_000 + 61_000)
+      // Taken over under a new claim: the attempt that lost it can no longer write about it.
+      expect(abandoned.filter((r) => r.postId === hung)).toEqual([{ postId: hung, platform: 'discord', accountId: account, dueAt: T0 + 5_000_000, claim: claimed.claim + 1 }])
+      await store.publishing.resend(claimed, T0 + 5_000_000 + 61_000)
+      expect((await store.publishing.reserveDue(T0 + 5_000_000 + 61_000, 1_000, 30_000)).filter((r) => r.postId === hung)).toEqual([])
+      await store.publishing.resend(abandoned.find((r) => r.postId === hung)!, T0 + 5_000_000 + 61_000)
       expect((await store.publishing.reserveDue(T0 + 5_000_000 + 61_000, 1_000, 30_000)).filter((r) => r.postId === hung)).toHaveLength(1)
+    })
+
+    it('fences every write about a claimed target: an attempt whose lease ran out and was taken over changes nothing when it comes back', async () => {
+      const { user, account } = await setup('Fenced')
+      const at = T0 + 11_000_000
+      const id = (await store.posts.create(user, { ...newPost(account, at, ['mastodon']), firstComment: 'and a comment' }, T0)).post.id
+      await store.publishing.claimDue(at, 1_000, 86_400_000)
+      const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
+      const stale = (await store.publishing.claimTarget(ref!, at, 30_000))!
+      // This node stops with its request in flight, for longer than its lease. Another node takes
+      // the attempt over and sends it again (as Mastodon's Idempotency-Key makes safe).
+      const other = await another()
+      const [taken] = (await other.publishing.abandoned(at + 30_000, false)).filter((r) => r.postId === id)
+      expect(taken!.claim).not.toBe(stale.claim)
+      await other.publishing.resend(taken!, at + 30_000)
+      const [again] = (await other.publishing.reserveDue(at + 30_000, 1_000, 30_000)).filter((r) => r.postId === id)
+      const current = (await other.publishing.claimTarget(again!, at + 30_000, 30_000))!
+      const part = (index: number, platformPostId: string) => ({ index, kind: index === 0 ? ('post' as const) : ('first_comment' as const), platformPostId, url: null, ref: null, publishedAt: at + 31_000 })
+      const before = (await store.posts.get(user, id))!
+      expect(before.post.targets[0]).toMatchObject({ status: 'publishing', attempts: 2 })
+      const eventCount = async () => (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user).length
+      const events = await eventCount()
+
+      // The first wakes while the other's attempt is in flight: its timed-out outcome, its part and its re-send change nothing.
+      expect(await store.publishing.settle(stale, { kind: 'retry', at: at + 120_000, code: 'platform_timeout', detail: 'no answer', uncertainSince: at }, at + 31_000)).toBe(false)
+      expect(await store.publishing.settleAll([{ ...stale, outcome: { kind: 'unconfirmed', detail: 'no answer' }, at: at + 31_000 }])).toEqual([false])
+      expect(await store.publishing.recordPart(stale, part(0, 'stale-0'))).toBe(false)
+      await store.publishing.resend(stale, at + 31_000)
+      expect(await store.posts.get(user, id)).toEqual(before)
+      expect(await eventCount()).toBe(events)
+
+      // The current holder's parts and outcome stand.
+      expect(await other.publishing.recordPart(current, part(0, 'm0'))).toBe(true)
+      expect(await other.publishing.recordPart(current, part(1, 'm1'))).toBe(true)
+      expect(await other.publishing.settle(current, { kind: 'published', platformPostId: 'm0', url: 'https://social.example/m0' }, at + 32_000)).toBe(true)
+      const published = (await store.posts.get(user, id))!
+
+      // And the first, waking after it, still changes nothing.
+      expect(await store.publishing.settle(stale, { kind: 'failed', code: 'platform_timeout', detail: 'no answer' }, at + 33_000)).toBe(false)
+      expect(await store.publishing.settle(stale, { kind: 'published', platformPostId: 'stale-0', url: null }, at + 33_000)).toBe(false)
+      expect(await store.publishing.recordPart(stale, part(1, 'stale-1'))).toBe(false)
+      expect(await store.posts.get(user, id)).toEqual(published)
+      expect(published.post).toMatchObject({ status: 'published', targets: [{ status: 'published', platform_post_id: 'm0', attempts: 2, error: null }] })
+      expect(published.post.targets[0]!.parts.map((p) => p.platform_post_id)).toEqual(['m0', 'm1'])
+      const types = (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user && (e.data as { id: string }).id === id).map((e) => e.type)
+      expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.published'])
+    })
+
+    it('neither renews nor re-sends under a claim that was taken over', async () => {
+      const { user, account } = await setup('Fenced renewal')
+      const at = T0 + 12_000_000
+      const id = (await store.posts.create(user, newPost(account, at, ['discord']), T0)).post.id
+      await store.publishing.claimDue(at, 1_000, 86_400_000)
+      const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
+      const stale = (await store.publishing.claimTarget(ref!, at, 30_000))!
+      const [taken] = (await store.publishing.abandoned(at + 30_000, false)).filter((r) => r.postId === id)
+      // The old claim's renewal does not stretch the take-over's lease, nor does its re-send put the target back.
+      await store.publishing.renewLeases([stale], at + 10_000_000)
+      await store.publishing.resend(stale, at + 30_000)
+      expect((await store.publishing.reserveDue(at + 30_000, 1_000, 30_000)).filter((r) => r.postId === id)).toEqual([])
+      const lapsed = (await store.publishing.abandoned(at + 30_000 + RECOVERY_LEASE_MS, false)).filter((r) => r.postId === id)
+      expect(lapsed).toEqual([{ ...taken!, claim: taken!.claim + 1 }])
+      // The current claim's renewal does.
+      await store.publishing.renewLeases([lapsed[0]!], at + 10_000_000)
+      expect((await store.publishing.abandoned(at + 1_000_000, false)).filter((r) => r.postId === id)).toEqual([])
+      await store.publishing.settle(lapsed[0]!, { kind: 'unconfirmed', detail: 'no answer' }, at + 1_000_000)
+      expect((await store.posts.get(user, id))!.post.targets[0]).toMatchObject({ status: 'unconfirmed' })
     })
 
     it('keeps drafts (no time, never claimed, listed by creation), edits them, and schedules one only at the version read', async () => {
@@ -848,6 +946,15 @@ describe.each(backends)('the store on $name', (backend) => {
       ...extra,
     })
 
+    /** A user's endpoint, sent a webhook.test whose delivery is claimed at T0 + 5. */
+    const testDelivery = async (name: string) => {
+      const user = await store.users.create({ name }, T0)
+      const hook = await store.webhooks.create(user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
+      await store.events.append(user.id, 'webhook.test', { webhook_id: hook.id }, T0 + 1)
+      while ((await store.webhookDeliveries.dispatch(T0 + 5)) > 0);
+      return { user, hook, job: (await store.webhookDeliveries.claim(T0 + 5, limits)).find((j) => j.webhookId === hook.id)! }
+    }
+
     it('fans each event out to the endpoints subscribed to it, leases deliveries within the limits, and records each attempt', async () => {
       const user = await store.users.create({ name: 'Hooked' }, T0)
       const all = await store.webhooks.create(user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, T0)
@@ -864,7 +971,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(JSON.parse(job.eventData)).toEqual({ id: 'pst_1' })
       // Leased: not claimed again until the lease runs out.
       expect((await store.webhookDeliveries.claim(T0 + 20, limits)).filter((j) => j.webhookId === some.id)).toEqual([])
-      expect(await store.webhookDeliveries.record(attempt(job, false, T0 + 60_000), T0 + 30)).toEqual({ disabledReason: null })
+      expect(await store.webhookDeliveries.record(attempt(job, false, T0 + 60_000), T0 + 30)).toEqual({ recorded: true, disabledReason: null })
       const retry = (await store.webhookDeliveries.claim(T0 + 60_000, limits)).find((j) => j.webhookId === some.id)!
       expect(retry.attempt).toBe(2)
       await store.webhookDeliveries.record(attempt(retry, true, null), T0 + 60_010)
@@ -873,13 +980,26 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(listed[1]).toMatchObject({ event_id: published.id, event_type: 'post.published', response_body: 'down', next_attempt_at: new Date(T0 + 60_000).toISOString() })
     })
 
+    it('drops the outcome of an attempt whose lease ran out and whose delivery another worker claimed again', async () => {
+      const { user, hook, job: stale } = await testDelivery('Stale hook')
+      // This worker stops mid-request past its lease; another claims the delivery again.
+      const other = await another()
+      const current = (await other.webhookDeliveries.claim(T0 + 5 + limits.leaseMs, limits)).find((j) => j.webhookId === hook.id)!
+      expect(current.attempt).toBe(2)
+      // The first wakes while the second is in flight, and again after it: neither outcome lands.
+      expect(await store.webhookDeliveries.record(attempt(stale, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 30_100)).toEqual({ recorded: false, disabledReason: null })
+      expect(await other.webhookDeliveries.record(attempt(current, true, null), T0 + 30_200)).toEqual({ recorded: true, disabledReason: null })
+      expect(await store.webhookDeliveries.record(attempt(stale, false, T0 + 90_000), T0 + 30_300)).toEqual({ recorded: false, disabledReason: null })
+      expect(await store.webhooks.get(user.id, hook.id)).toMatchObject({ enabled: true, disabledReason: null })
+      const attempts = await store.webhookDeliveries.listAttempts(hook.id, '', 10)
+      expect(attempts.map((a) => [a.attempt, a.succeeded, a.error])).toEqual([[2, true, null], [1, false, expect.stringMatching(/interrupted/)]])
+      // Delivered: nothing is due for it later.
+      expect((await store.webhookDeliveries.claim(T0 + 1_000_000, limits)).filter((j) => j.webhookId === hook.id)).toEqual([])
+    })
+
     it('disables an endpoint that answers 410, edits and rotates an endpoint, and deletes it with its deliveries', async () => {
-      const user = await store.users.create({ name: 'Gone' }, T0)
-      const hook = await store.webhooks.create(user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
-      await store.events.append(user.id, 'webhook.test', { webhook_id: hook.id }, T0 + 1)
-      while ((await store.webhookDeliveries.dispatch(T0 + 5)) > 0);
-      const job = (await store.webhookDeliveries.claim(T0 + 5, limits)).find((j) => j.webhookId === hook.id)!
-      expect(await store.webhookDeliveries.record(attempt(job, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 6)).toEqual({ disabledReason: 'the endpoint answered 410 Gone' })
+      const { user, hook, job } = await testDelivery('Gone')
+      expect(await store.webhookDeliveries.record(attempt(job, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 6)).toEqual({ recorded: true, disabledReason: 'the endpoint answered 410 Gone' })
       expect(await store.webhooks.get(user.id, hook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone', disabledAt: T0 + 6 })
       const enabled = await store.webhooks.update(user.id, hook.id, { enabled: true, url: 'https://back.example/h' }, T0 + 7)
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null, url: 'https://back.example/h' })
@@ -903,8 +1023,8 @@ describe.each(backends)('the store on $name', (backend) => {
         ids.push(id)
         await store.publishing.claimDue(at, 100, 86_400_000)
         const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
-        await store.publishing.claimTarget(ref!, at, 30_000)
-        await store.publishing.settle(id, 'mastodon', { kind: 'published', platformPostId: `m${i}`, url: `https://social.example/${i}` }, at + late)
+        const claimed = (await store.publishing.claimTarget(ref!, at, 30_000))!
+        await store.publishing.settle(claimed, { kind: 'published', platformPostId: `m${i}`, url: `https://social.example/${i}` }, at + late)
       }
       const due = (await store.metrics.claimDue(T0 + 86_400_000, 100, 300_000)).filter((d) => ids.includes(d.postId))
       expect(due.map((d) => d.platformPostId)).toEqual(['m0', 'm1', 'm2'])
@@ -1013,8 +1133,9 @@ describe('several daemons on one PostgreSQL database', () => {
     await nodes[0]!.publishing.claimDue(T0 + 1_000, 100, 86_400_000)
     const refs = (await nodes[0]!.publishing.reserveDue(T0 + 1_000, 100, 30_000)).filter((r) => published.some((p) => p.id === r.postId))
     expect(refs).toHaveLength(5)
-    for (const ref of refs) await nodes[0]!.publishing.claimTarget(ref, T0 + 1_000, 30_000)
-    const settled = await Promise.all(refs.flatMap((ref) => nodes.map((node) => node.publishing.settle(ref.postId, 'feed', { kind: 'published', platformPostId: null, url: null }, T0 + 2_000))))
+    const claimed: ClaimedTarget[] = []
+    for (const ref of refs) claimed.push((await nodes[0]!.publishing.claimTarget(ref, T0 + 1_000, 30_000))!)
+    const settled = await Promise.all(claimed.flatMap((target) => nodes.map((node) => node.publishing.settle(target, { kind: 'published', platformPostId: null, url: null }, T0 + 2_000))))
     expect(settled.filter(Boolean)).toHaveLength(5)
     for (const post of series) {
       const occurrences = await nodes[1]!.posts.list(user.id, { order: 'asc', seriesId: post.series_id! }, 10)
@@ -1100,6 +1221,7 @@ describe('PostgreSQL schema and connection errors', () => {
       7: '99705f687b47ce603eaaed2d74464f690cdb6024648983a151a9cb398613aeeb', // threads, first comments and per-platform versions
       8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
       10: '5eb4fd691feb402c611ceaa92de604621bb82f375fe8f823ad160dcc8f384009', // indexes for the posts list by status and account, and for start-up and hourly upkeep
+      11: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
     })
   })
 

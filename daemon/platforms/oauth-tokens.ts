@@ -104,8 +104,10 @@ async function refreshTokens(
     if (fresh.expires_at === undefined) delete merged.expires_at
     if (merged.refresh_token === undefined) delete merged.refresh_token
     const saved = await deps.store.oauth.saveRefreshed(accountId, name, holder, deps.secrets.seal(merged, sealContext(stored)), stored.connectedAt)
-    // Not saved: the person reconnected meanwhile; their new connection keeps its own tokens.
-    deps.log.info({ account_id: accountId, platform: name, saved }, 'access token refreshed')
+    // Not saved: the person reconnected meanwhile (their new connection keeps its own tokens), or
+    // this node was stopped past its claim's lease and another took the claim over (its tokens stand).
+    if (saved === 'claim_lost') deps.log.warn({ account_id: accountId, platform: name }, 'refreshed tokens not stored: the refresh claim lapsed and another node took it over')
+    else deps.log.info({ account_id: accountId, platform: name, saved: saved === 'saved' }, 'access token refreshed')
     return merged
   } catch (error) {
     await deps.store.oauth.releaseRefresh(accountId, name, holder)

@@ -69,9 +69,11 @@ export class Scheduler {
   private readonly options: Required<SchedulerOptions>
   private readonly limiter: KeyedLimiter
   private readonly inFlight = new Set<Promise<void>>()
-  /** The targets this scheduler holds leases on (reserved or being attempted), by `postId platform`. */
-  private readonly leased = new Map<string, { postId: string; platform: TargetRef['platform'] }>()
+  /** The targets this scheduler holds leases on (reserved, or attempted under `claim`), by `postId platform`. */
+  private readonly leased = new Map<string, { postId: string; platform: TargetRef['platform']; claim?: number }>()
   private renewer: NodeJS.Timeout | undefined
+  /** When (on the clock) the leases were last renewed: every lease held runs at least a lease past it. */
+  private renewedAt = Number.NEGATIVE_INFINITY
   private armed: { at: number; job: Cron } | undefined
   private sweep: Cron | undefined
   private soon: NodeJS.Immediate | undefined
@@ -143,12 +145,7 @@ export class Scheduler {
   start(): void {
     this.started ??= (async () => {
       await this.recover(this.deps.clock.now(), true)
-      this.renewer = setInterval(() => {
-        if (this.leased.size === 0) return
-        this.deps.store.publishing
-          .renewLeases([...this.leased.values()], this.deps.clock.now() + this.options.leaseMs)
-          .catch((error) => this.logError(error, 'lease renewal'))
-      }, this.options.leaseMs / 3)
+      this.renewer = setInterval(() => void this.renewLeases(this.deps.clock.now()).catch((error) => this.logError(error, 'lease renewal')), this.options.leaseMs / 3)
       this.renewer.unref()
       this.sweep = new Cron(this.options.sweepPattern, { protect: true, catch: (error) => this.logError(error, 'sweep') }, async () => {
         await this.tick(this.deps.clock.now())
@@ -292,21 +289,31 @@ export class Scheduler {
     })
   }
 
+  /** Extends the leases this scheduler holds, each attempt's only while its claim is current. */
+  private async renewLeases(now: number): Promise<void> {
+    if (this.leased.size === 0) return
+    await this.deps.store.publishing.renewLeases([...this.leased.values()], now + this.options.leaseMs)
+    this.renewedAt = Math.max(this.renewedAt, now)
+  }
+
   /**
    * Attempts whose lease ran out, or at start every attempt (no attempt of a dead process is
    * alive): re-sent while the platform would recognise the repeat (counted from when the attempt
-   * fell due, or an earlier attempt of unknown outcome was sent), else `unconfirmed`.
+   * fell due, or an earlier attempt of unknown outcome was sent), else `unconfirmed`. This
+   * node's own leases are renewed first if their renewal is due: after the process was stopped
+   * (SIGSTOP, a suspended VM) its sweep may run before its renewal timer, and must not take
+   * its own live attempts for abandoned ones.
    */
   private async recover(now: number, all: boolean): Promise<void> {
     const { store, platforms } = this.deps
+    if (!all && now - this.renewedAt >= this.options.leaseMs / 3) await this.renewLeases(now)
     for (const ref of await store.publishing.abandoned(now, all)) {
-      if (this.leased.has(keyOf(ref))) continue
       const platform = platforms.platformFor(ref.platform)
       if (platform && canResend(platform, ref.dueAt, now)) {
-        await store.publishing.resend(ref.postId, ref.platform, now)
+        await store.publishing.resend(ref, now)
       } else {
         const detail = unconfirmedDetail(ref.platform, platform?.idempotencyWindowMs ?? 0, `The daemon stopped while ${ref.platform} was publishing this post`)
-        await store.publishing.settle(ref.postId, ref.platform, { kind: 'unconfirmed', detail }, now)
+        await store.publishing.settle(ref, { kind: 'unconfirmed', detail }, now)
       }
       this.deps.log.warn({ post_id: ref.postId, platform: ref.platform }, 'recovered an interrupted publish attempt')
     }
@@ -321,9 +328,16 @@ export class Scheduler {
       const claimed = await this.claims.add({ ref, now: Math.max(horizon, clock.now()) })
       if (!claimed) return
       const { target } = claimed
+      this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform, claim: target.claim })
       const started = clock.now()
       const outcome = await this.publish(target, claimed.connection)
-      await this.settlements.add({ postId: target.postId, platform: target.platform, outcome, at: clock.now() })
+      // Lost: the lease ran out (this process was stopped, say) and the target was taken over;
+      // what this attempt saw is stale, and the current holder's outcome stands.
+      const recorded = outcome !== undefined && (await this.settlements.add({ postId: target.postId, platform: target.platform, claim: target.claim, outcome, at: clock.now() }))
+      if (!recorded) {
+        log.warn({ post_id: target.postId, platform: target.platform, attempt: target.attempts, outcome: outcome?.kind ?? null }, 'stale publish outcome dropped: the claim was taken over after its lease ran out')
+        return
+      }
       log.info({
         msg: 'publish attempt',
         post_id: target.postId,
@@ -356,8 +370,11 @@ export class Scheduler {
     }
   }
 
-  /** Calls the platform; never throws: every way it can end is an outcome. */
-  private async publish(target: ClaimedTarget, opening: Promise<Opened>): Promise<Outcome> {
+  /**
+   * Calls the platform; never throws: every way it can end is an outcome, or undefined when a
+   * part went out but the claim was lost meanwhile (nothing more is sent under it).
+   */
+  private async publish(target: ClaimedTarget, opening: Promise<Opened>): Promise<Outcome | undefined> {
     const { store, platforms, secrets, clock } = this.deps
     const name = target.platform
     const platform = platforms.platformFor(name)
@@ -398,7 +415,7 @@ export class Scheduler {
       const stored: StoredPart = { index: part.index, kind: part.kind, platformPostId: result.platform_post_id, url: result.url, ref: result.ref ?? null, publishedAt: clock.now() }
       // A post of one part needs no record of its own: the settlement that follows is it (and a
       // burst of single posts pays no second write each).
-      if (several) await store.publishing.recordPart(target.postId, name, stored)
+      if (several && !(await store.publishing.recordPart(target, stored))) return undefined
       out.set(part.index, stored)
     }
     const main = out.get(0)!

@@ -120,8 +120,24 @@ export interface TargetRef {
   dueAt: number
 }
 
+/**
+ * A target as the holder of a claim on it names it in every write about its attempt. `claim` is
+ * the fencing token that claim took: every claim of the target (an attempt, or the take-over of
+ * one whose lease ran out) takes a new one, and a write naming an older one changes nothing. A
+ * node that was stopped past its lease, and whose work was taken over meanwhile, cannot write
+ * its stale outcome over the newer attempt's when it wakes.
+ */
+export interface HeldTarget {
+  postId: string
+  platform: PlatformName
+  claim: number
+}
+
+/** A target this node took over (its previous holder's lease ran out), to resolve. */
+export interface AbandonedTarget extends TargetRef, HeldTarget {}
+
 /** A target the scheduler now owns (status `publishing`, under a lease). */
-export interface ClaimedTarget extends TargetRef {
+export interface ClaimedTarget extends TargetRef, HeldTarget {
   userId: string
   /** Attempts in all, this one included: the count the API shows. */
   attempts: number
@@ -162,10 +178,8 @@ export type Outcome =
   | { kind: 'unconfirmed'; detail: string; part?: number }
   | { kind: 'retry'; at: number; code: string; detail: string; uncertainSince?: number; part?: number }
 
-/** One attempt's outcome and when it came, for `settleAll`. */
-export interface Settlement {
-  postId: string
-  platform: PlatformName
+/** One attempt's outcome and when it came, named by its claim, for `settleAll`. */
+export interface Settlement extends HeldTarget {
   outcome: Outcome
   at: number
 }
@@ -497,8 +511,13 @@ export interface WebhookDeliveriesStore {
   dispatch(now: number, limit?: number): Promise<number>
   /** Leases due deliveries within the concurrency limits, oldest first. */
   claim(now: number, limits: ClaimLimits): Promise<DeliveryJob[]>
-  /** Records one attempt and its consequences (retry, final state, endpoint disabled) together. */
-  record(attempt: AttemptRecord, now: number): Promise<{ disabledReason: string | null }>
+  /**
+   * Records one attempt and its consequences (retry, final state, endpoint disabled) together,
+   * if its claim is still the delivery's (`attempt` is the claim's fencing token: every claim
+   * counts one more). Not recorded, and nothing changes, when the lease ran out and another
+   * worker claimed the delivery again, or the endpoint was deleted meanwhile.
+   */
+  record(attempt: AttemptRecord, now: number): Promise<{ recorded: boolean; disabledReason: string | null }>
   /** At start-up: expires leases left by a daemon that is gone, so those deliveries are retried now. */
   releaseLeases(now: number): Promise<number>
   /** Forgets finished deliveries (and their attempts) last touched before `before`. */
@@ -604,6 +623,9 @@ export function settlementRounds(settlements: readonly Pick<Settlement, 'postId'
   return rounds
 }
 
+/** How long a node holds an interrupted attempt it took over (`abandoned`) while it resolves it. */
+export const RECOVERY_LEASE_MS = 60_000
+
 /** The scheduler's side of posts: claims, leases, outcomes. */
 export interface PublishingStore {
   /**
@@ -629,31 +651,36 @@ export interface PublishingStore {
   claimTargets(claims: readonly { ref: TargetRef; now: number }[], leaseMs: number): Promise<(ClaimedTarget | undefined)[]>
   /**
    * Records an attempt's outcome, its events and, once every target is settled, the post's
-   * final state and event: all in one transaction. False if the target was settled already.
+   * final state and event: all in one transaction. False, and nothing changes, if the target
+   * was settled already or `target.claim` is no longer its claim (another took it over).
    * A post of a series that reaches its final state brings, in the same transaction, its
    * series' next occurrence (with `post.scheduled`) or its end (`post.series_ended`), once.
    */
-  settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean>
+  settle(target: HeldTarget, outcome: Outcome, now: number): Promise<boolean>
   /**
    * Several outcomes in one transaction, each as `settle` records it (at its own time): what a
    * burst's attempts write. Whether each was recorded, in order; one that fails fails them all.
    */
   settleAll(settlements: readonly Settlement[]): Promise<boolean[]>
-  /** Extends the leases of targets this node reserved or is attempting: while it lives, no other node takes them over. */
-  renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void>
+  /**
+   * Extends the leases of targets this node holds: reserved (no claim yet) or attempted under
+   * the claim named, which must still be current. While it lives, no other node takes them over.
+   */
+  renewLeases(targets: readonly (Omit<HeldTarget, 'claim'> & { claim?: number })[], until: number): Promise<void>
   /**
    * Records one part of a target as out on its platform, in its own write, the moment it is:
    * what a retry resumes after. Answers false (and records nothing) if that part was recorded
-   * already. Clears the target's `uncertainSince`: the request in doubt was this part's.
+   * already or the claim is no longer current. Clears the target's `uncertainSince`: the
+   * request in doubt was this part's.
    */
-  recordPart(postId: string, platform: PlatformName, part: StoredPart): Promise<boolean>
-  /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
-  resend(postId: string, platform: PlatformName, now: number): Promise<void>
+  recordPart(target: HeldTarget, part: StoredPart): Promise<boolean>
+  /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe; nothing if the claim is no longer current. */
+  resend(target: HeldTarget, now: number): Promise<void>
   /**
    * Attempts whose lease ran out (or, with `all`, every attempt of this node: at start, none is
-   * alive, and its reservations are given back).
+   * alive, and its reservations are given back), each taken over under a new claim first.
    */
-  abandoned(now: number, all: boolean): Promise<TargetRef[]>
+  abandoned(now: number, all: boolean): Promise<AbandonedTarget[]>
   /**
    * What is due: whether posts wait to be claimed (at `now` or before), whether targets wait
    * for an attempt, and the earliest time after `now` when either comes due.
@@ -766,10 +793,12 @@ export interface OAuthStore {
    */
   claimRefresh(accountId: string, platform: PlatformName, holder: string, now: number, leaseMs: number): Promise<boolean>
   /**
-   * Stores refreshed credentials and gives the claim up, together; the credentials are kept
-   * only if the connection is still the one connected at `connectedAt` (not reconnected since).
+   * Stores refreshed credentials and gives the claim up, together, in one statement: kept only
+   * while `holder` still holds the claim (`claim_lost`: it lapsed and another holder took it
+   * over, whose tokens stand) and the connection is still the one connected at `connectedAt`
+   * (`reconnected`: the person's new connection keeps its own).
    */
-  saveRefreshed(accountId: string, platform: PlatformName, holder: string, sealedCredentials: Buffer, connectedAt: number): Promise<boolean>
+  saveRefreshed(accountId: string, platform: PlatformName, holder: string, sealedCredentials: Buffer, connectedAt: number): Promise<'saved' | 'reconnected' | 'claim_lost'>
   /** Gives a claim up without new credentials (the refresh failed). */
   releaseRefresh(accountId: string, platform: PlatformName, holder: string): Promise<void>
 }

@@ -528,6 +528,8 @@ export function engagementsOf(m: Metrics): number | null {
 
 /** What claiming a target reads: the target's counts as the claim left them, and its post's text. */
 export interface ClaimRow {
+  /** The fencing token this claim took. */
+  claim: number
   attempts: number
   attempts_before_retry: number
   next_attempt_at: number
@@ -555,6 +557,7 @@ export function claimedTargetOf(ref: TargetRef, row: ClaimRow, published: Stored
   return {
     ...ref,
     dueAt: row.next_attempt_at,
+    claim: row.claim,
     userId: row.user_id,
     attempts: row.attempts,
     attemptsSinceRetry: row.attempts - row.attempts_before_retry,

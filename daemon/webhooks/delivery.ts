@@ -87,7 +87,7 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
     if (response && verdict !== 'success') error = failureText(response)
     const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], recordedAt) : undefined
     const next = verdict === 'retry' ? nextAttemptAt(job.attempt, recordedAt, retryAfter, random) : null
-    const { disabledReason } = await store.webhookDeliveries.record(
+    const { recorded, disabledReason } = await store.webhookDeliveries.record(
       {
         webhookId: job.webhookId,
         eventId: job.eventId,
@@ -104,7 +104,9 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
       recordedAt,
     )
     const fields = { webhook_id: job.webhookId, event_id: job.eventId, attempt: job.attempt, status: response?.status, duration_ms: Math.round(durationMs) }
-    if (verdict === 'success') log.info(fields, 'webhook delivered')
+    // This worker was stopped past its lease and the delivery claimed again, or the endpoint is gone: the newer claim's outcome stands.
+    if (!recorded) log.warn(fields, 'stale webhook attempt outcome dropped: the delivery was claimed again after its lease ran out, or deleted')
+    else if (verdict === 'success') log.info(fields, 'webhook delivered')
     else log.warn({ ...fields, error, next_attempt_at: next === null ? null : toIso(next) }, 'webhook attempt failed')
     if (disabledReason) log.warn({ webhook_id: job.webhookId, reason: disabledReason }, 'webhook endpoint disabled')
   }

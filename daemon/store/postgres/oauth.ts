@@ -52,13 +52,14 @@ export function oauthStore(sql: Sql): OAuthStore {
       return rows.length > 0
     },
     async saveRefreshed(accountId, platform, holder, sealedCredentials, connectedAt) {
-      return sql.begin(async (tx) => {
-        const saved = await tx`
-          UPDATE connections SET credentials = ${sealedCredentials}
-           WHERE account_id = ${accountId} AND platform = ${platform} AND connected_at = ${connectedAt} RETURNING 1`
-        await tx`DELETE FROM oauth_refresh_claims WHERE account_id = ${accountId} AND platform = ${platform} AND holder = ${holder}`
-        return saved.length > 0
-      })
+      // The claim's row is deleted first (and locked: a take-over racing it waits, then finds no
+      // row to take); the credentials are written only if this holder's claim was there to delete.
+      const [row] = await sql<{ held: boolean; saved: boolean }[]>`
+        WITH released AS (DELETE FROM oauth_refresh_claims WHERE account_id = ${accountId} AND platform = ${platform} AND holder = ${holder} RETURNING 1),
+             saved AS (UPDATE connections SET credentials = ${sealedCredentials}
+                        WHERE account_id = ${accountId} AND platform = ${platform} AND connected_at = ${connectedAt} AND EXISTS (SELECT 1 FROM released) RETURNING 1)
+        SELECT EXISTS (SELECT 1 FROM released) AS held, EXISTS (SELECT 1 FROM saved) AS saved`
+      return !row!.held ? 'claim_lost' : row!.saved ? 'saved' : 'reconnected'
     },
     async releaseRefresh(accountId, platform, holder) {
       await sql`DELETE FROM oauth_refresh_claims WHERE account_id = ${accountId} AND platform = ${platform} AND holder = ${holder}`

@@ -1,14 +1,11 @@
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { dueSplit, settlementRounds, type ClaimedTarget, type ClaimResult, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
+import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, type AbandonedTarget, type ClaimedTarget, type ClaimResult, type HeldTarget, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
 import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvents } from './events.js'
 import { advanceSeries } from './series.js'
-
-/** How long a node holds an interrupted attempt it took over while it resolves it. */
-const RECOVERY_LEASE_MS = 60_000
 
 /**
  * Records outcomes on `tx`, their events and, for each post whose targets are all settled, its
@@ -16,9 +13,10 @@ const RECOVERY_LEASE_MS = 60_000
  * that batches on several nodes never deadlock, and targets of one post settled at once on
  * several nodes take turns: the last sees every other outcome and writes the post's final
  * state. A post's outcomes are recorded in turn, one round each, so each sees the ones before
- * it as it would alone; within a round every statement takes the whole round. False for an
- * outcome whose target was settled already (by a recovery on another node, say): the first
- * outcome stands.
+ * it as it would alone; within a round every statement takes the whole round. Each statement
+ * names the claim an outcome was reached under (its fencing token) beside the target: false for
+ * an outcome whose target was settled already, or whose claim is no longer the target's (its
+ * lease ran out and another node took it over): the current holder's outcome stands.
  */
 async function settleBatch(tx: Queryable, settlements: readonly Settlement[]): Promise<boolean[]> {
   if (settlements.length === 0) return []
@@ -46,9 +44,10 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
         UPDATE post_targets t SET status = 'published', platform_post_id = r.platform_post_id, url = r.url, published_at = r.at,
                metrics_due_at = r.at + ${FIRST_COLLECTION_AFTER_MS}, next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL,
                uncertain_since = NULL, ${tx(done)}
-          FROM unnest(${published.map((s) => s.postId)}::text[], ${published.map((s) => s.platform)}::text[], ${published.map((s) => s.outcome.platformPostId)}::text[],
-                      ${published.map((s) => s.outcome.url)}::text[], ${published.map((s) => s.at)}::bigint[]) AS r(post_id, platform, platform_post_id, url, at)
-         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing'
+          FROM unnest(${published.map((s) => s.postId)}::text[], ${published.map((s) => s.platform)}::text[], ${published.map((s) => s.claim)}::int[],
+                      ${published.map((s) => s.outcome.platformPostId)}::text[], ${published.map((s) => s.outcome.url)}::text[], ${published.map((s) => s.at)}::bigint[])
+               AS r(post_id, platform, claim, platform_post_id, url, at)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.claim = r.claim AND t.status = 'publishing'
         RETURNING t.post_id, t.platform`),
     )
   }
@@ -57,11 +56,11 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
       ...(await tx<{ post_id: string; platform: string }[]>`
         UPDATE post_targets t SET status = 'pending', next_attempt_at = r.next_at, error_code = r.code, error_detail = r.detail,
                uncertain_since = r.uncertain_since, error_part = r.part, ${tx(done)}
-          FROM unnest(${retry.map((s) => s.postId)}::text[], ${retry.map((s) => s.platform)}::text[], ${retry.map((s) => s.outcome.at)}::bigint[],
+          FROM unnest(${retry.map((s) => s.postId)}::text[], ${retry.map((s) => s.platform)}::text[], ${retry.map((s) => s.claim)}::int[], ${retry.map((s) => s.outcome.at)}::bigint[],
                       ${retry.map((s) => s.outcome.code)}::text[], ${retry.map((s) => s.outcome.detail)}::text[],
                       ${retry.map((s) => s.outcome.uncertainSince ?? null)}::bigint[], ${retry.map((s) => s.outcome.part ?? null)}::int[])
-               AS r(post_id, platform, next_at, code, detail, uncertain_since, part)
-         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'publishing'
+               AS r(post_id, platform, claim, next_at, code, detail, uncertain_since, part)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.claim = r.claim AND t.status = 'publishing'
         RETURNING t.post_id, t.platform`),
     )
   }
@@ -69,11 +68,11 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
     changed.push(
       ...(await tx<{ post_id: string; platform: string }[]>`
         UPDATE post_targets t SET status = r.status, error_code = r.code, error_detail = r.detail, error_part = r.part, next_attempt_at = NULL, ${tx(done)}
-          FROM unnest(${failed.map((s) => s.postId)}::text[], ${failed.map((s) => s.platform)}::text[], ${failed.map((s) => s.outcome.kind)}::text[],
+          FROM unnest(${failed.map((s) => s.postId)}::text[], ${failed.map((s) => s.platform)}::text[], ${failed.map((s) => s.claim)}::int[], ${failed.map((s) => s.outcome.kind)}::text[],
                       ${failed.map((s) => (s.outcome.kind === 'failed' ? s.outcome.code : 'unconfirmed'))}::text[], ${failed.map((s) => s.outcome.detail)}::text[],
                       ${failed.map((s) => s.outcome.part ?? null)}::int[])
-               AS r(post_id, platform, status, code, detail, part)
-         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status IN ('publishing', 'pending')
+               AS r(post_id, platform, claim, status, code, detail, part)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.claim = r.claim AND t.status IN ('publishing', 'pending')
         RETURNING t.post_id, t.platform`),
     )
   }
@@ -141,11 +140,11 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
     if (claims.length === 0) return []
     // The WHERE is checked again on each row as locked: of two nodes, one updates, the other finds it taken.
     const rows = await sql<(ClaimRow & { post_id: string; platform: string })[]>`
-      UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, lease_expires_at = r.now + ${leaseMs}, claimed_by = ${nodeId}
+      UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, claim = t.claim + 1, lease_expires_at = r.now + ${leaseMs}, claimed_by = ${nodeId}
         FROM posts p, unnest(${claims.map((c) => c.ref.postId)}::text[], ${claims.map((c) => c.ref.platform)}::text[], ${claims.map((c) => c.now)}::bigint[]) AS r(post_id, platform, now)
        WHERE p.id = t.post_id AND t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'pending' AND t.next_attempt_at <= r.now
          AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= r.now)
-      RETURNING t.post_id, t.platform, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls,
+      RETURNING t.post_id, t.platform, t.claim, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls,
                 p.thread, p.first_comment, p.overrides`
     const claimed = new Map(rows.map((row) => [`${row.post_id} ${row.platform}`, row]))
     // The parts an earlier attempt got out: the attempt resumes after them.
@@ -175,18 +174,18 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
         if (posts.length === 0) return result
         result.claimed = posts.length
         // A retried post's targets already carry their retry time; the others fall due at the post's.
-        const due = await tx<{ post_id: string; platform: PlatformName; due_at: number }[]>`
+        const due = await tx<{ post_id: string; platform: PlatformName; claim: number; due_at: number }[]>`
           UPDATE post_targets t SET next_attempt_at = coalesce(t.next_attempt_at, p.scheduled_at)
             FROM posts p
            WHERE p.id = t.post_id AND t.post_id = ANY(${posts.map((p) => p.id)}) AND t.status = 'pending'
-          RETURNING t.post_id, t.platform, t.next_attempt_at AS due_at`
+          RETURNING t.post_id, t.platform, t.claim, t.next_attempt_at AS due_at`
         const missed: Settlement[] = []
         for (const post of posts) {
           const targets = due.filter((t) => t.post_id === post.id)
           if (targets.length === 0 || now - Math.min(...targets.map((t) => t.due_at)) <= catchUpMs) continue
           result.missed++
           const detail = `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.`
-          for (const { platform } of targets) missed.push({ postId: post.id, platform, outcome: { kind: 'failed', code: 'missed_schedule', detail }, at: now })
+          for (const { platform, claim } of targets) missed.push({ postId: post.id, platform, claim, outcome: { kind: 'failed', code: 'missed_schedule', detail }, at: now })
         }
         await settleBatch(tx, missed)
         return result
@@ -213,47 +212,55 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
 
     claimTargets,
 
-    settle: (postId, platform, outcome, now) => sql.begin(async (tx) => (await settleBatch(tx, [{ postId, platform, outcome, at: now }]))[0]!),
+    settle: ({ postId, platform, claim }, outcome, now) => sql.begin(async (tx) => (await settleBatch(tx, [{ postId, platform, claim, outcome, at: now }]))[0]!),
 
     settleAll: (settlements) => sql.begin((tx) => settleBatch(tx, settlements)),
 
     async renewLeases(targets, until) {
       if (targets.length === 0) return
+      // A reservation (no claim yet) is this node's while it is pending; an attempt, while its claim is current.
       await sql`
         UPDATE post_targets t SET lease_expires_at = ${until}
-          FROM unnest(${targets.map((x) => x.postId)}::text[], ${targets.map((x) => x.platform)}::text[]) AS r(post_id, platform)
-         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.status IN ('pending', 'publishing') AND t.claimed_by = ${nodeId}`
+          FROM unnest(${targets.map((x) => x.postId)}::text[], ${targets.map((x) => x.platform)}::text[], ${targets.map((x) => x.claim ?? null)}::int[]) AS r(post_id, platform, claim)
+         WHERE t.post_id = r.post_id AND t.platform = r.platform AND t.claimed_by = ${nodeId}
+           AND (r.claim IS NULL AND t.status = 'pending' OR t.claim = r.claim AND t.status = 'publishing')`
     },
 
-    async recordPart(postId: string, platform: PlatformName, part: StoredPart) {
-      return sql.begin(async (tx) => {
-        const inserted = await tx`INSERT INTO post_target_parts ${tx(partColumns(postId, platform, part))} ON CONFLICT DO NOTHING RETURNING 1`
-        if (inserted.length === 0) return false
-        // The request whose outcome was in doubt was this part's: it is out, so the doubt is over.
-        await tx`UPDATE post_targets SET uncertain_since = NULL WHERE post_id = ${postId} AND platform = ${platform}`
-        return true
-      })
+    async recordPart({ postId, platform, claim }: HeldTarget, part: StoredPart) {
+      // One statement: the part is kept only while the claim is current (the target's row locked
+      // from the check to the commit, so no take-over slips between), and the request whose
+      // outcome was in doubt was this part's: it is out, so the doubt is over.
+      const columns = partColumns(postId, platform, part)
+      const recorded = await sql`
+        WITH held AS (SELECT 1 FROM post_targets WHERE post_id = ${postId} AND platform = ${platform} AND claim = ${claim} AND status = 'publishing' FOR UPDATE),
+             part AS (INSERT INTO post_target_parts (post_id, platform, idx, kind, platform_post_id, url, ref, published_at)
+                      SELECT ${columns.post_id}::text, ${columns.platform}::text, ${columns.idx}::int, ${columns.kind}::text, ${columns.platform_post_id}::text, ${columns.url}::text,
+                             ${columns.ref}::text, ${columns.published_at}::bigint FROM held
+                      ON CONFLICT DO NOTHING RETURNING 1)
+        UPDATE post_targets SET uncertain_since = NULL WHERE post_id = ${postId} AND platform = ${platform} AND EXISTS (SELECT 1 FROM part) RETURNING 1`
+      return recorded.length > 0
     },
 
-    async resend(postId, platform, now) {
+    async resend({ postId, platform, claim }, now) {
       await sql`
         UPDATE post_targets SET status = 'pending', uncertain_since = coalesce(uncertain_since, next_attempt_at), next_attempt_at = ${now}, lease_expires_at = NULL, claimed_by = NULL
-         WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' AND claimed_by = ${nodeId}`
+         WHERE post_id = ${postId} AND platform = ${platform} AND status = 'publishing' AND claim = ${claim}`
     },
 
     /**
      * Attempts whose lease ran out, on any node; at start (`all`) also this node's own, whatever
-     * their lease (its previous run is gone), and its reservations are given back. Each is taken over under this node's id before it
-     * is returned, so one node, not every node that notices, resolves it.
+     * their lease (its previous run is gone), and its reservations are given back. Each is taken
+     * over under this node's id and a new claim before it is returned, so one node, not every node
+     * that notices, resolves it, and the holder that lost it can no longer write about it.
      */
     async abandoned(now, all) {
       if (all) await releaseReservations()
-      return sql<TargetRef[]>`
-        UPDATE post_targets t SET lease_expires_at = ${now + RECOVERY_LEASE_MS}, claimed_by = ${nodeId}
+      return sql<AbandonedTarget[]>`
+        UPDATE post_targets t SET lease_expires_at = ${now + RECOVERY_LEASE_MS}, claimed_by = ${nodeId}, claim = t.claim + 1
           FROM posts p
          WHERE p.id = t.post_id AND t.status = 'publishing'
            AND (t.lease_expires_at <= ${now} OR (${all} AND t.claimed_by = ${nodeId}))
-        RETURNING t.post_id AS "postId", t.platform, p.account_id AS "accountId", coalesce(t.uncertain_since, t.next_attempt_at, p.scheduled_at) AS "dueAt"`
+        RETURNING t.post_id AS "postId", t.platform, t.claim, p.account_id AS "accountId", coalesce(t.uncertain_since, t.next_attempt_at, p.scheduled_at) AS "dueAt"`
     },
 
     async due(now) {

@@ -102,24 +102,25 @@ export function webhookDeliveriesStore(sql: Sql, nodeId: string): WebhookDeliver
     async record(r: AttemptRecord, now: number) {
       return sql.begin(async (tx) => {
         const status = r.succeeded ? 'succeeded' : r.nextAttemptAt === null ? 'failed' : 'pending'
+        // Only under the claim the attempt was made under: its number is the claim's fencing token.
         const settled = await tx`
           UPDATE webhook_deliveries SET status = ${status}, next_attempt_at = coalesce(${r.nextAttemptAt}, next_attempt_at),
                  lease_expires_at = NULL, claimed_by = NULL, updated_at = ${now}
-           WHERE webhook_id = ${r.webhookId} AND event_id = ${r.eventId} RETURNING 1`
-        // The endpoint was deleted while the attempt was in flight: there is nothing left to record.
-        if (settled.length === 0) return { disabledReason: null }
+           WHERE webhook_id = ${r.webhookId} AND event_id = ${r.eventId} AND attempts = ${r.attempt} AND lease_expires_at IS NOT NULL RETURNING 1`
+        // Claimed again by another worker after this one's lease ran out, or the endpoint deleted
+        // while the attempt was in flight: there is nothing this attempt may record.
+        if (settled.length === 0) return { recorded: false, disabledReason: null }
         await insertAttempt(tx, r, now)
         if (r.succeeded) {
           await tx`UPDATE webhooks SET failing_since = NULL WHERE id = ${r.webhookId}`
-          return { disabledReason: null }
+          return { recorded: true, disabledReason: null }
         }
         const [endpoint] = await tx<{ failing_since: number; enabled: number }[]>`
           UPDATE webhooks SET failing_since = coalesce(failing_since, ${now}) WHERE id = ${r.webhookId} RETURNING failing_since, enabled`
-        if (!endpoint || endpoint.enabled !== 1) return { disabledReason: null }
-        const reason = disableReasonFor(r, endpoint.failing_since, now)
-        if (!reason) return { disabledReason: null }
+        const reason = (endpoint && endpoint.enabled === 1 && disableReasonFor(r, endpoint.failing_since, now)) || null
+        if (!reason) return { recorded: true, disabledReason: null }
         await tx`UPDATE webhooks SET enabled = 0, disabled_reason = ${reason}, disabled_at = ${now}, updated_at = ${now} WHERE id = ${r.webhookId} AND enabled = 1`
-        return { disabledReason: reason }
+        return { recorded: true, disabledReason: reason }
       })
     },
 

@@ -26,10 +26,10 @@ export function oauthStore(db: Db): OAuthStore {
   const release = db.prepare<[string, string, string], void>('DELETE FROM oauth_refresh_claims WHERE account_id = ? AND platform = ? AND holder = ?')
   const replace = db.prepare<[Buffer, string, string, number], void>('UPDATE connections SET credentials = ? WHERE account_id = ? AND platform = ? AND connected_at = ?')
 
+  // Saved only while the holder's claim is there to give up (one writer at a time: nothing comes between).
   const saveRefreshed = db.transaction((accountId: string, platform: string, holder: string, sealed: Buffer, connectedAt: number) => {
-    const saved = replace.run(sealed, accountId, platform, connectedAt).changes > 0
-    release.run(accountId, platform, holder)
-    return saved
+    if (release.run(accountId, platform, holder).changes === 0) return 'claim_lost' as const
+    return replace.run(sealed, accountId, platform, connectedAt).changes > 0 ? ('saved' as const) : ('reconnected' as const)
   })
 
   return {

@@ -7,11 +7,11 @@ import { batchRollups, type BatchRollups } from './batch-rollups.js'
 import { postReader } from './posts.js'
 import { seriesSteps } from './series.js'
 import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
-import { dueSplit, settlementRounds, type TargetRef, type ClaimedTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
+import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, type AbandonedTarget, type TargetRef, type ClaimedTarget, type HeldTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
 
 /** A target as the batch statements return it. */
 type TargetKey = { post_id: string; platform: PlatformName }
-type ClaimedRow = TargetKey & Pick<ClaimRow, 'attempts' | 'attempts_before_retry' | 'next_attempt_at' | 'uncertain_since'>
+type ClaimedRow = TargetKey & Pick<ClaimRow, 'claim' | 'attempts' | 'attempts_before_retry' | 'next_attempt_at' | 'uncertain_since'>
 const keyOf = (t: TargetKey) => `${t.post_id} ${t.platform}`
 
 /** Runs a batch statement on its rows, given as one JSON array; none, no statement. */
@@ -36,10 +36,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   // The statements that take a batch take its rows as one JSON array: one statement for the
   // batch, not one per row (in a burst a row costs about half what a statement of its own did).
   // A retried post's targets already carry their retry time; the others fall due at the post's.
-  const makeDue = db.prepare<[string], { post_id: string; platform: PlatformName; due_at: number }>(
+  const makeDue = db.prepare<[string], { post_id: string; platform: PlatformName; claim: number; due_at: number }>(
     `UPDATE post_targets SET next_attempt_at = coalesce(next_attempt_at, c.value ->> 1) FROM json_each(?) c
       WHERE post_targets.post_id = c.value ->> 0 AND post_targets.status = 'pending'
-      RETURNING post_id, platform, next_attempt_at AS due_at`,
+      RETURNING post_id, platform, claim, next_attempt_at AS due_at`,
   )
   // A reservation is a lease on a pending target: this process will attempt it.
   // The longest waiting and the most recently due (dueSplit): two ends of the due index.
@@ -56,50 +56,59 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     "UPDATE post_targets SET lease_expires_at = NULL WHERE status = 'pending' AND next_attempt_at IS NOT NULL AND lease_expires_at IS NOT NULL",
   )
   const claimTargets = db.prepare<[string], ClaimedRow>(
-    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, lease_expires_at = c.value ->> 3 FROM json_each(?) c
+    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, claim = claim + 1, lease_expires_at = c.value ->> 3 FROM json_each(?) c
       WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'pending'
         AND post_targets.next_attempt_at <= c.value ->> 2
-      RETURNING post_id, platform, attempts, attempts_before_retry, next_attempt_at, uncertain_since`,
+      RETURNING post_id, platform, claim, attempts, attempts_before_retry, next_attempt_at, uncertain_since`,
   )
   const postsOf = db.prepare<[string], PostRow>('SELECT * FROM posts WHERE id IN (SELECT value FROM json_each(?))')
   const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id IN (SELECT value FROM json_each(?))')
+  // Every write about a claimed target names the claim it was made under (c.value ->> 2 below,
+  // its fencing token): one whose claim was taken over since changes nothing.
   // Publishing also starts the target's metrics schedule (daemon/analytics), in the same write.
   const setPublished = db.prepare<[string], TargetKey>(
-    `UPDATE post_targets SET status = 'published', platform_post_id = c.value ->> 2, url = c.value ->> 3, published_at = c.value ->> 4,
-            metrics_due_at = c.value ->> 4 + ${FIRST_COLLECTION_AFTER_MS}, lease_expires_at = NULL,
+    `UPDATE post_targets SET status = 'published', platform_post_id = c.value ->> 3, url = c.value ->> 4, published_at = c.value ->> 5,
+            metrics_due_at = c.value ->> 5 + ${FIRST_COLLECTION_AFTER_MS}, lease_expires_at = NULL,
             next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL, uncertain_since = NULL
        FROM json_each(?) c
-      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'publishing'
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.claim = c.value ->> 2
+        AND post_targets.status = 'publishing'
       RETURNING post_id, platform`,
   )
   const setFailed = db.prepare<[string], TargetKey>(
-    `UPDATE post_targets SET status = c.value ->> 2, error_code = c.value ->> 3, error_detail = c.value ->> 4, error_part = c.value ->> 5,
+    `UPDATE post_targets SET status = c.value ->> 3, error_code = c.value ->> 4, error_detail = c.value ->> 5, error_part = c.value ->> 6,
             lease_expires_at = NULL, next_attempt_at = NULL
        FROM json_each(?) c
-      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status IN ('publishing', 'pending')
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.claim = c.value ->> 2
+        AND post_targets.status IN ('publishing', 'pending')
       RETURNING post_id, platform`,
   )
   const setRetry = db.prepare<[string], TargetKey>(
-    `UPDATE post_targets SET status = 'pending', next_attempt_at = c.value ->> 2, error_code = c.value ->> 3, error_detail = c.value ->> 4,
-            uncertain_since = c.value ->> 5, error_part = c.value ->> 6, lease_expires_at = NULL
+    `UPDATE post_targets SET status = 'pending', next_attempt_at = c.value ->> 3, error_code = c.value ->> 4, error_detail = c.value ->> 5,
+            uncertain_since = c.value ->> 6, error_part = c.value ->> 7, lease_expires_at = NULL
        FROM json_each(?) c
-      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'publishing'
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.claim = c.value ->> 2
+        AND post_targets.status = 'publishing'
       RETURNING post_id, platform`,
   )
-  const resend = db.prepare<[number, string, string], void>(
+  const resend = db.prepare<[number, string, string, number], void>(
     `UPDATE post_targets SET status = 'pending', uncertain_since = coalesce(uncertain_since, next_attempt_at), next_attempt_at = ?, lease_expires_at = NULL
-      WHERE post_id = ? AND platform = ? AND status = 'publishing'`,
+      WHERE post_id = ? AND platform = ? AND claim = ? AND status = 'publishing'`,
   )
-  const renewOne = db.prepare<[number, string, string], void>(
-    "UPDATE post_targets SET lease_expires_at = ? WHERE post_id = ? AND platform = ? AND status IN ('pending', 'publishing')",
+  // A reservation (no claim yet) is renewed while it is pending; an attempt, while its claim is current.
+  const renewOne = db.prepare<{ until: number; postId: string; platform: string; claim: number | null }, void>(
+    `UPDATE post_targets SET lease_expires_at = @until WHERE post_id = @postId AND platform = @platform
+        AND (@claim IS NULL AND status = 'pending' OR claim = @claim AND status = 'publishing')`,
   )
-  const renew = db.transaction((targets: readonly { postId: string; platform: PlatformName }[], until: number) => {
-    for (const t of targets) renewOne.run(until, t.postId, t.platform)
+  const renew = db.transaction((targets: readonly { postId: string; platform: PlatformName; claim?: number }[], until: number) => {
+    for (const t of targets) renewOne.run({ until, postId: t.postId, platform: t.platform, claim: t.claim ?? null })
   })
-  const abandoned = db.prepare<[number, number], { postId: string; platform: PlatformName; accountId: string; dueAt: number }>(
-    `SELECT t.post_id AS postId, t.platform, p.account_id AS accountId, coalesce(t.uncertain_since, t.next_attempt_at, p.scheduled_at) AS dueAt
-       FROM post_targets t JOIN posts p ON p.id = t.post_id
-      WHERE t.status = 'publishing' AND (? OR t.lease_expires_at <= ?)`,
+  // Taken over under a new claim, so the attempt that lost its lease can no longer write about it.
+  const abandoned = db.prepare<[number, number, number], AbandonedTarget>(
+    `UPDATE post_targets SET claim = claim + 1, lease_expires_at = ?
+      WHERE status = 'publishing' AND (? OR lease_expires_at <= ?)
+      RETURNING post_id AS postId, platform, claim, (SELECT account_id FROM posts p WHERE p.id = post_id) AS accountId,
+                coalesce(uncertain_since, next_attempt_at, (SELECT scheduled_at FROM posts p WHERE p.id = post_id)) AS dueAt`,
   )
   // Both return the post as they leave it: its events carry it, with no second read.
   const finish = db.prepare<[string], PostRow>(
@@ -118,8 +127,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
    * Records outcomes, their events and, for each post whose targets are all settled, its final
    * state and event. A post's outcomes are recorded in turn, one round each, so each sees the
    * ones before it as it would alone; within a round every statement takes the whole round.
-   * False for an outcome whose target was settled already (by a lease recovery, say): the first
-   * outcome stands.
+   * False for an outcome whose target was settled already, or whose claim is no longer the
+   * target's (its lease ran out and a recovery took it over): the current holder's outcome stands.
    */
   function settleBatch(settlements: readonly Settlement[]): boolean[] {
     const recorded = settlements.map(() => false)
@@ -135,10 +144,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const published: unknown[][] = []
     const retry: unknown[][] = []
     const failed: unknown[][] = []
-    for (const { postId, platform, outcome: o, at } of round) {
-      if (o.kind === 'published') published.push([postId, platform, o.platformPostId, o.url, at])
-      else if (o.kind === 'retry') retry.push([postId, platform, o.at, o.code, o.detail, o.uncertainSince ?? null, o.part ?? null])
-      else failed.push([postId, platform, o.kind, o.kind === 'failed' ? o.code : 'unconfirmed', o.detail, o.part ?? null])
+    for (const { postId, platform, claim, outcome: o, at } of round) {
+      if (o.kind === 'published') published.push([postId, platform, claim, o.platformPostId, o.url, at])
+      else if (o.kind === 'retry') retry.push([postId, platform, claim, o.at, o.code, o.detail, o.uncertainSince ?? null, o.part ?? null])
+      else failed.push([postId, platform, claim, o.kind, o.kind === 'failed' ? o.code : 'unconfirmed', o.detail, o.part ?? null])
     }
     const changed = new Set([...each(published, setPublished), ...each(retry, setRetry), ...each(failed, setFailed)].map(keyOf))
     const recorded = round.map((s) => changed.has(keyOf({ post_id: s.postId, platform: s.platform })))
@@ -193,7 +202,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       if (targets.length === 0 || now - Math.min(...targets.map((t) => t.due_at)) <= catchUpMs) continue
       result.missed++
       const detail = `The daemon was not running at the scheduled time and the post is over ${Math.round(catchUpMs / 3_600_000)} h late; it was not published. Retry it to publish now.`
-      for (const { platform } of targets) missed.push({ postId: post.id, platform, outcome: { kind: 'failed', code: 'missed_schedule', detail }, at: now })
+      for (const { platform, claim } of targets) missed.push({ postId: post.id, platform, claim, outcome: { kind: 'failed', code: 'missed_schedule', detail }, at: now })
     }
     settleBatch(missed)
     return result
@@ -219,9 +228,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     `INSERT INTO post_target_parts (post_id, platform, idx, kind, platform_post_id, url, ref, published_at)
      VALUES (@post_id, @platform, @idx, @kind, @platform_post_id, @url, @ref, @published_at) ON CONFLICT DO NOTHING`,
   )
+  const held = db.prepare<[string, string, number], unknown>("SELECT 1 FROM post_targets WHERE post_id = ? AND platform = ? AND claim = ? AND status = 'publishing'")
   const clearUncertain = db.prepare<[string, string], void>('UPDATE post_targets SET uncertain_since = NULL WHERE post_id = ? AND platform = ?')
-  const recordPart = db.transaction((postId: string, platform: PlatformName, part: StoredPart): boolean => {
-    if (insertPart.run(partColumns(postId, platform, part)).changes === 0) return false
+  // Kept only while the claim it went out under is current (one writer at a time: nothing comes between).
+  const recordPart = db.transaction(({ postId, platform, claim }: HeldTarget, part: StoredPart): boolean => {
+    if (!held.get(postId, platform, claim) || insertPart.run(partColumns(postId, platform, part)).changes === 0) return false
     // The request whose outcome was in doubt was this part's: it is out, so the doubt is over.
     clearUncertain.run(postId, platform)
     return true
@@ -253,30 +264,30 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
      * Records an attempt's outcome, its events and, once every target is settled, the post's
      * final state and event: all in one transaction. False if the target was settled already.
      */
-    async settle(postId: string, platform: PlatformName, outcome: Outcome, now: number): Promise<boolean> {
-      return settle.immediate({ postId, platform, outcome, at: now })
+    async settle(target: HeldTarget, outcome: Outcome, now: number): Promise<boolean> {
+      return settle.immediate({ postId: target.postId, platform: target.platform, claim: target.claim, outcome, at: now })
     },
 
     async settleAll(settlements: readonly Settlement[]): Promise<boolean[]> {
       return settleAll.immediate(settlements)
     },
 
-    async renewLeases(targets: readonly { postId: string; platform: PlatformName }[], until: number): Promise<void> {
+    async renewLeases(targets: readonly { postId: string; platform: PlatformName; claim?: number }[], until: number): Promise<void> {
       renew(targets, until)
     },
 
-    async recordPart(postId: string, platform: PlatformName, part: StoredPart): Promise<boolean> {
-      return recordPart.immediate(postId, platform, part)
+    async recordPart(target: HeldTarget, part: StoredPart): Promise<boolean> {
+      return recordPart.immediate(target, part)
     },
 
     /** Puts an abandoned attempt back in the queue, for platforms where a re-send is safe. */
-    async resend(postId: string, platform: PlatformName, now: number): Promise<void> {
-      resend.run(now, postId, platform)
+    async resend({ postId, platform, claim }: HeldTarget, now: number): Promise<void> {
+      resend.run(now, postId, platform, claim)
     },
 
-    async abandoned(now: number, all: boolean): Promise<TargetRef[]> {
+    async abandoned(now: number, all: boolean): Promise<AbandonedTarget[]> {
       if (all) release.run()
-      return abandoned.all(all ? 1 : 0, now)
+      return abandoned.all(now + RECOVERY_LEASE_MS, all ? 1 : 0, now)
     },
 
     /**

@@ -70,9 +70,10 @@ export function webhookDeliveriesStore(db: Db) {
     return jobs
   })
 
-  const settle = db.prepare<[string, number | null, number, string, string], void>(`
+  // Only under the claim the attempt was made under: its number is the claim's fencing token.
+  const settle = db.prepare<[string, number | null, number, string, string, number], void>(`
     UPDATE webhook_deliveries SET status = ?, next_attempt_at = coalesce(?, next_attempt_at), lease_expires_at = NULL, updated_at = ?
-     WHERE webhook_id = ? AND event_id = ?`)
+     WHERE webhook_id = ? AND event_id = ? AND attempts = ? AND lease_expires_at IS NOT NULL`)
   const succeeded = db.prepare<[string], void>('UPDATE webhooks SET failing_since = NULL WHERE id = ?')
   const failed = db.prepare<[number, string], { failing_since: number; enabled: number } | undefined>(
     'UPDATE webhooks SET failing_since = coalesce(failing_since, ?) WHERE id = ? RETURNING failing_since, enabled',
@@ -80,21 +81,20 @@ export function webhookDeliveriesStore(db: Db) {
   const disable = db.prepare<[string, number, number, string], void>(
     'UPDATE webhooks SET enabled = 0, disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND enabled = 1',
   )
-  const record = db.transaction((r: AttemptRecord, now: number): { disabledReason: string | null } => {
+  const record = db.transaction((r: AttemptRecord, now: number): { recorded: boolean; disabledReason: string | null } => {
     const status = r.succeeded ? 'succeeded' : r.nextAttemptAt === null ? 'failed' : 'pending'
-    // The endpoint was deleted while the attempt was in flight: there is nothing left to record.
-    if (settle.run(status, r.nextAttemptAt, now, r.webhookId, r.eventId).changes === 0) return { disabledReason: null }
+    // Claimed again after this attempt's lease ran out, or the endpoint deleted while the attempt
+    // was in flight: there is nothing this attempt may record.
+    if (settle.run(status, r.nextAttemptAt, now, r.webhookId, r.eventId, r.attempt).changes === 0) return { recorded: false, disabledReason: null }
     insertAttempt.run(newId('dlv', now), r.webhookId, r.eventId, r.attempt, r.succeeded ? 1 : 0, r.statusCode, Math.round(r.durationMs), r.responseBody, r.error, r.nextAttemptAt, now)
     if (r.succeeded) {
       succeeded.run(r.webhookId)
-      return { disabledReason: null }
+      return { recorded: true, disabledReason: null }
     }
     const endpoint = failed.get(now, r.webhookId)
-    if (!endpoint || endpoint.enabled !== 1) return { disabledReason: null }
-    const reason = disableReasonFor(r, endpoint.failing_since, now)
-    if (!reason) return { disabledReason: null }
-    disable.run(reason, now, now, r.webhookId)
-    return { disabledReason: reason }
+    const reason = (endpoint && endpoint.enabled === 1 && disableReasonFor(r, endpoint.failing_since, now)) || null
+    if (reason) disable.run(reason, now, now, r.webhookId)
+    return { recorded: true, disabledReason: reason }
   })
 
   // A delivery is named by its event's id (msg_…, the webhook-id header) or by one of its attempts (dlv_…).
@@ -140,8 +140,8 @@ export function webhookDeliveriesStore(db: Db) {
       return claim.immediate(now, limits)
     },
 
-    /** Records one attempt and its consequences (retry, final state, endpoint disabled) together. */
-    async record(attempt: AttemptRecord, now: number): Promise<{ disabledReason: string | null }> {
+    /** Records one attempt and its consequences (retry, final state, endpoint disabled) together, under its claim. */
+    async record(attempt: AttemptRecord, now: number): Promise<{ recorded: boolean; disabledReason: string | null }> {
       return record.immediate(attempt, now)
     },
 
