@@ -3,7 +3,7 @@
 // resolving, reading and compiling, before any command ran); now it reads bin/run.js, the
 // command's own file and the shared chunks it imports.
 //
-// Every command (commands/**), the entry (src/cli/main.ts) and the command_not_found hook are
+// Every command (commands/**), the entry (src/cli/main.ts), the command_not_found hook and the help class are
 // entry points of ONE esbuild build with code splitting, so oclif and our shared modules are
 // one copy in dist/chunks/, loaded once whichever command runs. The bundles overwrite tsc's
 // output at the same paths (dist/commands/…), so oclif's manifest and package.json's
@@ -59,7 +59,7 @@ function commandFiles(dir: string): string[] {
 const started = performance.now()
 rmSync(join(root, 'dist/chunks'), { recursive: true, force: true })
 const result = await build({
-  entryPoints: [join(root, 'src/cli/main.ts'), join(root, 'src/cli/fast-path.ts'), join(root, 'src/cli/command-not-found.ts'), ...commandFiles(join(root, 'commands'))],
+  entryPoints: [join(root, 'src/cli/main.ts'), join(root, 'src/cli/fast-path.ts'), join(root, 'src/cli/command-not-found.ts'), join(root, 'src/cli/help.ts'), ...commandFiles(join(root, 'commands'))],
   absWorkingDir: root,
   outdir: join(root, 'dist'),
   outbase: root,

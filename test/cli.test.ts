@@ -298,6 +298,51 @@ describe('commands against the daemon', () => {
   })
 })
 
+describe('flags a command does not have', () => {
+  it('names the nearest flag, or the argument a flag stands for with the command to type', async () => {
+    const [plural, two, asArgument, missing] = await Promise.all([
+      smm(['webhooks', 'create', 'https://93.184.215.14/hooks', '--events', '*']),
+      smm(['posts', 'create', '--plaform', 'feed', '--txt', 'hi', '--colour']),
+      smm(['webhooks', 'create', '--uri', 'https://93.184.215.14/hooks', '--event', '*']),
+      smm(['webhooks', 'resend', '--delivery', 'msg_1']),
+    ])
+    expect(plural).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm webhooks create` has no flag --events; did you mean --event?\n' })
+    expect(two).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: `smm posts create` has no flags --plaform, --txt, --colour (`smm posts create --help` lists its flags):\n' +
+        '  --plaform: did you mean --platform?\n  --txt: did you mean --text?\n  --colour: no flag is near it\n',
+    })
+    expect(asArgument).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm webhooks create` has no flag --uri; URL is an argument, not a flag: `smm webhooks create https://93.184.215.14/hooks`\n' })
+    // The delivery cannot go in its place without the webhook's id before it: the usage says so.
+    expect(missing).toEqual({ code: 2, stdout: '', stderr: 'Error: `smm webhooks resend` has no flag --delivery; DELIVERY is an argument, not a flag: `smm webhooks resend ID msg_1`\n' })
+    const json = await smm(['posts', 'list', '--stauts', 'failed', '--json'])
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.stderr)).toEqual({ code: 'unknown_flag', detail: '`smm posts list` has no flag --stauts; did you mean --status?' })
+  })
+
+  it('takes an argument given as a flag of its name, wherever it is on the line', async () => {
+    const scripted = cliHomeFor(t)
+    try {
+      const run = (args: string[]) => runCli(args, { env: scripted.env })
+      const created = await run(['webhooks', 'create', '--url', 'https://93.184.215.14/hooks', '--event', 'post.published', '--json'])
+      expect(created.code, created.stderr + created.stdout).toBe(0)
+      const webhook = JSON.parse(created.stdout)
+      expect(webhook).toMatchObject({ url: 'https://93.184.215.14/hooks', events: ['post.published'] })
+      const [shown, equals] = await Promise.all([run(['webhooks', 'show', '--json', `--id=${webhook.id}`]), run(['webhooks', 'update', '--enable', '--id', webhook.id, '--json'])])
+      expect([shown.code, JSON.parse(shown.stdout).id]).toEqual([0, webhook.id])
+      expect([equals.code, JSON.parse(equals.stdout).id]).toEqual([0, webhook.id])
+      // Two arguments: the one given as a flag goes to its place, the other stays positional.
+      const resend = await run(['webhooks', 'resend', '--delivery', 'msg_00000000000000000000000000', webhook.id])
+      expect(resend).toMatchObject({ code: 4, stderr: expect.stringContaining('msg_00000000000000000000000000') })
+      await t.http.delete(`/v1/webhooks/${webhook.id}`, { key: t.key })
+    } finally {
+      scripted.remove()
+    }
+  })
+})
+
 describe('help', () => {
   it('describes every command with an example', async () => {
     const [help, keysCreate] = await Promise.all([smm(['--help']), smm(['keys', 'create', '--help'])])
@@ -306,6 +351,33 @@ describe('help', () => {
     expect(help.stdout).not.toContain('__complete')
     expect(keysCreate.stdout).toContain('$ smm keys create ci --scope profile:read,accounts:read,posts:read,posts:write --expires-in 90d')
     expect(keysCreate.stdout).toMatch(/--profile=<value>/)
+  })
+})
+
+describe('usage lines', () => {
+  const usageOf = (help: string) => /USAGE\n([\s\S]*?)\n\n/.exec(help)![1]!.replace(/\s+/g, ' ').trim()
+
+  it('groups only flags that exclude one another, with a flag that needs another inside its brackets', async () => {
+    const help = await smm(['posts', 'create', '--help'])
+    expect(usageOf(help.stdout)).toBe(
+      '$ smm posts create [--json] [--profile <value>] [--tz <zone>] [--account <acc_…|name>] [--platform <platform>...] [--text <value> | --file <file>] ' +
+        '[--media <url>...] [--at <time> | --in <duration> | --queue] [--draft | --every <interval> [--count <n>] [--until <time>]] [--first-comment <text>] ' +
+        '[--thread <text>...] [--text-for <platform>=<text>...] [--dry-run]',
+    )
+  })
+
+  it('names every flag of every command once, with no empty alternative', async () => {
+    const { usageLine } = await import('../src/cli/help.js')
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../oclif.manifest.json'), 'utf8'))
+    for (const command of Object.values<any>(manifest.commands)) {
+      const line = usageLine(command)
+      expect(line, command.id).not.toMatch(/\|\s*\||\[\s*\||\|\s*\]|\[\s*\]|\(\s*\)|\s\]/)
+      for (const [name, flag] of Object.entries<any>(command.flags)) {
+        if (flag.hidden) continue
+        const said = line.split(' ').filter((word) => word.replace(/^[[(]+|[\])]+$/g, '') === (flag.char ? `-${flag.char}` : `--${name}`))
+        expect(said, `${command.id} --${name}`).toHaveLength(1)
+      }
+    }
   })
 })
 
