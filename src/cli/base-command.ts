@@ -1,8 +1,9 @@
-import { Command, Errors } from '@oclif/core'
+import { Command, Errors, toConfiguredId, type Interfaces } from '@oclif/core'
 import { ConnectionError } from '../client/errors.js'
 import { ApiError } from '../errors.js'
 import { CommandError } from './command-error.js'
 import { EXIT, exitCodeForStatus } from './exit-codes.js'
+import { argumentsFromFlags, unknownFlagsMessage, type UnknownFlagsInput } from './unknown-flags.js'
 
 /**
  * One line for a person: the problem's detail, then each field error. `words` names a request
@@ -90,13 +91,32 @@ export abstract class BaseCommand extends Command {
     return undefined
   }
 
+  /** oclif's parse, after moving arguments given as flags (`--url https://…`) to their places. */
+  protected override async parse<F extends Interfaces.OutputFlags<any>, B extends Interfaces.OutputFlags<any>, A extends Interfaces.OutputArgs<any>>(
+    options?: Interfaces.Input<F, B, A>,
+    argv: string[] = this.argv,
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const flags = { ...options?.baseFlags, ...options?.flags }
+    return super.parse(options, options?.strict === false ? argv : argumentsFromFlags(argv, flags, options?.args ?? {}))
+  }
+
   protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     if (error instanceof Errors.ExitError) throw error
-    const failure = failureOf(error, (field) => this.wordFor(field))
+    const failure = this.unknownFlags(error) ?? failureOf(error, (field) => this.wordFor(field))
     if (!failure) return super.catch(error)
     process.exitCode = failure.exit
     // A script reads the result from stdout: a failure is the problem object, on stderr.
     if (this.jsonEnabled()) process.stderr.write(`${JSON.stringify(failure.json, null, 2)}\n`)
     else process.stderr.write(`Error: ${failure.line}\n`)
+  }
+
+  /** oclif's "Nonexistent flags: --events" as what to type instead. */
+  private unknownFlags(error: Error): Failure | undefined {
+    const parse = (error as { parse?: { input?: Pick<UnknownFlagsInput, 'argv' | 'flags' | 'args'> } }).parse?.input
+    const unknown = (error as { flags?: unknown }).flags
+    if (!(error instanceof Errors.CLIError) || !parse || !Array.isArray(unknown)) return undefined
+    const command = `${this.config.bin} ${toConfiguredId(this.id ?? '', this.config)}`
+    const line = unknownFlagsMessage({ unknown: unknown as string[], argv: parse.argv, flags: parse.flags, args: parse.args, command })
+    return { exit: EXIT.usage, line, json: { code: 'unknown_flag', detail: line } }
   }
 }
