@@ -73,10 +73,19 @@ describe('queue slots from the CLI', () => {
   it('sets slots by account name, shows them with the next free times, and fills them with --queue', async () => {
     const bad = await smm(['accounts', 'queue', 'set', 'Brand', '--slot', 'funday 09:00'])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('"funday 09:00" is not a slot: give a day and a 24-hour time, like "mon 09:00" or "wednesday 13:30"')
+    expect(bad.stderr).toContain('"funday 09:00" is not a slot: give a day and a time of day as --at takes one, like "mon 09:00", "wednesday 13:30" or "fri 5:30pm"')
+    const late = await smm(['accounts', 'queue', 'set', 'Brand', '--slot', 'mon 25:00'])
+    expect(late).toMatchObject({ code: 2, stderr: 'Error: --slot: "mon 25:00" is not a slot: "25:00" is not a time of day; use a time of day like 09:00, 17:30, 9am or 5:30pm\n' })
     const none = await smm(['accounts', 'queue', 'set', 'Brand'])
     expect(none.code).toBe(2)
 
+    // A time of day as --at takes one: 24-hour, or 9am and 5:30pm as people say them.
+    const said = json(await smm(['accounts', 'queue', 'set', 'Brand', '--slot', 'fri 9am', '--slot', 'tue 5:30pm', '--slot', 'sun noon', '--json']))
+    expect(said.slots).toEqual([
+      { day: 'tuesday', time: '17:30' },
+      { day: 'friday', time: '09:00' },
+      { day: 'sunday', time: '12:00' },
+    ])
     const set = await smm(['accounts', 'queue', 'set', 'Brand', '--slot', 'wed 13:30', '--slot', 'Mon 9:00', '--json'])
     expect(set.code).toBe(0)
     const queue = json(set)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseDuration, parseDurationInput, parseTimeInput } from '../src/cli/time-input.js'
+import { parseDuration, parseDurationInput, parseTimeInput, parseTimeOfDay } from '../src/cli/time-input.js'
 
 // Berlin has DST, and is ahead of UTC: a zone bug shows up as an hour or two off. The worker
 // runs other test files after this one: they get the zone they started with back.
@@ -90,5 +90,22 @@ describe('parseDuration', () => {
     for (const input of ['', '2', 'h', '2 parsecs', '2mo', '0m', '2h and a bit']) expect(parseDuration(input)).toBeUndefined()
     expect(() => parseDurationInput('soon')).toThrow('"soon" is not a duration: use a number and a unit, like 2h, 45m, 1h30m or 3d')
     expect(parseDurationInput('2h')).toBe(7_200_000)
+  })
+})
+
+describe('parseTimeOfDay', () => {
+  it('reads a time of day as --at reads one: 24-hour, am/pm, noon and midnight', async () => {
+    const read = async (input: string) => Object.values(await parseTimeOfDay(input)).join(':')
+    expect(await Promise.all(['09:00', '9:00', '17:30', '9am', '9 AM', '5:30pm', '5:30 pm', '12am', '12pm', 'noon', 'midnight'].map(read))).toEqual([
+      '9:0', '9:0', '17:30', '9:0', '9:0', '17:30', '17:30', '0:0', '12:0', '12:0', '0:0',
+    ])
+  })
+
+  it('refuses what is not a time of day alone, saying what works', async () => {
+    await expect(parseTimeOfDay('25:00')).rejects.toThrow('"25:00" is not a time of day; use a time of day like 09:00, 17:30, 9am or 5:30pm')
+    await expect(parseTimeOfDay('9')).rejects.toThrow('"9" is not a time of day')
+    await expect(parseTimeOfDay('9am sharp')).rejects.toThrow('"9am sharp" is not a time of day')
+    await expect(parseTimeOfDay('tomorrow 9am')).rejects.toThrow('"tomorrow 9am" names a day, not only a time')
+    await expect(parseTimeOfDay('9:30:15')).rejects.toThrow('"9:30:15" has seconds, and this takes whole minutes')
   })
 })

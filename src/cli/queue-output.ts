@@ -2,19 +2,20 @@ import type { Queue } from '../api/queue.js'
 import { WEEKDAY_NAMES, type Slot } from '../queue-slots.js'
 import { parseWeekday } from '../zoned-time.js'
 import { details, localTime, table } from './output.js'
+import { parseTimeOfDay, TimeInputError } from './time-input.js'
 
 /** What `--slot` takes, for its help and its errors. */
-export const SLOT_HINT = 'a day and a 24-hour time, like "mon 09:00" or "wednesday 13:30"'
+export const SLOT_HINT = 'a day and a time of day as --at takes one, like "mon 09:00", "wednesday 13:30" or "fri 5:30pm"'
 
-/** A `--slot` value ("mon 09:00", "Wednesday 9:30") as the API takes it; throws saying what is expected. */
-export function parseSlot(input: string): Slot {
-  const match = /^\s*([a-z]+)\s+(\d{1,2}):(\d{2})\s*$/i.exec(input)
+/** A `--slot` value ("mon 09:00", "Wednesday 9am") as the API takes it; throws saying what is expected. */
+export async function parseSlot(input: string): Promise<Slot> {
+  const match = /^\s*([a-z]+)\s+(\S.*)$/i.exec(input)
   const weekday = match ? parseWeekday(match[1]!) : undefined
-  const hour = match ? Number(match[2]) : NaN
-  const minute = match ? Number(match[3]) : NaN
-  if (weekday === undefined || !(hour >= 0 && hour <= 23) || !(minute >= 0 && minute <= 59)) {
-    throw new Error(`"${input}" is not a slot: give ${SLOT_HINT}`)
-  }
+  if (!match || weekday === undefined) throw new Error(`"${input}" is not a slot: give ${SLOT_HINT}`)
+  const { hour, minute } = await parseTimeOfDay(match[2]!).catch((error: unknown) => {
+    if (error instanceof TimeInputError) throw new Error(`"${input}" is not a slot: ${error.message}`)
+    throw error
+  })
   return { day: WEEKDAY_NAMES[weekday - 1]!, time: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}` }
 }
 

@@ -81,6 +81,40 @@ export async function parseTimeInput(input: string, reading: TimeReading = {}): 
   return wallTime(input, date, at.get('hour')!, at.get('minute')!, at.get('second')!, 0, timeZone)
 }
 
+/** A wall-clock time of day, 24-hour. */
+export interface TimeOfDay {
+  hour: number
+  minute: number
+}
+
+const HOUR_MINUTE = /^(\d{1,2}):(\d{2})$/
+
+/**
+ * A time of day as --at reads one in a phrase ("9am", "17:30", "5:30 pm", "noon"), with no
+ * day: what a weekly queue slot holds. Whole minutes; throws a TimeInputError saying what works.
+ */
+export async function parseTimeOfDay(input: string): Promise<TimeOfDay> {
+  const text = input.trim()
+  const refuse = (why: string) => new TimeInputError(`"${input}" ${why}; use a time of day like 09:00, 17:30, 9am or 5:30pm`)
+  // The usual 24-hour form, without loading the English parser.
+  const clock = HOUR_MINUTE.exec(text)
+  if (clock) {
+    const [hour, minute] = [Number(clock[1]), Number(clock[2])]
+    if (hour > 23 || minute > 59) throw refuse('is not a time of day')
+    return { hour, minute }
+  }
+  const chrono = await import('chrono-node/en')
+  const results = chrono.casual.parse(text, new Date(0), { forwardDate: false })
+  const [first] = results
+  if (results.length !== 1 || !first || first.index !== 0 || first.text.length !== text.length || first.end || !first.start.isCertain('hour')) {
+    throw refuse('is not a time of day')
+  }
+  const at = first.start
+  if (at.isCertain('day') || at.isCertain('weekday') || at.isCertain('month')) throw refuse('names a day, not only a time')
+  if (at.get('second')) throw refuse('has seconds, and this takes whole minutes')
+  return { hour: at.get('hour')!, minute: at.get('minute')! }
+}
+
 const UNITS: Record<string, number> = {
   w: 604_800_000,
   d: 86_400_000,

@@ -12,7 +12,7 @@ export default class AccountsQueueSet extends ApiCommand {
 Each --slot is ${SLOT_HINT}, in your profile's time zone (smm whoami); it stays at that wall-clock time across daylight saving time (a time a spring-forward day skips is taken at the end of the gap). Posts already scheduled keep their times.`
 
   static override examples = [
-    '<%= config.bin %> accounts queue set Brand --slot "mon 09:00" --slot "wed 13:30" --slot "fri 09:00"',
+    '<%= config.bin %> accounts queue set Brand --slot "mon 09:00" --slot "wed 13:30" --slot "fri 9am"',
     '<%= config.bin %> accounts queue set acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A --clear',
   ]
 
@@ -23,7 +23,7 @@ Each --slot is ${SLOT_HINT}, in your profile's time zone (smm whoami); it stays 
   static override flags = {
     slot: Flags.custom<Slot>({
       description: `A weekly slot: ${SLOT_HINT} (repeatable)`,
-      helpValue: '<day HH:MM>',
+      helpValue: '<day time>',
       parse: async (input) => parseSlot(input),
     })({ ...repeatable, exclusive: ['clear'] }),
     clear: Flags.boolean({ description: 'Remove every slot', exclusive: ['slot'] }),
