@@ -40,13 +40,17 @@ function uid(): number {
  */
 export function privateTempDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.SMM_TMPDIR || env.TMPDIR || tmpdir()
+  // Which setting named it: the one to change when it is wrong.
+  const namedBy = env.SMM_TMPDIR ? 'SMM_TMPDIR' : env.TMPDIR ? 'TMPDIR' : undefined
+  const source = namedBy ? ` (${namedBy} names it)` : ''
   let parent
   try {
     parent = statSync(base)
   } catch (error) {
-    throw new UnsafeTempDirError(base, `it cannot be used (${(error as NodeJS.ErrnoException).code})`)
+    const code = (error as NodeJS.ErrnoException).code
+    throw new UnsafeTempDirError(base, code === 'ENOENT' ? `the folder does not exist${source}` : `it cannot be used (${code})${source}`)
   }
-  if (!parent.isDirectory()) throw new UnsafeTempDirError(base, 'it is not a directory')
+  if (!parent.isDirectory()) throw new UnsafeTempDirError(base, `it is not a directory${source}`)
   try {
     accessSync(base, constants.W_OK | constants.X_OK)
   } catch {
