@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -112,5 +113,43 @@ func newRecorder(t *testing.T) func(method any) string {
 			next.Call([]reflect.Value{reflect.ValueOf(ctx)})
 		}
 		return last
+	}
+}
+
+// The README's method table names the method of every operation (operations, which the daemon's
+// OpenAPI document checks): a Client method as `client.<Method>`, a service's in the row of
+// `client.<Service>`.
+func TestTheReadmeMethodTableNamesEveryMethodOfAnOperation(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "|") {
+			rows = append(rows, line)
+		}
+	}
+	receiver := regexp.MustCompile(`\(\*(\w+)\)\.(\w+)(-fm)?$`)
+	spans := regexp.MustCompile("`([^`]*)`")
+	for id, method := range operations {
+		name := runtime.FuncForPC(reflect.ValueOf(method).Pointer()).Name()
+		parts := receiver.FindStringSubmatch(name)
+		if parts == nil {
+			t.Fatalf("%s: cannot read the method of %s", id, name)
+		}
+		service, word := strings.TrimSuffix(parts[1], "Service"), regexp.MustCompile(`\b`+parts[2]+`\b`)
+		named := false
+		for _, row := range rows {
+			for _, span := range spans.FindAllStringSubmatch(row, -1) {
+				if service == "Client" && strings.Contains(span[1], "client."+parts[2]) && word.MatchString(span[1]) ||
+					service != "Client" && strings.Contains(strings.Split(row, "|")[1], "client."+service) && word.MatchString(span[1]) {
+					named = true
+				}
+			}
+		}
+		if !named {
+			t.Errorf("%s (%s.%s): the README's method table leaves it out", id, service, parts[2])
+		}
 	}
 }

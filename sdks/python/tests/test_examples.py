@@ -1,6 +1,7 @@
 """The README's snippets are these files: each runs here, so the documentation cannot rot."""
 import io
 import os
+import re
 import runpy
 import subprocess
 import sys
@@ -99,3 +100,26 @@ class Documentation(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReadmeMethodTable(unittest.TestCase):
+    """The README's method table names the method of every operation (smm.OPERATIONS, which the
+    daemon's OpenAPI document checks): a top-level one as `client.<method>`, a resource's in the
+    row of `client.<resource>`."""
+
+    def test_it_names_every_method_of_an_operation(self) -> None:
+        readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+        rows = [line for line in readme.splitlines() if line.startswith("|")]
+
+        def named(dotted: str) -> bool:
+            *resource, method = dotted.split(".")
+            for row in rows:
+                spans = re.findall(r"`([^`]*)`", row)
+                if not resource and any(re.search(r"\bclient\.%s\b" % method, span) for span in spans):
+                    return True
+                if resource and "client.%s" % resource[0] in row.split("|")[1] and any(re.search(r"\b%s\b" % method, span) for span in spans):
+                    return True
+            return False
+
+        missing = ["%s (%s)" % (operation, dotted) for operation, dotted in smm.OPERATIONS.items() if not named(dotted)]
+        self.assertEqual(missing, [], "operations whose method the README's table leaves out")

@@ -64,3 +64,23 @@ class ReadmeTest < Minitest::Test
     end
   end
 end
+
+# The README's method table names the method of every operation (Smm::OPERATIONS, which the
+# daemon's OpenAPI document checks): a top-level one as `client.<method>`, a resource's in the
+# row of `client.<resource>`.
+class ReadmeMethodTableTest < Minitest::Test
+  def test_it_names_every_method_of_an_operation
+    rows = File.readlines(File.expand_path("../README.md", __dir__), chomp: true).select { |line| line.start_with?("|") }
+    missing = Smm::OPERATIONS.reject do |_id, (*receivers, method)|
+      rows.any? do |row|
+        spans = row.scan(/`([^`]*)`/).flatten
+        if receivers.empty?
+          spans.any? { |span| span.match?(/\bclient\.#{method}\b/) }
+        else
+          row.split("|")[1].include?("client.#{receivers.first}") && spans.any? { |span| span.match?(/\b#{method}\b/) }
+        end
+      end
+    end
+    assert_empty missing.keys, "operations whose method the README's table leaves out"
+  end
+end

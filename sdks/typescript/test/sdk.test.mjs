@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { createHmac } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { rootCertificates } from 'node:tls'
 import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
@@ -334,4 +335,21 @@ describe('verifyWebhook', () => {
     const signature = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${text}`).digest('base64')
     fails(/not JSON/, () => verifyWebhook(text, { ...headers, 'webhook-signature': `v1,${signature}` }, secret, { now }))
   })
+})
+
+// The README's method table names the method of every operation (methodFor, which the daemon's
+// OpenAPI document checks): a top-level one as `client.<method>`, a resource's in the row of
+// `client.<resource>`.
+test("the README's method table names every method of an operation", () => {
+  const rows = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('|'))
+  const named = (path) => {
+    const [method, resource] = path.split('.').reverse()
+    return rows.some((row) => {
+      const spans = [...row.matchAll(/`([^`]*)`/g)].map((match) => match[1])
+      if (!resource) return spans.some((span) => new RegExp(`\\bclient\\.${method}\\b`).test(span))
+      return row.split('|')[1].includes(`client.${resource}`) && spans.some((span) => new RegExp(`\\b${method}\\b`).test(span))
+    })
+  }
+  const missing = Object.entries(methodFor).filter(([, path]) => !named(path)).map(([id, path]) => `${id} (${path})`)
+  assert.deepEqual(missing, [], "operations whose method the README's table leaves out")
 })
