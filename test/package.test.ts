@@ -1,8 +1,7 @@
 // What `npm pack` (and so `npm publish` and `npm install smm`) puts in the package: the CLI as
 // the build wrote it, and nothing the build leaves beside it for other uses.
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = resolve(import.meta.dirname, '..')
@@ -15,18 +14,5 @@ describe('the npm package', () => {
     // The single executable (about 100 MB, built by `npm run build:binary` or the binary test)
     // is its own download, and the tests' copies and the TypeScript sources are for this repository.
     expect(files.filter((path) => /^(dist\/bin|dist\/test|src|test|daemon|commands)\//.test(path))).toEqual([])
-  })
-})
-
-describe('the README', () => {
-  it("names every flag of `smm daemon` and its environment variable in the configuration reference", () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { env?: string }> }> }
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const reference = readme.slice(readme.indexOf('## Configuration reference'), readme.indexOf('## Operations'))
-    const missing = Object.entries(manifest.commands.daemon!.flags)
-      .filter(([name]) => name !== 'help')
-      .flatMap(([name, flag]) => [`\`--${name}\``, ...(flag.env ? [`\`${flag.env}\``] : [])])
-      .filter((word) => !reference.includes(word))
-    expect(missing).toEqual([])
   })
 })

@@ -45,7 +45,7 @@ const count = (description: string) => v.pipe(v.number(), v.integer(), v.descrip
 const reported = (description: string) =>
   v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description(`${description} Null when no platform in scope reports it (never 0 for unknown).`))
 
-// The definitions below are the contract of every figure; the README quotes them.
+// The definitions below are the contract of every figure; docs/analytics.md quotes them.
 const MetricEntries = {
   posts_scheduled: count('Targets (one post on one platform) whose post is scheduled in the range, cancelled posts excluded, whatever their state.'),
   posts_published: count('Of those, targets published.'),
