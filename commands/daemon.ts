@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../src/cli/base-command.js'
+import { DAEMON_ENVIRONMENT, environmentHelp } from '../src/cli/environment.js'
 import { databaseUrl, dataDir } from '../src/cli/flags.js'
 import type { RunningDaemon } from '../daemon/main.js'
 
@@ -33,7 +34,9 @@ function banner(daemon: RunningDaemon): string {
 export default class Daemon extends BaseCommand {
   static override description = `Run the smm server: the HTTPS JSON API under /v1, the publishing scheduler and webhook delivery.
 
-On first start with an empty data dir it creates the owner user and prints an API key once. Without --tls-cert/--tls-key it serves a self-signed certificate generated into the data dir, and prints its path and SHA-256 fingerprint at every start. Plain HTTP is always rejected with 403 https_required.`
+On first start with an empty data dir it creates the owner user and prints an API key once. Without --tls-cert/--tls-key it serves a self-signed certificate generated into the data dir, and prints its path and SHA-256 fingerprint at every start. Plain HTTP is always rejected with 403 https_required.
+
+${environmentHelp(DAEMON_ENVIRONMENT)}`
 
   static override examples = [
     '<%= config.bin %> daemon',
@@ -80,7 +83,7 @@ On first start with an empty data dir it creates the owner user and prints an AP
         return input
       },
     }),
-    'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL' })(),
+    'log-level': Flags.option({ options: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info', env: 'SMM_LOG_LEVEL', description: 'How much to log: each level includes those before it' })(),
     'max-connections-per-address': Flags.integer({
       description: 'Connections one client address may hold open at once; more are closed at once (with --behind-proxy, limit them at the proxy)',
       env: 'SMM_MAX_CONNECTIONS_PER_ADDRESS',

@@ -2,11 +2,17 @@
 // SDK's README. What a reader would trip over is checked here: a link that leads nowhere, a page
 // that does not say what it is for, the project's development diary where a user reads, a
 // front door grown back into a manual.
+import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import GithubSlugger from 'github-slugger'
 import { Lexer, type Token, type Tokens } from 'marked'
 import { describe, expect, it } from 'vitest'
+import { SCOPES } from '../src/api/common.js'
+import { CLIENT_ENVIRONMENT, DAEMON_ENVIRONMENT } from '../src/cli/environment.js'
+import { routes } from '../src/contract.js'
+import { EVENT_TYPES } from '../src/events.js'
+import { buildOpenApi } from '../src/openapi.js'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -108,14 +114,113 @@ describe('the documentation', () => {
   })
 })
 
+/** The generators' own check: what `npm run docs` would write is what the pages hold. */
+describe('the generated references', () => {
+  it('are what `npm run docs` writes from the code', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts', '--check'], { cwd: root, encoding: 'utf8' })
+    expect(run.stderr, 'run `npm run docs` after changing a command, a flag or an environment variable').toBe('')
+    expect(run.status).toBe(0)
+  })
+})
+
+type Manifest = { commands: Record<string, { hidden?: boolean; examples?: (string | { command: string })[]; flags: Record<string, { env?: string; hidden?: boolean }> }> }
+const manifest = () => JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as Manifest
+const squash = (text: string) => text.replace(/\s+/g, ' ')
+
+describe('the CLI reference (docs/cli.md)', () => {
+  const page = () => readFileSync(join(root, 'docs/cli.md'), 'utf8')
+  /** A command's section: from its heading to the next. */
+  const section = (id: string) => {
+    const text = page()
+    const from = text.indexOf(`\n### smm ${id.replaceAll(':', ' ')}\n`)
+    if (from < 0) return undefined
+    const to = text.indexOf('\n### ', from + 1)
+    return text.slice(from, to < 0 ? undefined : to)
+  }
+
+  it('has a section for every command, with each of its flags and examples', () => {
+    const missing: string[] = []
+    for (const [id, command] of Object.entries(manifest().commands)) {
+      if (command.hidden) continue
+      const text = section(id)
+      if (!text) {
+        missing.push(`smm ${id.replaceAll(':', ' ')}`)
+        continue
+      }
+      for (const [flag, { hidden }] of Object.entries(command.flags)) if (!hidden && !text.includes(`--${flag}`) && !text.includes(`--[no-]${flag}`)) missing.push(`smm ${id.replaceAll(':', ' ')} --${flag}`)
+      for (const example of command.examples ?? []) {
+        const line = (typeof example === 'string' ? example : example.command).replaceAll('<%= config.bin %>', 'smm')
+        if (!squash(text).includes(squash(line))) missing.push(`an example of smm ${id.replaceAll(':', ' ')}: ${line}`)
+      }
+    }
+    expect(missing, 'missing from docs/cli.md: run `npm run docs`').toEqual([])
+  })
+
+  it('shows each command as `smm help COMMAND` prints it', () => {
+    for (const id of ['posts:create', 'daemon', 'admin:keys:create']) {
+      const help = execFileSync(process.execPath, [join(root, 'bin/run.js'), 'help', ...id.split(':')], { encoding: 'utf8', env: { ...process.env, OCLIF_COLUMNS: '100', NO_COLOR: '1' } })
+      // oclif prints the summary, then the sections; the page has the summary as a paragraph (Markdown-escaped), then the sections.
+      const [, summary, block] = /\n\n(.*)\n\n```text\n([\s\S]*?)\n```/.exec(section(id)!)!
+      const printed = help.trimEnd().replace(/[ \t]+$/gm, '')
+      const split = printed.indexOf('\n\n')
+      expect(printed.slice(split + 2), `smm help ${id.replaceAll(':', ' ')}`).toBe(block)
+      expect(squash(printed.slice(0, split))).toBe(summary!.replace(/\\(.)/g, '$1'))
+    }
+  })
+})
+
+describe('the API guide (docs/api.md)', () => {
+  const guide = () => readFileSync(join(root, 'docs/api.md'), 'utf8')
+
+  it('lists every path and method of the OpenAPI document in its endpoint table, and nothing else', () => {
+    const documented = new Set<string>()
+    for (const line of guide().split('\n')) {
+      // | GET, PATCH | /v1/x/{id} | …: a path cell may name siblings by their extension (`/feeds/{id}.rss, .atom`).
+      const row = /^\| ([A-Z, ]+) \| (\/[^ |]*(?:, [^ |]+)*) \|/.exec(line)
+      if (!row) continue
+      const [first, ...others] = row[2]!.split(', ')
+      const paths = [first!, ...others.map((other) => (other.startsWith('.') ? first!.replace(/\.[a-z]+$/, other) : other))]
+      for (const method of row[1]!.split(', ')) for (const path of paths) documented.add(`${method} ${path}`)
+    }
+    const doc = buildOpenApi(routes, 'docs') as { paths: Record<string, Record<string, unknown>> }
+    const served = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+    expect(served.filter((op) => !documented.has(op)), 'add a row for each to the endpoint table of docs/api.md').toEqual([])
+    // The OAuth callback is a page for a person's browser, not an operation of the API.
+    expect([...documented].filter((op) => !served.includes(op) && op !== 'GET /oauth/callback'), 'rows of docs/api.md with no such operation').toEqual([])
+  })
+
+  it('names every webhook event type and every scope', () => {
+    const text = guide()
+    expect([...EVENT_TYPES, ...SCOPES].filter((name) => !text.includes(name)), 'missing from docs/api.md').toEqual([])
+  })
+})
+
 describe('the configuration reference', () => {
   it('names every flag of `smm daemon` and its environment variable', () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { flags: Record<string, { env?: string }> }> }
     const reference = readFileSync(join(root, 'docs/configuration.md'), 'utf8')
-    const missing = Object.entries(manifest.commands.daemon!.flags)
+    const missing = Object.entries(manifest().commands.daemon!.flags)
       .filter(([flag]) => flag !== 'help')
       .flatMap(([flag, { env }]) => [`\`--${flag}\``, ...(env ? [`\`${env}\``] : [])])
       .filter((word) => !reference.includes(word))
-    expect(missing).toEqual([])
+    expect(missing, 'run `npm run docs`').toEqual([])
+  })
+
+  it('names every environment variable the code reads', () => {
+    const reference = readFileSync(join(root, 'docs/configuration.md'), 'utf8')
+    const documented = [...DAEMON_ENVIRONMENT, ...CLIENT_ENVIRONMENT].flatMap((v) => v.name.split(/, (?:then )?/))
+    expect(documented.filter((name) => !reference.includes(`\`${name}\``)), 'run `npm run docs`').toEqual([])
+    // Every SMM_… name in the code's sources: a flag's variable, or one of src/cli/environment.ts.
+    const flagged = Object.values(manifest().commands).flatMap((c) => Object.values(c.flags).flatMap((f) => (f.env ? [f.env] : [])))
+    const known = [...flagged, ...documented].map((name) => new RegExp(`^${name.replace('<NAME>', '[A-Z]+')}$`))
+    const read = new Set(['src', 'daemon', 'commands', 'bin'].flatMap((dir) => sources(join(root, dir))).flatMap((file) => readFileSync(file, 'utf8').match(/\bSMM_[A-Z0-9_]*[A-Z0-9]\b/g) ?? []))
+    expect([...read].filter((name) => !known.some((pattern) => pattern.test(name))), 'add each to src/cli/environment.ts (or give it to a flag), then run `npm run docs`').toEqual([])
   })
 })
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sources(path)
+    return /\.(ts|tsx|js)$/.test(name) ? [path] : []
+  })
+}
