@@ -8,6 +8,7 @@
 // `--check` writes nothing and fails, naming the stale pages, when a run would change them.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { Help } from '@oclif/core'
 import { CLIENT_ENVIRONMENT, DAEMON_ENVIRONMENT, type EnvironmentVariable } from '../src/cli/environment.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -16,16 +17,9 @@ const WIDTH = 100
 
 // oclif reads its width when it is first imported; set it before.
 process.env.OCLIF_COLUMNS = String(WIDTH)
-const { Config, Help } = await import('@oclif/core')
+const { Config, loadHelpClass } = await import('@oclif/core')
 
 type Loadable = InstanceType<typeof Config>['commands'][number]
-
-/** oclif's help, with the text of one command (what `smm help COMMAND` prints after its summary) in reach. */
-class ReferenceHelp extends Help {
-  commandText(command: Loadable): string {
-    return this.formatCommand(command)
-  }
-}
 
 /** Text made safe for a Markdown table cell or paragraph: no HTML, no emphasis, no column breaks. */
 function inline(text: string): string {
@@ -41,6 +35,13 @@ const anchor = (id: string) => heading(id).replaceAll(' ', '-')
 
 async function cliReference(): Promise<string> {
   const config = await Config.load({ root })
+  // The help class package.json configures, as `smm help` uses it; formatCommand is protected.
+  const HelpClass = (await loadHelpClass(config)) as unknown as new (...args: ConstructorParameters<typeof Help>) => Help
+  class ReferenceHelp extends HelpClass {
+    commandText(command: Loadable): string {
+      return this.formatCommand(command)
+    }
+  }
   const help = new ReferenceHelp(config, { stripAnsi: true, maxWidth: WIDTH })
   const commands: Loadable[] = [...config.commands].filter((c) => !c.hidden).sort((a, b) => a.id.localeCompare(b.id))
   // The topics package.json describes (a command with subcommands is listed as itself).

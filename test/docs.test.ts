@@ -7,12 +7,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import GithubSlugger from 'github-slugger'
 import { Lexer, type Token, type Tokens } from 'marked'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { SCOPES } from '../src/api/common.js'
 import { CLIENT_ENVIRONMENT, DAEMON_ENVIRONMENT } from '../src/cli/environment.js'
 import { routes } from '../src/contract.js'
 import { EVENT_TYPES } from '../src/events.js'
 import { buildOpenApi } from '../src/openapi.js'
+import { cliHome } from './helpers/cli.js'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -117,7 +118,9 @@ describe('the documentation', () => {
 /** The generators' own check: what `npm run docs` would write is what the pages hold. */
 describe('the generated references', () => {
   it('are what `npm run docs` writes from the code', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts', '--check'], { cwd: root, encoding: 'utf8' })
+    const home = cliHome()
+    onTestFinished(home.remove)
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-docs.ts', '--check'], { cwd: root, encoding: 'utf8', env: home.env })
     expect(run.stderr, 'run `npm run docs` after changing a command, a flag or an environment variable').toBe('')
     expect(run.status).toBe(0)
   })
@@ -157,8 +160,11 @@ describe('the CLI reference (docs/cli.md)', () => {
   })
 
   it('shows each command as `smm help COMMAND` prints it', () => {
+    // As a user's shell runs it: a home of its own, none of the test runner's environment.
+    const home = cliHome()
+    onTestFinished(home.remove)
     for (const id of ['posts:create', 'daemon', 'admin:keys:create']) {
-      const help = execFileSync(process.execPath, [join(root, 'bin/run.js'), 'help', ...id.split(':')], { encoding: 'utf8', env: { ...process.env, OCLIF_COLUMNS: '100', NO_COLOR: '1' } })
+      const help = execFileSync(process.execPath, [join(root, 'bin/run.js'), 'help', ...id.split(':')], { encoding: 'utf8', env: { ...home.env, OCLIF_COLUMNS: '100' } })
       // oclif prints the summary, then the sections; the page has the summary as a paragraph (Markdown-escaped), then the sections.
       const [, summary, block] = /\n\n(.*)\n\n```text\n([\s\S]*?)\n```/.exec(section(id)!)!
       const printed = help.trimEnd().replace(/[ \t]+$/gm, '')
