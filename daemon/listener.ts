@@ -68,6 +68,8 @@ function writeRawProblem(socket: Duplex, error: ApiError): void {
       'Content-Type: application/problem+json\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Cache-Control: no-store\r\n' +
       'Connection: close\r\n\r\n' +
       body,
   )
@@ -110,6 +112,8 @@ function rejectPlainHttp(log: Logger): RequestListener {
       'Content-Type': 'application/problem+json',
       'Content-Length': Buffer.byteLength(body),
       'X-Request-Id': requestId,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
       Connection: 'close',
     })
     res.end(body)

@@ -20,6 +20,8 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` })
  */
 const HEADERS: Record<string, { description: string; required?: boolean; schema: JsonSchema }> = {
   'X-Request-Id': { description: 'The id of this request, also in the daemon log: quote it when reporting a problem', required: true, schema: { type: 'string' } },
+  'X-Content-Type-Options': { description: 'Always `nosniff`: the body is what its Content-Type says', required: true, schema: { type: 'string', enum: ['nosniff'] } },
+  'Cache-Control': { description: '`no-store`: no cache may keep the answer (most are one key\'s owner\'s alone)', required: true, schema: { type: 'string', enum: ['no-store'] } },
   RateLimit: { description: 'IETF RateLimit: the quota left in the window closest to its limit, `"name";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string' } },
   'RateLimit-Policy': { description: 'IETF RateLimit-Policy: every window that applies, `"name";q=<limit>;w=<seconds>`', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again', required: true, schema: { type: 'integer', minimum: 0 } },
@@ -29,10 +31,15 @@ const HEADERS: Record<string, { description: string; required?: boolean; schema:
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 }
 
-/** A response with its headers: X-Request-Id always, the rate-limit fields on routes that need a key. */
-function response(def: RouteDef, description: string, extra: string[] = [], content?: JsonSchema): JsonSchema {
-  const names = ['X-Request-Id', ...(def.scope ? ['RateLimit', 'RateLimit-Policy'] : []), ...extra]
-  return { description, headers: Object.fromEntries(names.map((name) => [name, header(name)])), ...(content ? { content } : {}) }
+/**
+ * A response with its headers: X-Request-Id, nosniff and `no-store` always (a success the route
+ * lets caches keep says for how long instead), the rate-limit fields on routes that need a key.
+ */
+function response(def: RouteDef, description: string, extra: string[] = [], content?: JsonSchema, cacheControl?: string): JsonSchema {
+  const names = ['X-Request-Id', 'X-Content-Type-Options', 'Cache-Control', ...(def.scope ? ['RateLimit', 'RateLimit-Policy'] : []), ...extra]
+  const headers: Record<string, JsonSchema> = Object.fromEntries(names.map((name) => [name, header(name)]))
+  if (cacheControl) headers['Cache-Control'] = { description: 'How long caches may keep the answer', required: true, schema: { type: 'string', enum: [cacheControl] } }
+  return { description, headers, ...(content ? { content } : {}) }
 }
 
 /** Every POST takes an Idempotency-Key (SPEC §4). */
@@ -82,7 +89,7 @@ function responses(def: RouteDef): Record<string, unknown> {
     content = Object.fromEntries(types.map((type) => [type, type.endsWith('json') ? { schema } : { schema: { type: 'string' } }]))
   }
   const successHeaders = [...(def.status === 201 && !def.noLocation ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(idempotent(def) ? ['Idempotent-Replayed'] : [])]
-  const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content) }
+  const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content, def.cacheControl) }
   for (const [status, alt] of Object.entries(def.alternatives ?? {})) {
     const altHeaders = idempotent(def) ? ['Idempotent-Replayed'] : []
     out[status] = response(def, alt.description, altHeaders, { 'application/json': { schema: schemaOf(alt.response, 'output') } })
@@ -109,7 +116,7 @@ function responses(def: RouteDef): Record<string, unknown> {
     const shared = status === '409' && out[409] ? `${(out[409] as { description: string }).description}; ` : ''
     problem(Number(status), `${shared}${description}`)
   }
-  out['431'] = response(def, 'The request headers are too large (answered by the HTTP server, without a body)')
+  problem(431, 'The request headers are too large (answered by the HTTP server, before the app)')
   problem(500, 'An unexpected error: the daemon logged it under the X-Request-Id')
   problem(503, '`store_unavailable`: the database cannot be reached right now', ['Retry-After'])
   return out

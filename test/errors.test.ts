@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { feedAccount } from './helpers/posts.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -20,6 +21,26 @@ describe('every error is RFC 9457 problem+json', () => {
     expect(wrong.headers.allow).toContain('GET')
     expect(wrong.headers.allow).toContain('PATCH')
     expect(wrong.body.code).toBe('method_not_allowed')
+  })
+
+  it('every answer says nosniff, and no-store unless it is a public feed', async () => {
+    const account = await feedAccount(t)
+    const answers = [
+      await t.http.get('/healthz'),
+      await t.http.get('/v1/openapi.json'),
+      await t.http.get('/v1/me', { key: t.key }),
+      await t.http.get('/v1/me'),
+      await t.http.get('/v1/nothing-here', { key: t.key }),
+      await t.http.request('PUT', '/v1/me', { key: t.key }),
+      await t.http.get('/feeds/acc_nothing.rss'),
+    ]
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options'], String(res.status)).toBe('nosniff')
+      expect(res.headers['cache-control'], String(res.status)).toBe('no-store')
+    }
+    const feed = await t.http.get(`/feeds/${account}.rss`)
+    expect(feed.status).toBe(200)
+    expect(feed.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=60' })
   })
 
   it('415 for a body that is not JSON, 400 for malformed JSON, 413 over 1 MiB; nothing is created', async () => {

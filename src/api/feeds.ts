@@ -3,6 +3,9 @@ import { route } from './route.js'
 
 const FeedParams = v.object({ account_id: v.string() })
 
+/** Feed readers poll often: a cache in front may answer them for a minute. */
+export const FEED_CACHE_CONTROL = 'public, max-age=60'
+
 /** A JSON Feed 1.1 document (https://www.jsonfeed.org/version/1.1/) as the daemon writes it. */
 export const JsonFeed = v.pipe(
   v.object({
@@ -36,6 +39,7 @@ export const feedRoutes = {
     params: FeedParams,
     status: 200,
     response: v.string(),
+    cacheControl: FEED_CACHE_CONTROL,
     produces: ['application/rss+xml'],
   }),
   getAtomFeed: route({
@@ -46,6 +50,7 @@ export const feedRoutes = {
     params: FeedParams,
     status: 200,
     response: v.string(),
+    cacheControl: FEED_CACHE_CONTROL,
     produces: ['application/atom+xml'],
   }),
   getHtmlFeed: route({
@@ -56,6 +61,7 @@ export const feedRoutes = {
     params: FeedParams,
     status: 200,
     response: v.string(),
+    cacheControl: FEED_CACHE_CONTROL,
     produces: ['text/html'],
   }),
   getJsonFeed: route({
@@ -66,6 +72,7 @@ export const feedRoutes = {
     params: FeedParams,
     status: 200,
     response: JsonFeed,
+    cacheControl: FEED_CACHE_CONTROL,
     produces: ['application/feed+json'],
   }),
 }

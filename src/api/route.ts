@@ -25,6 +25,8 @@ export interface RouteDef {
   alternatives?: Record<number, { description: string; response: v.GenericSchema }>
   /** Content types other than JSON that the success response may take (feeds, say). */
   produces?: string[]
+  /** How long caches may keep the success response (a public feed); every other answer is `no-store`. */
+  cacheControl?: string
   /** What the operation does, beyond its summary (the document adds who may call it). */
   description?: string
   /** The success response carries an ETag (the resource's version). */

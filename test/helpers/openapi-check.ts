@@ -6,7 +6,7 @@ import type { ResponseCheck, TestResponse } from './http.js'
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { headers: Record<string, Header> } }
 type Header = { required?: boolean; schema: Record<string, unknown> }
-type Response = { headers?: Record<string, { $ref: string }>; content?: Record<string, { schema: unknown }> }
+type Response = { headers?: Record<string, { $ref: string } | Header>; content?: Record<string, { schema: unknown }> }
 
 /**
  * Checks answers against the OpenAPI document: the status is one the operation declares, every
@@ -35,7 +35,7 @@ export function documentChecker(doc: Doc) {
     if (!declared) return [`${method} ${path} answered ${res.status}, which the document does not declare (${Object.keys(operation.responses).join(', ')})`]
     const problems: string[] = []
     for (const [name, ref] of Object.entries(declared.headers ?? {})) {
-      const header = doc.components.headers[ref.$ref.split('/').pop()!]!
+      const header = '$ref' in ref ? doc.components.headers[ref.$ref.split('/').pop()!]! : ref
       const value = res.headers[name.toLowerCase()]
       if (value === undefined) {
         if (header.required) problems.push(`${method} ${path} ${res.status} lacks the ${name} header`)
