@@ -1,5 +1,4 @@
 import Koa from 'koa'
-import { ApiError } from '../src/errors.js'
 import type { AppDeps, State } from './context.js'
 import { authenticate } from './middleware/auth.js'
 import { jsonBody } from './middleware/body.js'
@@ -41,18 +40,10 @@ export function createApp(deps: AppDeps): Koa<State> {
   app.use(singleHeaders())
   app.use(authenticate(deps))
   app.use(rateLimit(deps))
+  // The route and the key's scope before the body: nothing is read for a request refused anyway.
+  app.use(table.match())
   app.use(jsonBody())
   app.use(idempotency(deps))
-  // Runs after the router has had its say: an unmatched path or method becomes a problem.
-  app.use(async (ctx, next) => {
-    await next()
-    if (ctx.status === 405 || ctx.status === 501) {
-      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}.`)
-    }
-    if (ctx.status === 404 && ctx.body === undefined) {
-      throw new ApiError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}. The API's endpoints are listed at /v1/openapi.json.`)
-    }
-  })
-  app.use(table.routes())
+  app.use(table.dispatch())
   return app
 }

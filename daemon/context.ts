@@ -1,3 +1,4 @@
+import type { RouterMiddleware } from '@koa/router'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
@@ -48,6 +49,8 @@ export interface State {
   startedAt: number
   clientIp: string
   principal?: Principal
+  /** The handler of the request's route, found by the route table before the body is read. */
+  handler?: RouterMiddleware<State>
   /** The matched route's fields that an idempotent replay must not carry (RouteDef.shownOnce). */
   shownOnce?: readonly string[]
 }

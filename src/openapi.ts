@@ -99,7 +99,7 @@ function responses(def: RouteDef): Record<string, unknown> {
     problem(422, `A field is invalid: every invalid field is listed in \`errors\`${idempotent(def) ? '; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)' : ''}`)
   }
   if (def.body || def.method === 'POST') {
-    problem(400, `The body is not valid JSON (or not UTF-8)${idempotent(def) ? '; on POST also `invalid_idempotency_key`' : ''}`)
+    problem(400, `The body is not valid JSON (or not UTF-8, or nests objects and arrays over 32 deep: \`body_too_deep\`)${idempotent(def) ? '; on POST also `invalid_idempotency_key`' : ''}`)
     problem(413, 'The body is over 1 MiB')
     problem(415, 'The body is not application/json in UTF-8')
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routes } from '../src/contract.js'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { feedAccount } from './helpers/posts.js'
+import { feedAccount, liftLimits } from './helpers/posts.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -21,6 +22,38 @@ describe('every error is RFC 9457 problem+json', () => {
     expect(wrong.headers.allow).toContain('GET')
     expect(wrong.headers.allow).toContain('PATCH')
     expect(wrong.body.code).toBe('method_not_allowed')
+  })
+
+  it('405 with Allow for every method a path lacks, before any body is read; a fixed path is only itself', async () => {
+    await liftLimits(t)
+    const byPath = new Map<string, string[]>()
+    for (const route of Object.values(routes)) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route.method])
+    let refused = 0
+    for (const [template, methods] of byPath) {
+      const path = template.replace(/\{(\w+)\}/g, 'x_01JD0000000000000000000000')
+      for (const method of ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'].filter((m) => !methods.includes(m))) {
+        // With no body, and with a malformed one: neither is looked at.
+        for (const raw of [undefined, '{"broken":']) {
+          const headers: Record<string, string> = raw ? { 'content-type': 'application/json', 'content-length': String(raw.length) } : {}
+          const res = await t.http.request(method, path, { key: t.key, raw, headers })
+          expect(res.status, `${method} ${template}`).toBe(405)
+          const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS']
+          expect(res.headers.allow!.split(', ').sort(), `${method} ${template}`).toEqual(allow.sort())
+          refused += 1
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(100)
+    // `bulk` and `validate` are not post ids.
+    const bulk = await t.http.get('/v1/posts/bulk', { key: t.key })
+    expect(bulk).toMatchObject({ status: 405, headers: { allow: 'POST, OPTIONS' }, body: { code: 'method_not_allowed' } })
+    expect((await t.http.request('DELETE', '/v1/posts/validate', { key: t.key })).status).toBe(405)
+    const options = await t.http.request('OPTIONS', '/v1/posts/bulk', { key: t.key })
+    expect(options).toMatchObject({ status: 204, headers: { allow: 'POST, OPTIONS' } })
+    // Open paths need no key to be told so.
+    for (const path of ['/healthz', '/v1/openapi.json', '/feeds/acc_x.rss']) {
+      expect((await t.http.request('PUT', path)).status, path).toBe(405)
+    }
   })
 
   it('every answer says nosniff, and no-store unless it is a public feed', async () => {

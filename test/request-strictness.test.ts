@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { routes, type RouteDef } from '../src/contract.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
 import { rawRequest } from './helpers/raw-request.js'
@@ -78,12 +79,12 @@ describe('requests are exactly what they say', () => {
     expect(rotated.body.secret).not.toBe(hook.body.secret)
   })
 
-  it('refuses an empty body, an array or null on PATCH and leaves the ETag alone', async () => {
+  it('refuses an empty body, an array or null on PUT and leaves the ETag alone', async () => {
     const account = await feedAccount(t)
     const post = await t.http.post('/v1/posts', { account_id: account, content: 'Hi', scheduled_at: new Date(t.clock.now() + 3_600_000).toISOString(), platforms: ['feed'] }, { key: t.key })
     expect(post.status).toBe(201)
     for (const raw of ['', '[]', 'null', '"text"']) {
-      const res = await t.http.patch(`/v1/posts/${post.body.id}`, undefined, { key: t.key, raw, headers: { 'content-type': 'application/json' } })
+      const res = await t.http.put(`/v1/posts/${post.body.id}`, undefined, { key: t.key, raw, headers: { 'content-type': 'application/json' } })
       expect(res.status, JSON.stringify(raw)).toBe(422)
       expect(res.body.errors[0].pointer).toBe('#')
     }
@@ -112,5 +113,36 @@ describe('requests are exactly what they say', () => {
     expect(await keyNames()).toEqual(before)
     // Printable text in any script is fine.
     expect((await t.http.post('/v1/api-keys', { name: 'Ünïcode 名前 ✓' }, { key: t.key })).status).toBe(201)
+  })
+
+  it('refuses a body nested deeper than 32 levels with 400 body_too_deep on every endpoint that reads one, and changes nothing', async () => {
+    const before = await keyNames()
+    const deep = Buffer.from(`{"content":${'['.repeat(5_000)}${']'.repeat(5_000)},"name":${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}}`)
+    const writes = Object.values(routes).filter((r: RouteDef) => r.method !== 'GET' && r.method !== 'DELETE')
+    expect(writes.length).toBeGreaterThan(15)
+    for (const route of writes) {
+      const path = route.path.replace(/\{(\w+)\}/g, 'x_01JD0000000000000000000000')
+      const { headers, body } = json(deep)
+      const res = await send(route.method, path, headers, body)
+      expect(res.status, `${route.method} ${route.path}`).toBe(400)
+      expect(res.body).toMatchObject({ code: 'body_too_deep', detail: expect.stringContaining('32 levels') })
+    }
+    expect(await keyNames()).toEqual(before)
+    // 32 levels are read (and judged by the schema like any other body).
+    const { headers, body } = json(`{"name":"ok","expires_at":${'['.repeat(31)}${']'.repeat(31)}}`)
+    const res = await send('POST', '/v1/api-keys', headers, body)
+    expect(res.status).toBe(422)
+    expect(res.body.errors[0].pointer).toBe('#/expires_at')
+  })
+
+  it("checks the key's scope before reading the body: 403 whatever was sent", async () => {
+    const reader = await t.http.post('/v1/api-keys', { name: 'reader', scopes: ['posts:read'] }, { key: t.key })
+    for (const raw of ['{"content":' + '['.repeat(5_000), '{"content":' + '['.repeat(5_000) + ']'.repeat(5_000) + '}', 'not json']) {
+      for (const path of ['/v1/posts/validate', '/v1/posts', '/v1/posts/bulk']) {
+        const res = await send('POST', path, ['Authorization', `Bearer ${reader.body.secret}`, 'Content-Type', 'application/json'], Buffer.from(raw))
+        expect(res.status, `${path} ${raw.slice(0, 20)}`).toBe(403)
+        expect(res.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'posts:write' })
+      }
+    }
   })
 })

@@ -18,12 +18,35 @@ function hasBody(ctx: Koa.Context): boolean {
   return (length !== '' && length !== '0') || ctx.get('Transfer-Encoding') !== ''
 }
 
-/** True when a string anywhere in the value (a key or a value) holds a lone surrogate (`"\ud800"`). */
-function hasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value)
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate)
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || hasLoneSurrogate(v))
-  return false
+/**
+ * How deep a body may nest objects and arrays. The deepest the API takes is a few levels (a bulk
+ * of posts with threads and media); JSON.parse reads any depth, but every walk after it (this
+ * check, validation, hashing, storing) would recurse once per level and run out of stack.
+ */
+export const MAX_BODY_DEPTH = 32
+
+/**
+ * What is wrong with a parsed body beyond JSON's own grammar, walked without recursion: nesting
+ * deeper than MAX_BODY_DEPTH, or a lone surrogate (`"\ud800"`) in a key or a string.
+ */
+function bodyFault(body: unknown): 'body_too_deep' | 'lone_surrogate' | undefined {
+  const values: unknown[] = [body]
+  const depths: number[] = [1]
+  while (values.length > 0) {
+    const value = values.pop()
+    const depth = depths.pop()!
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return 'lone_surrogate'
+    } else if (value !== null && typeof value === 'object') {
+      if (depth > MAX_BODY_DEPTH) return 'body_too_deep'
+      for (const key in value) {
+        if (LONE_SURROGATE.test(key)) return 'lone_surrogate'
+        values.push((value as Record<string, unknown>)[key])
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return undefined
 }
 
 /** Reads the bytes, refusing more than the limit (from the declared length, or as they arrive). */
@@ -70,7 +93,9 @@ export function jsonBody(): Koa.Middleware<State> {
     } catch (error) {
       throw badRequest('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`)
     }
-    if (hasLoneSurrogate(body)) throw badRequest('invalid_json', 'The request body holds a lone UTF-16 surrogate escape (e.g. "\\ud800"), which is not a character.')
+    const fault = bodyFault(body)
+    if (fault === 'lone_surrogate') throw badRequest('invalid_json', 'The request body holds a lone UTF-16 surrogate escape (e.g. "\\ud800"), which is not a character.')
+    if (fault === 'body_too_deep') throw badRequest('body_too_deep', `The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep; no field of the API needs more than a few.`)
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw invalidField('#', `The request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`}.`, 'type')
     }

@@ -1,6 +1,6 @@
 import type * as v from 'valibot'
 import { routes, type RouteDef } from '../../src/contract.js'
-import { insufficientScope, invalidField } from '../../src/errors.js'
+import { invalidField } from '../../src/errors.js'
 import { parseInput } from '../../src/validate.js'
 import type { Ctx } from '../context.js'
 import type { Principal } from '../store/index.js'
@@ -27,8 +27,9 @@ export function koaPath(path: string): string {
 }
 
 /**
- * Binds a handler to a route of the contract: the scope is checked and every input validated
- * with the route's own schemas before the handler runs, so no handler parses by hand.
+ * Binds a handler to a route of the contract: the table checks the scope before the body is
+ * read, and every input is validated with the route's own schemas before the handler runs, so
+ * no handler parses by hand.
  */
 export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Handler<R>): void {
   // From the contract, not `def`: a handler that parses its own body binds with `body: undefined`.
@@ -37,7 +38,6 @@ export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Han
   // promise is handed on rather than wrapped in another.
   router.register(koaPath(def.path), [def.method], (ctx) => {
     const principal = ctx.state.principal
-    if (def.scope && !principal?.scopes.has(def.scope)) throw insufficientScope(def.scope)
     ctx.state.shownOnce = def.shownOnce
     const sent = ctx.request.body
     // An action without a body (`…/retry`, `…/test`) must not run on a request that asked for more.
@@ -51,5 +51,5 @@ export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Han
       principal,
     } as Input<R>
     return handler(ctx as Ctx, input)
-  })
+  }, def.scope)
 }

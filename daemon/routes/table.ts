@@ -1,6 +1,15 @@
-import Router, { type RouterContext, type RouterMiddleware } from '@koa/router'
+import Router, { type Layer, type RouterContext, type RouterMiddleware } from '@koa/router'
 import type Koa from 'koa'
+import type { Scope } from '../../src/api/common.js'
+import { ApiError, insufficientScope } from '../../src/errors.js'
 import type { State } from '../context.js'
+
+/** A route as the table keeps it: its Koa pattern, the scope a key needs for it, and its handler. */
+interface Route {
+  pattern: string
+  scope?: Scope
+  handler: RouterMiddleware<State>
+}
 
 /**
  * Where a route or a request path belongs: its first two segments (`v1/posts`), or its first
@@ -19,23 +28,37 @@ function groupOf(path: string): string {
  */
 const newRouter = () => new Router<State>({ sensitive: true, strict: true })
 
+/** 405 with `Allow` for a method the path lacks; OPTIONS is answered with the same list. */
+function refuse(ctx: Koa.ParameterizedContext<State>, methods: Iterable<string>): void {
+  const allow = [...new Set([...methods, 'OPTIONS'])].join(', ')
+  if (ctx.method === 'OPTIONS') {
+    ctx.set('Allow', allow)
+    ctx.status = 204
+    return
+  }
+  throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}.`, { headers: { Allow: allow } })
+}
+
 /**
- * The API's routes, one @koa/router per group of paths that share their first segments. A
- * router tests every one of its routes' patterns on every request (one router over the API
- * tested 42), so a request is matched only against its own group's few: one Map lookup picks
- * the group. Each group answers as one router over all routes would: the route, 405 with
- * `Allow` for a path it has under another method, or nothing (404).
+ * The API's routes. Matching comes before the body is read, so a request for a path or method
+ * that has no route, or from a key without the route's scope, is refused before any body work
+ * (`match`); the matched handler runs last (`dispatch`).
+ *
+ * A path without parameters (`/v1/posts/bulk`) is matched exactly: it has the methods registered
+ * for it and no others, and no pattern of its group (`/v1/posts/:id`) may claim it. Other paths
+ * are matched by one @koa/router per group of paths that share their first segments: a router
+ * tests every one of its routes' patterns on every request (one router over the API tested 42),
+ * so one Map lookup picks the group and only its few patterns are tried.
  */
 export class RouteTable {
   private readonly groups = new Map<string, Router<State>>()
-  /**
-   * Routes without parameters, by path and method, for the ones no earlier route of their
-   * group also matches: for those a request's path is the route exactly, and a lookup finds it.
-   */
-  private readonly fixed = new Map<string, Map<string, { route: string; middleware: RouterMiddleware<State> }>>()
+  /** The route of each layer the groups' routers hold. */
+  private readonly routeOf = new Map<Layer<State>, Route>()
+  /** Routes without parameters, by path and method (HEAD with GET): one lookup finds them. */
+  private readonly fixed = new Map<string, Map<string, Route>>()
 
-  /** Adds a route: a Koa path pattern (`/v1/posts/:id`) and its methods. */
-  register(path: string, methods: string[], middleware: RouterMiddleware<State>): void {
+  /** Adds a route: a Koa path pattern (`/v1/posts/:id`), its methods, and the scope it needs. */
+  register(path: string, methods: string[], handler: RouterMiddleware<State>, scope?: Scope): void {
     if (methods.length === 0) throw new Error(`${path}: a route needs a method.`)
     const group = groupOf(path)
     const first = group.split('/')[0]!
@@ -52,9 +75,10 @@ export class RouteTable {
       router = newRouter()
       this.groups.set(group, router)
     }
-    const earlier = [...router.stack]
-    router.register(path, methods, middleware)
+    router.register(path, methods, handler)
     const layer = router.stack.at(-1)!
+    const route: Route = { pattern: path, scope, handler }
+    this.routeOf.set(layer, route)
     // Only a pattern of plain characters (and escaped dots) is one fixed path.
     if (!/^[\w/.\\-]+$/.test(path)) return
     // The pattern's own text, unescaped (`/v1/openapi\.json` is `/v1/openapi.json`).
@@ -63,54 +87,57 @@ export class RouteTable {
     let byMethod = this.fixed.get(literal)
     if (!byMethod) this.fixed.set(literal, (byMethod = new Map()))
     for (const method of layer.methods) {
-      const shadowed = earlier.some((l) => l.methods.includes(method) && l.match(literal))
-      if (!shadowed && !byMethod.has(method)) byMethod.set(method, { route: path, middleware })
+      if (byMethod.has(method)) throw new Error(`${method} ${path} has two routes.`)
+      byMethod.set(method, route)
     }
   }
 
-  get(path: string, middleware: RouterMiddleware<State>): void {
-    this.register(path, ['GET'], middleware)
+  get(path: string, handler: RouterMiddleware<State>): void {
+    this.register(path, ['GET'], handler)
   }
 
   /**
-   * The middleware that dispatches a request. A path and method with a route go straight to that
-   * route's handler: @koa/router's own dispatch builds and composes a middleware chain, parses the
-   * Host header and makes closures on every request. A handler answers (none calls `next`), so
-   * the first route that matches is the one the router would run, with the same `ctx.params` and
-   * route name. Anything else (404, 405 with `Allow`, OPTIONS, 501) goes through the group's
-   * router and its `allowedMethods`, which answer as the one router did; a path in no group, to
-   * an empty router.
+   * The middleware that finds a request's route and checks its scope, leaving the handler on
+   * `ctx.state.handler` (and `ctx.params`, and the pattern as `_matchedRoute` for the log). A
+   * path in no route is 404, a method the path lacks 405 with `Allow`, OPTIONS 204 with `Allow`.
    */
-  routes(): Koa.Middleware<State> {
-    const full = (router: Router<State>): Koa.Middleware<State> => {
-      const routes = router.routes()
-      const allowed = router.allowedMethods()
-      return (ctx, next) => allowed(ctx as RouterContext<State>, () => routes(ctx as RouterContext<State>, next))
-    }
-    const groups = new Map([...this.groups].map(([group, router]) => [group, { router, full: full(router) }]))
-    const none = newRouter()
-    const unrouted = { router: none, full: full(none) }
+  match(): Koa.Middleware<State> {
+    const groups = this.groups
     const fixed = this.fixed
+    const routeOf = this.routeOf
+    const found = (ctx: Koa.ParameterizedContext<State>, route: Route, params: Record<string, string>) => {
+      if (route.scope && !ctx.state.principal?.scopes.has(route.scope)) throw insufficientScope(route.scope)
+      const routed = ctx as RouterContext<State>
+      routed.params = params
+      routed._matchedRoute = route.pattern
+      ctx.state.handler = route.handler
+    }
     return (ctx, next) => {
       const path = ctx.path
-      const exact = fixed.get(path)?.get(ctx.method)
+      const exact = fixed.get(path)
       if (exact) {
-        const routed = ctx as RouterContext<State>
-        routed.params = {}
-        routed._matchedRoute = exact.route
-        return exact.middleware(routed, next)
+        const route = exact.get(ctx.method)
+        if (!route) return refuse(ctx, exact.keys())
+        found(ctx, route, {})
+        return next()
       }
       // The first two segments, then the first; by index, not by splitting (this runs on every request).
       const first = path.indexOf('/', 1)
       const second = first < 0 ? -1 : path.indexOf('/', first + 1)
-      const group = groups.get(path.slice(1, second < 0 ? path.length : second)) ?? (first < 0 ? undefined : groups.get(path.slice(1, first))) ?? unrouted
-      const { route, pathAndMethod } = group.router.match(path, ctx.method)
-      if (!route) return group.full(ctx, next)
-      const layer = pathAndMethod[0]!
-      const routed = ctx as RouterContext<State>
-      routed.params = layer.params(path, layer.captures(path))
-      routed._matchedRoute = layer.path
-      return (layer.stack[0] as RouterMiddleware<State>)(routed, next)
+      const router = groups.get(path.slice(1, second < 0 ? path.length : second)) ?? (first < 0 ? undefined : groups.get(path.slice(1, first)))
+      const matched = router?.match(path, ctx.method)
+      const layer = matched?.pathAndMethod[0]
+      if (!layer) {
+        if (matched?.path.length) return refuse(ctx, matched.path.flatMap((l) => l.methods))
+        throw new ApiError(404, 'not_found', `No endpoint ${ctx.method} ${ctx.path}. The API's endpoints are listed at /v1/openapi.json.`)
+      }
+      found(ctx, routeOf.get(layer)!, layer.params(path, layer.captures(path)))
+      return next()
     }
+  }
+
+  /** The middleware that runs the handler `match` found: the last one. */
+  dispatch(): Koa.Middleware<State> {
+    return (ctx, next) => ctx.state.handler!(ctx as RouterContext<State>, next)
   }
 }

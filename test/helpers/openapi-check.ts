@@ -4,7 +4,7 @@ import { routes } from '../../src/contract.js'
 import { buildOpenApi } from '../../src/openapi.js'
 import type { ResponseCheck, TestResponse } from './http.js'
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { headers: Record<string, Header> } }
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, Response>; security?: unknown[] }>>; components: { headers: Record<string, Header> } }
 type Header = { required?: boolean; schema: Record<string, unknown> }
 type Response = { headers?: Record<string, { $ref: string } | Header>; content?: Record<string, { schema: unknown }> }
 
@@ -60,8 +60,9 @@ export function documentChecker(doc: Doc) {
 }
 
 /**
- * Checks any answer of the daemon against its own document, by concrete path: what matches no
- * documented operation (an unknown path, a method the path does not serve) is left alone.
+ * Checks any answer of the daemon against its own document, by concrete path. A path the
+ * document has, asked with a method it lacks, must be refused with 405 (OPTIONS: 204) and an
+ * `Allow` that lists exactly the path's methods; a path it does not have is left alone.
  */
 export function contractCheck(): ResponseCheck {
   // The document is the same for every daemon of a test file: built and compiled once.
@@ -80,7 +81,29 @@ function makeContractCheck(): ResponseCheck {
   }))
   return (method, path, res) => {
     const bare = path.split('?')[0]!
-    const found = templates.find(({ template, pattern }) => pattern.test(bare) && doc.paths[template]![method.toLowerCase()])
-    return found ? check(method, found.template, res) : []
+    // A path without parameters is only itself: `/v1/posts/bulk` is no `/v1/posts/{id}`.
+    const matching = doc.paths[bare] ? [bare] : templates.filter(({ pattern }) => pattern.test(bare)).map(({ template }) => template)
+    const found = matching.find((template) => doc.paths[template]![method.toLowerCase()])
+    if (found) return check(method, found, res)
+    if (matching.length === 0) return []
+    const operations = matching.flatMap((template) => Object.entries(doc.paths[template]!))
+    const methods = operations.map(([m]) => m.toUpperCase())
+    // HEAD is GET without the body.
+    if (method === 'HEAD' && methods.includes('GET')) return []
+    // The key is checked before the route: a refused key is a refused key, whatever the method.
+    if ((res.status === 401 || res.status === 429) && operations.some(([, op]) => op.security?.length)) return []
+    return methodRefused(method, path, methods, res)
   }
+}
+
+/** Problems with `res` as the refusal of a method the path lacks. */
+function methodRefused(method: string, path: string, methods: string[], res: TestResponse): string[] {
+  const expected = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].sort()
+  const allow = (res.headers.allow ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort()
+  const problems: string[] = []
+  if (res.status !== (method === 'OPTIONS' ? 204 : 405)) problems.push(`${method} ${path} answered ${res.status}: the path has only ${methods.join(', ')}, so it must be 405`)
+  if (allow.join() !== expected.join()) problems.push(`${method} ${path}: Allow is "${res.headers.allow ?? ''}", not ${expected.join(', ')}`)
+  if (res.status === 405 && res.body?.code !== 'method_not_allowed') problems.push(`${method} ${path} 405 is not a method_not_allowed problem`)
+  if (res.headers['x-content-type-options'] !== 'nosniff') problems.push(`${method} ${path} ${res.status} lacks X-Content-Type-Options: nosniff`)
+  return problems
 }
