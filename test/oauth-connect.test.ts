@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../src/time.js'
 import { loopbackTls } from './fixtures/loopback.js'
-import type { TestDaemon } from './helpers/daemon.js'
+import { sql, type TestDaemon } from './helpers/daemon.js'
 import { CLIENT_SECRET, FakeOAuthProvider, oauthEnv, startOAuthDaemon } from './helpers/loopback-oauth.js'
 import { eventsOf } from './helpers/posts.js'
 
@@ -142,6 +142,22 @@ describe('connecting an OAuth platform through the browser', () => {
     expect(await connectionOf()).toEqual(settled)
     expect(settled!.connected_at).not.toBe(active!.connected_at)
     expect((await eventsOf(t, 'account.connected')).length).toBe(connectedEvents + 1)
+  })
+
+  it('keeps the newest three approval links of an account and platform: repeated connects do not pile up', async () => {
+    const id = (await t.http.post('/v1/accounts', { name: 'Impatient' }, { key: t.key })).body.id
+    const links: string[] = []
+    for (let i = 0; i < 40; i++) {
+      links.push((await startConnect(id)).authorize_url)
+      clock.advance(10)
+    }
+    const grants = sql(t).prepare('SELECT COUNT(*) AS n FROM oauth_grants WHERE account_id = ?').get(id) as { n: number }
+    expect(grants.n).toBe(3)
+    const oldest = await approveInBrowser(links[0]!)
+    expect(oldest.status).toBe(400)
+    expect(oldest.text).toContain('unknown or was already used')
+    expect((await approveInBrowser(links.at(-1)!)).status).toBe(200)
+    expect((await connectionOf(id))?.status).toBe('active')
   })
 
   it('stops listing a pending connection once it expires', async () => {

@@ -271,8 +271,8 @@ describe.each(backends)('the store on $name', (backend) => {
       const user = await store.users.create({ name: 'Granter' }, T0)
       const account = await store.accounts.create(user.id, 'Brand', T0)
       const grant = { stateHash: `h-${backend.name}-1`, userId: user.id, accountId: account.id, platform: 'x' as const, sealedSecrets: Buffer.from([9]), createdAt: T0, expiresAt: T0 + 600_000 }
-      await store.oauth.createGrant(grant, T0)
-      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-2`, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 }, T0)
+      await store.oauth.createGrant(grant, T0, 3)
+      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-2`, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 }, T0, 3)
       expect(await store.oauth.pendingGrants([account.id], T0 + 10)).toEqual([
         { accountId: account.id, platform: 'x', createdAt: T0, expiresAt: T0 + 600_000 },
         { accountId: account.id, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 },
@@ -288,8 +288,34 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.oauth.pendingGrants([account.id], T0 + 1_000)).toEqual([])
       expect(await store.oauth.takeGrant(grant.stateHash)).toBeUndefined()
       // A later grant sweeps the expired ones away.
-      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-3` }, T0 + 2_000)
+      await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-3` }, T0 + 2_000, 3)
       expect(await store.oauth.takeGrant(`h-${backend.name}-2`)).toBeUndefined()
+    })
+
+    it('keeps the newest untaken grants of an account and platform, the new one always, and never a taken one', async () => {
+      const user = await store.users.create({ name: 'Flooder' }, T0)
+      const account = await store.accounts.create(user.id, 'Brand', T0)
+      const grant = (n: number, platform: 'x' | 'linkedin' = 'x') => ({
+        stateHash: `f-${backend.name}-${platform}-${n}`,
+        userId: user.id,
+        accountId: account.id,
+        platform,
+        sealedSecrets: Buffer.from([n]),
+        // The last ones in the same millisecond: the one just made is kept all the same.
+        createdAt: T0 + Math.min(n, 40),
+        expiresAt: T0 + 600_000,
+      })
+      await store.oauth.createGrant(grant(0), T0, 3)
+      expect(await store.oauth.takeGrant(grant(0).stateHash)).toBeDefined()
+      await store.oauth.createGrant(grant(1, 'linkedin'), T0, 3)
+      for (let n = 1; n <= 50; n++) await store.oauth.createGrant(grant(n), T0, 3)
+      const pending = await store.oauth.pendingGrants([account.id], T0)
+      // The taken one, three of x (the last made among them), and linkedin's, untouched by x's.
+      expect(pending.filter((g) => g.platform === 'x')).toHaveLength(4)
+      expect(pending.filter((g) => g.platform === 'linkedin')).toHaveLength(1)
+      expect(await store.oauth.takeGrant(grant(50).stateHash)).toBeDefined()
+      expect(await store.oauth.takeGrant(grant(1).stateHash)).toBeUndefined()
+      await store.oauth.finishGrant(grant(0).stateHash)
     })
 
     it('lets one holder refresh a connection at a time, and stores its tokens unless the connection was replaced', async () => {

@@ -774,8 +774,11 @@ export interface OAuthStore {
   listApps(): Promise<StoredOAuthApp[]>
   /** False if none was stored. */
   removeApp(platform: PlatformName): Promise<boolean>
-  /** Records a grant under way (and forgets those expired before `now`). */
-  createGrant(grant: OAuthGrant, now: number): Promise<void>
+  /**
+   * Records a grant under way, forgets those expired before `now`, and keeps at most `keep` not
+   * yet taken on the grant's account and platform: this one and the newest others.
+   */
+  createGrant(grant: OAuthGrant, now: number, keep: number): Promise<void>
   /**
    * Takes the grant with this state hash, expired or not: a state is used once, whatever came of
    * it. Undefined if there is none (never issued, or already used). A taken grant is still

@@ -19,12 +19,17 @@ export function oauthStore(sql: Sql): OAuthStore {
     async removeApp(platform) {
       return (await sql`DELETE FROM oauth_apps WHERE platform = ${platform} RETURNING 1`).length > 0
     },
-    async createGrant(grant, now) {
+    async createGrant(grant, now, keep) {
       await sql.begin(async (tx) => {
         await tx`DELETE FROM oauth_grants WHERE expires_at <= ${now}`
         await tx`
           INSERT INTO oauth_grants (state_hash, user_id, account_id, platform, secrets, created_at, expires_at)
           VALUES (${grant.stateHash}, ${grant.userId}, ${grant.accountId}, ${grant.platform}, ${grant.sealedSecrets}, ${grant.createdAt}, ${grant.expiresAt})`
+        // Untaken grants of the account and platform beyond the newest `keep`, the one just made first.
+        await tx`
+          DELETE FROM oauth_grants WHERE account_id = ${grant.accountId} AND platform = ${grant.platform} AND state_hash NOT LIKE 'taken:%' AND state_hash NOT IN (
+            SELECT state_hash FROM oauth_grants WHERE account_id = ${grant.accountId} AND platform = ${grant.platform} AND state_hash NOT LIKE 'taken:%'
+             ORDER BY state_hash = ${grant.stateHash} DESC, created_at DESC LIMIT ${keep})`
       })
     },
     async takeGrant(stateHash) {

@@ -1,4 +1,4 @@
-import type { OAuthStore } from '../port.js'
+import type { OAuthGrant, OAuthStore } from '../port.js'
 import { oauthAppOf, oauthGrantOf, type OAuthAppRow, type OAuthGrantRow } from '../rows.js'
 import type { Db } from './db.js'
 
@@ -14,6 +14,17 @@ export function oauthStore(db: Db): OAuthStore {
   const insertGrant = db.prepare<[string, string, string, string, Buffer, number, number], void>(
     'INSERT INTO oauth_grants (state_hash, user_id, account_id, platform, secrets, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   )
+  // Untaken grants of the account and platform beyond the newest `keep`, the one just made first.
+  const trim = db.prepare<[string, string, string, string, string, number], void>(
+    `DELETE FROM oauth_grants WHERE account_id = ? AND platform = ? AND state_hash NOT LIKE 'taken:%' AND state_hash NOT IN (
+       SELECT state_hash FROM oauth_grants WHERE account_id = ? AND platform = ? AND state_hash NOT LIKE 'taken:%'
+        ORDER BY state_hash = ? DESC, created_at DESC LIMIT ?)`,
+  )
+  const createGrant = db.transaction((grant: OAuthGrant, now: number, keep: number) => {
+    purge.run(now)
+    insertGrant.run(grant.stateHash, grant.userId, grant.accountId, grant.platform, grant.sealedSecrets, grant.createdAt, grant.expiresAt)
+    trim.run(grant.accountId, grant.platform, grant.accountId, grant.platform, grant.stateHash, keep)
+  })
   // A taken grant keeps its row, under a key no state hashes to, until its exchange is done.
   const take = db.prepare<[string], OAuthGrantRow>("UPDATE oauth_grants SET state_hash = 'taken:' || state_hash WHERE state_hash = ? RETURNING *")
   const finish = db.prepare<[string], void>("DELETE FROM oauth_grants WHERE state_hash = 'taken:' || ?")
@@ -46,9 +57,8 @@ export function oauthStore(db: Db): OAuthStore {
     async removeApp(platform) {
       return deleteApp.run(platform).changes > 0
     },
-    async createGrant(grant, now) {
-      purge.run(now)
-      insertGrant.run(grant.stateHash, grant.userId, grant.accountId, grant.platform, grant.sealedSecrets, grant.createdAt, grant.expiresAt)
+    async createGrant(grant, now, keep) {
+      createGrant.immediate(grant, now, keep)
     },
     async takeGrant(stateHash) {
       const row = take.get(stateHash)
