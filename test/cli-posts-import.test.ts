@@ -90,6 +90,20 @@ describe('smm posts import', () => {
     for (const post of data) await t.http.delete(`/v1/posts/${post.id}`, { key: t.key })
   })
 
+  it('refuses a file that is not UTF-8, or names a column twice, naming the line, and creates nothing', async () => {
+    const before = await postCount()
+    // "Café" saved as Windows-1252 on the third line: é is the byte E9, which UTF-8 never has alone.
+    const latin = join(home.dir, 'latin.csv')
+    writeFileSync(latin, Buffer.concat([Buffer.from(`account,platforms,content,at\nBrand,feed,fine,${tomorrow()} 09:00\nBrand,feed,Caf`), Buffer.from([0xe9]), Buffer.from(`,${tomorrow()} 10:00\n`)]))
+    const res = await smm(['posts', 'import', latin])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe(`Error: 1 line of ${latin} is invalid; nothing was created:\n  line 3: is not UTF-8 text; save the file as UTF-8 (CSV UTF-8 in spreadsheets) and import it again\n`)
+    const twice = await smm(['posts', 'import', csv('twice.csv', `account,platforms,content,at,Content\nBrand,feed,one,${tomorrow()} 09:00,two\n`)])
+    expect(twice.code).toBe(2)
+    expect(twice.stderr).toContain('line 1, content: is named more than once in the header line')
+    expect(await postCount()).toBe(before)
+  })
+
   it('with --dry-run checks every line and creates nothing', async () => {
     const before = await postCount()
     const file = csv('dry.csv', `account,platforms,content,at\nBrand,feed,one,${tomorrow()} 09:00\nBrand,feed,two,\n`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CsvSyntaxError, parseCsv } from '../src/cli/csv.js'
+import { CsvSyntaxError, csvText, parseCsv } from '../src/cli/csv.js'
 
 describe('parseCsv', () => {
   it('reads plain and quoted fields, doubled quotes, CRLF and line breaks inside quotes, with the line each record starts on', () => {
@@ -23,5 +23,15 @@ describe('parseCsv', () => {
     expect(() => parseCsv('a\n"open\nstill open')).toThrow(new CsvSyntaxError(2, 'a quoted field is never closed'))
     expect(() => parseCsv('a\nab"c')).toThrow(/^line 2: a quote inside a field/)
     expect(() => parseCsv('a\n"ab"c')).toThrow(/^line 2: text after a closing quote/)
+  })
+
+  it('reads UTF-8 bytes as text, and names the line of the first byte that is not UTF-8', () => {
+    expect(csvText(Buffer.from('a,b\n1,ü😀\n'))).toBe('a,b\n1,ü😀\n')
+    const bad = (bytes: number[]) => Buffer.concat([Buffer.from('a,b\r\n"x\ny",1\n'), Buffer.from(bytes), Buffer.from('\n')])
+    // Lone continuation, overlong, surrogate, truncated at the end of the line.
+    for (const bytes of [[0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0x41, 0xe2, 0x82]]) {
+      expect(() => csvText(bad(bytes)), bytes.join()).toThrow(new CsvSyntaxError(4, 'is not UTF-8 text; save the file as UTF-8 (CSV UTF-8 in spreadsheets) and import it again'))
+    }
+    expect(() => csvText(Buffer.from([0xff]))).toThrow(/^line 1: /)
   })
 })

@@ -40,8 +40,7 @@ the second",tomorrow 9am,https://example.com/launch.png,`
   async run(): Promise<{ data: Post[] } | { valid: true; count: number }> {
     const { args, flags } = await this.parse(PostsImport)
     const skipInvalid = flags['skip-invalid']
-    const text = readFileSync(args.file === '-' ? 0 : args.file, 'utf8')
-    const { rows, errors } = readImportCsv(text)
+    const { rows, errors } = readImportCsv(readFileSync(args.file === '-' ? 0 : args.file))
     if (errors.length) throw invalidLines(args.file, errors)
     const resolved = await this.requests(rows)
     // Lines left out with --skip-invalid, and why: said on standard error, with their numbers.

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer'
+
 /**
  * A small RFC 4180 reader: no CSV library is among smm's dependencies, and the format is small
  * enough that one function holds it. Fields are separated by commas, records by CRLF or LF; a
@@ -19,6 +21,24 @@ export class CsvSyntaxError extends Error {
     super(`line ${line}: ${detail}`)
     this.name = 'CsvSyntaxError'
   }
+}
+
+/**
+ * A CSV file's bytes as text, refusing any that are not UTF-8 (a file saved as Latin-1 or
+ * Windows-1252, say) with the line of the first bad byte, instead of reading U+FFFD in their place.
+ */
+export function csvText(bytes: Uint8Array): string {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (isUtf8(data)) return data.toString('utf8')
+  // A line break's byte is never inside a UTF-8 sequence, so each line can be judged alone.
+  let line = 1
+  for (let start = 0; start <= data.length; line++) {
+    const end = data.indexOf(0x0a, start)
+    const stop = end < 0 ? data.length : end
+    if (!isUtf8(data.subarray(start, stop))) break
+    start = stop + 1
+  }
+  throw new CsvSyntaxError(line, 'is not UTF-8 text; save the file as UTF-8 (CSV UTF-8 in spreadsheets) and import it again')
 }
 
 /** Every record of a CSV text; a blank line between records is skipped, not read as an empty record. */

@@ -1,6 +1,6 @@
 import type { Post } from '../api/posts.js'
 import type { FieldError } from '../errors.js'
-import { CsvSyntaxError, parseCsv } from './csv.js'
+import { CsvSyntaxError, csvText, parseCsv } from './csv.js'
 
 /** The columns `smm posts import` reads: the first four are required. */
 export const IMPORT_COLUMNS = ['account', 'platforms', 'content', 'at', 'media_urls', 'first_comment'] as const
@@ -27,11 +27,11 @@ export interface LineError {
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean)
 
-/** The rows of an import CSV, or every problem of its header and lines (none is created then). */
-export function readImportCsv(text: string): { rows: ImportRow[]; errors: LineError[] } {
+/** The rows of an import CSV (its bytes, or its text), or every problem of its header and lines (none is created then). */
+export function readImportCsv(file: Uint8Array | string): { rows: ImportRow[]; errors: LineError[] } {
   let records
   try {
-    records = parseCsv(text)
+    records = parseCsv(typeof file === 'string' ? file : csvText(file))
   } catch (error) {
     if (error instanceof CsvSyntaxError) return { rows: [], errors: [{ line: error.line, column: undefined, detail: error.message.replace(/^line \d+: /, '') }] }
     throw error
@@ -40,8 +40,10 @@ export function readImportCsv(text: string): { rows: ImportRow[]; errors: LineEr
   if (!header) return { rows: [], errors: [{ line: 1, column: undefined, detail: `the file is empty; its first line names the columns: ${IMPORT_COLUMNS.join(',')}` }] }
   const names = header.fields.map((name) => name.trim().toLowerCase())
   const errors: LineError[] = []
-  names.forEach((name) => {
+  names.forEach((name, i) => {
     if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) errors.push({ line: header.line, column: name, detail: `is not a column smm imports (${IMPORT_COLUMNS.join(', ')})` })
+    // Two columns of one name: which one holds the value is a guess, never made.
+    else if (names.indexOf(name) === i && names.lastIndexOf(name) !== i) errors.push({ line: header.line, column: name, detail: 'is named more than once in the header line' })
   })
   for (const name of REQUIRED) if (!names.includes(name)) errors.push({ line: header.line, column: name, detail: 'is missing from the header line' })
   if (errors.length) return { rows: [], errors }
