@@ -11,7 +11,7 @@ import { lineErrorsOf, lineReport, readImportCsv, type ImportRow, type LineError
 export default class PostsImport extends ApiCommand {
   static override description = `Schedule many posts from a CSV file: all of them, or none if any line is invalid.
 
-The first line names the columns: account (an id or a unique name, as --account takes it), platforms (separated by spaces), content, at (as --at takes it, in your time zone; empty: now) and, optionally, media_urls (https:// URLs separated by spaces) and first_comment (published right after the post, as a reply or a comment where the platform has them; empty: none). Quote a field that holds a comma, a quote (doubled: "") or a line break.
+The first line names the columns: account (an id or a unique name, as --account takes it), platforms (separated by spaces), content, at (as --at takes it, in your time zone; empty: now) and, optionally, media_urls (https:// URLs separated by spaces) and first_comment (published right after the post, as a reply or a comment where the platform has them; empty: none). Quote a field that holds a comma, a quote (doubled: "") or a line break. The file is UTF-8 (a line that is not is reported, as "CSV UTF-8" in spreadsheets avoids), and names each column once.
 
 Every line is checked before any post is created; each problem is reported with its line number and column. With --skip-invalid the valid lines are created and the others reported. --dry-run checks every line the same way and creates nothing (it sends the posts with "dry_run": true to POST /v1/posts/bulk). A file holds at most 500 posts.
 
