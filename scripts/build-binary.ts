@@ -1,5 +1,5 @@
 // `npm run build:binary`: dist/bin/smm-daemon, the daemon as one executable (Node's single
-// executable applications): esbuild bundles daemon/single-executable/main.ts and everything it
+// executable applications): esbuild bundles packaging/single-executable/main.ts and everything it
 // imports into one CommonJS script, Node turns it into a blob with better-sqlite3's addon as an
 // asset, and postject injects the blob into a copy of this Node binary.
 //
@@ -16,7 +16,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { build, type Plugin } from 'esbuild'
-import type { Target } from '../daemon/single-executable/native-addon.js'
+import type { Target } from '../packaging/single-executable/native-addon.js'
 
 const require = createRequire(import.meta.url)
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
@@ -35,7 +35,7 @@ const bindingsFromAssets: Plugin = {
   setup(b) {
     b.onResolve({ filter: /^bindings$/ }, () => ({ path: 'bindings', namespace: 'sea-bindings' }))
     b.onLoad({ filter: /.*/, namespace: 'sea-bindings' }, () => ({
-      contents: `module.exports = require(${JSON.stringify(join(root, 'daemon/single-executable/bundled-addon.ts'))}).bindings`,
+      contents: `module.exports = require(${JSON.stringify(join(root, 'packaging/single-executable/bundled-addon.ts'))}).bindings`,
       resolveDir: root,
       loader: 'js',
     }))
@@ -54,7 +54,7 @@ const builtinsByRequire: Plugin = {
 
 const started = performance.now()
 const bundled = await build({
-  entryPoints: [join(root, 'daemon/single-executable/main.ts')],
+  entryPoints: [join(root, 'packaging/single-executable/main.ts')],
   bundle: true,
   platform: 'node',
   format: 'cjs',
