@@ -22,7 +22,8 @@ import { createSecretBox, keyFingerprint, loadSecretKey, SecretKeyError } from '
 import { databaseFileOf, describeDatabase, lockDataDir, openStore, type Store } from './store/index.js'
 import { prepareDataDir } from './files.js'
 import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
-import { createWorkers, type Worker } from './workers.js'
+import type { Worker } from './worker.js'
+import { createWorkers } from './workers.js'
 
 /** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
 export interface DaemonOptions {

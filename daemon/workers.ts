@@ -2,16 +2,7 @@ import { Cron } from 'croner'
 import { metricsCollector } from './analytics/collector.js'
 import type { AppDeps } from './context.js'
 import { webhookDeliveryWorker } from './webhooks/delivery.js'
-
-/** A background loop of the daemon: started after the listener, stopped (drained) on shutdown. */
-export interface Worker {
-  name: string
-  start(): void
-  /** Stops taking new work and resolves when work in flight is done or safely abandoned. */
-  stop(): Promise<void>
-  /** Does the work due at `now` and resolves when it is done: tests drive loops with it. */
-  tick?(now: number): Promise<void>
-}
+import type { Worker } from './worker.js'
 
 /** A croner job as a worker: no overlapping runs, and a throw is logged, never fatal. */
 export function cronWorker(name: string, pattern: string, deps: Pick<AppDeps, 'log'>, run: () => Promise<void>): Worker {

@@ -6,7 +6,7 @@ import { callWithConnection } from '../platforms/oauth-tokens.js'
 import { KeyedLimiter } from '../scheduler/limiter.js'
 import type { StoredConnection } from '../store/index.js'
 import type { Collected, DueTarget } from '../store/index.js'
-import type { Worker } from '../workers.js'
+import type { Worker } from '../worker.js'
 import { collectionBackoffMs, nextCollectionAt } from './schedule.js'
 
 /** How long a claimed batch of reads is this node's: past it (the node died), any node reads them. */

@@ -4,7 +4,7 @@ import { toIso } from '../../src/time.js'
 import type { AppDeps } from '../context.js'
 import { EgressError, type OutboundResponse } from '../egress.js'
 import type { DeliveryJob } from '../store/index.js'
-import type { Worker } from '../workers.js'
+import type { Worker } from '../worker.js'
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, parseRetryAfter, verdictOf } from './policy.js'
 import { signedHeaders } from './signing.js'
 
