@@ -1,7 +1,8 @@
 import { newId } from '../../../src/ids.js'
 import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore, ScheduleAt } from '../port.js'
 import { accountsByIds } from './accounts.js'
-import { hasPartRows, postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import type { PostRow } from '../rows.js'
+import { recordOf, recordsOf } from './post-records.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
 import { advanceSeries, startSeries, stopSeries } from './series.js'
@@ -18,20 +19,6 @@ function whereOf(q: Queryable, userId: string, filters: PostFilters) {
     ${filters.from !== undefined ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${filters.from}` : q``}
     ${filters.to !== undefined ? q`AND coalesce(p.scheduled_at, p.created_at) < ${filters.to}` : q``}
     ${after ? (filters.order === 'asc' ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) > (${after.scheduledAt}, ${after.id})` : q`AND coalesce(p.scheduled_at, p.created_at) <= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
-}
-
-/** Posts with their targets (and the parts out, for posts that have any), in two or three statements however many posts. */
-export async function recordsOf(q: Queryable, rows: PostRow[]): Promise<PostRecord[]> {
-  if (rows.length === 0) return []
-  const ids = rows.map((r) => r.id)
-  const targets = await q<TargetRow[]>`SELECT * FROM post_targets WHERE post_id = ANY(${ids})`
-  const withParts = rows.filter((r) => hasPartRows(r, targets.filter((t) => t.post_id === r.id))).map((r) => r.id)
-  const parts = withParts.length === 0 ? [] : await q<PartRow[]>`SELECT * FROM post_target_parts WHERE post_id = ANY(${withParts}) ORDER BY platform, idx`
-  return rows.map((row) => postRecordOf(row, targets.filter((t) => t.post_id === row.id), parts.filter((p) => p.post_id === row.id)))
-}
-
-export async function recordOf(q: Queryable, id: string): Promise<PostRecord | undefined> {
-  return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id}`))[0]
 }
 
 /** The user's post, its row locked until the transaction ends: an edit and the scheduler's claim take turns. */

@@ -5,7 +5,7 @@ import type { NewRepeat } from '../port.js'
 import { newRepeatRule, occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
 import type { Queryable } from './connect.js'
 import { appendEvent } from './events.js'
-import { recordOf } from './posts.js'
+import { recordOf } from './post-records.js'
 
 // A series' steps, each run on the transaction of the change that causes it (creating its first
 // post, an occurrence's final state, a cancel), so the step and that change commit together.

@@ -5,7 +5,8 @@ import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
 import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt } from '../port.js'
-import { hasPartRows, postRecordOf, type PartRow, type PostRow, type TargetRow } from '../rows.js'
+import type { PostRow } from '../rows.js'
+import { postReader } from './post-reader.js'
 import { seriesSteps } from './series.js'
 
 /**
@@ -16,30 +17,6 @@ const SORT_TIME = 'coalesce(p.scheduled_at, p.created_at)'
 
 /** Below this many targets on a platform (all users'), a list filtered by it starts from them: sorting so few costs less than testing posts. */
 const FEW_TARGETS = 2_000
-
-/** Reads posts with their targets, in the API's shape. Shared by the API and the scheduler side. */
-export function postReader(db: Db) {
-  const byId = db.prepare<[string], PostRow>('SELECT * FROM posts WHERE id = ?')
-  const targetsOf = db.prepare<[string], TargetRow>('SELECT * FROM post_targets WHERE post_id = ?')
-  const partsOf = db.prepare<[string], PartRow>('SELECT * FROM post_target_parts WHERE post_id = ? ORDER BY platform, idx')
-
-  /** The post's record from its row and its targets' rows, as read in the same transaction. */
-  function recordFromRows(row: PostRow, targets: TargetRow[]): PostRecord {
-    return postRecordOf(row, targets, hasPartRows(row, targets) ? partsOf.all(row.id) : [])
-  }
-  const recordFromRow = (row: PostRow): PostRecord => recordFromRows(row, targetsOf.all(row.id))
-
-  return {
-    recordFromRow,
-    recordFromRows,
-    targetsSync: (postId: string) => targetsOf.all(postId),
-    rowSync: (id: string) => byId.get(id),
-    recordSync(id: string): PostRecord | undefined {
-      const row = byId.get(id)
-      return row && recordFromRow(row)
-    },
-  }
-}
 
 export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>, queues: ReturnType<typeof queuesStore>) {
   const reader = postReader(db)

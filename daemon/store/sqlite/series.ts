@@ -5,7 +5,7 @@ import type { NewRepeat } from '../port.js'
 import { newRepeatRule, occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-import { postReader } from './posts.js'
+import { postReader } from './post-reader.js'
 
 interface SeriesRow {
   id: string
