@@ -201,8 +201,9 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   const lock = options.databaseUrl ? { release() {} } : lockDataDir(options.dataDir, `${options.host}:${options.port}`)
   let store: Store
   try {
-    store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, nodeId: options.databaseUrl ? loadNodeId(options.dataDir) : undefined }, (error) =>
-      log.error({ err: error, worker: 'wal-checkpoint' }, 'background work failed'),
+    store = await openStore(
+      { dataDir: options.dataDir, databaseUrl: options.databaseUrl, nodeId: options.databaseUrl ? loadNodeId(options.dataDir) : undefined },
+      { onBackgroundError: (error) => log.error({ err: error, worker: 'wal-checkpoint' }, 'background work failed') },
     )
   } catch (error) {
     lock.release()

@@ -1,4 +1,4 @@
-import { databaseFileOf, DatabaseUnreachableError, openExistingStore, StoreNotFoundError, type Store } from '../../daemon/store/index.js'
+import { DatabaseUnreachableError, openStore, StoreNotFoundError, StoreUnopenableError, type Store } from '../../daemon/store/index.js'
 import { ApiError } from '../errors.js'
 import { BaseCommand } from './base-command.js'
 import { CommandError } from './command-error.js'
@@ -17,15 +17,13 @@ export abstract class AdminCommand extends BaseCommand {
   protected async withStore<T>(flags: { 'data-dir': string; 'database-url'?: string }, work: (store: Store) => Promise<T>): Promise<T> {
     let store: Store
     try {
-      store = await openExistingStore({ dataDir: flags['data-dir'], databaseUrl: flags['database-url'] })
+      store = await openStore({ dataDir: flags['data-dir'], databaseUrl: flags['database-url'] }, { existing: true })
     } catch (error) {
       if (error instanceof DatabaseUnreachableError) throw new ApiError(503, 'store_unavailable', error.message)
       if (error instanceof StoreNotFoundError) throw new CommandError('no_database', error.message, EXIT.notFound)
-      // A database that is there but cannot be opened (unreadable, not a database, a newer
-      // schema, a lock) is not "not found": say which file, and why, and exit as an error.
-      const where = flags['database-url'] ? 'the PostgreSQL database' : databaseFileOf(flags['data-dir'])
-      const why = (error as Error).message
-      throw new CommandError('store_unopenable', why.includes(where) ? why : `Cannot open ${where}: ${why}`, EXIT.error)
+      // A database that is there but cannot be opened is not "not found": it exits as an error.
+      if (error instanceof StoreUnopenableError) throw new CommandError('store_unopenable', error.message, EXIT.error)
+      throw error
     }
     try {
       return await work(store)
