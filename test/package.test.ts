@@ -10,7 +10,7 @@ describe('the npm package', () => {
   it('holds the built CLI and its manifest, and not the single executable, tests or sources', () => {
     const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as [{ files: { path: string }[] }]
     const files = pack.files.map((f) => f.path)
-    expect(files).toEqual(expect.arrayContaining(['bin/run.js', 'oclif.manifest.json', 'dist/commands/posts/create.js', 'dist/root-help.json', 'package.json', 'README.md']))
+    expect(files).toEqual(expect.arrayContaining(['bin/run.js', 'oclif.manifest.json', 'dist/commands/posts/create.js', 'dist/root-help.json', 'man/smm.1', 'package.json', 'README.md']))
     // The single executable (about 100 MB, built by `npm run build:binary` or the binary test)
     // is its own download, and the tests' copies and the TypeScript sources are for this repository.
     expect(files.filter((path) => /^(dist\/bin|dist\/test|src|test|daemon|commands)\//.test(path))).toEqual([])
