@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CsvSyntaxError, csvText, parseCsv } from '../src/cli/csv.js'
+import { CsvSyntaxError, csvText, formatCsv, parseCsv } from '../src/cli/csv.js'
 
 describe('parseCsv', () => {
   it('reads plain and quoted fields, doubled quotes, CRLF and line breaks inside quotes, with the line each record starts on', () => {
@@ -35,3 +35,13 @@ describe('parseCsv', () => {
     expect(() => csvText(Buffer.from([0xff]))).toThrow(/^line 1: /)
   })
 })
+
+describe('formatCsv', () => {
+  it("starts a field a spreadsheet would run as a formula with ', and parseCsv reads every text back exactly", () => {
+    const texts = ['=SUM(A1:A9)', '+1', '-2', '@here', '\tTab', '\rReturn', "'=quoted already", "''+twice", "'plain quote", 'plain', '', 'a, "b"\nc']
+    const csv = formatCsv([texts])
+    expect(csv).toBe(`'=SUM(A1:A9),'+1,'-2,'@here,'\tTab,"'\rReturn",''=quoted already,'''+twice,'plain quote,plain,,"a, ""b""\nc"\r\n`)
+    expect(parseCsv(csv)).toEqual([{ line: 1, fields: texts }])
+  })
+})
+

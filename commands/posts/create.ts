@@ -11,8 +11,6 @@ import { localTime } from '../../src/cli/output.js'
 import { listWords, seriesWords } from '../../src/cli/post-output.js'
 import { formatNumber } from '../../src/numbers.js'
 import { describeInterval } from '../../src/recurrence.js'
-import { toIso } from '../../src/time.js'
-import { addDays, isCivilDate, startOfDayInstant } from '../../src/zoned-time.js'
 
 export default class PostsCreate extends ApiCommand {
   static override description = `Schedule a post on one or more platforms of an account, publish it now, or keep it as a draft.
@@ -77,7 +75,7 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     const client = await this.client()
     const scheduledAt = await this.scheduledTime(flags.at, flags.in)
     const { accountId, platforms } = await this.target(client, flags.account && (await this.accountId('--account', flags.account)), flags.platform)
-    const until = flags.until === undefined ? undefined : await this.until(flags.until)
+    const until = flags.until === undefined ? undefined : await this.untilInstant('--until', flags.until)
     const repeat = flags.every === undefined ? undefined : { interval: flags.every, ...(flags.count !== undefined ? { count: flags.count } : {}), ...(until ? { until } : {}) }
     const overrides: Record<string, { content: string }> = {}
     for (const { platform: name, text } of flags['text-for'] ?? []) {
@@ -121,12 +119,6 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
       this.log(`Follow it with: ${this.config.bin} posts show ${post.id}${this.profileFlag()}`)
     }
     return post
-  }
-
-  /** `--until`: as --at reads it, except that a bare date includes its day (until its last moment). */
-  private async until(text: string): Promise<string | undefined> {
-    if (!isCivilDate(text.trim())) return this.instant('--until', text)
-    return toIso(startOfDayInstant(addDays(text.trim(), 1), await this.timeZone()) - 1)
   }
 
   /** The account and platforms to post to: as given, or the only ones there are. */

@@ -2,37 +2,40 @@ import { writeFileSync } from 'node:fs'
 import { Flags } from '@oclif/core'
 import type { Post, PostStatus } from '../../src/api/posts.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
-import { formatCsv } from '../../src/cli/csv.js'
+import { usageError } from '../../src/cli/command-error.js'
+import { csvOf } from '../../src/cli/post-csv.js'
 import { postFilters } from '../../src/cli/post-filters.js'
-import { IMPORT_COLUMNS, importRowOf } from '../../src/cli/post-import.js'
+import { requestOf } from '../../src/cli/post-import.js'
 
-/** What is exported unless told otherwise: what `posts import` would schedule again. */
-const SCHEDULED: PostStatus[] = ['scheduled']
+/** What is exported unless told otherwise: what `posts import` makes again. */
+const PLANNED: PostStatus[] = ['draft', 'scheduled']
 
 export default class PostsExport extends ApiCommand {
-  static override description = `Write posts as CSV or JSON with the columns \`posts import\` reads: account, platforms, content, at (RFC 3339, UTC), media_urls and first_comment (empty when the post has none). A thread and per-platform versions have no column (a post's whole request is in \`posts show ID --json\`).
+  static override description = `Write posts as a file \`posts import\` reads, to make them again: edited, or on another daemon.
 
-By default the scheduled posts, soonest first; --status (repeatable or comma-separated) or --every-status for others, and the filters of \`posts list\`. The output can be edited and imported again (into another daemon, say: the account column holds ids, which an import there resolves only if they exist; replace them with account names).`
+Each post is exported whole: its text, platforms, time, media, first comment, thread, each platform's own version, whether it is a draft, and how it repeats (a series from this occurrence on: every, and count as the occurrences still to come). As CSV (the default) a post is one line, with a line under it for each part of its thread (part "thread") and each platform's version (part "mastodon", and "mastodon thread" for that version's thread); \`posts import --help\` describes the columns. A cell that starts with =, +, -, @, a tab or a carriage return starts with ' so that spreadsheets show it as text; import takes the ' off again. The rare post CSV cannot hold exactly (a platform's version with no text) is refused, naming it: --format json writes each post as the request POST /v1/posts takes, exactly.
+
+By default the drafts and scheduled posts, soonest first; --status (repeatable or comma-separated) or --every-status for others, and the filters of \`posts list\`. The account column holds ids: on another daemon, replace them with account names there. With --output the file is created readable by you alone (0600).`
 
   static override examples = [
-    '<%= config.bin %> posts export > scheduled.csv',
+    '<%= config.bin %> posts export > planned.csv',
     '<%= config.bin %> posts export --every-status --from 2026-11-01 --to 2026-12-01 --output november.csv',
-    '<%= config.bin %> posts export --format json --account Brand',
+    '<%= config.bin %> posts export --format json --account Brand --output brand.json',
   ]
 
   static override enableJsonFlag = false
 
   static override flags = {
-    format: Flags.option({ options: ['csv', 'json'] as const, description: 'CSV with a header row, or a JSON array of the same columns', default: 'csv' as const })(),
-    output: Flags.string({ char: 'o', description: 'Write to this file instead of standard output', helpValue: '<file>' }),
-    ...postFilters('scheduled'),
+    format: Flags.option({ options: ['csv', 'json'] as const, description: 'CSV, a line per post and per part; or JSON, an array of POST /v1/posts requests', default: 'csv' as const })(),
+    output: Flags.string({ char: 'o', description: 'Write to this file (created 0600) instead of standard output', helpValue: '<file>' }),
+    ...postFilters('draft,scheduled'),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(PostsExport)
     const client = await this.client()
     const query = {
-      ...(await this.postQuery(flags, SCHEDULED)),
+      ...(await this.postQuery(flags, PLANNED)),
       order: 'asc' as const,
       limit: 100,
     }
@@ -43,10 +46,17 @@ By default the scheduled posts, soonest first; --status (repeatable or comma-sep
         for await (const post of client.paginate('listPosts', { query })) posts.push(post)
       })(),
     )
-    const rows = posts.map(importRowOf)
-    const text = flags.format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : formatCsv([[...IMPORT_COLUMNS], ...rows.map((row) => IMPORT_COLUMNS.map((column) => row[column]))])
+    const requests = posts.map((post) => ({ id: post.id, request: requestOf(post) }))
+    let text: string
+    if (flags.format === 'json') text = `${JSON.stringify(requests.map((r) => r.request), null, 2)}\n`
+    else {
+      const written = csvOf(requests)
+      if ('cannot' in written) throw usageError('csv_cannot_hold', `CSV cannot hold every post exactly: ${written.cannot}. Export with --format json, which holds every field; nothing was written.`)
+      text = written.csv
+    }
     if (flags.output) {
-      writeFileSync(flags.output, text)
+      // The file holds what is not yet public: readable by its owner alone, as every file smm makes.
+      writeFileSync(flags.output, text, { mode: 0o600 })
       process.stderr.write(`Wrote ${posts.length} post${posts.length === 1 ? '' : 's'} to ${flags.output}.\n`)
     } else {
       process.stdout.write(text)

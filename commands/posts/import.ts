@@ -1,59 +1,67 @@
 import { readFileSync } from 'node:fs'
 import { Args, Flags } from '@oclif/core'
-import type { PlatformName } from '../../src/api/common.js'
 import type { Post, PostCreate } from '../../src/api/posts.js'
 import { ApiError } from '../../src/errors.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { CommandError, usageError } from '../../src/cli/command-error.js'
+import { CsvSyntaxError, csvText } from '../../src/cli/csv.js'
 import { localTime } from '../../src/cli/output.js'
-import { lineErrorsOf, lineReport, readImportCsv, type ImportRow, type LineError } from '../../src/cli/post-import.js'
+import { readImportCsv } from '../../src/cli/post-csv.js'
+import { lineErrorsOf, lineReport, readImportJson, type ImportFile, type ImportPost, type LineError } from '../../src/cli/post-import.js'
 
 export default class PostsImport extends ApiCommand {
-  static override description = `Schedule many posts from a CSV file: all of them, or none if any line is invalid.
+  static override description = `Schedule many posts from a CSV or JSON file (what \`posts export\` writes): all of them, or none if any line is invalid.
 
-The first line names the columns: account (an id or a unique name, as --account takes it), platforms (separated by spaces), content, at (as --at takes it, in your time zone; empty: now) and, optionally, media_urls (https:// URLs separated by spaces) and first_comment (published right after the post, as a reply or a comment where the platform has them; empty: none). Quote a field that holds a comma, a quote (doubled: "") or a line break. The file is UTF-8 (a line that is not is reported, as "CSV UTF-8" in spreadsheets avoids), and names each column once.
+A CSV file's first line names its columns, in any order: account (an id or a unique name, as --account takes it), platforms (separated by spaces), content and at (as --at takes it, in your time zone; empty: now) are required; media_urls (https:// URLs separated by spaces), first_comment (published right after the post, as a reply or a comment where the platform has them), draft (true: keep it as a draft), every, count and until (the post repeats, as --every, --count and --until take them), part and without are optional. Quote a field that holds a comma, a quote (doubled: "") or a line break. The file is UTF-8 (a line that is not is reported, as "CSV UTF-8" in spreadsheets avoids), and names each column once.
 
-Every line is checked before any post is created; each problem is reported with its line number and column. With --skip-invalid the valid lines are created and the others reported. --dry-run checks every line the same way and creates nothing (it sends the posts with "dry_run": true to POST /v1/posts/bulk). A file holds at most 500 posts.
+Each line is a post, unless its part column names what it adds to the post above it: "thread" (the next part of its thread: content and media_urls), a platform ("bluesky": that platform's own version: its content, media_urls and first_comment replace the post's where given, and without lists what it goes without: first_comment, thread, media_urls) or "bluesky thread" (the next part of that version's own thread). Such a line leaves the post's own columns (account to until) empty.
+
+A file whose first character is [ is JSON: an array of what POST /v1/posts takes (what \`posts export --format json\` writes), with account_id as an id or a name and scheduled_at and repeat.until as --at takes them.
+
+Every line is checked before any post is created; each problem is reported with its line number and column. With --skip-invalid the valid posts are created and the others reported. --dry-run checks every line the same way and creates nothing (it sends the posts with "dry_run": true to POST /v1/posts/bulk). A file holds at most 500 posts.
 
 Example file:
-  account,platforms,content,at,media_urls,first_comment
-  Brand,mastodon bluesky,"We launch today, finally",2026-11-21 09:00,,Details: https://example.com/launch
+  account,platforms,content,at,first_comment,part
+  Brand,mastodon bluesky,"We launch today, finally",2026-11-21 09:00,Details: https://example.com/launch,
+  ,,"How it works, in two lines",,,thread
+  ,,Shorter for Bluesky,,,bluesky
   Brand,feed,"Two lines:
-the second",tomorrow 9am,https://example.com/launch.png,`
+the second",tomorrow 9am,,`
 
   static override examples = [
     '<%= config.bin %> posts import november.csv --dry-run',
     '<%= config.bin %> posts import november.csv',
-    '<%= config.bin %> posts import november.csv --json',
+    '<%= config.bin %> posts import brand.json --json',
     '<%= config.bin %> posts import november.csv --skip-invalid',
   ]
 
   static override args = {
-    file: Args.string({ description: 'The CSV file to import (- for standard input)', required: true }),
+    file: Args.string({ description: 'The CSV or JSON file to import (- for standard input)', required: true }),
   }
 
   static override flags = {
     'dry-run': Flags.boolean({ description: 'Check every line and create nothing' }),
-    'skip-invalid': Flags.boolean({ description: 'Create the valid lines and report the others (by default one invalid line means nothing is created)' }),
+    'skip-invalid': Flags.boolean({ description: 'Create the valid posts and report the others (by default one invalid line means nothing is created)' }),
   }
 
   async run(): Promise<{ data: Post[] } | { valid: true; count: number }> {
     const { args, flags } = await this.parse(PostsImport)
     const skipInvalid = flags['skip-invalid']
-    const { rows, errors } = readImportCsv(readFileSync(args.file === '-' ? 0 : args.file))
+    const { posts, errors } = readImport(readFileSync(args.file === '-' ? 0 : args.file))
     if (errors.length) throw invalidLines(args.file, errors)
-    const resolved = await this.requests(rows)
-    // Lines left out with --skip-invalid, and why: said on standard error, with their numbers.
+    const resolved = await this.requests(posts)
+    // Posts left out with --skip-invalid, and why: said on standard error, with their lines.
     const skipped: LineError[] = []
+    const failing = (found: LineError[]) => (item: { post: ImportPost }) => found.some((e) => e.post === item.post)
     let items = resolved.items
     if (resolved.errors.length) {
       if (!skipInvalid) throw invalidLines(args.file, resolved.errors)
       skipped.push(...resolved.errors)
-      items = items.filter((item) => !resolved.errors.some((e) => e.line === item.row.line))
+      items = items.filter((item) => !failing(resolved.errors)(item))
     }
     const client = await this.client()
     const send = (kept: typeof items) => {
-      const body = { posts: kept.map((item) => item.post), ...(flags['dry-run'] ? { dry_run: true } : {}) }
+      const body = { posts: kept.map((item) => item.request), ...(flags['dry-run'] ? { dry_run: true } : {}) }
       return this.waitFor(flags['dry-run'] ? 'Checking the posts' : 'Scheduling the posts', client.createPosts({ body }))
     }
     let answer
@@ -62,12 +70,15 @@ the second",tomorrow 9am,https://example.com/launch.png,`
       answer = await send(items)
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 422 && error.errors.some((e) => e.pointer.startsWith('#/posts/')))) throw error
-      const lineErrors = lineErrorsOf(error.errors, items.map((item) => item.row))
-      // The daemon checks every post before it creates any: without the lines it refused, the
+      const lineErrors = lineErrorsOf(
+        error.errors,
+        items.map((item) => item.post),
+      )
+      // The daemon checks every post before it creates any: without the posts it refused, the
       // rest go again, once.
       if (skipInvalid) {
         skipped.push(...lineErrors)
-        items = items.filter((item) => !lineErrors.some((e) => e.line === item.row.line))
+        items = items.filter((item) => !failing(lineErrors)(item))
         if (items.length === 0) throw invalidLines(args.file, skipped)
         answer = await send(items)
       } else {
@@ -77,47 +88,65 @@ the second",tomorrow 9am,https://example.com/launch.png,`
       }
     }
     if (skipped.length) {
-      const count = new Set(skipped.map((e) => e.line)).size
-      process.stderr.write(`Skipped ${count} invalid line${count === 1 ? '' : 's'} of ${args.file} (--skip-invalid):\n${lineReport(skipped)}\n`)
+      const count = new Set(skipped.map((e) => e.post)).size
+      process.stderr.write(`Skipped ${count} invalid post${count === 1 ? '' : 's'} of ${args.file} (--skip-invalid):\n${lineReport(skipped)}\n`)
     }
     if (!this.jsonEnabled()) {
       if ('valid' in answer) this.log(`All ${answer.count} posts of ${args.file}${skipped.length ? ' left' : ''} are valid; nothing was created (--dry-run).`)
       else {
-        const first = answer.data.map((p) => p.scheduled_at).sort()[0]
-        this.log(`Imported ${answer.data.length} post${answer.data.length === 1 ? '' : 's'} (first due ${localTime(first)}).`)
+        const first = answer.data.flatMap((p) => (p.status === 'draft' || p.scheduled_at === null ? [] : [p.scheduled_at])).sort()[0]
+        const drafts = answer.data.filter((p) => p.status === 'draft').length
+        const scheduled = answer.data.length - drafts
+        const said = [scheduled ? `${scheduled} post${scheduled === 1 ? '' : 's'}${first ? ` (first due ${localTime(first)})` : ''}` : '', drafts ? `${drafts} draft${drafts === 1 ? '' : 's'}` : '']
+        this.log(`Imported ${said.filter(Boolean).join(' and ')}.`)
       }
     }
     return answer
   }
 
-  /** The post request of each row, with accounts and times resolved, and every line's problems at once. */
-  private async requests(rows: ImportRow[]): Promise<{ items: { row: ImportRow; post: PostCreate }[]; errors: LineError[] }> {
+  /** Each post's request with its account and times resolved, and every post's problems at once. */
+  private async requests(posts: ImportPost[]): Promise<{ items: { post: ImportPost; request: PostCreate }[]; errors: LineError[] }> {
     const errors: LineError[] = []
     const accounts = new Map<string, Promise<string>>()
-    const items: { row: ImportRow; post: PostCreate }[] = []
-    for (const row of rows) {
-      const problem = (column: string) => (error: unknown) => {
+    const items: { post: ImportPost; request: PostCreate }[] = []
+    for (const post of posts) {
+      const { request } = post
+      const problem = (pointer: string) => (error: unknown) => {
         if (!(error instanceof CommandError)) throw error
-        errors.push({ line: row.line, column, detail: error.message.replace(new RegExp(`^${column}: `), '') })
+        const place = post.place(pointer)
+        errors.push({ ...place, detail: error.message.replace(/^[^:]*: /, ''), post })
         return undefined
       }
-      if (!accounts.has(row.account)) accounts.set(row.account, this.accountId('account', row.account))
-      const accountId = row.account === '' ? problem('account')(usageError('required', 'account: is empty; give an account id or name')) : await accounts.get(row.account)!.catch(problem('account'))
-      const at = row.at === '' ? undefined : await this.instant('at', row.at).catch(problem('at'))
+      const account = request.account_id
+      if (typeof account === 'string' && !accounts.has(account)) accounts.set(account, this.accountId('account', account))
+      const accountId =
+        account === '' ? problem('account_id')(usageError('required', 'account: is empty; give an account id or name')) : typeof account === 'string' ? await accounts.get(account)!.catch(problem('account_id')) : account
+      const at = typeof request.scheduled_at === 'string' ? await this.instant('at', request.scheduled_at).catch(problem('scheduled_at')) : request.scheduled_at
+      const until = typeof request.repeat?.until === 'string' ? await this.untilInstant('until', request.repeat.until).catch(problem('repeat/until')) : undefined
       items.push({
-        row,
-        post: {
+        post,
+        request: {
+          ...request,
           account_id: accountId ?? '',
-          content: row.content,
-          platforms: row.platforms as PlatformName[],
-          ...(row.mediaUrls.length ? { media_urls: row.mediaUrls } : {}),
-          ...(row.firstComment !== undefined ? { first_comment: row.firstComment } : {}),
-          ...(at ? { scheduled_at: at } : {}),
+          ...(at !== undefined ? { scheduled_at: at } : {}),
+          ...(request.repeat ? { repeat: { ...request.repeat, ...(until !== undefined ? { until } : {}) } } : {}),
         },
       })
     }
     return { items, errors }
   }
+}
+
+/** A file's posts: JSON when its first character is [, else CSV; its bytes must be UTF-8 either way. */
+function readImport(bytes: Buffer): ImportFile {
+  let text
+  try {
+    text = csvText(bytes)
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { posts: [], errors: [{ line: error.line, column: undefined, detail: error.message.replace(/^line \d+: /, '') }] }
+    throw error
+  }
+  return text.replace(/^\uFEFF/, '').trimStart().startsWith('[') ? readImportJson(text) : readImportCsv(text)
 }
 
 function invalidLines(file: string, errors: LineError[]): CommandError {

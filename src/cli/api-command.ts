@@ -8,7 +8,7 @@ import type { PlatformName } from '../api/common.js'
 import type { PostListQuery, PostStatus } from '../api/posts.js'
 import { ApiError } from '../errors.js'
 import { toIso } from '../time.js'
-import { canonicalTimeZone, systemTimeZone } from '../zoned-time.js'
+import { addDays, canonicalTimeZone, isCivilDate, startOfDayInstant, systemTimeZone } from '../zoned-time.js'
 import { BaseCommand } from './base-command.js'
 import { CommandError, notLoggedIn, usageError } from './command-error.js'
 import { EXIT } from './exit-codes.js'
@@ -248,6 +248,12 @@ export abstract class ApiCommand extends BaseCommand {
     if (matches.length > 1) throw usageError('ambiguous_account', `${what}: ${matches.length} accounts are named "${value}": ${named(matches)}; give the id.`)
     const yours = all.length ? `your accounts are ${named(all)}` : `you have none yet (\`${this.config.bin} accounts create NAME${this.profileFlag()}\`)`
     throw new CommandError('unknown_account', `${what}: no account is named "${value}"; ${yours}.`, EXIT.notFound)
+  }
+
+  /** A series' end as --until reads it: as --at does, except that a bare date includes its day (until its last moment). */
+  protected async untilInstant(what: string, text: string): Promise<string | undefined> {
+    if (!isCivilDate(text.trim())) return this.instant(what, text)
+    return toIso(startOfDayInstant(addDays(text.trim(), 1), await this.timeZone()) - 1)
   }
 
   /** The time that a pair of flags `--at TIME` / `--in DURATION` names, or undefined for neither. */

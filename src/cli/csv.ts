@@ -1,9 +1,15 @@
 import { isUtf8 } from 'node:buffer'
 
 /**
- * A small RFC 4180 reader: no CSV library is among smm's dependencies, and the format is small
- * enough that one function holds it. Fields are separated by commas, records by CRLF or LF; a
- * field in double quotes may hold commas, line breaks and doubled quotes (`""` for `"`).
+ * A small RFC 4180 reader and writer: no CSV library is among smm's dependencies, and the format
+ * is small enough that two functions hold it. Fields are separated by commas, records by CRLF or
+ * LF; a field in double quotes may hold commas, line breaks and doubled quotes (`""` for `"`).
+ *
+ * Files are opened in spreadsheets, which run a cell that starts with `=`, `+`, `-`, `@`, a tab or
+ * a carriage return as a formula (OWASP's CSV injection): formatCsv writes such a field with a
+ * leading `'`, which spreadsheets show as text, and parseCsv takes that `'` off again, so the
+ * texts come back exactly. A field that already starts with quotes before such a character gets
+ * one more, so a text of its own like `'=x` comes back too.
  */
 
 /** One record of a CSV file, with the line of the file it starts on (1 for the first). */
@@ -22,6 +28,9 @@ export class CsvSyntaxError extends Error {
     this.name = 'CsvSyntaxError'
   }
 }
+
+/** A field a spreadsheet would run as a formula, after any quotes formatCsv put before it. */
+const FORMULA = /^'*[=+\-@\t\r]/
 
 /**
  * A CSV file's bytes as text, refusing any that are not UTF-8 (a file saved as Latin-1 or
@@ -53,7 +62,7 @@ export function parseCsv(text: string): CsvRecord[] {
   let inQuotes = false
   let begun = false
   const endField = () => {
-    fields.push(field)
+    fields.push(FORMULA.test(field) && field.startsWith("'") ? field.slice(1) : field)
     field = ''
     quoted = false
   }
@@ -106,8 +115,12 @@ export function parseCsv(text: string): CsvRecord[] {
 /**
  * Records as CSV text that `parseCsv` (and any RFC 4180 reader) reads back: a field with a comma,
  * a quote or a line break is quoted, its quotes doubled; records end with CRLF, as the RFC says.
+ * A field a spreadsheet would run as a formula starts with `'`.
  */
 export function formatCsv(records: readonly (readonly string[])[]): string {
-  const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+  const field = (text: string) => {
+    const value = FORMULA.test(text) ? `'${text}` : text
+    return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
+  }
   return records.map((record) => `${record.map(field).join(',')}\r\n`).join('')
 }

@@ -1,80 +1,44 @@
-import type { Post } from '../api/posts.js'
+import type { Post, PostCreate } from '../api/posts.js'
 import type { FieldError } from '../errors.js'
-import { CsvSyntaxError, csvText, parseCsv } from './csv.js'
 
-/** The columns `smm posts import` reads: the first four are required. */
-export const IMPORT_COLUMNS = ['account', 'platforms', 'content', 'at', 'media_urls', 'first_comment'] as const
-const REQUIRED = IMPORT_COLUMNS.slice(0, 4)
-
-/** One line of the CSV, as written (times and account names are resolved later). */
-export interface ImportRow {
-  line: number
-  account: string
-  platforms: string[]
-  content: string
-  at: string
-  mediaUrls: string[]
-  /** Empty in the file: none. */
-  firstComment: string | undefined
-}
-
-/** A problem with one line (or the header) of the CSV, said the way a person finds it in the file. */
-export interface LineError {
+/** Where a field of an imported post is in its file: a line and, said the file's way, a column. */
+export interface Place {
   line: number
   column: string | undefined
+}
+
+/**
+ * A post read from an import file (CSV or JSON): the request POST /v1/posts takes, but with
+ * `account_id`, `scheduled_at` and `repeat.until` as the file has them (an account name, a time
+ * as --at takes it), for the command to resolve, and where each of its fields is in the file.
+ */
+export interface ImportPost {
+  /** The line the post starts on. */
+  line: number
+  request: PostCreate
+  /** Where the field at a JSON pointer below the post (`thread/1/content`, `repeat/until`) is in the file. */
+  place(pointer: string): Place
+}
+
+/** A problem with one line (or the header) of an import file, said the way a person finds it in the file. */
+export interface LineError extends Place {
   detail: string
+  /** The post it is a problem of (none for the file's header or syntax). */
+  post?: ImportPost
 }
 
-const words = (text: string) => text.split(/\s+/).filter(Boolean)
-
-/** The rows of an import CSV (its bytes, or its text), or every problem of its header and lines (none is created then). */
-export function readImportCsv(file: Uint8Array | string): { rows: ImportRow[]; errors: LineError[] } {
-  let records
-  try {
-    records = parseCsv(typeof file === 'string' ? file : csvText(file))
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return { rows: [], errors: [{ line: error.line, column: undefined, detail: error.message.replace(/^line \d+: /, '') }] }
-    throw error
-  }
-  const [header, ...lines] = records
-  if (!header) return { rows: [], errors: [{ line: 1, column: undefined, detail: `the file is empty; its first line names the columns: ${IMPORT_COLUMNS.join(',')}` }] }
-  const names = header.fields.map((name) => name.trim().toLowerCase())
-  const errors: LineError[] = []
-  names.forEach((name, i) => {
-    if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) errors.push({ line: header.line, column: name, detail: `is not a column smm imports (${IMPORT_COLUMNS.join(', ')})` })
-    // Two columns of one name: which one holds the value is a guess, never made.
-    else if (names.indexOf(name) === i && names.lastIndexOf(name) !== i) errors.push({ line: header.line, column: name, detail: 'is named more than once in the header line' })
-  })
-  for (const name of REQUIRED) if (!names.includes(name)) errors.push({ line: header.line, column: name, detail: 'is missing from the header line' })
-  if (errors.length) return { rows: [], errors }
-  if (lines.length === 0) return { rows: [], errors: [{ line: header.line, column: undefined, detail: 'there is no post after the header line' }] }
-  const rows = lines.map(({ line, fields }): ImportRow => {
-    if (fields.length !== names.length) errors.push({ line, column: undefined, detail: `has ${fields.length} fields; the header names ${names.length}` })
-    const cell = (name: string) => fields[names.indexOf(name)] ?? ''
-    const firstComment = cell('first_comment')
-    return {
-      line,
-      account: cell('account').trim(),
-      platforms: words(cell('platforms')),
-      content: cell('content'),
-      at: cell('at').trim(),
-      mediaUrls: words(cell('media_urls')),
-      firstComment: firstComment.trim() === '' ? undefined : firstComment,
-    }
-  })
-  return { rows, errors }
+/** What an import file holds: its posts, or every problem of its lines (none is created then). */
+export interface ImportFile {
+  posts: ImportPost[]
+  errors: LineError[]
 }
-
-/** The CSV column a field of a post request comes from. */
-const COLUMN_OF: Record<string, string> = { account_id: 'account', scheduled_at: 'at' }
 
 /** The daemon's field errors (`#/posts/<i>/<field>…`) as problems of the lines the posts came from. */
-export function lineErrorsOf(errors: FieldError[], rows: ImportRow[]): LineError[] {
+export function lineErrorsOf(errors: FieldError[], posts: ImportPost[]): LineError[] {
   return errors.map((error) => {
-    const [, index, field] = /^#\/posts\/(\d+)(?:\/([^/]+))?/.exec(error.pointer) ?? []
-    const row = index === undefined ? undefined : rows[Number(index)]
-    const column = field === undefined ? undefined : (COLUMN_OF[field] ?? field)
-    return { line: row?.line ?? 1, column, detail: error.detail }
+    const [, index, rest = ''] = /^#\/posts\/(\d+)(?:\/(.*))?$/.exec(error.pointer) ?? []
+    const post = index === undefined ? undefined : posts[Number(index)]
+    return { ...(post ? post.place(rest) : { line: 1, column: undefined }), detail: error.detail, post }
   })
 }
 
@@ -86,14 +50,93 @@ export function lineReport(errors: LineError[]): string {
     .join('\n')
 }
 
-/** A post as one row of the columns `posts import` reads (`IMPORT_COLUMNS`): what `posts export` writes. */
-export function importRowOf(post: Post): Record<(typeof IMPORT_COLUMNS)[number], string> {
+/**
+ * The request that makes a post again: what `posts export` writes (as JSON exactly; as CSV
+ * lines). A series is exported from this occurrence on: its `repeat` counts the occurrences
+ * still to come, this one included, and an occurrence that is the last is a post of its own.
+ */
+export function requestOf(post: Post): PostCreate {
+  const left = post.repeat?.count == null ? undefined : post.repeat.count - (post.occurrence ?? 1) + 1
+  const repeats = post.repeat && (post.repeat.until !== null || (left !== undefined && left >= 2))
   return {
-    account: post.account_id,
-    platforms: post.platforms.join(' '),
+    account_id: post.account_id,
+    platforms: post.platforms,
     content: post.content,
-    at: post.scheduled_at ?? '',
-    media_urls: post.media_urls.join(' '),
-    first_comment: post.first_comment ?? '',
+    ...(post.media_urls.length ? { media_urls: post.media_urls } : {}),
+    ...(post.scheduled_at !== null ? { scheduled_at: post.scheduled_at } : {}),
+    ...(post.status === 'draft' ? { draft: true } : {}),
+    ...(repeats ? { repeat: { interval: post.repeat!.interval, ...(left !== undefined && left >= 2 ? { count: left } : {}), ...(post.repeat!.until !== null ? { until: post.repeat!.until } : {}) } } : {}),
+    ...(post.thread.length ? { thread: post.thread } : {}),
+    ...(post.first_comment !== null ? { first_comment: post.first_comment } : {}),
+    ...(Object.keys(post.overrides).length ? { overrides: post.overrides } : {}),
   }
+}
+
+/** The line each element of a top-level JSON array starts on, in order. */
+function elementLines(text: string): number[] {
+  const lines: number[] = []
+  let line = 1
+  let depth = 0
+  let inString = false
+  let expectValue = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === '\n') line++
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"') inString = false
+      continue
+    }
+    if (depth === 1 && expectValue && !/[\s,\]]/.test(c)) {
+      lines.push(line)
+      expectValue = false
+    }
+    if (c === '"') inString = true
+    else if (c === '[' || c === '{') {
+      depth++
+      if (depth === 1) expectValue = true
+    } else if (c === ']' || c === '}') depth--
+    else if (c === ',' && depth === 1) expectValue = true
+  }
+  return lines
+}
+
+/**
+ * The posts of a JSON import file: an array of what POST /v1/posts takes (what `posts export
+ * --format json` writes), where `account_id` may also be an account's name and `scheduled_at`
+ * and `repeat.until` any time --at takes. The daemon checks every field; a problem is said at
+ * the line its post starts on, with the field's path.
+ */
+export function readImportJson(text: string): ImportFile {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error
+    return { posts: [], errors: [{ line: 1, column: undefined, detail: `is not JSON: ${error.message}` }] }
+  }
+  if (!Array.isArray(parsed)) return { posts: [], errors: [{ line: 1, column: undefined, detail: 'must be a JSON array of posts, each what POST /v1/posts takes' }] }
+  if (parsed.length === 0) return { posts: [], errors: [{ line: 1, column: undefined, detail: 'holds no post' }] }
+  const lines = elementLines(text)
+  const errors: LineError[] = []
+  const posts = parsed.flatMap((element: unknown, index): ImportPost[] => {
+    const line = lines[index] ?? 1
+    // thread/1/content is said as a path in the file: thread[1].content (post 2).
+    const path = (pointer: string) => pointer.split('/').reduce((said, key) => (/^\d+$/.test(key) ? `${said}[${key}]` : said ? `${said}.${key}` : key), '')
+    const place = (pointer: string): Place => ({ line, column: pointer === '' ? `post ${index + 1}` : `${path(pointer)} (post ${index + 1})` })
+    if (typeof element !== 'object' || element === null || Array.isArray(element)) {
+      errors.push({ ...place(''), detail: 'must be an object, what POST /v1/posts takes' })
+      return []
+    }
+    const request = element as PostCreate
+    for (const [field, value] of [
+      ['account_id', request.account_id],
+      ['scheduled_at', request.scheduled_at],
+      ['repeat/until', request.repeat?.until],
+    ] as const) {
+      if (value !== undefined && typeof value !== 'string') errors.push({ ...place(field), detail: 'must be a string' })
+    }
+    return [{ line, request, place }]
+  })
+  return { posts, errors }
 }
