@@ -4,8 +4,8 @@ import type { Post, PostCreate } from '../../src/api/posts.js'
 import { ApiError } from '../../src/errors.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { CommandError, usageError } from '../../src/cli/command-error.js'
-import { CsvSyntaxError, csvText } from '../../src/cli/csv.js'
 import { localTime } from '../../src/cli/output.js'
+import { CsvSyntaxError, csvText } from '../../src/cli/csv.js'
 import { readImportCsv } from '../../src/cli/post-csv.js'
 import { lineErrorsOf, lineReport, readImportJson, type ImportFile, type ImportPost, type LineError } from '../../src/cli/post-import.js'
 
@@ -47,7 +47,7 @@ the second",tomorrow 9am,,`
   async run(): Promise<{ data: Post[] } | { valid: true; count: number }> {
     const { args, flags } = await this.parse(PostsImport)
     const skipInvalid = flags['skip-invalid']
-    const { posts, errors } = readImport(readFileSync(args.file === '-' ? 0 : args.file))
+    const { posts, errors } = readImportFile(readFileSync(args.file === '-' ? 0 : args.file))
     if (errors.length) throw invalidLines(args.file, errors)
     const resolved = await this.requests(posts)
     // Posts left out with --skip-invalid, and why: said on standard error, with their lines.
@@ -137,16 +137,15 @@ the second",tomorrow 9am,,`
   }
 }
 
-/** A file's posts: JSON when its first character is [, else CSV; its bytes must be UTF-8 either way. */
-function readImport(bytes: Buffer): ImportFile {
-  let text
+/** An import file's posts: JSON when its first character is [, else CSV; UTF-8 either way. */
+function readImportFile(bytes: Uint8Array): ImportFile {
   try {
-    text = csvText(bytes)
+    const text = csvText(bytes)
+    return text.replace(/^\uFEFF/, '').trimStart().startsWith('[') ? readImportJson(text) : readImportCsv(text)
   } catch (error) {
     if (error instanceof CsvSyntaxError) return { posts: [], errors: [{ line: error.line, column: undefined, detail: error.message.replace(/^line \d+: /, '') }] }
     throw error
   }
-  return text.replace(/^\uFEFF/, '').trimStart().startsWith('[') ? readImportJson(text) : readImportCsv(text)
 }
 
 function invalidLines(file: string, errors: LineError[]): CommandError {

@@ -4,7 +4,7 @@
 // (`mastodon thread`).
 import { PLATFORM_NAMES, type PlatformName } from '../api/common.js'
 import type { PlatformOverride, PostCreate, ThreadPart } from '../api/posts.js'
-import { CsvSyntaxError, formatCsv, parseCsv } from './csv.js'
+import { formatCsv, parseCsv } from './csv.js'
 import type { ImportFile, ImportPost, LineError, Place } from './post-import.js'
 import { parseIntervalInput, TimeInputError } from './time-input.js'
 
@@ -50,17 +50,11 @@ function placer(lines: PostLines): (pointer: string) => Place {
 
 /**
  * The posts of a CSV import file, or every problem of its header and lines. The first line names
- * the columns (CSV_COLUMNS, in any order; account, platforms, content and at are required).
+ * the columns (CSV_COLUMNS, in any order; account, platforms, content and at are required). Text
+ * that is not CSV at all throws parseCsv's CsvSyntaxError.
  */
 export function readImportCsv(text: string): ImportFile {
-  let records
-  try {
-    records = parseCsv(text)
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return { posts: [], errors: [{ line: error.line, column: undefined, detail: error.message.replace(/^line \d+: /, '') }] }
-    throw error
-  }
-  const [header, ...lines] = records
+  const [header, ...lines] = parseCsv(text)
   if (!header) return { posts: [], errors: [{ line: 1, column: undefined, detail: `the file is empty; its first line names the columns: ${CSV_COLUMNS.join(',')}` }] }
   const names = header.fields.map((name) => name.trim().toLowerCase())
   const errors: LineError[] = []

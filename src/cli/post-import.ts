@@ -140,3 +140,4 @@ export function readImportJson(text: string): ImportFile {
   })
   return { posts, errors }
 }
+
