@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Post } from '../src/api/posts.js'
+import { csvOf } from '../src/cli/post-csv.js'
 import { requestOf } from '../src/cli/post-import.js'
 
 const occurrence = (occurrence: number, repeat: Partial<NonNullable<Post['repeat']>>): Post => ({
@@ -33,5 +34,13 @@ describe('requestOf', () => {
   it('exports the last occurrence of a series as a post of its own', () => {
     const last = requestOf(occurrence(5, { count: 5 }))
     expect(last).toEqual({ account_id: 'acc_1', platforms: ['feed'], content: 'Weekly tip', scheduled_at: '2026-12-15T09:00:00.000Z' })
+  })
+})
+
+describe('csvOf', () => {
+  it('refuses a post with a field it has no column for, rather than drop it', () => {
+    const request = { ...requestOf(occurrence(1, { count: 4 })), media: [{ id: 'med_1', alt_text: 'A chart' }] }
+    expect(csvOf([{ id: 'pst_1', request }])).toEqual({ cannot: 'post pst_1 has media, which has no column' })
+    expect(csvOf([{ id: 'pst_1', request: requestOf(occurrence(1, { count: 4 })) }])).toHaveProperty('csv')
   })
 })

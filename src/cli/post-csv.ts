@@ -171,16 +171,22 @@ function postLine(line: number, cell: (name: Column) => string, problem: (column
   }
 }
 
+/** The fields of a request the CSV's columns and part lines hold. */
+const HELD = new Set(['account_id', 'platforms', 'content', 'media_urls', 'scheduled_at', 'draft', 'repeat', 'thread', 'first_comment', 'overrides'])
+
 /**
  * Posts as the lines of the CSV, header first, or why CSV cannot hold one of them exactly (then
- * `posts export --format json` can): a platform's version with an empty text (the CSV's empty
- * cell means "the post's text"), or a media URL with a space in it (URLs are separated by spaces).
+ * `posts export --format json` can): a field it has no column for, a platform's version with an
+ * empty text (the CSV's empty cell means "the post's text"), or a media URL with a space in it
+ * (URLs are separated by spaces).
  */
 export function csvOf(requests: { id: string; request: PostCreate }[]): { csv: string } | { cannot: string } {
   const records: string[][] = [[...CSV_COLUMNS]]
   const record = (cells: Partial<Record<Column, string>>) => records.push(CSV_COLUMNS.map((name) => cells[name] ?? ''))
   const partCells = (part: ThreadPart) => ({ content: part.content ?? '', media_urls: (part.media_urls ?? []).join(' ') })
   for (const { id, request } of requests) {
+    const unheld = Object.keys(request).find((field) => !HELD.has(field))
+    if (unheld) return { cannot: `post ${id} has ${unheld}, which has no column` }
     const urls = [...(request.media_urls ?? []), ...(request.thread ?? []).flatMap((part) => part.media_urls ?? [])]
     for (const [name, override] of Object.entries(request.overrides ?? {})) {
       if (override?.content === '') return { cannot: `post ${id} has no text on ${name} (its ${name} version's content is ""), and an empty content cell means the post's own text` }

@@ -1,4 +1,4 @@
-import type { Post, PostCreate } from '../api/posts.js'
+import { PostCreate, type Post } from '../api/posts.js'
 import type { FieldError } from '../errors.js'
 
 /** Where a field of an imported post is in its file: a line and, said the file's way, a column. */
@@ -50,26 +50,29 @@ export function lineReport(errors: LineError[]): string {
     .join('\n')
 }
 
+/** Whether a field of a post says something a request must carry: not null, [] or {}. */
+const said = (value: unknown) => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
+
 /**
  * The request that makes a post again: what `posts export` writes (as JSON exactly; as CSV
- * lines). A series is exported from this occurrence on: its `repeat` counts the occurrences
- * still to come, this one included, and an occurrence that is the last is a post of its own.
+ * lines). Every field POST /v1/posts takes that the post has is carried as it is, so a field the
+ * API gains is exported without a change here (and CSV, which has no column for it, refuses the
+ * post: csvOf). A draft is `draft: true`; a series is exported from this occurrence on: its
+ * `repeat` counts the occurrences still to come, this one included, and an occurrence that is
+ * the last is a post of its own.
  */
 export function requestOf(post: Post): PostCreate {
-  const left = post.repeat?.count == null ? undefined : post.repeat.count - (post.occurrence ?? 1) + 1
-  const repeats = post.repeat && (post.repeat.until !== null || (left !== undefined && left >= 2))
-  return {
-    account_id: post.account_id,
-    platforms: post.platforms,
-    content: post.content,
-    ...(post.media_urls.length ? { media_urls: post.media_urls } : {}),
-    ...(post.scheduled_at !== null ? { scheduled_at: post.scheduled_at } : {}),
-    ...(post.status === 'draft' ? { draft: true } : {}),
-    ...(repeats ? { repeat: { interval: post.repeat!.interval, ...(left !== undefined && left >= 2 ? { count: left } : {}), ...(post.repeat!.until !== null ? { until: post.repeat!.until } : {}) } } : {}),
-    ...(post.thread.length ? { thread: post.thread } : {}),
-    ...(post.first_comment !== null ? { first_comment: post.first_comment } : {}),
-    ...(Object.keys(post.overrides).length ? { overrides: post.overrides } : {}),
+  const request: Record<string, unknown> = {}
+  for (const field of Object.keys(PostCreate.entries)) {
+    const value = (post as Record<string, unknown>)[field]
+    if (field !== 'repeat' && said(value)) request[field] = value
   }
+  if (post.status === 'draft') request.draft = true
+  const left = post.repeat?.count == null ? undefined : post.repeat.count - (post.occurrence ?? 1) + 1
+  if (post.repeat && (post.repeat.until !== null || (left !== undefined && left >= 2))) {
+    request.repeat = { interval: post.repeat.interval, ...(left !== undefined && left >= 2 ? { count: left } : {}), ...(post.repeat.until !== null ? { until: post.repeat.until } : {}) }
+  }
+  return request as PostCreate
 }
 
 /** The line each element of a top-level JSON array starts on, in order. */
