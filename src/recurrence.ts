@@ -25,6 +25,9 @@ export const LATE_OCCURRENCE_MS = 5 * 60_000
 /** How far after its first occurrence a series' last may fall. */
 export const MAX_SERIES_SPAN_MS = 366 * 86_400_000
 
+/** The most occurrences a series can have: hourly, for the longest span. */
+export const MAX_OCCURRENCES = MAX_SERIES_SPAN_MS / MIN_INTERVAL_MS + 1
+
 const DURATION = /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/
 
 /** An ISO 8601 duration of whole units (P1W, PT6H, P1M, P1DT12H), or undefined; a zero duration is none. */
@@ -35,6 +38,16 @@ export function parseInterval(text: string): Interval | undefined {
   const interval = { months: y * 12 + mo, days: w * 7 + d, ms: ((h * 60 + mi) * 60 + s) * 1000 }
   if (!Object.values(interval).every(Number.isSafeInteger)) return undefined
   return interval.months + interval.days + interval.ms === 0 ? undefined : interval
+}
+
+/**
+ * Whether an interval is longer than a series may span, whatever its start: a month is at least
+ * 28 days, and days of wall-clock time lose at most one DST change's hour within a year. So it
+ * never refuses one that some series could hold (P1Y, P12M, P52W, P366D), and what it lets
+ * through is small enough for every occurrence's date to be computed.
+ */
+export function overAYear(interval: Interval): boolean {
+  return interval.months > 12 || interval.months * 28 * 86_400_000 + interval.days * 86_400_000 + interval.ms - 3_600_000 > MAX_SERIES_SPAN_MS
 }
 
 /** Whether an interval is shorter than an hour (only a time-only duration can be). */

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
 import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput } from './common.js'
 import { route } from './route.js'
-import { parseInterval, underAnHour } from '../recurrence.js'
+import { MAX_OCCURRENCES, overAYear, parseInterval, underAnHour } from '../recurrence.js'
 
 export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
 export type PostStatus = (typeof POST_STATUSES)[number]
@@ -94,6 +94,10 @@ export const RepeatInput = v.strictObject({
       const interval = parseInterval(text)
       return interval === undefined || !underAnHour(interval)
     }, 'is under one hour: a series repeats at most every hour (PT1H)'),
+    v.check((text) => {
+      const interval = parseInterval(text)
+      return interval === undefined || !overAYear(interval)
+    }, 'is longer than a year: a series spans at most a year (366 days), so it repeats at least yearly (P1Y)'),
     v.description('ISO 8601 duration between occurrences: PT#H or PT#M are exact; P#D, P#W, P#M, P#Y keep the wall-clock time in your time zone across DST (P1M keeps the day of the month, clamped: 31 January, 28 February, 31 March). At least PT1H.'),
   ),
   count: v.optional(
@@ -101,6 +105,7 @@ export const RepeatInput = v.strictObject({
       v.number(),
       v.integer('must be a whole number'),
       v.minValue(2, 'must be at least 2: it counts every occurrence, the first included'),
+      v.maxValue(MAX_OCCURRENCES, `must be at most ${MAX_OCCURRENCES}: a series spans at most a year (366 days) and repeats at most hourly`),
       v.description('How many occurrences in all, the first included'),
     ),
   ),
