@@ -229,6 +229,31 @@ describe('smm admin', () => {
     expect((await runCli(['admin', 'backup', backup], env)).code).toBe(2)
   })
 
+  it('refuses a user or key name with control characters, and lists one stored anyway as visible symbols', async () => {
+    const env = { env: { ...process.env, SMM_DATA_DIR: dataDir } }
+    // Clears the screen and retitles the window, then forges a table row.
+    const hostile = 'Eve\u001b[2J\u001b]0;pwned\u0007\nusr_FAKE  Admin\u009b31m\u007f'
+    const [user, key] = await Promise.all([runCli(['admin', 'users', 'create', '--name', hostile], env), runCli(['admin', 'keys', 'create', hostile], env)])
+    for (const res of [user, key]) {
+      expect(res.code).toBe(2)
+      expect(res.stderr).toMatch(/^Error: (--name|NAME): must be one line of text, without control characters/)
+    }
+    const db = new Database(join(dataDir, 'smm.db'))
+    const { id } = db.prepare('SELECT id FROM users ORDER BY id LIMIT 1').get() as { id: string }
+    const before = (db.prepare('SELECT name FROM users WHERE id = ?').get(id) as { name: string }).name
+    db.prepare('UPDATE users SET name = ? WHERE id = ?').run(hostile, id)
+    try {
+      const listed = await runCli(['admin', 'users', 'list'], env)
+      expect(listed.code).toBe(0)
+      expect(listed.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+      expect(listed.stdout).toContain(`${id}  Eve␛[2J␛]0;pwned␇␊usr_FAKE  Admin\ufffd31m␡  `)
+      expect(listed.stdout.split('\n').filter((line) => line.includes('usr_FAKE'))).toHaveLength(1)
+    } finally {
+      db.prepare('UPDATE users SET name = ? WHERE id = ?').run(before, id)
+      db.close()
+    }
+  })
+
   it('says what to do when the data dir has no database', async () => {
     const res = await runCli(['admin', 'users', 'list'], { env: { ...process.env, SMM_DATA_DIR: join(tmpdir(), 'smm-nowhere') } })
     expect(res.code).toBe(4)

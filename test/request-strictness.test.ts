@@ -109,7 +109,14 @@ describe('requests are exactly what they say', () => {
       const hook = await t.http.post('/v1/webhooks', { url: 'https://93.184.215.14/in', events: ['*'], description: bad }, { key: t.key })
       expect(hook.status).toBe(422)
       expect(hook.body.errors[0].pointer).toBe('#/description')
+      const me = await t.http.patch('/v1/me', { name: bad }, { key: t.key })
+      expect(me.status, JSON.stringify(bad)).toBe(422)
+      expect(me.body.errors).toEqual([expect.objectContaining({ pointer: '#/name', detail: expect.stringContaining('without control characters') })])
     }
+    for (const bad of ['\u0007bell', 'del\u007f', 'nel\u0085', 'csi\u009b2J']) {
+      expect((await t.http.patch('/v1/me', { name: bad }, { key: t.key })).status, JSON.stringify(bad)).toBe(422)
+    }
+    expect((await t.http.get('/v1/me', { key: t.key })).body.name).not.toMatch(/\p{Cc}/u)
     expect(await keyNames()).toEqual(before)
     // Printable text in any script is fine.
     expect((await t.http.post('/v1/api-keys', { name: 'Ünïcode 名前 ✓' }, { key: t.key })).status).toBe(201)

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 // The list of platform names is declared once, beside the platform interface; it has no runtime
 // dependencies, so the schemas here can share it.
-import { IdParams, listOf, PageQueryEntries, PLATFORM_NAMES, singleLine, Timestamp } from './common.js'
+import { IdParams, listOf, Name, PageQueryEntries, PLATFORM_NAMES, Timestamp } from './common.js'
 import { route } from './route.js'
 
 export const PlatformName = v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`)
@@ -39,7 +39,7 @@ export const Account = v.pipe(
 export type Account = v.InferOutput<typeof Account>
 
 export const AccountCreate = v.strictObject({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), singleLine()),
+  name: Name,
 })
 
 /** What may change about an account: its name (its connections have their own endpoints). */

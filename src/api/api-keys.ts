@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { IdParams, listOf, NullableTimestamp, PageQueryEntries, SCOPES, singleLine, Timestamp, TimestampInput } from './common.js'
+import { IdParams, listOf, Name, NullableTimestamp, PageQueryEntries, SCOPES, Timestamp, TimestampInput } from './common.js'
 import { route } from './route.js'
 
 export const ApiKey = v.pipe(
@@ -32,7 +32,7 @@ export type ApiKeyWithSecret = v.InferOutput<typeof ApiKeyWithSecret>
 export type NewKeySecret = ApiKey & { secret: string }
 
 export const ApiKeyCreate = v.strictObject({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), singleLine()),
+  name: Name,
   scopes: v.optional(
     v.pipe(
       v.array(v.picklist(SCOPES, `must be one of: ${SCOPES.join(', ')}`)),

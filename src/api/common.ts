@@ -34,6 +34,9 @@ export type Plan = (typeof PLANS)[number]
  */
 export const singleLine = () => v.check((value: string) => !/\p{Cc}/u.test(value), 'must be one line of text, without control characters (newline, tab, NUL, escape)')
 
+/** The name of a user, an account or a key: one line, 1 to 100 characters once trimmed. */
+export const Name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), singleLine())
+
 /** A timestamp as the API writes it: RFC 3339, UTC, `Z`. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z'))
 export const NullableTimestamp = v.nullable(Timestamp)

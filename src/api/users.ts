@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { PLANS, Timestamp } from './common.js'
+import { Name, PLANS, Timestamp } from './common.js'
 import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
 import { route } from './route.js'
 
@@ -35,7 +35,7 @@ export const TimeZoneName = v.pipe(
 
 /** What a user may change about themselves; the plan and limits are the operator's. */
 export const UserUpdate = v.strictObject({
-  name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))),
+  name: v.optional(Name),
   timezone: v.optional(TimeZoneName),
 })
 export type UserUpdate = v.InferOutput<typeof UserUpdate>

@@ -1,7 +1,9 @@
+import * as v from 'valibot'
 import { DatabaseUnreachableError, openStore, StoreNotFoundError, StoreUnopenableError, type Store } from '../../daemon/store/index.js'
 import { ApiError } from '../errors.js'
+import { fieldErrors } from '../validate.js'
 import { BaseCommand } from './base-command.js'
-import { CommandError } from './command-error.js'
+import { CommandError, usageError } from './command-error.js'
 import { EXIT } from './exit-codes.js'
 import { databaseUrl, dataDir } from './flags.js'
 
@@ -12,6 +14,17 @@ import { databaseUrl, dataDir } from './flags.js'
  */
 export abstract class AdminCommand extends BaseCommand {
   static override baseFlags = { ...BaseCommand.baseFlags, 'data-dir': dataDir, 'database-url': databaseUrl }
+
+  /**
+   * A flag's or argument's value checked by the API's own schema for that field (a name, say),
+   * since admin commands write to the store without the daemon's validation: a usage error
+   * naming it, as the API's 422 would name the field.
+   */
+  protected valid<S extends v.GenericSchema>(schema: S, value: unknown, name: string): v.InferOutput<S> {
+    const result = v.safeParse(schema, value)
+    if (result.success) return result.output
+    throw usageError('invalid_flag', `${name}: ${fieldErrors(result.issues).map((e) => e.detail).join('; ')}.`)
+  }
 
   /** Opens the store, runs `work` with it and closes it whatever happens. */
   protected async withStore<T>(flags: { 'data-dir': string; 'database-url'?: string }, work: (store: Store) => Promise<T>): Promise<T> {

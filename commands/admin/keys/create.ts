@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import type { ApiKeyWithSecret } from '../../../src/api/api-keys.js'
-import { SCOPES } from '../../../src/api/common.js'
+import { Name, SCOPES } from '../../../src/api/common.js'
 import { AdminCommand } from '../../../src/cli/admin-command.js'
 import { usageError } from '../../../src/cli/command-error.js'
 import { duration, repeatable, time } from '../../../src/cli/flags.js'
@@ -33,11 +33,12 @@ It takes its name, --scope, --expires and --expires-in as \`smm keys create\` do
 
   async run(): Promise<ApiKeyWithSecret> {
     const { args, flags } = await this.parse(AdminKeysCreate)
+    const name = this.valid(Name, args.name, 'NAME')
     const key = await this.withStore(flags, async (store) => {
       const user = flags.user ? await store.users.get(flags.user) : await store.users.owner()
       if (!user) throw notFound('user', flags.user)
       const expiresAt = await this.expiry(flags.expires, flags['expires-in'], user.timezone)
-      return store.apiKeys.create(user.id, { name: args.name, scopes: flags.scope ?? SCOPES, expiresAt }, Date.now())
+      return store.apiKeys.create(user.id, { name, scopes: flags.scope ?? SCOPES, expiresAt }, Date.now())
     })
     if (!this.jsonEnabled()) {
       const scopes = key.scopes.length === SCOPES.length ? 'every scope' : `scopes ${key.scopes.join(', ')}`

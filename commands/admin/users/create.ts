@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { PLANS } from '../../../src/api/common.js'
+import { Name, PLANS } from '../../../src/api/common.js'
 import type { User } from '../../../src/api/users.js'
 import { timeZone } from '../../../src/cli/flags.js'
 import { AdminCommand } from '../../../src/cli/admin-command.js'
@@ -21,8 +21,9 @@ export default class AdminUsersCreate extends AdminCommand {
 
   async run(): Promise<User> {
     const { flags } = await this.parse(AdminUsersCreate)
+    const name = this.valid(Name, flags.name, '--name')
     const user = await this.withStore(flags, (store) =>
-      store.users.create({ name: flags.name, email: flags.email ?? null, plan: flags.plan, timezone: flags.timezone }, Date.now()),
+      store.users.create({ name, email: flags.email ?? null, plan: flags.plan, timezone: flags.timezone }, Date.now()),
     )
     if (!this.jsonEnabled()) this.log(`Created user ${user.id} (${user.name}, ${user.plan}).`)
     return user
