@@ -100,3 +100,25 @@ export function clipToWidth(text: string, width: number): string {
 export function padToWidth(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)))
 }
+
+// Every control character: C0 (NUL to US), DEL and C1 (U+0080 to U+009F).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
+// With line breaks (and tabs) kept, for text that is meant to span lines.
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+/** C0 as its Unicode control picture (ESC as ␛, a line break as ␊), DEL as ␡, C1 as �. */
+const picture = (c: string) => {
+  const code = c.charCodeAt(0)
+  return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd'
+}
+
+/**
+ * Text as it may reach a terminal whatever it holds: control characters shown as visible symbols,
+ * never obeyed, so text from the API (a name, a post) cannot clear the screen, retitle the window
+ * or forge lines of a table. `lines` keeps line breaks (LF, CRLF as LF) and tabs, for text meant
+ * to span lines.
+ */
+export function printable(text: string, { lines = false } = {}): string {
+  return lines ? text.replace(/\r\n/g, '\n').replace(CONTROL_BUT_LINES, picture) : text.replace(CONTROL, picture)
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { colorEnabled, localTime, table } from '../src/cli/output.js'
+import { colorEnabled, details, localTime, table } from '../src/cli/output.js'
 import { oneLine } from '../src/cli/post-output.js'
-import { SINGLE_COLUMN, displayWidth } from '../src/display-width.js'
-import { clip } from '../src/tui/post-style.js'
+import { SINGLE_COLUMN, displayWidth, printable } from '../src/display-width.js'
+import { clip, oneLine as calendarLine } from '../src/tui/post-style.js'
 
 const graphemesOf = (text: string) => Array.from(new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text), (s) => s.segment)
 
@@ -27,6 +27,17 @@ describe('human output', () => {
     expect(table(rows, columns, false)).toBe('ID      STATUS\nkey_1   active\nkey_22  revoked')
     const coloured = table(rows, columns, true).replace(/\u001b\[\d+m/g, '')
     expect(coloured).toBe('ID      STATUS\nkey_1   active\nkey_22  revoked')
+  })
+
+  it('shows control characters in tables, details, posts and the calendar as symbols, with the colours still its own', () => {
+    const hostile = 'a\u001b[2J\u0007\u0000\r\nb\tc\u007f\u0085\u009b'
+    const shown = 'a␛[2J␇␀␍␊b␉c␡\ufffd\ufffd'
+    expect(printable(hostile)).toBe(shown)
+    expect(printable(hostile, { lines: true })).toBe('a␛[2J␇␀\nb\tc␡\ufffd\ufffd')
+    expect(table([{ name: hostile }], [{ header: 'NAME', value: (r) => r.name }, { header: 'ID', value: () => 'x' }], false)).toBe(`NAME${' '.repeat(shown.length - 4)}  ID\n${shown}  x`)
+    expect(details([['Name', hostile, 'green']], true)).toBe(`\u001b[2mName:\u001b[22m \u001b[32m${shown}\u001b[39m`)
+    expect(oneLine(hostile, 80)).toBe('a␛[2J␇␀ ↵ b c␡\ufffd\ufffd')
+    expect(calendarLine(hostile)).toBe('a␛[2J␇␀ b␉c␡\ufffd\ufffd')
   })
 
   it('aligns columns by the columns a name takes on screen: emoji with skin tones, flags, CJK, accents', () => {

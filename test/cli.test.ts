@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../src/api-key.js'
 import { cliHome, cliHomeFor, runCli, runInTerminal } from './helpers/cli.js'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let t: TestDaemon
 let home: ReturnType<typeof cliHome>
@@ -112,6 +112,20 @@ describe('commands against the daemon', () => {
         '',
       ].join('\n'),
     )
+  })
+
+  it('whoami shows a name that holds control characters as visible symbols, never obeyed', async () => {
+    const me = (await t.http.get('/v1/me', { key: t.key })).body
+    // Stored before names were checked, or by hand: the daemon refuses such a name now.
+    sql(t).prepare('UPDATE users SET name = ? WHERE id = ?').run('Eve\u001b]0;pwned\u0007\r\nKey:       forged', me.id)
+    try {
+      const human = await smm(['whoami'])
+      expect(human.code).toBe(0)
+      expect(human.stdout.split('\n')[0]).toBe(`User:      Eve␛]0;pwned␇␍␊Key:       forged (${me.id})`)
+      expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    } finally {
+      sql(t).prepare('UPDATE users SET name = ? WHERE id = ?').run(me.name, me.id)
+    }
   })
 
   it('keys create prints the secret once, keys list shows it in a table, keys revoke ends it', async () => {

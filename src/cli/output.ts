@@ -1,6 +1,6 @@
 /** Human output: aligned tables, local times, colour only where a person is looking. */
 
-import { displayWidth } from '../display-width.js'
+import { displayWidth, printable } from '../display-width.js'
 
 const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] } as const
 export type Style = keyof typeof CODES
@@ -35,7 +35,7 @@ export interface Column<T> {
 
 /** Rows as an aligned table with a header line; two spaces between columns, no trailing blanks. */
 export function table<T>(rows: readonly T[], columns: readonly Column<T>[], enabled = colorEnabled()): string {
-  const cells = rows.map((row) => columns.map((c) => c.value(row)))
+  const cells = rows.map((row) => columns.map((c) => printable(c.value(row))))
   const widths = columns.map((c, i) => Math.max(width(c.header), ...cells.map((r) => width(r[i]!))))
   const line = (values: string[], styles: (Style | undefined)[]) =>
     values
@@ -49,10 +49,13 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], enab
   return [header, ...cells.map((r, n) => line(r, columns.map((c) => c.style?.(rows[n]!))))].join('\n')
 }
 
+/** One line of `details`: its label, its value, and the value's style. */
+export type Detail = [label: string, value: string, style?: Style]
+
 /** Label/value pairs, the labels aligned: for one object. */
-export function details(pairs: readonly [string, string][], enabled = colorEnabled()): string {
+export function details(pairs: readonly Detail[], enabled = colorEnabled()): string {
   const w = Math.max(...pairs.map(([label]) => width(label)))
-  return pairs.map(([label, value]) => `${paint('dim', `${label}:`.padEnd(w + 1), enabled)} ${value}`).join('\n')
+  return pairs.map(([label, value, style]) => `${paint('dim', `${label}:`.padEnd(w + 1), enabled)} ${paint(style, printable(value), enabled)}`).join('\n')
 }
 
 // The zone human output shows times in. A command learns it (the user's profile zone, or --tz)

@@ -1,8 +1,8 @@
 import type { Post, PostStatus, Repeat, Target, TargetStatus } from '../api/posts.js'
-import { clipToWidth } from '../display-width.js'
+import { clipToWidth, printable } from '../display-width.js'
 import { partsOf, versionFor } from '../post-parts.js'
 import { describeInterval } from '../recurrence.js'
-import { details, localTime, paint, table, type Column, type Style } from './output.js'
+import { details, localTime, paint, table, type Column, type Detail, type Style } from './output.js'
 
 const POST_STYLES: Record<PostStatus, Style> = {
   draft: 'dim',
@@ -24,7 +24,7 @@ const TARGET_STYLES: Record<TargetStatus, Style | undefined> = {
 
 /** Text on one line of at most `max` terminal columns: newlines as ↵, the cut marked with …. */
 export function oneLine(text: string, max: number): string {
-  return clipToWidth(text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim(), max)
+  return clipToWidth(printable(text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim()), max)
 }
 
 /** Posts as an aligned table: what `posts list` prints. */
@@ -49,10 +49,10 @@ function targetOutcome(target: Target): string {
 
 /** One post in full: its fields, its text, and how each platform fared. */
 export function postDetails(post: Post): string {
-  const pairs: [string, string][] = [
+  const pairs: Detail[] = [
     ['Post', post.id],
     ['Account', post.account_id],
-    ['Status', paint(POST_STYLES[post.status], post.status)],
+    ['Status', post.status, POST_STYLES[post.status]],
     ['Scheduled', post.scheduled_at === null ? '- (a draft with no time yet)' : localTime(post.scheduled_at)],
     ['Platforms', post.platforms.join(', ')],
   ]
@@ -72,7 +72,7 @@ export function postDetails(post: Post): string {
     { header: 'PUBLISHED', value: (t) => localTime(t.published_at) },
     { header: 'URL OR ERROR', value: targetOutcome },
   ])
-  const indent = (text: string) => text.replace(/^(?=.)/gm, '  ')
+  const indent = (text: string) => printable(text, { lines: true }).replace(/^(?=.)/gm, '  ')
   const content = post.content ? indent(post.content) : paint('dim', '  (no text)')
   const sections = [details(pairs), content]
   if (post.first_comment) sections.push(`First comment:\n${indent(post.first_comment)}`)

@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js'
 import { WEBHOOK_EVENT_FILTERS, type Webhook, type WebhookDeliveryAttempt } from '../api/webhooks.js'
 import { repeatable } from './flags.js'
 import { formatNumber } from '../numbers.js'
-import { details, localTime, paint, shownOnceGone, table } from './output.js'
+import { details, localTime, paint, shownOnceGone, table, type Detail } from './output.js'
 
 /** `--event`: an event type to subscribe to, or `*` for all (repeatable or comma-separated). */
 export const eventFlag = Flags.option({ options: WEBHOOK_EVENT_FILTERS, helpValue: '<event>', ...repeatable, delimiter: ',' })
@@ -42,11 +42,11 @@ export function webhookTable(webhooks: readonly Webhook[]): string {
 
 /** One endpoint in full. */
 export function webhookDetails(w: Webhook): string {
-  const pairs: [string, string][] = [
+  const pairs: Detail[] = [
     ['Webhook', w.id],
     ['URL', w.url],
     ['Events', w.events.join(', ')],
-    ['State', paint(w.enabled ? 'green' : 'red', state(w))],
+    ['State', state(w), w.enabled ? 'green' : 'red'],
   ]
   if (w.description) pairs.push(['Description', w.description])
   if (w.disabled_at) pairs.push(['Disabled', localTime(w.disabled_at)])

@@ -3,7 +3,7 @@
 
 import type { Post, PostStatus } from './calendar-source.js'
 import { formatTime } from '../zoned-time.js'
-import { clipToWidth } from '../display-width.js'
+import { clipToWidth, printable } from '../display-width.js'
 
 /** The colour (an Ink colour name) and glyph of each post status. */
 export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> = {
@@ -40,9 +40,9 @@ export function clip(text: string, width: number): string {
   return clipToWidth(text, width)
 }
 
-/** The post's text on one line: newlines become spaces. */
+/** The post's text on one line: newlines become spaces, other control characters visible symbols. */
 export function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim()
+  return printable(text.replace(/\s*\n\s*/g, ' ').trim())
 }
 
 /**
