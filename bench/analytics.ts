@@ -62,7 +62,8 @@ async function seedInto(
     cpuMarks.push(cpu())
   }
   const accounts: string[] = []
-  for (let i = 0; i < 10; i++) accounts.push((await seed.accounts.create(userId, `Brand ${i}`, now)).id)
+  const workspaceId = (await seed.workspaces.memberships(userId)).find((m) => m.personal)!.workspaceId
+  for (let i = 0; i < 10; i++) accounts.push((await seed.accounts.create(workspaceId, userId, `Brand ${i}`, now)).id)
   // The store's functions do their work synchronously and resolve after: the writes land in
   // the enclosing transaction, the ids are collected once it has committed.
   const created: Promise<{ id: string; at: number; platforms: PlatformName[] }>[] = []
@@ -70,7 +71,7 @@ async function seedInto(
     for (let i = 0; i < POSTS; i++) {
       const at = now - Math.floor(rnd() * DAYS * DAY)
       const platforms: PlatformName[] = i % 2 ? ['mastodon'] : ['feed', 'mastodon']
-      const input = { accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms, scheduledAt: at }
+      const input = { workspaceId, accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms, scheduledAt: at }
       created.push(seed.posts.create(userId, input, at - DAY).then((r) => ({ id: r.post.id, at, platforms })))
     }
   })()

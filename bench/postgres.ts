@@ -156,9 +156,10 @@ export async function publishRun(admin: string, name: string, nodes: number, pos
       accounts.push(account)
     }
     const later = accounts.pop()!
-    await pool(waiting, (i) => store.posts.create(owner.id, { accountId: later, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
+    const workspaceId = (await store.workspaces.memberships(owner.id)).find((m) => m.personal)!.workspaceId
+    await pool(waiting, (i) => store.posts.create(owner.id, { workspaceId, accountId: later, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
     // Written while no daemon looks (an hour ahead), then moved to one second a few seconds from now.
-    await pool(posts, (i) => store.posts.create(owner.id, { accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
+    await pool(posts, (i) => store.posts.create(owner.id, { workspaceId, accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
     const due = Date.now() + 3_000
     await sql`UPDATE posts SET scheduled_at = ${due} + (scheduled_at % 1000) WHERE account_id = ANY(${accounts})`
     // Each daemon arms for it when a post is created through it.

@@ -9,14 +9,14 @@
  * at a time (a million units of work would take many minutes). The schema is the daemon's own
  * (openSqliteStore runs the migrations); the analytics rollup triggers are set aside while the
  * rows go in and the three rollup tables are then computed from the raw rows with the very
- * queries the store checks them against (EXPECTED_* of migration 0010), so they are exact; the
+ * queries the store checks them against (EXPECTED_* of migration 0020), so they are exact; the
  * triggers are put back as they were, word for word. No ANALYZE: a real deployment's file has
  * no planner statistics either, and the benchmark must see the plans the daemon gets.
  */
 import { databaseFileOf, openDatabase, type Db } from '../daemon/store/sqlite/db.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { ROLLUP_COLUMNS } from '../daemon/store/sqlite/migrations/0006-analytics-rollups.js'
-import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP } from '../daemon/store/sqlite/migrations/0010-drafts-queue-slots.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP } from '../daemon/store/sqlite/migrations/0020-workspaces.js'
 import { createSecretBox, loadSecretKey } from '../daemon/secret-box.js'
 
 const DAY = 86_400_000
@@ -56,12 +56,12 @@ const LOREM =
   'Free shipping this week on orders over 50 euros, and every order plants a tree. Tell us what you think! ' +
   'Photos by the team at the studio; more on the blog tomorrow morning.'
 
-const HOUR_COLUMNS = `user_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')}`
-const DELAY_COLUMNS = 'user_id, scheduled_at, post_id, platform, account_id, delay'
-const TOP_COLUMNS = 'user_id, engagements, post_id, platform, scheduled_at, account_id'
+const HOUR_COLUMNS = `workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')}`
+const DELAY_COLUMNS = 'workspace_id, scheduled_at, post_id, platform, account_id, delay'
+const TOP_COLUMNS = 'workspace_id, engagements, post_id, platform, scheduled_at, account_id'
 
 /**
- * Fills analytics_hours with the rows of EXPECTED_HOURS (migration 0010), in steps: that query
+ * Fills analytics_hours with the rows of EXPECTED_HOURS (migration 0020), in steps: that query
  * with its cross join of four scopes reduced to the first gives the rows per account and
  * platform; the rows for all platforms of an account, and for all accounts on a platform, are
  * those rows summed; the rows for all of both, the latter summed. The same integers added in
@@ -75,10 +75,10 @@ function expectedHoursInTwoSteps(): string {
   return `
     CREATE TEMP TABLE fine AS ${EXPECTED_HOURS.replace(scopes([0, 1, 2, 3]), scopes([0]))};
     INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.fine;
-    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT user_id, account_scope, '*', hour, ${sums} FROM temp.fine GROUP BY user_id, account_scope, hour;
-    CREATE TEMP TABLE platforms AS SELECT user_id, '*' AS account_scope, platform, hour, ${sums.split(', ').map((sum, i) => `${sum} AS ${ROLLUP_COLUMNS[i]}`).join(', ')} FROM temp.fine GROUP BY user_id, platform, hour;
+    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT workspace_id, account_scope, '*', hour, ${sums} FROM temp.fine GROUP BY workspace_id, account_scope, hour;
+    CREATE TEMP TABLE platforms AS SELECT workspace_id, '*' AS account_scope, platform, hour, ${sums.split(', ').map((sum, i) => `${sum} AS ${ROLLUP_COLUMNS[i]}`).join(', ')} FROM temp.fine GROUP BY workspace_id, platform, hour;
     INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.platforms;
-    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT user_id, '*', '*', hour, ${sums} FROM temp.platforms GROUP BY user_id, hour;
+    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT workspace_id, '*', '*', hour, ${sums} FROM temp.platforms GROUP BY workspace_id, hour;
     DROP TABLE temp.platforms;
     DROP TABLE temp.fine;`
 }
@@ -99,25 +99,28 @@ export interface SeedOptions {
  * and its post.scheduled event, as a create leaves them (with the rollup triggers in place,
  * which count them). Ids are numbered from `first`.
  */
-function insertBurst(db: Db, b: { userId: string; accountId: string; count: number; first: number; now: number }): void {
+function insertBurst(db: Db, b: { userId: string; workspaceId: string; accountId: string; count: number; first: number; now: number }): void {
   db.function('ulid_time', { deterministic: true }, (ms: unknown) => ulidTime(Number(ms)))
-  const bound = { account: b.accountId, user: b.userId, now: BigInt(b.now), parked: BigInt(b.now + BURST_PARKED_MS), count: BigInt(b.count), first: BigInt(b.first) }
+  const bound = { account: b.accountId, user: b.userId, workspace: b.workspaceId, now: BigInt(b.now), parked: BigInt(b.now + BURST_PARKED_MS), count: BigInt(b.count), first: BigInt(b.first) }
   db.prepare(`
-    INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
+    INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
     WITH RECURSIVE n(i) AS (SELECT 0 WHERE @count > 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < @count)
-    SELECT 'pst_' || ulid_time(@now) || printf('%016d', @first + i), @user, @account,
+    SELECT 'pst_' || ulid_time(@now) || printf('%016d', @first + i), @workspace, @user, @account,
            'Burst post ' || i || ': doors open at nine, the first hundred visitors get a tote.', '[]', '["feed"]',
            @parked, 'scheduled', 1, @now, @now
       FROM n`).run(bound)
   db.prepare("INSERT INTO post_targets (post_id, platform, status) SELECT id, 'feed', 'pending' FROM posts WHERE account_id = @account").run(bound)
   db.prepare(`
-    INSERT INTO events (id, user_id, type, data, created_at, dispatched_at)
-    SELECT 'msg_' || substr(id, 5, 10) || printf('%016d', 2 * (@first + row_number() OVER (ORDER BY id) - 1)), @user, 'post.scheduled',
+    INSERT INTO events (id, workspace_id, type, data, created_at, dispatched_at)
+    SELECT 'msg_' || substr(id, 5, 10) || printf('%016d', 2 * (@first + row_number() OVER (ORDER BY id) - 1)), @workspace, 'post.scheduled',
            json_object('id', id, 'account_id', account_id, 'content', content, 'media_urls', json('[]'), 'platforms', json('["feed"]'),
                        'scheduled_at', ${iso('scheduled_at')}, 'status', 'scheduled', 'created_at', ${iso('created_at')}),
            @now, @now + 200
       FROM posts WHERE account_id = @account`).run(bound)
 }
+
+/** The owner's personal workspace, where the seeded accounts and posts go. */
+const personalWorkspaceOf = (db: Db, userId: string) => db.prepare<[string], string>('SELECT id FROM workspaces WHERE personal_of = ?').pluck().get(userId)!
 
 /** Where the burst posts wait until armed: a year ahead, after every other post. */
 const BURST_PARKED_MS = 366 * DAY
@@ -135,10 +138,11 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
   try {
     const userId = db.prepare<[], string>('SELECT id FROM users WHERE is_owner = 1').pluck().get()
     if (!userId) throw new Error(`${dataDir}: no owner yet; start the daemon on it once first`)
+    const workspaceId = personalWorkspaceOf(db, userId)
     const box = createSecretBox(loadSecretKey(dataDir))
     const connect = async (accountId: string, platform: 'feed' | 'mastodon' | 'bluesky') =>
       store.accounts.connect(
-        userId,
+        [workspaceId],
         accountId,
         {
           platform,
@@ -151,13 +155,13 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
       )
     const accounts: string[] = []
     for (let i = 0; i < 20; i++) {
-      const { id } = await store.accounts.create(userId, `Brand ${i + 1}`, now)
+      const { id } = await store.accounts.create(workspaceId, userId, `Brand ${i + 1}`, now)
       for (const platform of ['feed', 'mastodon', 'bluesky'] as const) await connect(id, platform)
       accounts.push(id)
     }
     const burstAccounts: string[] = []
     for (let i = 0; i < bursts; i++) {
-      const { id } = await store.accounts.create(userId, `Burst ${i + 1}`, now)
+      const { id } = await store.accounts.create(workspaceId, userId, `Burst ${i + 1}`, now)
       await connect(id, 'feed')
       burstAccounts.push(id)
     }
@@ -258,8 +262,8 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
         SELECT * FROM identified`).run(bound))
 
       step('posts', `
-        INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, published_at, cancelled_at)
-        SELECT id, '${userId}', account_id, content, media_urls, CASE WHEN p1 IS NULL THEN json_array(p0) ELSE json_array(p0, p1) END,
+        INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, published_at, cancelled_at)
+        SELECT id, '${workspaceId}', '${userId}', account_id, content, media_urls, CASE WHEN p1 IS NULL THEN json_array(p0) ELSE json_array(p0, p1) END,
                scheduled_at, status, CASE status WHEN 'published' THEN 3 WHEN 'failed' THEN 3 WHEN 'cancelled' THEN 2 ELSE 1 END,
                created_at, updated_at, published_at, CASE WHEN status = 'cancelled' THEN updated_at END
           FROM temp.seed ORDER BY i`)
@@ -308,8 +312,8 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
       // Read in the order of the posts (no sort): k = 0, the post's first event, k = 1 its final
       // one. A target's event is the post's with the target's platform added.
       step('events', `
-        INSERT INTO events (id, user_id, type, data, created_at, dispatched_at)
-        SELECT 'msg_' || coalesce(s.event_time, substr(s.id, 5, 10)) || printf('%016d', s.i * 2 + k.k), '${userId}',
+        INSERT INTO events (id, workspace_id, type, data, created_at, dispatched_at)
+        SELECT 'msg_' || coalesce(s.event_time, substr(s.id, 5, 10)) || printf('%016d', s.i * 2 + k.k), '${workspaceId}',
                CASE WHEN k.k = 1 THEN 'post.' || s.status
                     ELSE CASE s.status WHEN 'published' THEN 'post.target.published' WHEN 'failed' THEN 'post.target.failed'
                                        WHEN 'cancelled' THEN 'post.cancelled' WHEN 'draft' THEN 'post.drafted' ELSE 'post.scheduled' END END,
@@ -330,7 +334,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
     // The bursts: feed posts parked a year ahead, each with its pending target and its
     // post.scheduled event, as a create leaves them; the rollup triggers are back, and count them.
     timed('bursts', () =>
-      db.transaction(() => burstAccounts.forEach((accountId, b) => insertBurst(db, { userId, accountId, count: burstPosts, first: posts + b * burstPosts, now })))(),
+      db.transaction(() => burstAccounts.forEach((accountId, b) => insertBurst(db, { userId, workspaceId, accountId, count: burstPosts, first: posts + b * burstPosts, now })))(),
     )
     const rows = Object.fromEntries(
       (['posts', 'post_targets', 'target_metrics', 'feed_items', 'events', 'analytics_hours', 'publish_delays', 'top_targets'] as const).map((t) => [
@@ -370,9 +374,10 @@ export async function addBurst(dataDir: string, count: number, now = Date.now())
   const store = openSqliteStore(databaseFileOf(dataDir))
   try {
     const userId = store.db.prepare<[], string>('SELECT id FROM users WHERE is_owner = 1').pluck().get()!
-    const { id } = await store.accounts.create(userId, `Burst at ${new Date(now).toISOString()}`, now)
-    await store.accounts.connect(userId, id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: createSecretBox(loadSecretKey(dataDir)).seal({}, `${id}:feed`), settings: {} }, now)
-    store.db.transaction(() => insertBurst(store.db, { userId, accountId: id, count, first: 0, now }))()
+    const workspaceId = personalWorkspaceOf(store.db, userId)
+    const { id } = await store.accounts.create(workspaceId, userId, `Burst at ${new Date(now).toISOString()}`, now)
+    await store.accounts.connect([workspaceId], id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: createSecretBox(loadSecretKey(dataDir)).seal({}, `${id}:feed`), settings: {} }, now)
+    store.db.transaction(() => insertBurst(store.db, { userId, workspaceId, accountId: id, count, first: 0, now }))()
     return id
   } finally {
     await store.close()

@@ -84,16 +84,17 @@ export async function benchScheduler(): Promise<Record<string, number | string>>
     const { store, scheduler } = daemon
     const userId = daemon.firstStart!.userId
     const box = createSecretBox(loadSecretKey(dataDir))
+    const workspaceId = (await store.workspaces.memberships(userId)).find((m) => m.personal)!.workspaceId
     const account = async (name: string) => {
-      const created = await store.accounts.create(userId, name, Date.now())
-      await store.accounts.connect(userId, created.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${created.id}:feed`), settings: {} }, Date.now())
+      const created = await store.accounts.create(workspaceId, userId, name, Date.now())
+      await store.accounts.connect([workspaceId], created.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${created.id}:feed`), settings: {} }, Date.now())
       return created.id
     }
     // Seeding goes through a second SQLite store on the daemon's file, whose units of work nest
     // in one transaction: the benchmark measures publishing, not the setup's separate commits.
     const seed = openSqliteStore(daemon.databaseFile)
     const create = (accountId: string, scheduledAt: number, i: number) =>
-      seed.posts.create(userId, { accountId, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt }, Date.now())
+      seed.posts.create(userId, { workspaceId, accountId, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt }, Date.now())
 
     // Seeding goes 1,000 posts per transaction (each create nests as a savepoint): the
     // benchmark measures publishing, not 100,000 separate commits of the setup.

@@ -21,9 +21,10 @@ import { platformRoutes } from './routes/platforms.js'
 import { postRoutes } from './routes/posts.js'
 import { RouteTable } from './routes/table.js'
 import { webhookRoutes } from './routes/webhooks.js'
+import { workspaceRoutes } from './routes/workspaces.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, oauthCallbackRoute]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

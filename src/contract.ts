@@ -10,6 +10,7 @@ import { queueRoutes } from './api/queue.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
 import { webhookRoutes } from './api/webhooks.js'
+import { workspaceRoutes } from './api/workspaces.js'
 
 export type { HttpMethod, RouteDef } from './api/route.js'
 
@@ -26,6 +27,7 @@ export const routes = {
   ...postRoutes,
   ...feedRoutes,
   ...analyticsRoutes,
+  ...workspaceRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

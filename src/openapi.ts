@@ -105,7 +105,7 @@ function responses(def: RouteDef): Record<string, unknown> {
   }
   if (def.scope) {
     problem(401, 'Missing, malformed, unknown, expired or revoked API key', ['WWW-Authenticate'])
-    problem(403, 'The key lacks the scope this endpoint needs', ['WWW-Authenticate'])
+    problem(403, 'The key lacks the scope this endpoint needs (`insufficient_scope`, with a `WWW-Authenticate` header naming it), or your role in the workspace does not allow this (`forbidden`, naming your role and the one it needs)')
   }
   problem(429, def.scope ? 'A rate limit was exceeded, or too many failed authentications came from this address' : 'Too many failed authentications came from this address', ['Retry-After'])
   if (def.params) problem(404, 'No such resource (or not yours)')
@@ -137,6 +137,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   posts: 'Scheduled posts and their per-platform results',
   webhooks: 'Webhook subscriptions and their deliveries',
   analytics: 'Engagement metrics and rollups',
+  workspaces: 'Workspaces, their members and roles: who may do what with the accounts, posts and webhooks in each',
   ai: 'AI drafting',
   feeds: "The built-in feed platform's public RSS, Atom and JSON feeds",
 }

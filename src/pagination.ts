@@ -37,7 +37,9 @@ export function afterId(key: CursorKey | undefined): string {
 }
 
 /** Builds a page from `limit + 1` rows fetched after the cursor; `keyOf` gives a row's sort key. */
-export function toPage<T extends { id: string }>(rows: T[], limit: number, keyOf: (row: T) => CursorKey = (row) => [row.id]): Page<T> {
+export function toPage<T extends { id: string }>(rows: T[], limit: number, keyOf?: (row: T) => CursorKey): Page<T>
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => CursorKey): Page<T>
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => CursorKey = (row) => [(row as { id: string }).id]): Page<T> {
   const has_more = rows.length > limit
   const data = has_more ? rows.slice(0, limit) : rows
   return { data, has_more, next_cursor: has_more ? encodeCursor(keyOf(data[data.length - 1]!)) : null }

@@ -20,7 +20,7 @@ describe('accounts', () => {
     const created = await t.http.post('/v1/accounts', { name: '  Acme  ' }, { key: t.key })
     expect(created.status).toBe(201)
     expect(created.headers.location).toBe(`/v1/accounts/${created.body.id}`)
-    expect(created.body).toEqual({ id: expect.stringMatching(/^acc_[0-9A-Z]{26}$/), name: 'Acme', connections: [], created_at: new Date(t.clock.now()).toISOString() })
+    expect(created.body).toEqual({ id: expect.stringMatching(/^acc_[0-9A-Z]{26}$/), workspace_id: expect.stringMatching(/^wsp_[0-9A-Z]{26}$/), name: 'Acme', connections: [], created_at: new Date(t.clock.now()).toISOString() })
 
     const connected = await t.http.post(`/v1/accounts/${created.body.id}/connections`, { platform: 'feed' }, { key: t.key })
     expect(connected.status).toBe(201)

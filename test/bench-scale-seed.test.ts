@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,7 +40,7 @@ describe('the scale benchmark’s seed', () => {
       expect(store.db.prepare('SELECT count(*) FROM events WHERE dispatched_at IS NULL AND type LIKE ?').pluck().get('post.%')).toBe(0)
       expect(store.db.prepare('SELECT count(*) FROM events WHERE NOT json_valid(data)').pluck().get()).toBe(0)
       // The posts read as the store's own: published ones with their targets out.
-      const [latestPublished] = await store.posts.list(owner!.user.id, { order: 'desc', statuses: ['published'] }, 1)
+      const [latestPublished] = await store.posts.list([personalWorkspaceId(owner!.user.id)], { order: 'desc', statuses: ['published'] }, 1)
       expect(latestPublished!.post.status).toBe('published')
       expect(latestPublished!.post.targets.map((t) => [t.status, t.attempts, t.parts.length])).toEqual(latestPublished!.post.platforms.map(() => ['published', 1, 1]))
     } finally {

@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -32,7 +33,7 @@ const csv = (name: string, text: string) => {
   writeFileSync(file, text)
   return file
 }
-const postCount = async () => (await t.daemon.store.posts.list((await t.http.get('/v1/me', { key: t.key })).body.id, { order: 'asc' }, 10_000)).length
+const postCount = async () => (await t.daemon.store.posts.list([personalWorkspaceId((await t.http.get('/v1/me', { key: t.key })).body.id)], { order: 'asc' }, 10_000)).length
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
 
 describe('smm posts import', () => {

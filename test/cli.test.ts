@@ -426,7 +426,7 @@ printf '%s\n' "\${COMPREPLY[@]}"`
     expect(await complete('smm posts create --platform m')).toEqual(['mastodon'])
     expect(await complete('smm posts list --status pu')).toEqual(['publishing', 'published'])
     // Bash splits `--flag=value` at the "=": the value is completed all the same.
-    expect(await complete('smm keys create ci --scope = posts')).toEqual(['posts:read', 'posts:write'])
+    expect(await complete('smm keys create ci --scope = posts')).toEqual(['posts:read', 'posts:write', 'posts:approve'])
     expect(await complete('smm webhooks create --event post.p')).toEqual(['post.published', 'post.partially_published'])
     const twins = created.filter((a) => a.name === 'Twin').map((a) => a.id).sort()
     expect((await complete('smm posts create --account ')).sort()).toEqual(expect.arrayContaining(['Bakery', ...twins]))

@@ -39,6 +39,7 @@ describe('migrations are history', () => {
       16: '782cf0d58dffd020400b666736cca9d4e904c6216ba30999c888e4b034ffae15', // rollups of a batch of outcomes summed per batch
       17: '11988b32dd13b2a5f6996921175437300f543b52760fa15d1c802047e210ebbe', // events still to dispatch listed in a table of their own
       18: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
+      20: 'e4ba6f7efe617d7cc6be36f909498878fef49c44c7c69d06382c7d281e303af3', // workspaces and members; accounts, posts, series, webhooks, events and analytics per workspace
     })
   })
 
@@ -113,7 +114,7 @@ describe('migrations are history', () => {
     const rollups = old.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()
     old.close()
 
-    const db = openDatabase(path)
+    const db = openDatabase(path, migrations.filter((m) => m.version <= 10))
     try {
       expect(counts(db)).toEqual(before)
       expect(before).toMatchObject({ posts: 2, post_targets: 3, target_metrics: 1, metric_snapshots: 1, feed_items: 1 })
@@ -124,6 +125,67 @@ describe('migrations are history', () => {
       db.exec(`INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at)
                VALUES ('pst_3', 'usr_1', 'acc_1', 'Idea', '[]', '["feed"]', NULL, 'draft', 1, 0, 0)`)
       expect(() => db.exec(`UPDATE posts SET status = 'scheduled' WHERE id = 'pst_3'`)).toThrow(/CHECK constraint failed/)
+      db.exec(`DELETE FROM posts WHERE id = 'pst_1'`)
+      expect(db.prepare(`SELECT count(*) AS n FROM post_targets WHERE post_id = 'pst_1'`).get()).toEqual({ n: 0 })
+    } finally {
+      db.close()
+    }
+  })
+
+  it('migration 20 gives every user a personal workspace that takes over their accounts, posts, series, webhooks, events and rollups', () => {
+    const path = file()
+    const old = openDatabase(path, migrations.filter((m) => m.version < 20))
+    const everyScope = 'profile:read profile:write accounts:read accounts:write posts:read posts:write analytics:read ai:generate webhooks:read webhooks:write keys:write'
+    old.exec(`
+      INSERT INTO users (id, name, timezone, created_at) VALUES ('usr_01J0000000000000000000ADA0', 'Ada', 'Europe/Paris', 5), ('usr_01J0000000000000000000B0B0', 'Bob', 'UTC', 6);
+      INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at) VALUES
+        ('key_all', 'usr_01J0000000000000000000ADA0', 'all', 'smm_a', 'h1', '${everyScope}', 0),
+        ('key_some', 'usr_01J0000000000000000000ADA0', 'some', 'smm_b', 'h2', 'posts:read posts:write', 0);
+      INSERT INTO accounts (id, user_id, name, created_at) VALUES ('acc_1', 'usr_01J0000000000000000000ADA0', 'Brand', 0), ('acc_2', 'usr_01J0000000000000000000B0B0', 'Other', 0);
+      INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, published_at)
+        VALUES ('pst_1', 'usr_01J0000000000000000000ADA0', 'acc_1', 'Hello', '[]', '["feed"]', 3600000, 'published', 3, 0, 3600000, 3601000),
+               ('pst_2', 'usr_01J0000000000000000000B0B0', 'acc_2', 'Later', '[]', '["feed"]', 7200000, 'scheduled', 1, 0, 0, NULL);
+      INSERT INTO post_targets (post_id, platform, status, attempts, published_at) VALUES ('pst_1', 'feed', 'published', 1, 3601000);
+      INSERT INTO post_targets (post_id, platform, status) VALUES ('pst_2', 'feed', 'pending');
+      INSERT INTO post_series (id, user_id, account_id, template, last_occurrence, created_at)
+        VALUES ('ser_1', 'usr_01J0000000000000000000B0B0', 'acc_2', '{"user_id":"usr_01J0000000000000000000B0B0","account_id":"acc_2"}', 1, 0);
+      INSERT INTO webhooks (id, user_id, url, events, secret, created_at, updated_at) VALUES ('whk_1', 'usr_01J0000000000000000000ADA0', 'https://h.example', '["*"]', 's', 0, 0);
+      INSERT INTO events (id, user_id, type, data, created_at) VALUES ('msg_1', 'usr_01J0000000000000000000B0B0', 'post.scheduled', '{}', 0);
+      INSERT INTO outbox (event_id) VALUES ('msg_1');
+    `)
+    const rollups = old.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all() as Record<string, unknown>[]
+    expect(rollups.length).toBeGreaterThan(0)
+    old.close()
+
+    const db = openDatabase(path)
+    try {
+      const ada = 'wsp_01J0000000000000000000ADA0'
+      const bob = 'wsp_01J0000000000000000000B0B0'
+      expect(db.prepare('SELECT id, name, personal_of, approval_required, timezone, created_at FROM workspaces ORDER BY id').all()).toEqual([
+        { id: ada, name: 'Personal', personal_of: 'usr_01J0000000000000000000ADA0', approval_required: 0, timezone: 'Europe/Paris', created_at: 5 },
+        { id: bob, name: 'Personal', personal_of: 'usr_01J0000000000000000000B0B0', approval_required: 0, timezone: 'UTC', created_at: 6 },
+      ])
+      expect(db.prepare('SELECT workspace_id, user_id, role FROM workspace_members ORDER BY 1').all()).toEqual([
+        { workspace_id: ada, user_id: 'usr_01J0000000000000000000ADA0', role: 'owner' },
+        { workspace_id: bob, user_id: 'usr_01J0000000000000000000B0B0', role: 'owner' },
+      ])
+      const workspaceOf = (table: string) => db.prepare(`SELECT id, workspace_id FROM ${table} ORDER BY id`).all()
+      expect(workspaceOf('accounts')).toEqual([{ id: 'acc_1', workspace_id: ada }, { id: 'acc_2', workspace_id: bob }])
+      expect(workspaceOf('posts')).toEqual([{ id: 'pst_1', workspace_id: ada }, { id: 'pst_2', workspace_id: bob }])
+      expect(workspaceOf('webhooks')).toEqual([{ id: 'whk_1', workspace_id: ada }])
+      expect(workspaceOf('events')).toEqual([{ id: 'msg_1', workspace_id: bob }])
+      expect(db.prepare('SELECT event_id FROM outbox').pluck().all()).toEqual(['msg_1'])
+      // The series' next occurrence is made from its template: the workspace is in it.
+      expect(db.prepare('SELECT workspace_id, template FROM post_series').get()).toEqual({ workspace_id: bob, template: JSON.stringify({ user_id: 'usr_01J0000000000000000000B0B0', account_id: 'acc_2', workspace_id: bob }) })
+      // Posts keep their author; the rollups are the same figures, by workspace.
+      expect(db.prepare("SELECT user_id FROM posts WHERE id = 'pst_1'").pluck().get()).toBe('usr_01J0000000000000000000ADA0')
+      const personal = (userId: unknown) => `wsp_${String(userId).slice(4)}`
+      expect(db.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()).toEqual(rollups.map(({ user_id, ...rest }) => ({ workspace_id: personal(user_id), ...rest })))
+      // A key that held every scope holds every scope still; one that held some, the same.
+      expect(db.prepare('SELECT scopes FROM api_keys ORDER BY id').pluck().all()).toEqual([`${everyScope} workspaces:read workspaces:write posts:approve`, 'posts:read posts:write'])
+      expect(db.pragma('foreign_key_check')).toEqual([])
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+      // A deleted post still takes its targets with it.
       db.exec(`DELETE FROM posts WHERE id = 'pst_1'`)
       expect(db.prepare(`SELECT count(*) AS n FROM post_targets WHERE post_id = 'pst_1'`).get()).toEqual({ n: 0 })
     } finally {

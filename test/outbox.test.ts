@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,9 +16,9 @@ describe('the SQLite outbox', () => {
     const store = openSqliteStore(join(dir, 'smm.db'))
     try {
       const user = (await store.users.create({ name: 'Ada' }, 0)).id
-      const webhook = (await store.webhooks.create(user, { url: 'https://example.com/hook', events: ['*'], description: null, sealedSecret: 'sealed' }, 0)).id
-      const gone = await store.events.append(user, 'post.scheduled', { id: 'pst_1' }, 1)
-      const kept = await store.events.append(user, 'post.updated', { id: 'pst_1' }, 2)
+      const webhook = (await store.webhooks.create(personalWorkspaceId(user), user, { url: 'https://example.com/hook', events: ['*'], description: null, sealedSecret: 'sealed' }, 0)).id
+      const gone = await store.events.append(personalWorkspaceId(user), 'post.scheduled', { id: 'pst_1' }, 1)
+      const kept = await store.events.append(personalWorkspaceId(user), 'post.updated', { id: 'pst_1' }, 2)
       expect(await store.webhookDeliveries.hasWork(3)).toBe(true)
       // Its user's deletion takes an event with it; its place in the outbox is dropped at dispatch.
       store.db.prepare('DELETE FROM events WHERE id = ?').run(gone.id)

@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eventsOf, feedAccount, liftLimits } from './helpers/posts.js'
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.stop())
 
 const bulk = (body: unknown, headers: Record<string, string> = {}) => t.http.post('/v1/posts/bulk', body, { key: t.key, headers })
-const postIds = async () => (await t.daemon.store.posts.list((await t.http.get('/v1/me', { key: t.key })).body.id, { order: 'asc' }, 10_000)).map((r) => r.post.id)
+const postIds = async () => (await t.daemon.store.posts.list([personalWorkspaceId((await t.http.get('/v1/me', { key: t.key })).body.id)], { order: 'asc' }, 10_000)).map((r) => r.post.id)
 
 describe('POST /v1/posts/bulk', () => {
   it('creates every post, answered in the order sent, each with its post.scheduled event', async () => {

@@ -33,6 +33,7 @@ describe('POST /v1/posts', () => {
     expect(res.headers.etag).toMatch(/^"v\d+"$/)
     expect(res.body).toEqual({
       id: expect.stringMatching(/^pst_[0-9A-Z]{26}$/),
+      workspace_id: expect.stringMatching(/^wsp_[0-9A-Z]{26}$/),
       account_id: account,
       content: 'Hello',
       media_urls: [],

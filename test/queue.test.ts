@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -187,10 +188,10 @@ describe.each(stores)('queued creates racing on $name', ({ name, database }) => 
     const now = Date.parse('2027-03-12T17:00:00Z')
     const [a, b] = nodes as [Store, Store]
     const user = await a.users.create({ name: 'racer', timezone: NY }, now)
-    const account = await a.accounts.create(user.id, 'Racer', now)
+    const account = await a.accounts.create(personalWorkspaceId(user.id), user.id, 'Racer', now)
     const slots: Slot[] = [{ day: 'monday', time: '09:00' }, { day: 'wednesday', time: '09:00' }, { day: 'friday', time: '09:00' }]
-    await a.queues.set(user.id, account.id, slots)
-    const input = { accountId: account.id, content: 'race', mediaUrls: [], platforms: ['feed' as const], scheduledAt: null, queue: true }
+    await a.queues.set([personalWorkspaceId(user.id)], account.id, slots)
+    const input = { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: 'race', mediaUrls: [], platforms: ['feed' as const], scheduledAt: null, queue: true }
     const created = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).posts.create(user.id, input, now)))
     const times = created.map((r) => Date.parse(r.post.scheduled_at!)).sort((x, y) => x - y)
     expect(new Set(times).size).toBe(24)

@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -40,10 +41,10 @@ async function seed(): Promise<void> {
   const now = Date.now()
   const owner = (await store.bootstrapOwner({ name: 'owner' }, now))!.user
   for (let a = 0; a < ACCOUNTS; a++) {
-    const account = await store.accounts.create(owner.id, `Brand ${a}`, now)
-    await store.accounts.connect(owner.id, account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${account.id}:feed`), settings: {} }, now)
+    const account = await store.accounts.create(personalWorkspaceId(owner.id), owner.id, `Brand ${a}`, now)
+    await store.accounts.connect([personalWorkspaceId(owner.id)], account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${account.id}:feed`), settings: {} }, now)
     for (let i = 0; i < PER_ACCOUNT; i++) {
-      await store.posts.create(owner.id, { accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now, ...(a === 0 ? { thread: THREAD } : {}) }, now)
+      await store.posts.create(owner.id, { workspaceId: personalWorkspaceId(owner.id), accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now, ...(a === 0 ? { thread: THREAD } : {}) }, now)
     }
   }
   await store.close()

@@ -1,5 +1,7 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { SCOPES } from '../src/api/common.js'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -87,6 +89,26 @@ describe('three daemons on one PostgreSQL database', () => {
     await until('the plan to reach every daemon', async () => (await Promise.all(nodes.map((n) => n.http.get('/v1/me', { key })))).every((r) => r.body.plan === 'business'), 5_000)
   })
 
+  it('refuses a workspace member removed through one daemon on the others within a second', async () => {
+    const member = await store.users.create({ name: 'Member', email: `member-${randomBytes(4).toString('hex')}@example.com` }, Date.now())
+    await store.users.setPlan(member.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
+    const memberKey = (await store.apiKeys.create(member.id, { name: 'member', scopes: SCOPES }, Date.now())).secret
+    const team = (await nodes[0]!.http.post('/v1/workspaces', { name: 'Across nodes' }, { key })).body
+    const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Team brand', workspace_id: team.id }, { key })).body.id
+    expect((await nodes[1]!.http.post(`/v1/workspaces/${team.id}/members`, { user_id: member.id, role: 'editor' }, { key })).status).toBe(201)
+    // Every daemon has authenticated the member's key with the membership, and keeps it.
+    await until('the membership to reach every daemon', async () => (await Promise.all(nodes.map((n) => n.http.get(`/v1/accounts/${account}`, { key: memberKey })))).every((r) => r.status === 200), 5_000)
+    expect((await nodes[0]!.http.delete(`/v1/workspaces/${team.id}/members/${member.id}`, { key })).status).toBe(204)
+    const removed = Date.now()
+    const refusedEverywhere = async () => (await Promise.all(nodes.map((n) => n.http.get(`/v1/accounts/${account}`, { key: memberKey })))).every((r) => r.status === 404)
+    while (!(await refusedEverywhere())) {
+      expect(Date.now() - removed, 'a daemon still served the removed member').toBeLessThan(1_000)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    // Their own workspace is theirs still.
+    expect((await nodes[2]!.http.get('/v1/workspaces', { key: memberKey })).body.data.map((w: { personal: boolean }) => w.personal)).toEqual([true])
+  })
+
   it('makes one post of the same Idempotency-Key sent to two daemons at once', async () => {
     await store.users.setPlan(ownerId, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
     const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Twice' }, { key })).body.id
@@ -108,7 +130,7 @@ describe('three daemons on one PostgreSQL database', () => {
     // one post through each daemon's API, which arms each one's scheduler for the first due time.
     const due = Date.now() + 6_000
     for (let i = 0; i < POSTS - 3; i++) {
-      await store.posts.create(ownerId, { accountId: account, content: `crowd ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: due + (i % 1_000) }, Date.now())
+      await store.posts.create(ownerId, { workspaceId: personalWorkspaceId(ownerId), accountId: account, content: `crowd ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: due + (i % 1_000) }, Date.now())
     }
     for (const node of nodes) {
       const res = await node.http.post('/v1/posts', { account_id: account, content: `armed by ${node.dataDir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })

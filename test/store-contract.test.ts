@@ -7,6 +7,7 @@ import { hashApiKey } from '../src/api-key.js'
 import { SCOPES } from '../src/api/common.js'
 import { QueueRefusedError, RECOVERY_LEASE_MS, type ClaimedTarget, type Principal, type Store, type TargetRef } from '../daemon/store/index.js'
 import { migrationChecksum } from '../daemon/store/migrations.js'
+import { personalWorkspaceId } from '../src/ids.js'
 import { DatabaseUnreachableError, openPostgresStore } from '../daemon/store/postgres/index.js'
 import { migrations as postgresMigrations } from '../daemon/store/postgres/schema.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
@@ -218,37 +219,155 @@ describe.each(backends)('the store on $name', (backend) => {
     })
   })
 
+  describe('workspaces and members', () => {
+    const shared = (name: string, approvalRequired = false) => ({ name, approvalRequired, timezone: 'Europe/Paris' })
+
+    it('gives every user a personal workspace, owned, in their zone, that takes no members and is never deleted', async () => {
+      const user = await store.users.create({ name: 'Solo', timezone: 'Asia/Tokyo' }, T0)
+      const other = await store.users.create({ name: 'Other' }, T0)
+      const id = personalWorkspaceId(user.id)
+      expect(await store.workspaces.memberships(user.id)).toEqual([{ workspaceId: id, role: 'owner', personal: true, approvalRequired: false }])
+      expect(await store.workspaces.get(id)).toEqual({ id, name: 'Personal', personalOf: user.id, approvalRequired: false, timezone: 'Asia/Tokyo', createdAt: T0 })
+      // Its zone is its user's, whenever they change it.
+      await store.users.update(user.id, { timezone: 'America/New_York' })
+      expect((await store.workspaces.get(id))!.timezone).toBe('America/New_York')
+      expect(await store.workspaces.addMember(id, { userId: other.id }, 'viewer', T0)).toEqual({ kind: 'personal' })
+      expect(await store.workspaces.removeMember(id, user.id)).toEqual({ kind: 'personal' })
+      expect(await store.workspaces.delete(id)).toEqual({ kind: 'personal' })
+      const key = await store.apiKeys.create(user.id, { name: 'k', scopes: SCOPES }, T0)
+      const principal = (await store.apiKeys.authenticate(hashApiKey(key.secret), T0)) as Principal
+      expect([...principal.memberships.values()]).toEqual([{ workspaceId: id, role: 'owner', personal: true, approvalRequired: false }])
+    })
+
+    it('adds members by id or email with a role, once, changes roles, and always keeps an owner', async () => {
+      const owner = await store.users.create({ name: 'Owner' }, T0)
+      const ed = await store.users.create({ name: 'Ed', email: `ed-${backend.name}@example.com` }, T0)
+      const vi = await store.users.create({ name: 'Vi' }, T0)
+      const team = await store.workspaces.create(owner.id, shared('Agency', true), T0 + 5)
+      expect(team).toMatchObject({ name: 'Agency', personalOf: null, approvalRequired: true, timezone: 'Europe/Paris', createdAt: T0 + 5 })
+      expect((await store.workspaces.listFor(owner.id, '', 10)).map((w) => [w.id, w.role])).toEqual(
+        [[personalWorkspaceId(owner.id), 'owner'], [team.id, 'owner']].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+      )
+      const added = await store.workspaces.addMember(team.id, { email: `ed-${backend.name}@example.com` }, 'editor', T0 + 6)
+      expect(added).toEqual({ kind: 'ok', member: { user_id: ed.id, name: 'Ed', email: `ed-${backend.name}@example.com`, role: 'editor', created_at: new Date(T0 + 6).toISOString() } })
+      expect((await store.workspaces.addMember(team.id, { userId: vi.id }, 'viewer', T0 + 7)).kind).toBe('ok')
+      expect(await store.workspaces.addMember(team.id, { userId: ed.id }, 'admin', T0 + 8)).toMatchObject({ kind: 'already_member', member: { role: 'editor' } })
+      expect(await store.workspaces.addMember(team.id, { email: 'nobody@example.com' }, 'viewer', T0)).toEqual({ kind: 'unknown_user' })
+      expect(await store.workspaces.addMember('wsp_none', { userId: vi.id }, 'viewer', T0)).toEqual({ kind: 'not_found' })
+      expect((await store.workspaces.members(team.id, '', 10)).map((m) => [m.name, m.role]).sort()).toEqual([['Ed', 'editor'], ['Owner', 'owner'], ['Vi', 'viewer']])
+      const firstPage = await store.workspaces.members(team.id, '', 2)
+      expect([...firstPage, ...(await store.workspaces.members(team.id, firstPage.at(-1)!.user_id, 2))]).toHaveLength(3)
+      expect(await store.workspaces.memberships(ed.id)).toContainEqual({ workspaceId: team.id, role: 'editor', personal: false, approvalRequired: true })
+
+      expect(await store.workspaces.setRole(team.id, owner.id, 'admin')).toEqual({ kind: 'last_owner' })
+      expect(await store.workspaces.removeMember(team.id, owner.id)).toEqual({ kind: 'last_owner' })
+      expect((await store.workspaces.setRole(team.id, ed.id, 'owner')).kind).toBe('ok')
+      // With a second owner, the first may step down.
+      expect(await store.workspaces.setRole(team.id, owner.id, 'admin')).toMatchObject({ kind: 'ok', member: { role: 'admin' } })
+      expect(await store.workspaces.setRole(team.id, 'usr_none', 'admin')).toEqual({ kind: 'not_found' })
+      expect(await store.workspaces.removeMember(team.id, vi.id)).toMatchObject({ kind: 'ok', member: { user_id: vi.id } })
+      expect(await store.workspaces.removeMember(team.id, vi.id)).toEqual({ kind: 'not_found' })
+      expect(await store.workspaces.member(team.id, vi.id)).toBeUndefined()
+      expect((await store.workspaces.memberships(vi.id)).map((m) => m.workspaceId)).toEqual([personalWorkspaceId(vi.id)])
+      expect(await store.workspaces.update(team.id, { name: 'Agency & Co', approvalRequired: false })).toMatchObject({ name: 'Agency & Co', approvalRequired: false, timezone: 'Europe/Paris' })
+    })
+
+    it('never leaves a workspace without an owner, when two owners demote each other at once on two connections', async () => {
+      const a = await store.users.create({ name: 'A' }, T0)
+      const b = await store.users.create({ name: 'B' }, T0)
+      const team = await store.workspaces.create(a.id, shared('Duo'), T0)
+      await store.workspaces.addMember(team.id, { userId: b.id }, 'owner', T0)
+      const other = await another()
+      const results = await Promise.all([store.workspaces.setRole(team.id, a.id, 'viewer'), other.workspaces.removeMember(team.id, b.id)])
+      expect(results.map((r) => r.kind).sort()).toEqual(['last_owner', 'ok'])
+      expect((await store.workspaces.members(team.id, '', 10)).filter((m) => m.role === 'owner')).toHaveLength(1)
+    })
+
+    it('deletes a shared workspace only once it has no accounts, with its webhooks and memberships', async () => {
+      const owner = await store.users.create({ name: 'Closer' }, T0)
+      const team = await store.workspaces.create(owner.id, shared('Short-lived'), T0)
+      const account = await store.accounts.create(team.id, owner.id, 'Brand', T0)
+      const hook = await store.webhooks.create(team.id, owner.id, { url: 'https://h.example/h', events: ['*'], description: null, sealedSecret: 's' }, T0)
+      expect(await store.workspaces.delete(team.id)).toEqual({ kind: 'has_accounts', count: 1 })
+      expect((await store.posts.deleteAccount([team.id], account.id, { cancelPosts: true }, T0)).kind).toBe('ok')
+      expect(await store.workspaces.delete(team.id)).toEqual({ kind: 'ok' })
+      expect(await store.workspaces.get(team.id)).toBeUndefined()
+      expect(await store.webhooks.get([team.id], hook.id)).toBeUndefined()
+      expect((await store.workspaces.memberships(owner.id)).map((m) => m.workspaceId)).toEqual([personalWorkspaceId(owner.id)])
+      expect(await store.workspaces.delete(team.id)).toEqual({ kind: 'not_found' })
+    })
+
+    it('keeps what each workspace holds to the scopes that name it, and lists posts of several workspaces in one order', async () => {
+      const owner = await store.users.create({ name: 'Multi' }, T0)
+      const team = await store.workspaces.create(owner.id, shared('Second'), T0)
+      const mine = personalWorkspaceId(owner.id)
+      const own = await store.accounts.create(mine, owner.id, 'Own', T0)
+      const theirs = await store.accounts.create(team.id, owner.id, 'Theirs', T0)
+      expect((await store.accounts.listPage([mine, team.id], undefined, '', 10)).map((a) => a.id)).toEqual([own.id, theirs.id])
+      expect((await store.accounts.listPage([team.id], undefined, '', 10)).map((a) => a.id)).toEqual([theirs.id])
+      expect(await store.accounts.get([mine], theirs.id)).toBeUndefined()
+      const post = (workspaceId: string, accountId: string, at: number, draft = false) =>
+        store.posts.create(owner.id, { workspaceId, accountId, content: `at ${at}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at, draft }, T0)
+      const made = [
+        await post(mine, own.id, T0 + 5_000),
+        await post(team.id, theirs.id, T0 + 1_000),
+        await post(mine, own.id, T0 + 3_000, true),
+        await post(team.id, theirs.id, T0 + 4_000, true),
+        await post(team.id, theirs.id, T0 + 2_000),
+      ]
+      expect(made[1]!.post.workspace_id).toBe(team.id)
+      const byTime = [1, 4, 2, 3, 0].map((i) => made[i]!.post.id)
+      const ids = async (filters: { statuses?: ('scheduled' | 'draft')[] }, limit = 10) =>
+        (await store.posts.list([mine, team.id], { order: 'asc', ...filters }, limit)).map((r) => r.post.id)
+      expect(await ids({})).toEqual(byTime)
+      expect(await ids({}, 3)).toEqual(byTime.slice(0, 3))
+      expect(await ids({ statuses: ['draft'] })).toEqual([made[2]!.post.id, made[3]!.post.id])
+      expect(await ids({ statuses: ['scheduled', 'draft'] }, 4)).toEqual(byTime.slice(0, 4))
+      expect(await store.posts.count([mine, team.id], { order: 'asc' })).toBe(5)
+      expect((await store.posts.list([team.id], { order: 'desc' }, 10)).map((r) => r.post.id)).toEqual([made[3]!.post.id, made[4]!.post.id, made[1]!.post.id])
+      expect(await store.posts.list([], { order: 'asc' }, 10)).toEqual([])
+      expect(await store.posts.get([mine], made[1]!.post.id)).toBeUndefined()
+      // A workspace's events are its own.
+      const events = (await store.events.listAfter('', 100_000)).filter((e) => (e.data as { id?: string }).id === made[1]!.post.id)
+      expect(events.map((e) => [e.type, e.workspaceId])).toEqual([['post.scheduled', team.id]])
+    })
+  })
+
   describe('accounts, connections and the outbox', () => {
     it('connects and disconnects a platform, each with its event, and shows an account only to its user', async () => {
       const user = await store.users.create({ name: 'Brand owner' }, T0)
       const stranger = await store.users.create({ name: 'Stranger' }, T0)
-      const account = await store.accounts.create(user.id, 'Brand', T0)
-      expect(account).toEqual({ id: account.id, name: 'Brand', connections: [], created_at: new Date(T0).toISOString() })
-      expect(await store.accounts.get(stranger.id, account.id)).toBeUndefined()
-      expect(await store.accounts.connect(stranger.id, account.id, { platform: 'feed', handle: 'x', displayName: 'x', sealedCredentials: Buffer.from('s'), settings: {} }, T0)).toBeUndefined()
+      const mine = [personalWorkspaceId(user.id)]
+      const theirs = [personalWorkspaceId(stranger.id)]
+      const account = await store.accounts.create(mine[0]!, user.id, 'Brand', T0)
+      expect(account).toEqual({ id: account.id, workspace_id: mine[0], name: 'Brand', connections: [], created_at: new Date(T0).toISOString() })
+      expect(await store.accounts.get(theirs, account.id)).toBeUndefined()
+      expect(await store.accounts.connect(theirs, account.id, { platform: 'feed', handle: 'x', displayName: 'x', sealedCredentials: Buffer.from('s'), settings: {} }, T0)).toBeUndefined()
 
       const sealed = Buffer.from([0, 1, 2, 250])
-      const connection = await store.accounts.connect(user.id, account.id, { platform: 'mastodon', handle: '@brand@example.social', displayName: 'Brand', sealedCredentials: sealed, settings: { visibility: 'public' } }, T0 + 1)
+      const connection = await store.accounts.connect(mine, account.id, { platform: 'mastodon', handle: '@brand@example.social', displayName: 'Brand', sealedCredentials: sealed, settings: { visibility: 'public' } }, T0 + 1)
       expect(connection).toEqual({ platform: 'mastodon', handle: '@brand@example.social', display_name: 'Brand', status: 'active', connected_at: new Date(T0 + 1).toISOString() })
       const stored = await store.accounts.connection(account.id, 'mastodon')
-      expect(stored).toMatchObject({ accountId: account.id, userId: user.id, settings: { visibility: 'public' }, connectedAt: T0 + 1 })
+      expect(stored).toMatchObject({ accountId: account.id, workspaceId: mine[0], settings: { visibility: 'public' }, connectedAt: T0 + 1 })
       expect(Buffer.from(stored!.sealedCredentials).equals(sealed)).toBe(true)
       expect((await store.accounts.connections(account.id)).map((c) => c.platform)).toEqual(['mastodon'])
-      expect((await store.accounts.listPage(user.id, 'mastodon', '', 10)).map((a) => a.id)).toEqual([account.id])
-      expect(await store.accounts.listPage(user.id, 'bluesky', '', 10)).toEqual([])
+      expect((await store.accounts.listPage(mine, 'mastodon', '', 10)).map((a) => a.id)).toEqual([account.id])
+      expect(await store.accounts.listPage(mine, 'bluesky', '', 10)).toEqual([])
+      expect(await store.accounts.listPage(theirs, undefined, '', 10)).toEqual([])
 
-      expect(await store.accounts.disconnect(user.id, account.id, 'mastodon', T0 + 2)).toBe(true)
-      expect(await store.accounts.disconnect(user.id, account.id, 'mastodon', T0 + 3)).toBe(false)
+      expect(await store.accounts.disconnect(theirs, account.id, 'mastodon', T0 + 2)).toBe(false)
+      expect(await store.accounts.disconnect(mine, account.id, 'mastodon', T0 + 2)).toBe(true)
+      expect(await store.accounts.disconnect(mine, account.id, 'mastodon', T0 + 3)).toBe(false)
       expect(await store.accounts.connection(account.id, 'mastodon')).toBeUndefined()
-      const events = (await store.events.listAfter('', 1_000)).filter((e) => e.userId === user.id)
+      const events = (await store.events.listAfter('', 1_000)).filter((e) => e.workspaceId === mine[0])
       expect(events.map((e) => e.type)).toEqual(['account.connected', 'account.disconnected'])
       expect(events[0]!.data).toMatchObject({ id: account.id, platform: 'mastodon', connections: [{ platform: 'mastodon' }] })
     })
 
     it('keeps events in order after a given id', async () => {
       const user = await store.users.create({ name: 'Eventful' }, T0)
-      const first = await store.events.append(user.id, 'webhook.test', { n: 1 }, T0 + 10)
-      const second = await store.events.append(user.id, 'webhook.test', { n: 2 }, T0 + 11)
+      const first = await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { n: 1 }, T0 + 10)
+      const second = await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { n: 2 }, T0 + 11)
       const after = await store.events.listAfter(first.id, 10)
       expect(after[0]).toEqual({ ...second, data: { n: 2 } })
     })
@@ -269,7 +388,7 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('gives a grant once, lists it as pending until it is finished or expires, and forgets expired ones', async () => {
       const user = await store.users.create({ name: 'Granter' }, T0)
-      const account = await store.accounts.create(user.id, 'Brand', T0)
+      const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Brand', T0)
       const grant = { stateHash: `h-${backend.name}-1`, userId: user.id, accountId: account.id, platform: 'x' as const, sealedSecrets: Buffer.from([9]), createdAt: T0, expiresAt: T0 + 600_000 }
       await store.oauth.createGrant(grant, T0, 3)
       await store.oauth.createGrant({ ...grant, stateHash: `h-${backend.name}-2`, platform: 'linkedin', createdAt: T0 + 1, expiresAt: T0 + 1_000 }, T0, 3)
@@ -294,7 +413,7 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('keeps the newest untaken grants of an account and platform, the new one always, and never a taken one', async () => {
       const user = await store.users.create({ name: 'Flooder' }, T0)
-      const account = await store.accounts.create(user.id, 'Brand', T0)
+      const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Brand', T0)
       const grant = (n: number, platform: 'x' | 'linkedin' = 'x') => ({
         stateHash: `f-${backend.name}-${platform}-${n}`,
         userId: user.id,
@@ -320,8 +439,8 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('lets one holder refresh a connection at a time, and stores its tokens unless the connection was replaced', async () => {
       const user = await store.users.create({ name: 'Refresher' }, T0)
-      const account = await store.accounts.create(user.id, 'Brand', T0)
-      await store.accounts.connect(user.id, account.id, { platform: 'x', handle: '@b', displayName: 'B', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
+      const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Brand', T0)
+      await store.accounts.connect([personalWorkspaceId(user.id)], account.id, { platform: 'x', handle: '@b', displayName: 'B', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
       const other = await another()
       expect(await store.oauth.claimRefresh(account.id, 'x', 'node-a', T0, 30_000)).toBe(true)
       expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 1, 30_000)).toBe(false)
@@ -340,8 +459,8 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('drops the tokens of a refresh whose claim lapsed and was taken over: the new holder’s stand', async () => {
       const user = await store.users.create({ name: 'Stale refresher' }, T0)
-      const account = await store.accounts.create(user.id, 'Brand', T0)
-      await store.accounts.connect(user.id, account.id, { platform: 'x', handle: '@s', displayName: 'S', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
+      const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Brand', T0)
+      await store.accounts.connect([personalWorkspaceId(user.id)], account.id, { platform: 'x', handle: '@s', displayName: 'S', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
       const other = await another()
       const credentials = async () => [...(await store.accounts.connection(account.id, 'x'))!.sealedCredentials]
       expect(await store.oauth.claimRefresh(account.id, 'x', 'stale', T0, 30_000)).toBe(true)
@@ -361,7 +480,15 @@ describe.each(backends)('the store on $name', (backend) => {
   })
 
   describe('posts and publishing', () => {
+    /** Each account's workspace, as the posts of it carry it. */
+    const workspaceOf = new Map<string, string>()
+    const addAccount = async (userId: string, name: string) => {
+      const account = await store.accounts.create(personalWorkspaceId(userId), userId, name, T0)
+      workspaceOf.set(account.id, account.workspace_id)
+      return account
+    }
     const newPost = (accountId: string, at: number, platforms: ('feed' | 'mastodon' | 'discord')[] = ['feed', 'mastodon']) => ({
+      workspaceId: workspaceOf.get(accountId) ?? 'wsp_unknown',
       accountId,
       content: `post at ${at}`,
       mediaUrls: ['https://example.com/a.png'],
@@ -370,45 +497,45 @@ describe.each(backends)('the store on $name', (backend) => {
     })
     const setup = async (name: string) => {
       const user = await store.users.create({ name }, T0)
-      const account = await store.accounts.create(user.id, name, T0)
-      return { user: user.id, account: account.id }
+      const account = await addAccount(user.id, name)
+      return { user: user.id, scope: [personalWorkspaceId(user.id)], account: account.id }
     }
 
     it('creates, reads, lists page by page, edits only at the version read, cancels and refuses what a post’s state does not allow', async () => {
-      const { user, account } = await setup('Poster')
+      const { user, scope, account } = await setup('Poster')
       const stranger = await store.users.create({ name: 'Stranger' }, T0)
       const first = await store.posts.create(user, newPost(account, T0 + 3_000), T0)
       expect(first.version).toBe(1)
       expect(first.post).toMatchObject({ status: 'scheduled', platforms: ['feed', 'mastodon'], media_urls: ['https://example.com/a.png'], targets: [{ platform: 'feed', status: 'pending', attempts: 0 }, { platform: 'mastodon' }] })
       const second = await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)
       const third = await store.posts.create(user, newPost(account, T0 + 2_000, ['mastodon']), T0)
-      expect(await store.posts.get(stranger.id, first.post.id)).toBeUndefined()
+      expect(await store.posts.get([personalWorkspaceId(stranger.id)], first.post.id)).toBeUndefined()
 
       const asc = { order: 'asc' as const, accountId: account }
-      const page1 = await store.posts.list(user, asc, 2)
+      const page1 = await store.posts.list(scope, asc, 2)
       const last = page1.at(-1)!.post
-      const page2 = await store.posts.list(user, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at!), id: last.id } }, 2)
+      const page2 = await store.posts.list(scope, { ...asc, after: { scheduledAt: Date.parse(last.scheduled_at!), id: last.id } }, 2)
       expect([...page1, ...page2].map((r) => r.post.id)).toEqual([second.post.id, third.post.id, first.post.id])
-      expect((await store.posts.list(user, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
-      expect(await store.posts.list(user, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
+      expect((await store.posts.list(scope, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
+      expect(await store.posts.list(scope, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
 
-      const stale = await store.posts.update(user, first.post.id, { content: 'edited' }, 2, T0 + 1)
+      const stale = await store.posts.update(scope, first.post.id, { content: 'edited' }, 2, T0 + 1)
       expect(stale.kind).toBe('version_mismatch')
-      const edited = await store.posts.update(user, first.post.id, { content: 'edited', platforms: ['discord'] }, 1, T0 + 1)
+      const edited = await store.posts.update(scope, first.post.id, { content: 'edited', platforms: ['discord'] }, 1, T0 + 1)
       expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ content: 'edited', platforms: ['discord'], targets: [{ platform: 'discord' }] })
       expect(edited.kind === 'ok' && edited.record.version).toBe(2)
-      expect((await store.posts.cancel(user, first.post.id, T0 + 2)).kind).toBe('ok')
-      expect((await store.posts.cancel(user, first.post.id, T0 + 3)).kind).toBe('ok')
-      expect((await store.posts.update(user, first.post.id, { content: 'too late' }, 3, T0 + 4)).kind).toBe('wrong_state')
-      expect((await store.posts.retry(user, second.post.id, T0 + 4)).kind).toBe('wrong_state')
-      expect((await store.posts.cancel(stranger.id, second.post.id, T0 + 4)).kind).toBe('not_found')
-      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect((await store.posts.cancel(scope, first.post.id, T0 + 2)).kind).toBe('ok')
+      expect((await store.posts.cancel(scope, first.post.id, T0 + 3)).kind).toBe('ok')
+      expect((await store.posts.update(scope, first.post.id, { content: 'too late' }, 3, T0 + 4)).kind).toBe('wrong_state')
+      expect((await store.posts.retry(scope, second.post.id, T0 + 4)).kind).toBe('wrong_state')
+      expect((await store.posts.cancel([personalWorkspaceId(stranger.id)], second.post.id, T0 + 4)).kind).toBe('not_found')
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.workspaceId === scope[0]).map((e) => e.type)
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'post.scheduled', 'post.updated', 'post.cancelled'])
     })
 
     it('lists by statuses, by account and by platform in list order, page after page by cursor, both ways', async () => {
-      const { user, account } = await setup('Lister')
-      const other = (await store.accounts.create(user, 'Lister 2', T0)).id
+      const { user, scope, account } = await setup('Lister')
+      const other = (await addAccount(user, 'Lister 2')).id
       // Twelve posts a second apart on two accounts, in five states, on three platforms; two share a time.
       const made: { id: string; at: number; account: string; status: string; platforms: string[] }[] = []
       for (let i = 0; i < 12; i++) {
@@ -419,7 +546,7 @@ describe.each(backends)('the store on $name', (backend) => {
         const record = await store.posts.create(user, { ...newPost(owner, at, platforms), draft }, T0)
         let status = draft ? 'draft' : 'scheduled'
         if (i % 5 === 2) {
-          await store.posts.cancel(user, record.post.id, T0)
+          await store.posts.cancel(scope, record.post.id, T0)
           status = 'cancelled'
         }
         made.push({ id: record.post.id, at, account: owner, status, platforms })
@@ -434,7 +561,7 @@ describe.each(backends)('the store on $name', (backend) => {
         const ids: string[] = []
         let after: { scheduledAt: number; id: string } | undefined
         for (;;) {
-          const page = await store.posts.list(user, { ...filters, order, after }, 3)
+          const page = await store.posts.list(scope, { ...filters, order, after }, 3)
           ids.push(...page.map((r) => r.post.id))
           if (page.length < 3) return ids
           const last = page.at(-1)!.post
@@ -454,27 +581,27 @@ describe.each(backends)('the store on $name', (backend) => {
       }
       // Another user's account lists nothing, with or without statuses.
       const stranger = await setup('Not the lister')
-      expect(await store.posts.list(stranger.user, { order: 'desc', accountId: account }, 10)).toEqual([])
-      expect(await store.posts.count(user, { order: 'desc', accountId: account })).toBe(made.filter((p) => p.account === account).length)
+      expect(await store.posts.list(stranger.scope, { order: 'desc', accountId: account }, 10)).toEqual([])
+      expect(await store.posts.count(scope, { order: 'desc', accountId: account })).toBe(made.filter((p) => p.account === account).length)
     })
 
     it('creates several posts in one transaction, in order with their events, and none when one in the middle is refused', async () => {
-      const { user, account } = await setup('Bulk')
-      const other = await store.accounts.create(user, 'Bulk gone', T0)
+      const { user, scope, account } = await setup('Bulk')
+      const other = await addAccount(user, 'Bulk gone')
       const records = await store.posts.createMany(user, [newPost(account, T0 + 2_000), newPost(account, T0 + 1_000, ['feed'])], T0)
       expect(records.map((r) => r.post.scheduled_at)).toEqual([new Date(T0 + 2_000).toISOString(), new Date(T0 + 1_000).toISOString()])
       expect(records[1]!.post).toMatchObject({ status: 'scheduled', platforms: ['feed'], targets: [{ platform: 'feed', status: 'pending' }] })
       // The second post's account is deleted after validation would have passed: its insert is refused.
-      expect((await store.posts.deleteAccount(user, other.id, { cancelPosts: true }, T0)).kind).toBe('ok')
+      expect((await store.posts.deleteAccount(scope, other.id, { cancelPosts: true }, T0)).kind).toBe('ok')
       const refused = store.posts.createMany(user, [newPost(account, T0 + 3_000), newPost(other.id, T0 + 3_000), newPost(account, T0 + 4_000)], T0)
       await expect(refused).rejects.toThrow()
-      expect((await store.posts.list(user, { order: 'asc' }, 100)).map((r) => r.post.id)).toEqual([records[1]!.post.id, records[0]!.post.id])
-      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      expect((await store.posts.list(scope, { order: 'asc' }, 100)).map((r) => r.post.id)).toEqual([records[1]!.post.id, records[0]!.post.id])
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.workspaceId === scope[0]).map((e) => e.type)
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'account.deleted'])
     })
 
     it('claims and reserves the longest waiting, and a quarter from the most recently due: a post due during a burst does not wait for all of it', async () => {
-      const { user, account } = await setup('Burst and after')
+      const { user, scope, account } = await setup('Burst and after')
       // Far later than any other test's posts: the burst's eight are the oldest due here once
       // what earlier tests left is reserved, and the one after them the newest.
       const at = T0 + 10_000_000_000
@@ -485,7 +612,7 @@ describe.each(backends)('the store on $name', (backend) => {
       while ((await store.publishing.claimDue(at - 1, 1_000, Number.MAX_SAFE_INTEGER)).claimed === 1_000);
       // Claims likewise: three of the burst and the post due since.
       expect(await store.publishing.claimDue(at + 5_000, 4, Number.MAX_SAFE_INTEGER)).toEqual({ claimed: 4, missed: 0 })
-      const statuses = async (ids: string[]) => Promise.all(ids.map(async (id) => (await store.posts.get(user, id))!.post.status))
+      const statuses = async (ids: string[]) => Promise.all(ids.map(async (id) => (await store.posts.get(scope, id))!.post.status))
       expect(await statuses([after])).toEqual(['publishing'])
       expect((await statuses(burst)).filter((s) => s === 'publishing')).toHaveLength(3)
       await store.publishing.claimDue(at + 5_000, 1_000, Number.MAX_SAFE_INTEGER)
@@ -507,7 +634,7 @@ describe.each(backends)('the store on $name', (backend) => {
     })
 
     it('claims a due post, one attempt per target under a lease, and settles it once: the post’s final state and events commit with the last outcome', async () => {
-      const { user, account } = await setup('Publisher')
+      const { user, scope, account } = await setup('Publisher')
       const created = await store.posts.create(user, newPost(account, T0 + 10_000), T0)
       const id = created.post.id
       const at = T0 + 10_000
@@ -524,7 +651,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const mastodon = (await store.publishing.claimTarget(refs[1]!, at, 30_000))!
       expect(await store.publishing.settle(feed, { kind: 'published', platformPostId: 'f1', url: 'https://example.com/f1' }, at + 500)).toBe(true)
       expect(await store.publishing.settle(feed, { kind: 'failed', code: 'late', detail: 'late' }, at + 600)).toBe(false)
-      expect((await store.posts.get(user, id))!.post.status).toBe('publishing')
+      expect((await store.posts.get(scope, id))!.post.status).toBe('publishing')
       expect(await store.publishing.settle(mastodon, { kind: 'retry', at: at + 90_000, code: 'platform_unavailable', detail: '503', uncertainSince: at + 1 }, at + 700)).toBe(true)
       const again = (await store.publishing.reserveDue(at + 90_000, 1_000, 30_000)).filter((r) => r.postId === id)
       expect(again).toEqual([{ postId: id, platform: 'mastodon', accountId: account, dueAt: at + 90_000 }])
@@ -534,17 +661,17 @@ describe.each(backends)('the store on $name', (backend) => {
       // Each claim takes a new fencing token: the first attempt's can no longer write.
       expect(second.claim).not.toBe(mastodon.claim)
       expect(await store.publishing.settle(second, { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 91_000)).toBe(true)
-      const done = (await store.posts.get(user, id))!
+      const done = (await store.posts.get(scope, id))!
       expect(done.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 500).toISOString() })
       expect(done.post.targets).toEqual([
         expect.objectContaining({ platform: 'feed', status: 'published', platform_post_id: 'f1', url: 'https://example.com/f1', attempts: 1 }),
         expect.objectContaining({ platform: 'mastodon', status: 'failed', attempts: 2, error: { code: 'platform_rejected', detail: 'no' } }),
       ])
-      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.userId === user).map((e) => e.type)
+      const types = (await store.events.listAfter('', 10_000)).filter((e) => e.workspaceId === scope[0]).map((e) => e.type)
       expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.target.failed', 'post.partially_published'])
 
       // A retry re-queues what failed, due now, keeping the attempt count.
-      const retried = await store.posts.retry(user, id, at + 100_000)
+      const retried = await store.posts.retry(scope, id, at + 100_000)
       expect(retried.kind === 'ok' && retried.record.post.status).toBe('scheduled')
       await store.publishing.claimDue(at + 100_000, 100, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -552,7 +679,7 @@ describe.each(backends)('the store on $name', (backend) => {
     })
 
     it('settles a batch of outcomes as it would one by one: two of one post in turn, a target settled already, a target claimed twice', async () => {
-      const { user, account } = await setup('Batches')
+      const { user, scope, account } = await setup('Batches')
       const at = T0 + 20_000
       const a = (await store.posts.create(user, newPost(account, at), T0)).post
       const b = (await store.posts.create(user, newPost(account, at, ['feed']), T0)).post
@@ -566,7 +693,7 @@ describe.each(backends)('the store on $name', (backend) => {
       )
       expect(claims.map((c) => c && `${c.postId} ${c.platform}`)).toEqual([`${a.id} feed`, `${a.id} mastodon`, `${b.id} feed`, undefined])
       const [aFeed, aMastodon, bFeed] = claims as [ClaimedTarget, ClaimedTarget, ClaimedTarget]
-      const claimedVersion = (await store.posts.get(user, a.id))!.version
+      const claimedVersion = (await store.posts.get(scope, a.id))!.version
       const published = (platformPostId: string) => ({ kind: 'published' as const, platformPostId, url: null })
       expect(
         await store.publishing.settleAll([
@@ -576,13 +703,13 @@ describe.each(backends)('the store on $name', (backend) => {
           { ...aFeed, outcome: { kind: 'failed', code: 'late', detail: 'late' }, at: at + 300 },
         ]),
       ).toEqual([true, true, true, false])
-      const after = (await store.posts.get(user, a.id))!
+      const after = (await store.posts.get(scope, a.id))!
       expect(after.version).toBe(claimedVersion + 2)
       expect(after.post).toMatchObject({ status: 'partially_published', published_at: new Date(at + 100).toISOString() })
       expect(after.post.targets.map((t) => [t.platform, t.status])).toEqual([['feed', 'published'], ['mastodon', 'failed']])
-      expect((await store.posts.get(user, b.id))!.post).toMatchObject({ status: 'published', published_at: new Date(at + 100).toISOString() })
+      expect((await store.posts.get(scope, b.id))!.post).toMatchObject({ status: 'published', published_at: new Date(at + 100).toISOString() })
       // Each event carries the post as its own outcome left it: the first, before the second was recorded.
-      const events = (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user && (e.data as { id: string }).id === a.id && e.type !== 'post.scheduled')
+      const events = (await store.events.listAfter('', 100_000)).filter((e) => e.workspaceId === scope[0] && (e.data as { id: string }).id === a.id && e.type !== 'post.scheduled')
       expect(events.map((e) => [e.type, (e.data as { status: string }).status])).toEqual([
         ['post.target.published', 'publishing'],
         ['post.target.failed', 'partially_published'],
@@ -602,18 +729,18 @@ describe.each(backends)('the store on $name', (backend) => {
           await store.publishing.settle(claimed, result, at + 100)
         }
       }
-      const occurrences = async (user: string, seriesId: string) => (await store.posts.list(user, { order: 'asc', seriesId }, 100)).map((r) => r.post)
-      const eventsOf = async (user: string) => (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user)
+      const occurrences = async (scope: string[], seriesId: string) => (await store.posts.list(scope, { order: 'asc', seriesId }, 100)).map((r) => r.post)
+      const eventsOf = async (scope: string[]) => (await store.events.listAfter('', 100_000)).filter((e) => e.workspaceId === scope[0])
 
       it('schedules the next occurrence when one is published or fails, counted from the start, once; the last ends the series', async () => {
-        const { user, account } = await setup('Evergreen')
+        const { user, scope, account } = await setup('Evergreen')
         const start = T0 + HOUR
         const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ count: 3 }) }, T0)).post
         expect(first).toMatchObject({ occurrence: 1, repeat: { interval: 'PT2H', count: 3, until: null, timezone: 'UTC', starts_at: new Date(start).toISOString() } })
         expect(first.series_id).toMatch(/^ser_/)
         // Published late: the next is still two hours after the first's time, not after the publish.
         await publish(first.id, start + 600_000)
-        let all = await occurrences(user, first.series_id!)
+        let all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
           [1, 'published', new Date(start).toISOString()],
           [2, 'scheduled', new Date(start + 2 * HOUR).toISOString()],
@@ -621,15 +748,15 @@ describe.each(backends)('the store on $name', (backend) => {
         expect(all[1]).toMatchObject({ content: first.content, media_urls: first.media_urls, platforms: ['feed'], account_id: account, series_id: first.series_id, repeat: first.repeat, targets: [{ platform: 'feed', status: 'pending' }] })
         // A failure does not stop an evergreen series; a retry of it later does not step the series twice.
         await publish(all[1]!.id, start + 2 * HOUR, 'failed')
-        all = await occurrences(user, first.series_id!)
+        all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => [p.occurrence, p.status])).toEqual([[1, 'published'], [2, 'failed'], [3, 'scheduled']])
-        expect((await store.posts.retry(user, all[1]!.id, start + 3 * HOUR)).kind).toBe('ok')
+        expect((await store.posts.retry(scope, all[1]!.id, start + 3 * HOUR)).kind).toBe('ok')
         await publish(all[1]!.id, start + 3 * HOUR)
-        expect(await occurrences(user, first.series_id!)).toHaveLength(3)
+        expect(await occurrences(scope, first.series_id!)).toHaveLength(3)
         await publish(all[2]!.id, start + 4 * HOUR)
-        all = await occurrences(user, first.series_id!)
+        all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => p.status)).toEqual(['published', 'published', 'published'])
-        const events = await eventsOf(user)
+        const events = await eventsOf(scope)
         expect(events.map((e) => e.type)).toEqual([
           'post.scheduled',
           'post.target.published', 'post.published', 'post.scheduled',
@@ -641,59 +768,59 @@ describe.each(backends)('the store on $name', (backend) => {
       })
 
       it('skips an occurrence cancelled alone; stops the series with series, cancelling what is scheduled', async () => {
-        const { user, account } = await setup('Skipper')
+        const { user, scope, account } = await setup('Skipper')
         const start = T0 + HOUR
         const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 10 * HOUR }) }, T0)).post
-        const skipped = await store.posts.cancel(user, first.id, T0 + 1)
+        const skipped = await store.posts.cancel(scope, first.id, T0 + 1)
         expect(skipped.kind === 'ok' && skipped.record.post.status).toBe('cancelled')
-        let all = await occurrences(user, first.series_id!)
+        let all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
           [1, 'cancelled', new Date(start).toISOString()],
           [2, 'scheduled', new Date(start + 2 * HOUR).toISOString()],
         ])
         // Cancelling the skipped one again changes nothing.
-        expect((await store.posts.cancel(user, first.id, T0 + 2)).kind).toBe('ok')
-        expect(await occurrences(user, first.series_id!)).toHaveLength(2)
-        const stopped = await store.posts.cancel(user, all[1]!.id, T0 + 3, { series: true })
+        expect((await store.posts.cancel(scope, first.id, T0 + 2)).kind).toBe('ok')
+        expect(await occurrences(scope, first.series_id!)).toHaveLength(2)
+        const stopped = await store.posts.cancel(scope, all[1]!.id, T0 + 3, { series: true })
         expect(stopped.kind === 'ok' && stopped.record.post.status).toBe('cancelled')
-        all = await occurrences(user, first.series_id!)
+        all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => p.status)).toEqual(['cancelled', 'cancelled'])
         // Stopped: asking again sends nothing more.
-        expect((await store.posts.cancel(user, all[1]!.id, T0 + 4, { series: true })).kind).toBe('ok')
-        const types = (await eventsOf(user)).map((e) => e.type)
+        expect((await store.posts.cancel(scope, all[1]!.id, T0 + 4, { series: true })).kind).toBe('ok')
+        const types = (await eventsOf(scope)).map((e) => e.type)
         expect(types).toEqual(['post.scheduled', 'post.cancelled', 'post.scheduled', 'post.cancelled', 'post.series_ended'])
-        expect((await eventsOf(user)).at(-1)!.data).toMatchObject({ id: all[1]!.id, reason: 'cancelled' })
+        expect((await eventsOf(scope)).at(-1)!.data).toMatchObject({ id: all[1]!.id, reason: 'cancelled' })
       })
 
       it('ends the series when its next time is after until, and skips occurrences long past instead of publishing a backlog', async () => {
-        const { user, account } = await setup('Sleeper')
+        const { user, scope, account } = await setup('Sleeper')
         const start = T0 + HOUR
         const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 24 * HOUR }) }, T0)).post
         // The daemon was down for 7 hours: the first fails as missed, and the series resumes at its first occurrence to come.
         const woke = start + 7 * HOUR + 60_000
         expect((await store.publishing.claimDue(woke, 1_000, 6 * HOUR)).missed).toBeGreaterThanOrEqual(1)
-        let all = await occurrences(user, first.series_id!)
+        let all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
           [1, 'failed', new Date(start).toISOString()],
           [5, 'scheduled', new Date(start + 8 * HOUR).toISOString()],
         ])
         // An occurrence only minutes late is still published.
         await publish(all[1]!.id, start + 10 * HOUR + 120_000)
-        all = await occurrences(user, first.series_id!)
+        all = await occurrences(scope, first.series_id!)
         expect(all.at(-1)).toMatchObject({ occurrence: 6, status: 'scheduled', scheduled_at: new Date(start + 10 * HOUR).toISOString() })
         // Published 13 hours late: the occurrences meanwhile are skipped; the last within until (24 h) comes next.
         await publish(all.at(-1)!.id, start + 23 * HOUR)
-        all = await occurrences(user, first.series_id!)
+        all = await occurrences(scope, first.series_id!)
         expect(all.at(-1)).toMatchObject({ occurrence: 13, status: 'scheduled', scheduled_at: new Date(start + 24 * HOUR).toISOString() })
         await publish(all.at(-1)!.id, start + 24 * HOUR)
-        expect((await occurrences(user, first.series_id!)).at(-1)).toMatchObject({ occurrence: 13, status: 'published' })
-        const ended = (await eventsOf(user)).filter((e) => e.type === 'post.series_ended')
+        expect((await occurrences(scope, first.series_id!)).at(-1)).toMatchObject({ occurrence: 13, status: 'published' })
+        const ended = (await eventsOf(scope)).filter((e) => e.type === 'post.series_ended')
         expect(ended.map((e) => (e.data as { reason: string }).reason)).toEqual(['until'])
       })
     })
 
     it('still hands a retry the parts already out when the post was edited down to one part after the retry', async () => {
-      const { user, account } = await setup('Shrinker')
+      const { user, scope, account } = await setup('Shrinker')
       const at = T0 + 8_000_000
       const created = await store.posts.create(user, { ...newPost(account, at, ['feed']), firstComment: 'first!' }, T0)
       const id = created.post.id
@@ -705,8 +832,8 @@ describe.each(backends)('the store on $name', (backend) => {
       await store.publishing.settle(claimed, { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 1 }, at + 10)
       // Retried, the post is editable again: without its comment it is a post of one part, whose
       // part 0 is out already and must not go out again.
-      await store.posts.retry(user, id, at + 100)
-      const edited = await store.posts.update(user, id, { firstComment: null }, (await store.posts.get(user, id))!.version, at + 200)
+      await store.posts.retry(scope, id, at + 100)
+      const edited = await store.posts.update(scope, id, { firstComment: null }, (await store.posts.get(scope, id))!.version, at + 200)
       expect(edited.kind === 'ok' && edited.record.post.targets[0]!.parts.map((p) => p.platform_post_id)).toEqual(['p0'])
       await store.publishing.claimDue(at + 300, 1_000, 86_400_000)
       const [again] = (await store.publishing.reserveDue(at + 300, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -714,7 +841,7 @@ describe.each(backends)('the store on $name', (backend) => {
     })
 
     it('keeps a thread, a first comment and per-platform versions; records each part as it goes out, once, and a retry resumes after the last', async () => {
-      const { user, account } = await setup('Threader')
+      const { user, scope, account } = await setup('Threader')
       const at = T0 + 7_000_000
       const created = await store.posts.create(
         user,
@@ -756,7 +883,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.recordPart(feed, { ...part(1, 'first_comment'), platformPostId: 'other' })).toBe(false)
       expect(await store.publishing.settle(feed, { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 2 }, at + 10)).toBe(true)
       expect(await store.publishing.settle(mastodon, { kind: 'failed', code: 'platform_rejected', detail: 'no' }, at + 11)).toBe(true)
-      const failed = (await store.posts.get(user, id))!.post
+      const failed = (await store.posts.get(scope, id))!.post
       expect(failed.status).toBe('failed')
       expect(failed.targets[0]).toMatchObject({
         platform: 'feed',
@@ -770,15 +897,15 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(failed.targets[1]!.error).toEqual({ code: 'platform_rejected', detail: 'no' })
 
       // The retry's claim hands over the parts already out: the attempt starts at part 2.
-      await store.posts.retry(user, id, at + 100_000)
+      await store.posts.retry(scope, id, at + 100_000)
       await store.publishing.claimDue(at + 100_000, 1_000, 86_400_000)
       const again = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).find((r) => r.postId === id && r.platform === 'feed')!
       const resumed = (await store.publishing.claimTarget(again, at + 100_000, 30_000))!
       expect(resumed.published).toEqual([part(0, 'post'), part(1, 'first_comment')])
-      expect((await store.posts.get(user, id))!.post.targets[0]!.error).toBeNull()
+      expect((await store.posts.get(scope, id))!.post.targets[0]!.error).toBeNull()
       // A part out settles the doubt an earlier unanswered request left.
       expect(await store.publishing.settle(resumed, { kind: 'retry', at: at + 200_000, code: 'network_error', detail: 'timeout', uncertainSince: at + 100_000, part: 2 }, at + 100_500)).toBe(true)
-      expect((await store.posts.get(user, id))!.post.targets[0]!.error).toEqual({ code: 'network_error', detail: 'timeout', part: 2 })
+      expect((await store.posts.get(scope, id))!.post.targets[0]!.error).toEqual({ code: 'network_error', detail: 'timeout', part: 2 })
       const third = (await store.publishing.reserveDue(at + 200_000, 1_000, 30_000)).find((r) => r.postId === id && r.platform === 'feed')!
       const last = (await store.publishing.claimTarget(third, at + 200_000, 30_000))!
       expect(last).toMatchObject({ uncertainSince: at + 100_000 })
@@ -787,23 +914,23 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.recordPart(last, part(2, 'thread'))).toBe(true)
       expect(await store.publishing.recordPart(last, part(3, 'thread'))).toBe(true)
       expect(await store.publishing.settle(last, { kind: 'published', platformPostId: 'f0', url: 'https://example.com/f0' }, at + 200_100)).toBe(true)
-      const done = (await store.posts.get(user, id))!.post
+      const done = (await store.posts.get(scope, id))!.post
       expect(done.targets[0]).toMatchObject({ status: 'published', platform_post_id: 'f0', error: null })
       expect(done.targets[0]!.parts.map((p) => p.index)).toEqual([0, 1, 2, 3])
 
       // An edit replaces the thread, the comment and the overrides; what it leaves out stays.
       const other = await store.posts.create(user, { ...newPost(account, at + 9_000_000), firstComment: 'c' }, T0)
-      const edited = await store.posts.update(user, other.post.id, { thread: [{ content: 'x', media_urls: [] }], overrides: { feed: { content: 'f' } } }, other.version, T0 + 1)
+      const edited = await store.posts.update(scope, other.post.id, { thread: [{ content: 'x', media_urls: [] }], overrides: { feed: { content: 'f' } } }, other.version, T0 + 1)
       expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ thread: [{ content: 'x', media_urls: [] }], first_comment: 'c', overrides: { feed: { content: 'f' } } })
-      const cleared = await store.posts.update(user, other.post.id, { firstComment: null }, other.version + 1, T0 + 2)
+      const cleared = await store.posts.update(scope, other.post.id, { firstComment: null }, other.version + 1, T0 + 2)
       expect(cleared.kind === 'ok' && cleared.record.post.first_comment).toBeNull()
     })
 
     it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
-      const { user, account } = await setup('Late')
+      const { user, scope, account } = await setup('Late')
       const late = (await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
       expect((await store.publishing.claimDue(T0 + 1_000 + 3_600_000, 1_000, 60_000)).missed).toBeGreaterThanOrEqual(1)
-      expect((await store.posts.get(user, late))!.post).toMatchObject({ status: 'failed', targets: [{ status: 'failed', error: { code: 'missed_schedule' } }] })
+      expect((await store.posts.get(scope, late))!.post).toMatchObject({ status: 'failed', targets: [{ status: 'failed', error: { code: 'missed_schedule' } }] })
 
       const hung = (await store.posts.create(user, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
       await store.publishing.claimDue(T0 + 5_000_000, 1_000, 86_400_000)
@@ -821,7 +948,7 @@ describe.each(backends)('the store on $name', (backend) => {
     })
 
     it('fences every write about a claimed target: an attempt whose lease ran out and was taken over changes nothing when it comes back', async () => {
-      const { user, account } = await setup('Fenced')
+      const { user, scope, account } = await setup('Fenced')
       const at = T0 + 11_000_000
       const id = (await store.posts.create(user, { ...newPost(account, at, ['mastodon']), firstComment: 'and a comment' }, T0)).post.id
       await store.publishing.claimDue(at, 1_000, 86_400_000)
@@ -836,9 +963,9 @@ describe.each(backends)('the store on $name', (backend) => {
       const [again] = (await other.publishing.reserveDue(at + 30_000, 1_000, 30_000)).filter((r) => r.postId === id)
       const current = (await other.publishing.claimTarget(again!, at + 30_000, 30_000))!
       const part = (index: number, platformPostId: string) => ({ index, kind: index === 0 ? ('post' as const) : ('first_comment' as const), platformPostId, url: null, ref: null, publishedAt: at + 31_000 })
-      const before = (await store.posts.get(user, id))!
+      const before = (await store.posts.get(scope, id))!
       expect(before.post.targets[0]).toMatchObject({ status: 'publishing', attempts: 2 })
-      const eventCount = async () => (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user).length
+      const eventCount = async () => (await store.events.listAfter('', 100_000)).filter((e) => e.workspaceId === scope[0]).length
       const events = await eventCount()
 
       // The first wakes while the other's attempt is in flight: its timed-out outcome, its part and its re-send change nothing.
@@ -846,28 +973,28 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.publishing.settleAll([{ ...stale, outcome: { kind: 'unconfirmed', detail: 'no answer' }, at: at + 31_000 }])).toEqual([false])
       expect(await store.publishing.recordPart(stale, part(0, 'stale-0'))).toBe(false)
       await store.publishing.resend(stale, at + 31_000)
-      expect(await store.posts.get(user, id)).toEqual(before)
+      expect(await store.posts.get(scope, id)).toEqual(before)
       expect(await eventCount()).toBe(events)
 
       // The current holder's parts and outcome stand.
       expect(await other.publishing.recordPart(current, part(0, 'm0'))).toBe(true)
       expect(await other.publishing.recordPart(current, part(1, 'm1'))).toBe(true)
       expect(await other.publishing.settle(current, { kind: 'published', platformPostId: 'm0', url: 'https://social.example/m0' }, at + 32_000)).toBe(true)
-      const published = (await store.posts.get(user, id))!
+      const published = (await store.posts.get(scope, id))!
 
       // And the first, waking after it, still changes nothing.
       expect(await store.publishing.settle(stale, { kind: 'failed', code: 'platform_timeout', detail: 'no answer' }, at + 33_000)).toBe(false)
       expect(await store.publishing.settle(stale, { kind: 'published', platformPostId: 'stale-0', url: null }, at + 33_000)).toBe(false)
       expect(await store.publishing.recordPart(stale, part(1, 'stale-1'))).toBe(false)
-      expect(await store.posts.get(user, id)).toEqual(published)
+      expect(await store.posts.get(scope, id)).toEqual(published)
       expect(published.post).toMatchObject({ status: 'published', targets: [{ status: 'published', platform_post_id: 'm0', attempts: 2, error: null }] })
       expect(published.post.targets[0]!.parts.map((p) => p.platform_post_id)).toEqual(['m0', 'm1'])
-      const types = (await store.events.listAfter('', 100_000)).filter((e) => e.userId === user && (e.data as { id: string }).id === id).map((e) => e.type)
+      const types = (await store.events.listAfter('', 100_000)).filter((e) => e.workspaceId === scope[0] && (e.data as { id: string }).id === id).map((e) => e.type)
       expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.published'])
     })
 
     it('neither renews nor re-sends under a claim that was taken over', async () => {
-      const { user, account } = await setup('Fenced renewal')
+      const { user, scope, account } = await setup('Fenced renewal')
       const at = T0 + 12_000_000
       const id = (await store.posts.create(user, newPost(account, at, ['discord']), T0)).post.id
       await store.publishing.claimDue(at, 1_000, 86_400_000)
@@ -884,11 +1011,11 @@ describe.each(backends)('the store on $name', (backend) => {
       await store.publishing.renewLeases([lapsed[0]!], at + 10_000_000)
       expect((await store.publishing.abandoned(at + 1_000_000, false)).filter((r) => r.postId === id)).toEqual([])
       await store.publishing.settle(lapsed[0]!, { kind: 'unconfirmed', detail: 'no answer' }, at + 1_000_000)
-      expect((await store.posts.get(user, id))!.post.targets[0]).toMatchObject({ status: 'unconfirmed' })
+      expect((await store.posts.get(scope, id))!.post.targets[0]).toMatchObject({ status: 'unconfirmed' })
     })
 
     it('keeps drafts (no time, never claimed, listed by creation), edits them, and schedules one only at the version read', async () => {
-      const { user, account } = await setup('Drafter')
+      const { user, scope, account } = await setup('Drafter')
       const draft = (t: number | null) => ({ ...newPost(account, 0, ['feed']), scheduledAt: t, draft: true })
       const timeless = await store.posts.create(user, draft(null), T0 + 10)
       expect(timeless.post).toMatchObject({ status: 'draft', scheduled_at: null, created_at: new Date(T0 + 10).toISOString() })
@@ -899,43 +1026,43 @@ describe.each(backends)('the store on $name', (backend) => {
 
       // Never claimed, however overdue its planned time.
       await store.publishing.claimDue(T0, 100, 86_400_000)
-      expect((await store.posts.get(user, overdue.post.id))!.post.status).toBe('draft')
+      expect((await store.posts.get(scope, overdue.post.id))!.post.status).toBe('draft')
 
       // A timeless draft sorts at its created_at: T0-60s (overdue's time), T0+10 (timeless), T0+15; paged, the cursor resumes exactly.
       const asc = { order: 'asc' as const, accountId: account }
-      const first = await store.posts.list(user, asc, 2)
+      const first = await store.posts.list(scope, asc, 2)
       expect(first.map((r) => r.post.id)).toEqual([overdue.post.id, timeless.post.id])
-      const rest = await store.posts.list(user, { ...asc, after: { scheduledAt: T0 + 10, id: timeless.post.id } }, 2)
+      const rest = await store.posts.list(scope, { ...asc, after: { scheduledAt: T0 + 10, id: timeless.post.id } }, 2)
       expect(rest.map((r) => r.post.id)).toEqual([timed.post.id])
-      expect((await store.posts.list(user, { ...asc, statuses: ['draft'], from: T0, to: T0 + 11 }, 10)).map((r) => r.post.id)).toEqual([timeless.post.id])
-      expect(await store.posts.count(user, { ...asc, statuses: ['draft'] })).toBe(2)
+      expect((await store.posts.list(scope, { ...asc, statuses: ['draft'], from: T0, to: T0 + 11 }, 10)).map((r) => r.post.id)).toEqual([timeless.post.id])
+      expect(await store.posts.count(scope, { ...asc, statuses: ['draft'] })).toBe(2)
 
-      const edited = await store.posts.update(user, timeless.post.id, { content: 'v2' }, timeless.version, T0 + 30)
+      const edited = await store.posts.update(scope, timeless.post.id, { content: 'v2' }, timeless.version, T0 + 30)
       expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ status: 'draft', content: 'v2', scheduled_at: null })
-      const stale = await store.posts.schedule(user, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version, T0 + 40)
+      const stale = await store.posts.schedule(scope, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version, T0 + 40)
       expect(stale.kind).toBe('version_mismatch')
-      const scheduled = await store.posts.schedule(user, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version + 1, T0 + 40)
+      const scheduled = await store.posts.schedule(scope, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version + 1, T0 + 40)
       expect(scheduled.kind === 'ok' && scheduled.record.post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(T0 + 3_600_000).toISOString() })
-      expect((await store.posts.schedule(user, timeless.post.id, { at: T0 }, timeless.version + 2, T0 + 50)).kind).toBe('wrong_state')
+      expect((await store.posts.schedule(scope, timeless.post.id, { at: T0 }, timeless.version + 2, T0 + 50)).kind).toBe('wrong_state')
       expect((await store.events.listAfter('', 100_000)).filter((e) => (e.data as { id: string }).id === timeless.post.id).map((e) => e.type)).toEqual(['post.drafted', 'post.updated', 'post.scheduled'])
 
-      const cancelled = await store.posts.cancel(user, (await store.posts.create(user, draft(null), T0)).post.id, T0 + 60)
+      const cancelled = await store.posts.cancel(scope, (await store.posts.create(user, draft(null), T0)).post.id, T0 + 60)
       expect(cancelled.kind === 'ok' && cancelled.record.post).toMatchObject({ status: 'cancelled', scheduled_at: null })
     })
 
     it('keeps an account’s queue slots, and gives queued posts the free ones in turn, inside the create', async () => {
-      const { user, account } = await setup('Queuer')
+      const { user, scope, account } = await setup('Queuer')
       const stranger = await store.users.create({ name: 'Nosy' }, T0)
       const now = Date.parse('2027-01-04T00:00:00Z') // a Monday, in the user's zone (UTC)
       const queued = { ...newPost(account, 0, ['feed']), scheduledAt: null, queue: true }
       const refused = await store.posts.createMany(user, [newPost(account, now + 1_000, ['feed']), queued], now).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(QueueRefusedError)
       expect(refused).toMatchObject({ reason: 'queue_empty', accountId: account, index: 1 })
-      expect(await store.posts.list(user, { order: 'asc', accountId: account }, 10)).toEqual([])
+      expect(await store.posts.list(scope, { order: 'asc', accountId: account }, 10)).toEqual([])
 
-      expect(await store.queues.get(stranger.id, account)).toBeUndefined()
-      expect(await store.queues.set(stranger.id, account, [{ day: 'monday', time: '09:00' }])).toBeUndefined()
-      expect(await store.queues.set(user, account, [{ day: 'friday', time: '17:30' }, { day: 'monday', time: '09:00' }])).toEqual([
+      expect(await store.queues.get([personalWorkspaceId(stranger.id)], account)).toBeUndefined()
+      expect(await store.queues.set([personalWorkspaceId(stranger.id)], account, [{ day: 'monday', time: '09:00' }])).toBeUndefined()
+      expect(await store.queues.set(scope, account, [{ day: 'friday', time: '17:30' }, { day: 'monday', time: '09:00' }])).toEqual([
         { day: 'monday', time: '09:00' },
         { day: 'friday', time: '17:30' },
       ])
@@ -945,16 +1072,16 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.queues.taken(account, now, now + 86_400_000)).toEqual([monday9])
       const made = await store.posts.createMany(user, [queued, queued], now)
       expect(made.map((r) => r.post.scheduled_at)).toEqual([new Date(friday).toISOString(), new Date(monday9 + 7 * 86_400_000).toISOString()])
-      await store.posts.cancel(user, byHand.post.id, now)
+      await store.posts.cancel(scope, byHand.post.id, now)
       expect((await store.posts.create(user, queued, now)).post.scheduled_at).toBe(new Date(monday9).toISOString())
       const draft = await store.posts.create(user, { ...newPost(account, 0, ['feed']), scheduledAt: null, draft: true }, now)
-      const scheduled = await store.posts.schedule(user, draft.post.id, { queue: true }, draft.version, now)
+      const scheduled = await store.posts.schedule(scope, draft.post.id, { queue: true }, draft.version, now)
       expect(scheduled.kind === 'ok' && scheduled.record.post.scheduled_at).toBe(new Date(friday + 7 * 86_400_000).toISOString())
 
-      expect(await store.queues.set(user, account, [])).toEqual([])
-      expect(await store.queues.set(user, account, [{ day: 'sunday', time: '23:59' }])).toHaveLength(1)
-      expect((await store.posts.deleteAccount(user, account, { cancelPosts: true }, now)).kind).toBe('ok')
-      expect(await store.queues.get(user, account)).toBeUndefined()
+      expect(await store.queues.set(scope, account, [])).toEqual([])
+      expect(await store.queues.set(scope, account, [{ day: 'sunday', time: '23:59' }])).toHaveLength(1)
+      expect((await store.posts.deleteAccount(scope, account, { cancelPosts: true }, now)).kind).toBe('ok')
+      expect(await store.queues.get(scope, account)).toBeUndefined()
     })
   })
 
@@ -975,19 +1102,19 @@ describe.each(backends)('the store on $name', (backend) => {
     /** A user's endpoint, sent a webhook.test whose delivery is claimed at T0 + 5. */
     const testDelivery = async (name: string) => {
       const user = await store.users.create({ name }, T0)
-      const hook = await store.webhooks.create(user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
-      await store.events.append(user.id, 'webhook.test', { webhook_id: hook.id }, T0 + 1)
+      const hook = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
+      await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { webhook_id: hook.id }, T0 + 1)
       while ((await store.webhookDeliveries.dispatch(T0 + 5)) > 0);
       return { user, hook, job: (await store.webhookDeliveries.claim(T0 + 5, limits)).find((j) => j.webhookId === hook.id)! }
     }
 
     it('fans each event out to the endpoints subscribed to it, leases deliveries within the limits, and records each attempt', async () => {
       const user = await store.users.create({ name: 'Hooked' }, T0)
-      const all = await store.webhooks.create(user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, T0)
-      const some = await store.webhooks.create(user.id, { url: 'https://b.example/h', events: ['post.published'], description: 'b', sealedSecret: 's2' }, T0)
-      expect(all).toMatchObject({ userId: user.id, url: 'https://a.example/h', events: ['*'], enabled: true, disabledReason: null, createdAt: T0 })
-      const published = await store.events.append(user.id, 'post.published', { id: 'pst_1' }, T0 + 1)
-      await store.events.append(user.id, 'account.connected', { id: 'acc_1' }, T0 + 2)
+      const all = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, T0)
+      const some = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://b.example/h', events: ['post.published'], description: 'b', sealedSecret: 's2' }, T0)
+      expect(all).toMatchObject({ workspaceId: personalWorkspaceId(user.id), url: 'https://a.example/h', events: ['*'], enabled: true, disabledReason: null, createdAt: T0 })
+      const published = await store.events.append(personalWorkspaceId(user.id), 'post.published', { id: 'pst_1' }, T0 + 1)
+      await store.events.append(personalWorkspaceId(user.id), 'account.connected', { id: 'acc_1' }, T0 + 2)
       while ((await store.webhookDeliveries.dispatch(T0 + 10)) > 0);
       expect(await store.webhookDeliveries.hasWork(T0 + 10)).toBe(true)
       const jobs = (await store.webhookDeliveries.claim(T0 + 10, limits)).filter((j) => j.webhookId === all.id || j.webhookId === some.id)
@@ -1016,7 +1143,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.webhookDeliveries.record(attempt(stale, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 30_100)).toEqual({ recorded: false, disabledReason: null })
       expect(await other.webhookDeliveries.record(attempt(current, true, null), T0 + 30_200)).toEqual({ recorded: true, disabledReason: null })
       expect(await store.webhookDeliveries.record(attempt(stale, false, T0 + 90_000), T0 + 30_300)).toEqual({ recorded: false, disabledReason: null })
-      expect(await store.webhooks.get(user.id, hook.id)).toMatchObject({ enabled: true, disabledReason: null })
+      expect(await store.webhooks.get([personalWorkspaceId(user.id)], hook.id)).toMatchObject({ enabled: true, disabledReason: null })
       const attempts = await store.webhookDeliveries.listAttempts(hook.id, '', 10)
       expect(attempts.map((a) => [a.attempt, a.succeeded, a.error])).toEqual([[2, true, null], [1, false, expect.stringMatching(/interrupted/)]])
       // Delivered: nothing is due for it later.
@@ -1026,13 +1153,13 @@ describe.each(backends)('the store on $name', (backend) => {
     it('disables an endpoint that answers 410, edits and rotates an endpoint, and deletes it with its deliveries', async () => {
       const { user, hook, job } = await testDelivery('Gone')
       expect(await store.webhookDeliveries.record(attempt(job, false, null, { statusCode: 410, disableReason: 'the endpoint answered 410 Gone' }), T0 + 6)).toEqual({ recorded: true, disabledReason: 'the endpoint answered 410 Gone' })
-      expect(await store.webhooks.get(user.id, hook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone', disabledAt: T0 + 6 })
-      const enabled = await store.webhooks.update(user.id, hook.id, { enabled: true, url: 'https://back.example/h' }, T0 + 7)
+      expect(await store.webhooks.get([personalWorkspaceId(user.id)], hook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone', disabledAt: T0 + 6 })
+      const enabled = await store.webhooks.update([personalWorkspaceId(user.id)], hook.id, { enabled: true, url: 'https://back.example/h' }, T0 + 7)
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null, url: 'https://back.example/h' })
-      expect(await store.webhooks.rotateSecret(user.id, hook.id, 's-new', T0 + 86_400_000, T0 + 8)).toMatchObject({ previousSecretExpiresAt: T0 + 86_400_000 })
-      expect((await store.webhooks.listPage(user.id, '', 10)).map((w) => w.id)).toEqual([hook.id])
-      expect(await store.webhooks.delete(user.id, hook.id)).toBe(true)
-      expect(await store.webhooks.delete(user.id, hook.id)).toBe(false)
+      expect(await store.webhooks.rotateSecret([personalWorkspaceId(user.id)], hook.id, 's-new', T0 + 86_400_000, T0 + 8)).toMatchObject({ previousSecretExpiresAt: T0 + 86_400_000 })
+      expect((await store.webhooks.listPage([personalWorkspaceId(user.id)], '', 10)).map((w) => w.id)).toEqual([hook.id])
+      expect(await store.webhooks.delete([personalWorkspaceId(user.id)], hook.id)).toBe(true)
+      expect(await store.webhooks.delete([personalWorkspaceId(user.id)], hook.id)).toBe(false)
       expect(await store.webhookDeliveries.listAttempts(hook.id, '', 10)).toEqual([])
     })
   })
@@ -1040,12 +1167,12 @@ describe.each(backends)('the store on $name', (backend) => {
   describe('metrics and analytics', () => {
     it('claims due reads, keeps every snapshot and the latest counts, and reports sums, rates, the median delay and the top posts', async () => {
       const user = await store.users.create({ name: 'Analyst' }, T0)
-      const account = await store.accounts.create(user.id, 'Numbers', T0)
+      const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Numbers', T0)
       const ids: string[] = []
       // Three posts an hour apart, published 1, 2 and 4 seconds late.
       for (const [i, late] of [1_000, 2_000, 4_000].entries()) {
         const at = T0 + i * 3_600_000
-        const id = (await store.posts.create(user.id, { accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
+        const id = (await store.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
         ids.push(id)
         await store.publishing.claimDue(at, 100, 86_400_000)
         const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -1060,7 +1187,7 @@ describe.each(backends)('the store on $name', (backend) => {
       await store.metrics.record([{ postId: ids[0]!, platform: 'mastodon', metrics: counts(3), nextAt: null, failures: 0 }], T0 + 86_400_001)
       expect((await store.metrics.history(ids[0]!, 'mastodon')).map((s) => s.likes)).toEqual([0, 3])
 
-      const report = await store.analytics.report({ userId: user.id, from: T0, to: T0 + 3 * 3_600_000, buckets: [0, 1, 2].map((i) => ({ start: T0 + i * 3_600_000, end: T0 + (i + 1) * 3_600_000 })), top: 2 })
+      const report = await store.analytics.report({ workspaceId: personalWorkspaceId(user.id), from: T0, to: T0 + 3 * 3_600_000, buckets: [0, 1, 2].map((i) => ({ start: T0 + i * 3_600_000, end: T0 + (i + 1) * 3_600_000 })), top: 2 })
       expect(report.totals).toEqual({ scheduled: 3, published: 3, failed: 0, medianDelayMs: 2_000, impressions: null, likes: 33, reposts: 3, replies: null, quotes: null, clicks: null, engagements: 36, ratedEngagements: null, ratedImpressions: null })
       expect(report.byPlatform.map((p) => [p.platform, p.published])).toEqual([['mastodon', 3]])
       expect([...report.byBucket.entries()].map(([b, a]) => [b, a.medianDelayMs, a.likes])).toEqual([[0, 1_000, 3], [1, 2_000, 10], [2, 4_000, 20]])
@@ -1079,7 +1206,7 @@ describe.each(backends)('the store on $name', (backend) => {
         T0 + 86_400_002,
       )
       expect((await store.metrics.history(ids[1]!, 'mastodon')).map((s) => s.likes)).toEqual([10, 40])
-      const again = await store.analytics.report({ userId: user.id, from: T0, to: T0 + 3 * 3_600_000, buckets: [{ start: T0, end: T0 + 3 * 3_600_000 }], top: 1 })
+      const again = await store.analytics.report({ workspaceId: personalWorkspaceId(user.id), from: T0, to: T0 + 3 * 3_600_000, buckets: [{ start: T0, end: T0 + 3 * 3_600_000 }], top: 1 })
       expect(again.totals).toMatchObject({ likes: 63, engagements: 66 })
       expect(again.top).toEqual([{ postId: ids[1], platform: 'mastodon', url: 'https://social.example/1', engagements: 41 }])
       expect((await store.metrics.claimDue(T0 + 86_400_009, 100, 300_000)).filter((d) => ids.includes(d.postId))).toEqual([])
@@ -1090,7 +1217,7 @@ describe.each(backends)('the store on $name', (backend) => {
   describe('the feed', () => {
     it('publishes a post once, however often it is sent, newest first', async () => {
       const user = await store.users.create({ name: 'Feeder' }, T0)
-      const account = await store.accounts.create(user.id, 'Feed', T0)
+      const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Feed', T0)
       const first = await store.feed.publish(account.id, 'pst_1', 'hello', ['https://example.com/a.png'], T0)
       expect(await store.feed.publish(account.id, 'pst_1', 'changed', [], T0 + 5)).toEqual(first)
       await store.feed.publish(account.id, 'pst_2', 'again', [], T0 + 10)
@@ -1147,15 +1274,45 @@ describe('several daemons on one PostgreSQL database', () => {
     expect(await honoured((a) => a === 'revoked')).toBe(true)
   })
 
+  it('has every node forget a membership removed through another as soon as it is told', async () => {
+    const owner = await nodes[0]!.users.create({ name: 'Lead' }, T0)
+    const member = await nodes[0]!.users.create({ name: 'Leaver' }, T0)
+    const key = await nodes[0]!.apiKeys.create(member.id, { name: 'm', scopes: SCOPES }, T0)
+    const team = await nodes[0]!.workspaces.create(owner.id, { name: 'Team', approvalRequired: false, timezone: 'UTC' }, T0)
+    await nodes[1]!.workspaces.addMember(team.id, { userId: member.id }, 'editor', T0)
+    const hash = hashApiKey(key.secret)
+    const roleOn = async (node: Families) => {
+      const answer = await node.apiKeys.authenticate(hash, T0 + 1)
+      return typeof answer === 'object' ? answer.memberships.get(team.id)?.role : answer
+    }
+    const everywhere = async (role: string | undefined) => {
+      const deadline = Date.now() + 10_000
+      for (const node of nodes) {
+        while ((await roleOn(node)) !== role) {
+          if (Date.now() > deadline) return false
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+      }
+      return true
+    }
+    // Each node has authenticated the key, with the membership; the clock stands still, so only
+    // the change's notification can make a node see otherwise.
+    expect(await everywhere('editor')).toBe(true)
+    await nodes[2]!.workspaces.setRole(team.id, member.id, 'viewer')
+    expect(await everywhere('viewer')).toBe(true)
+    await nodes[1]!.workspaces.removeMember(team.id, member.id)
+    expect(await everywhere(undefined)).toBe(true)
+  })
+
   it('moves a series on once when several nodes settle or cancel its occurrence at once', async () => {
     const user = await nodes[0]!.users.create({ name: 'Serial' }, T0)
-    const account = await nodes[0]!.accounts.create(user.id, 'S', T0)
+    const account = await nodes[0]!.accounts.create(personalWorkspaceId(user.id), user.id, 'S', T0)
     const repeat = { interval: 'PT1H', count: 5, until: null, timezone: 'UTC' }
     const series = []
-    for (let i = 0; i < 10; i++) series.push((await nodes[i % 3]!.posts.create(user.id, { accountId: account.id, content: `s${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 1_000, repeat }, T0)).post)
+    for (let i = 0; i < 10; i++) series.push((await nodes[i % 3]!.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `s${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 1_000, repeat }, T0)).post)
     // Half settled by every node at once (a lease taken over while the first outcome was written), half cancelled by every node at once.
     const [published, cancelled] = [series.slice(0, 5), series.slice(5)]
-    await Promise.all(cancelled.flatMap((post) => nodes.map((node) => node.posts.cancel(user.id, post.id, T0 + 500))))
+    await Promise.all(cancelled.flatMap((post) => nodes.map((node) => node.posts.cancel([personalWorkspaceId(user.id)], post.id, T0 + 500))))
     await nodes[0]!.publishing.claimDue(T0 + 1_000, 100, 86_400_000)
     const refs = (await nodes[0]!.publishing.reserveDue(T0 + 1_000, 100, 30_000)).filter((r) => published.some((p) => p.id === r.postId))
     expect(refs).toHaveLength(5)
@@ -1164,21 +1321,21 @@ describe('several daemons on one PostgreSQL database', () => {
     const settled = await Promise.all(claimed.flatMap((target) => nodes.map((node) => node.publishing.settle(target, { kind: 'published', platformPostId: null, url: null }, T0 + 2_000))))
     expect(settled.filter(Boolean)).toHaveLength(5)
     for (const post of series) {
-      const occurrences = await nodes[1]!.posts.list(user.id, { order: 'asc', seriesId: post.series_id! }, 10)
+      const occurrences = await nodes[1]!.posts.list([personalWorkspaceId(user.id)], { order: 'asc', seriesId: post.series_id! }, 10)
       expect(occurrences.map((r) => [r.post.occurrence, r.post.status])).toEqual([[1, published.includes(post) ? 'published' : 'cancelled'], [2, 'scheduled']])
       // Stopped, so the later tests find nothing of it due.
-      expect((await nodes[2]!.posts.cancel(user.id, occurrences[1]!.post.id, T0 + 3_000, { series: true })).kind).toBe('ok')
+      expect((await nodes[2]!.posts.cancel([personalWorkspaceId(user.id)], occurrences[1]!.post.id, T0 + 3_000, { series: true })).kind).toBe('ok')
     }
-    const events = (await nodes[2]!.events.listAfter('', 100_000)).filter((e) => e.userId === user.id)
+    const events = (await nodes[2]!.events.listAfter('', 100_000)).filter((e) => e.workspaceId === personalWorkspaceId(user.id))
     expect(events.filter((e) => e.type === 'post.scheduled')).toHaveLength(20)
     expect(events.filter((e) => e.type === 'post.series_ended')).toHaveLength(10)
   })
 
   it('never lets two nodes claim the same post or target', async () => {
     const user = await nodes[0]!.users.create({ name: 'Contended' }, T0)
-    const account = await nodes[0]!.accounts.create(user.id, 'C', T0)
+    const account = await nodes[0]!.accounts.create(personalWorkspaceId(user.id), user.id, 'C', T0)
     for (let i = 0; i < 60; i++) {
-      await nodes[i % 3]!.posts.create(user.id, { accountId: account.id, content: `c${i}`, mediaUrls: [], platforms: ['feed', 'discord'], scheduledAt: T0 + i }, T0)
+      await nodes[i % 3]!.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `c${i}`, mediaUrls: [], platforms: ['feed', 'discord'], scheduledAt: T0 + i }, T0)
     }
     const claims = await Promise.all(nodes.flatMap((node) => [1, 2].map(() => node.publishing.claimDue(T0 + 100, 25, 86_400_000))))
     expect(claims.reduce((sum, c) => sum + c.claimed, 0)).toBe(60)
@@ -1199,9 +1356,9 @@ describe('several daemons on one PostgreSQL database', () => {
 
   it("makes a reservation that lapsed (its node died before attempting) due again for another node, and a stopping node's reservations due at once", async () => {
     const user = await nodes[0]!.users.create({ name: 'Lapsed' }, T0)
-    const account = await nodes[0]!.accounts.create(user.id, 'L', T0)
+    const account = await nodes[0]!.accounts.create(personalWorkspaceId(user.id), user.id, 'L', T0)
     const at = T0 + 1_000_000
-    for (let i = 0; i < 4; i++) await nodes[0]!.posts.create(user.id, { accountId: account.id, content: `l${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)
+    for (let i = 0; i < 4; i++) await nodes[0]!.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `l${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)
     await nodes[0]!.publishing.claimDue(at, 10, 86_400_000)
     const [dead, stopping, other] = nodes as [Families, Families, Families]
     const held = await dead.publishing.reserveDue(at, 2, 30_000)
@@ -1248,6 +1405,7 @@ describe('PostgreSQL schema and connection errors', () => {
       8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
       10: '5eb4fd691feb402c611ceaa92de604621bb82f375fe8f823ad160dcc8f384009', // indexes for the posts list by status and account, and for start-up and hourly upkeep
       11: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
+      13: '69b79792a60215b7fcdbc61e14fdf3344db5a92d7df73adf1e137a0381a5165c', // workspaces and members; accounts, posts, series, webhooks and events per workspace
     })
   })
 

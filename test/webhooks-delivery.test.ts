@@ -1,3 +1,4 @@
+import { personalWorkspaceId } from '../src/ids.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { startReceiver, type Receiver, type Reply } from './helpers/webhook-receiver.js'
@@ -41,7 +42,7 @@ async function endpoint(events: string[] = ['*']): Promise<{ id: string; secret:
 }
 
 const append = (type: Parameters<TestDaemon['daemon']['store']['events']['append']>[1], data: unknown, userId = owner) =>
-  t.daemon.store.events.append(userId, type, data, t.clock.now())
+  t.daemon.store.events.append(personalWorkspaceId(userId), type, data, t.clock.now())
 const attempts = async (id: string) => (await t.http.get(`/v1/webhooks/${id}/deliveries?limit=100`, { key: t.key })).body.data
 
 describe('delivery', () => {

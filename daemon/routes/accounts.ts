@@ -3,7 +3,9 @@ import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound, validationFailed } from '../../src/errors.js'
 import { afterId, toPage } from '../../src/pagination.js'
 import { fieldErrors } from '../../src/validate.js'
+import { accessOf } from '../access.js'
 import type { AppDeps } from '../context.js'
+import type { Principal } from '../store/index.js'
 import { EgressError } from '../egress.js'
 import { PlatformError, type CredentialPlatform, type Verified } from '../platforms/types.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -31,32 +33,40 @@ async function verifyWithPlatform(deps: AppDeps, platform: CredentialPlatform, c
 export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
   const { store, clock } = deps
 
+  /** The account, if the user can see it (404 otherwise) and their role allows managing it (403 otherwise). */
+  const managed = (principal: Principal, id: string) =>
+    accessOf(principal).find('manage_accounts', (scope) => store.accounts.get(scope, id), (a) => a.workspace_id, () => notFound('account', id))
+
   bind(router, routes.listAccounts, async (ctx, { query, principal }) => {
-    const rows = await store.accounts.listPage(principal.user.id, query.platform, afterId(query.cursor), query.limit + 1)
+    const scope = accessOf(principal).scope(query.workspace_id, 'read')
+    const rows = await store.accounts.listPage(scope, query.platform, afterId(query.cursor), query.limit + 1)
     ctx.body = toPage(await withPending(deps, rows), query.limit)
   })
 
   bind(router, routes.createAccount, async (ctx, { body, principal }) => {
-    const account = await store.accounts.create(principal.user.id, body.name, clock.now())
+    const workspace = accessOf(principal).workspace(body.workspace_id, 'manage_accounts')
+    const account = await store.accounts.create(workspace.workspaceId, principal.user.id, body.name, clock.now())
     ctx.status = 201
     ctx.set('Location', `/v1/accounts/${account.id}`)
     ctx.body = account
   })
 
   bind(router, routes.getAccount, async (ctx, { params, principal }) => {
-    const account = await store.accounts.get(principal.user.id, params.id)
+    const account = await store.accounts.get(accessOf(principal).where('read'), params.id)
     if (!account) throw notFound('account', params.id)
     ctx.body = (await withPending(deps, [account]))[0]
   })
 
   bind(router, routes.updateAccount, async (ctx, { params, body, principal }) => {
-    const account = await store.accounts.rename(principal.user.id, params.id, body.name, clock.now())
+    const { workspace_id } = await managed(principal, params.id)
+    const account = await store.accounts.rename([workspace_id], params.id, body.name, clock.now())
     if (!account) throw notFound('account', params.id)
     ctx.body = (await withPending(deps, [account]))[0]
   })
 
   bind(router, routes.deleteAccount, async (ctx, { params, query, principal }) => {
-    const result = await store.posts.deleteAccount(principal.user.id, params.id, { cancelPosts: query.cancel_posts === 'true' }, clock.now())
+    const { workspace_id } = await managed(principal, params.id)
+    const result = await store.posts.deleteAccount([workspace_id], params.id, { cancelPosts: query.cancel_posts === 'true' }, clock.now())
     if (result.kind === 'not_found') throw notFound('account', params.id)
     if (result.kind === 'publishing') {
       throw conflict('account_publishing', `A post of account ${params.id} is being published right now; nothing was deleted. Try again in a moment.`, { 'Retry-After': '5' })
@@ -75,8 +85,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
     if (Array.isArray((ctx.request.body as { credentials?: unknown }).credentials)) {
       throw invalidField('#/credentials', "must be an object of the platform's credential fields, not an array", 'type')
     }
-    const account = await store.accounts.get(principal.user.id, params.id)
-    if (!account) throw notFound('account', params.id)
+    const account = await managed(principal, params.id)
     const platform = deps.platforms.platformFor(body.platform)
     if (!platform) {
       throw invalidField('#/platform', `${body.platform} is not available in this smm yet (available: ${deps.platforms.available().join(', ')})`, 'platform_unavailable')
@@ -98,7 +107,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
     }
     const verified = await verifyWithPlatform(deps, platform, parsed.output)
     const connection = await store.accounts.connect(
-      principal.user.id,
+      [account.workspace_id],
       account.id,
       {
         platform: platform.name,
@@ -116,9 +125,8 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
   })
 
   bind(router, routes.disconnectAccount, async (ctx, { params, principal }) => {
-    const account = await store.accounts.get(principal.user.id, params.id)
-    if (!account) throw notFound('account', params.id)
-    if (!(await store.accounts.disconnect(principal.user.id, account.id, params.platform, clock.now()))) {
+    const account = await managed(principal, params.id)
+    if (!(await store.accounts.disconnect([account.workspace_id], account.id, params.platform, clock.now()))) {
       throw new ApiError(404, 'not_found', `Account ${account.id} has no ${params.platform} connection.`)
     }
     ctx.status = 204

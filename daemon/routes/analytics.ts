@@ -4,6 +4,7 @@ import { validationFailed, type FieldError } from '../../src/errors.js'
 import { PLATFORM_NAMES } from '../../src/api/common.js'
 import { toIso } from '../../src/time.js'
 import { reportZone, resolveRange } from '../analytics/range.js'
+import { accessOf } from '../access.js'
 import type { AppDeps } from '../context.js'
 import { EMPTY_AGGREGATE, type Aggregate } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -32,20 +33,25 @@ export function analyticsRoutes(router: ApiRouter, deps: AppDeps): void {
   const { store, clock } = deps
 
   bind(router, routes.getAnalytics, async (ctx, { query, principal }) => {
-    const userId = principal.user.id
+    const access = accessOf(principal)
+    // One workspace is reported on: the one named, or the account's or post's, or the personal one.
+    const named = query.workspace_id === undefined ? undefined : access.workspace(query.workspace_id, 'read').workspaceId
+    const scope = named === undefined ? access.where('read') : [named]
     const range = resolveRange(query, reportZone(principal.user.timezone), clock.now())
     const errors: FieldError[] = Array.isArray(range) ? [...range] : []
-    // A filter naming nothing of the user's is a mistake to report, not an empty report.
-    if (query.account_id !== undefined && !(await store.accounts.get(userId, query.account_id))) {
-      errors.push({ pointer: '#/account_id', code: 'not_found', detail: `no account ${query.account_id} of yours` })
+    // A filter naming nothing of the user's (in that workspace) is a mistake to report, not an empty report.
+    const account = query.account_id === undefined ? undefined : await store.accounts.get(scope, query.account_id)
+    if (query.account_id !== undefined && !account) {
+      errors.push({ pointer: '#/account_id', code: 'not_found', detail: `no account ${query.account_id} ${named ? `in workspace ${named}` : 'of yours'}` })
     }
-    if (query.post_id !== undefined && !(await store.posts.get(userId, query.post_id))) {
-      errors.push({ pointer: '#/post_id', code: 'not_found', detail: `no post ${query.post_id} of yours` })
+    const post = query.post_id === undefined ? undefined : await store.posts.get(account ? [account.workspace_id] : scope, query.post_id)
+    if (query.post_id !== undefined && !post) {
+      errors.push({ pointer: '#/post_id', code: 'not_found', detail: `no post ${query.post_id} ${account ? `of account ${account.id}` : named ? `in workspace ${named}` : 'of yours'}` })
     }
     if (errors.length || Array.isArray(range)) throw validationFailed(errors)
 
     const rows = await store.analytics.report({
-      userId,
+      workspaceId: named ?? account?.workspace_id ?? post?.workspaceId ?? access.personal().workspaceId,
       from: range.from,
       to: range.to,
       buckets: range.buckets.map((b) => ({ start: b.countFrom, end: b.countTo })),

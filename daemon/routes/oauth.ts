@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { Account, Connection, PendingConnection } from '../../src/api/accounts.js'
 import { ApiError } from '../../src/errors.js'
 import { toIso } from '../../src/time.js'
+import { allows } from '../access.js'
 import type { AppDeps, Ctx } from '../context.js'
 import { EgressError } from '../egress.js'
 import { notConfiguredDetail } from '../platforms/oauth-apps.js'
@@ -173,8 +174,11 @@ async function callback(ctx: Ctx, deps: AppDeps, state: string | undefined, gran
     return page(ctx, transient ? 502 : 400, 'Not connected', `${label} refused to complete the connection: ${error.message}. Nothing was connected. ${again}`)
   }
   const now = deps.clock.now()
+  // The person who started the grant must still be allowed to manage the account's connections.
+  const memberships = await deps.store.workspaces.memberships(grant.userId)
+  const scope = memberships.filter((m) => allows(m.role, 'manage_accounts')).map((m) => m.workspaceId)
   const connection = await deps.store.accounts.connect(
-    grant.userId,
+    scope,
     grant.accountId,
     {
       platform: platform.name,
@@ -185,7 +189,7 @@ async function callback(ctx: Ctx, deps: AppDeps, state: string | undefined, gran
     },
     now,
   )
-  const account = connection && (await deps.store.accounts.get(grant.userId, grant.accountId))
-  if (!account) return page(ctx, 410, 'Not connected', 'The account was deleted meanwhile; nothing was connected.')
+  const account = connection && (await deps.store.accounts.get(scope, grant.accountId))
+  if (!account) return page(ctx, 410, 'Not connected', 'The account was deleted meanwhile, or you may no longer manage it; nothing was connected.')
   page(ctx, 200, `${label} is connected`, `${label} is connected to account ${account.name}. You may close this tab.`)
 }

@@ -6,9 +6,11 @@ import { toIso } from '../../src/time.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
 import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
+import type { Access } from '../access.js'
 import type { AppDeps } from '../context.js'
 import type { Platform, PlatformName } from '../platforms/types.js'
 import { QueueRefusedError, type NewPost, type NewRepeat, type PostChanges, type ScheduleAt } from '../store/index.js'
+import type { Account } from '../../src/api/accounts.js'
 
 /** How far in the past `scheduled_at` may be: a little, for clocks and slow networks; more is a mistake. */
 export const PAST_GRACE_MS = 5 * 60_000
@@ -126,7 +128,7 @@ function versionChecks(platform: Platform, settings: Record<string, unknown>, dr
  * The checks that need the store, the clock and the platforms, on whichever fields parsed; and,
  * for each platform the post can go to, its text measured the way that platform counts it.
  */
-async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkTime: boolean): Promise<{ errors: FieldError[]; targets: TargetMeasure[] }> {
+async function contextChecks(deps: AppDeps, access: Access, draft: Draft, checkTime: boolean): Promise<{ errors: FieldError[]; targets: TargetMeasure[]; account?: Account }> {
   const errors: FieldError[] = []
   const targets: TargetMeasure[] = []
   const { content, mediaUrls, platforms, accountId } = draft
@@ -137,11 +139,13 @@ async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkT
   if (checkTime && draft.scheduledAt !== undefined && draft.scheduledAt < deps.clock.now() - PAST_GRACE_MS) {
     errors.push({ pointer: '#/scheduled_at', code: 'in_the_past', detail: 'is more than 5 minutes in the past; leave it out to publish now' })
   }
-  const account = accountId === undefined ? undefined : await deps.store.accounts.get(userId, accountId)
+  const account = accountId === undefined ? undefined : await deps.store.accounts.get(access.where('read'), accountId)
   if (accountId !== undefined && !account) {
     errors.push({ pointer: '#/account_id', code: 'not_found', detail: `${accountId} is not one of your accounts` })
   }
-  if (!account || !platforms) return { errors, targets }
+  // An account the user sees but whose workspace they may not write posts in: 403, naming the role.
+  if (account) access.require(account.workspace_id, 'write_posts')
+  if (!account || !platforms) return { errors, targets, account }
   const connections = new Map((await deps.store.accounts.connections(account.id)).map((c) => [c.platform, c]))
   platforms.forEach((name, i) => {
     const pointer = `#/platforms/${i}`
@@ -159,7 +163,12 @@ async function contextChecks(deps: AppDeps, userId: string, draft: Draft, checkT
       targets.push(checked.measure)
     }
   })
-  return { errors, targets }
+  return { errors, targets, account }
+}
+
+/** The zone of an account's workspace: the one its queue slots and series keep wall-clock time in. */
+async function zoneOf(deps: AppDeps, account: Account): Promise<string> {
+  return (await deps.store.workspaces.get(account.workspace_id))!.timezone
 }
 
 /**
@@ -207,13 +216,13 @@ export function queueRefusal(error: QueueRefusedError, pointer = '#/queue'): Fie
 }
 
 /** The slot a queued post of the account would take now, or its 422 at #/queue. */
-async function queueCheck(deps: AppDeps, userId: string, accountId: string, timeZone: string): Promise<{ slot?: number; errors: FieldError[] }> {
-  const slots = await deps.store.queues.get(userId, accountId)
+async function queueCheck(deps: AppDeps, account: Account): Promise<{ slot?: number; errors: FieldError[] }> {
+  const slots = await deps.store.queues.get([account.workspace_id], account.id)
   if (!slots) return { errors: [] }
   const now = deps.clock.now()
-  const taken = new Set(await deps.store.queues.taken(accountId, now, now + QUEUE_HORIZON_MS))
-  const slot = nextFreeSlot(slots, timeZone, now, taken)
-  if (typeof slot === 'string') return { errors: [queueRefusal(new QueueRefusedError(slot, accountId))] }
+  const taken = new Set(await deps.store.queues.taken(account.id, now, now + QUEUE_HORIZON_MS))
+  const slot = nextFreeSlot(slots, await zoneOf(deps, account), now, taken)
+  if (typeof slot === 'string') return { errors: [queueRefusal(new QueueRefusedError(slot, account.id))] }
   return { slot, errors: [] }
 }
 
@@ -229,7 +238,7 @@ function oneTime(given: Set<string>, values: { queue?: boolean }): FieldError[] 
  * A POST /v1/posts body, checked in full: every error at once, or a post to create. The one
  * check behind both create and validate, so the two can never disagree.
  */
-export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, timeZone: string): Promise<CheckedPost> {
+export async function parseNewPost(deps: AppDeps, access: Access, raw: unknown): Promise<CheckedPost> {
   const { values, given, errors } = parseFields(PostCreate, raw)
   const isDraft = values.draft === true
   const queued = values.queue === true
@@ -249,9 +258,10 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
     overrides: values.overrides ?? {},
   }
   // A draft's time is only a plan: the clock judges it when the draft is scheduled.
-  const checked = await contextChecks(deps, userId, draft, !isDraft)
+  const checked = await contextChecks(deps, access, draft, !isDraft)
   errors.push(...checked.errors)
-  const queue = queued && !isDraft && times.length === 0 && draft.accountId !== undefined && !errors.some((e) => e.pointer === '#/account_id') ? await queueCheck(deps, userId, draft.accountId, timeZone) : undefined
+  const account = checked.account
+  const queue = queued && !isDraft && times.length === 0 && account ? await queueCheck(deps, account) : undefined
   errors.push(...(queue?.errors ?? []))
   const scheduledAt = queued ? null : (draft.scheduledAt ?? (isDraft ? null : deps.clock.now()))
   let repeat: NewRepeat | undefined
@@ -265,12 +275,14 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
     })
   } else if (values.repeat && scheduledAt !== null && !errors.some((e) => e.pointer === '#/scheduled_at')) {
     // The series is measured from its first occurrence: only once that time is known to be right.
-    const series = checkRepeat(values.repeat, scheduledAt, timeZone)
+    // Its calendar steps keep the account's workspace's wall-clock time (the user's, while the account is in doubt).
+    const series = checkRepeat(values.repeat, scheduledAt, account ? await zoneOf(deps, account) : access.principal.user.timezone)
     errors.push(...series.errors)
     repeat = series.repeat
   }
   if (errors.length) throw validationFailed(errors)
   const post: NewPost = {
+    workspaceId: account!.workspace_id,
     accountId: draft.accountId!,
     content: draft.content!,
     mediaUrls: draft.mediaUrls!,
@@ -290,7 +302,7 @@ export async function parseNewPost(deps: AppDeps, userId: string, raw: unknown, 
  * A POST /v1/posts/{id}/schedule body for a draft: the draft checked again as create checks a
  * post (its connections may have changed), with the time the body gives, which the clock judges.
  */
-export async function parseSchedule(deps: AppDeps, userId: string, post: Post, raw: unknown, timeZone: string): Promise<ScheduleAt> {
+export async function parseSchedule(deps: AppDeps, access: Access, post: Post, raw: unknown): Promise<ScheduleAt> {
   const { values, given, errors } = parseFields(PostSchedule, raw)
   const times = oneTime(given, values)
   errors.push(...times)
@@ -304,8 +316,9 @@ export async function parseSchedule(deps: AppDeps, userId: string, post: Post, r
     firstComment: post.first_comment,
     overrides: post.overrides,
   }
-  errors.push(...(await contextChecks(deps, userId, draft, true)).errors)
-  if (values.queue === true && times.length === 0) errors.push(...(await queueCheck(deps, userId, post.account_id, timeZone)).errors)
+  const checked = await contextChecks(deps, access, draft, true)
+  errors.push(...checked.errors)
+  if (values.queue === true && times.length === 0 && checked.account) errors.push(...(await queueCheck(deps, checked.account)).errors)
   if (errors.length) throw validationFailed(errors)
   return values.queue === true ? { queue: true } : { at: draft.scheduledAt ?? deps.clock.now() }
 }
@@ -318,13 +331,13 @@ const BulkEnvelope = bulkOf(v.unknown())
  * A POST /v1/posts/bulk body: every post checked as POST /v1/posts checks it, and one 422
  * listing the errors of all of them at `#/posts/<index>/…`; or the posts to create, in order.
  */
-export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown, timeZone: string): Promise<{ posts: NewPost[]; dryRun: boolean }> {
+export async function parseNewPosts(deps: AppDeps, access: Access, raw: unknown): Promise<{ posts: NewPost[]; dryRun: boolean }> {
   const envelope = parseInput(BulkEnvelope, raw)
   const posts: NewPost[] = []
   const errors: FieldError[] = []
   for (const [index, item] of envelope.posts.entries()) {
     try {
-      posts.push((await parseNewPost(deps, userId, item, timeZone)).post)
+      posts.push((await parseNewPost(deps, access, item)).post)
     } catch (error) {
       // Only a post's own 422 is gathered; anything else (the store failing) ends the request.
       if (!(error instanceof ApiError) || error.status !== 422) throw error
@@ -336,7 +349,7 @@ export async function parseNewPosts(deps: AppDeps, userId: string, raw: unknown,
 }
 
 /** A PUT /v1/posts/{id} body merged into the post, then checked as a whole. */
-export async function parsePostChanges(deps: AppDeps, userId: string, post: Post, raw: unknown): Promise<PostChanges> {
+export async function parsePostChanges(deps: AppDeps, access: Access, post: Post, raw: unknown): Promise<PostChanges> {
   const { values, given, errors: parsed } = parseFields(PostUpdate, raw)
   // `repeat` is no field of an edit: said in words that point to what to do instead.
   const errors = parsed.map((e) =>
@@ -359,7 +372,7 @@ export async function parsePostChanges(deps: AppDeps, userId: string, post: Post
     firstComment: (given.has('first_comment') ? values.first_comment : post.first_comment) ?? null,
     overrides: (given.has('overrides') ? values.overrides : post.overrides) ?? {},
   }
-  errors.push(...(await contextChecks(deps, userId, draft, post.status !== 'draft')).errors)
+  errors.push(...(await contextChecks(deps, access, draft, post.status !== 'draft')).errors)
   if (errors.length) throw validationFailed(errors)
   return {
     ...(given.has('content') ? { content: draft.content! } : {}),

@@ -2,6 +2,7 @@ import { toPage, type CursorKey } from '../../src/pagination.js'
 import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound, validationFailed } from '../../src/errors.js'
 import type { Post, PostListQuery, PostStatus } from '../../src/api/posts.js'
+import { accessOf, type Access, type Action } from '../access.js'
 import type { Ctx, AppDeps } from '../context.js'
 import { QueueRefusedError, type Change, type PostFilters, type PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -75,14 +76,15 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
 
   bind(router, routes.listPosts, async (ctx, { query, principal }) => {
     const filters = filtersOf(query)
-    const rows = await store.posts.list(principal.user.id, filters, query.limit + 1)
+    const scope = accessOf(principal).scope(query.workspace_id, 'read')
+    const rows = await store.posts.list(scope, filters, query.limit + 1)
     const page = toPage(rows.map((r) => r.post), query.limit, (post) => [sortTime(post), post.id])
-    ctx.body = query.count === 'true' ? { ...page, total: await store.posts.count(principal.user.id, filters) } : page
+    ctx.body = query.count === 'true' ? { ...page, total: await store.posts.count(scope, filters) } : page
   })
 
   // The body is parsed in full by parseNewPost (schema and account and platform rules together).
   bind(router, { ...routes.createPost, body: undefined }, async (ctx, { principal }) => {
-    const { post: input } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {}, principal.user.timezone)
+    const { post: input } = await parseNewPost(deps, accessOf(principal), ctx.request.body ?? {})
     const record = await refusingQueue(() => '#/queue', () => store.posts.create(principal.user.id, input, clock.now()))
     if (!input.draft) scheduler.wake()
     ctx.set('Location', `/v1/posts/${record.post.id}`)
@@ -91,14 +93,14 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
 
   // The same parse as create, and then nothing: no row, no event, no scheduler wake.
   bind(router, { ...routes.validatePost, body: undefined }, async (ctx, { principal }) => {
-    const { post, targets, slot } = await parseNewPost(deps, principal.user.id, ctx.request.body ?? {}, principal.user.timezone)
+    const { post, targets, slot } = await parseNewPost(deps, accessOf(principal), ctx.request.body ?? {})
     const at = slot ?? post.scheduledAt
     ctx.body = { valid: true, scheduled_at: at === null ? null : new Date(at).toISOString(), targets }
   })
 
   // Every post is parsed by parseNewPost before any is created; the store creates all or none.
   bind(router, { ...routes.createPosts, body: undefined }, async (ctx, { principal }) => {
-    const { posts, dryRun } = await parseNewPosts(deps, principal.user.id, ctx.request.body ?? {}, principal.user.timezone)
+    const { posts, dryRun } = await parseNewPosts(deps, accessOf(principal), ctx.request.body ?? {})
     if (dryRun) {
       ctx.body = { valid: true, count: posts.length }
       return
@@ -110,10 +112,14 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   })
 
   bind(router, routes.getPost, async (ctx, { params, principal }) => {
-    const record = await store.posts.get(principal.user.id, params.id)
+    const record = await store.posts.get(accessOf(principal).where('read'), params.id)
     if (!record) throw notFound('post', params.id)
     respond(ctx, record)
   })
+
+  /** The post, if the user can see it (404 otherwise) and their role allows `action` on it (403 otherwise). */
+  const allowed = (access: Access, id: string, action: Action) =>
+    access.find(action, (scope) => store.posts.get(scope, id), (r) => r.workspaceId, () => notFound('post', id))
 
   /**
    * A change computed from a read and written only if the post is still that version. If-Match
@@ -122,14 +128,13 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
    */
   async function changeAsRead(
     ctx: Ctx,
-    userId: string,
+    access: Access,
     id: string,
     step: { verb: string; only?: string; editable: (post: Post) => boolean; write: (current: PostRecord) => Promise<Change> },
   ): Promise<void> {
     const ifMatch = ctx.get('If-Match')
     for (let round = 0; ; round++) {
-      const current = await store.posts.get(userId, id)
-      if (!current) throw notFound('post', id)
+      const current = await allowed(access, id, 'write_posts')
       if (ifMatch && !matches(ifMatch, current)) throw preconditionFailed(current, ifMatch)
       if (!step.editable(current.post)) throw notEditable(current, step.verb, step.only)
       const result = await step.write(current)
@@ -145,37 +150,36 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   }
 
   bind(router, { ...routes.updatePost, body: undefined }, async (ctx, { params, principal }) => {
-    await changeAsRead(ctx, principal.user.id, params.id, {
+    const access = accessOf(principal)
+    await changeAsRead(ctx, access, params.id, {
       verb: 'changed',
       editable: (post) => post.status === 'scheduled' || post.status === 'draft',
       write: async (current) => {
-        const changes = await parsePostChanges(deps, principal.user.id, current.post, ctx.request.body ?? {})
-        return store.posts.update(principal.user.id, params.id, changes, current.version, clock.now())
+        const changes = await parsePostChanges(deps, access, current.post, ctx.request.body ?? {})
+        return store.posts.update([current.workspaceId], params.id, changes, current.version, clock.now())
       },
     })
   })
 
   bind(router, { ...routes.schedulePost, body: undefined }, async (ctx, { params, principal }) => {
-    await changeAsRead(ctx, principal.user.id, params.id, {
+    const access = accessOf(principal)
+    await changeAsRead(ctx, access, params.id, {
       verb: 'scheduled',
       only: 'a draft',
       editable: (post) => post.status === 'draft',
       write: async (current) => {
-        const when = await parseSchedule(deps, principal.user.id, current.post, ctx.request.body ?? {}, principal.user.timezone)
-        return refusingQueue(() => '#/queue', () => store.posts.schedule(principal.user.id, params.id, when, current.version, clock.now()))
+        const when = await parseSchedule(deps, access, current.post, ctx.request.body ?? {})
+        return refusingQueue(() => '#/queue', () => store.posts.schedule([current.workspaceId], params.id, when, current.version, clock.now()))
       },
     })
   })
 
   bind(router, routes.cancelPost, async (ctx, { params, query, principal }) => {
     const series = query.series === 'true'
-    if (series) {
-      // A post's series never changes, so this read cannot be overtaken by the cancel below.
-      const current = await store.posts.get(principal.user.id, params.id)
-      if (!current) throw notFound('post', params.id)
-      if (current.post.series_id === null) throw invalidField('#/series', `${params.id} is not an occurrence of a series: cancel it without series=true`)
-    }
-    const result = await store.posts.cancel(principal.user.id, params.id, clock.now(), { series })
+    // A post's workspace and series never change, so this read cannot be overtaken by the cancel below.
+    const current = await allowed(accessOf(principal), params.id, 'write_posts')
+    if (series && current.post.series_id === null) throw invalidField('#/series', `${params.id} is not an occurrence of a series: cancel it without series=true`)
+    const result = await store.posts.cancel([current.workspaceId], params.id, clock.now(), { series })
     if (result.kind === 'not_found') throw notFound('post', params.id)
     if (result.kind !== 'ok') throw notEditable(result.record, 'cancelled')
     scheduler.wake()
@@ -183,7 +187,8 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   })
 
   bind(router, routes.retryPost, async (ctx, { params, principal }) => {
-    const result = await store.posts.retry(principal.user.id, params.id, clock.now())
+    const current = await allowed(accessOf(principal), params.id, 'write_posts')
+    const result = await store.posts.retry([current.workspaceId], params.id, clock.now())
     if (result.kind === 'not_found') throw notFound('post', params.id)
     if (result.kind !== 'ok') {
       throw new ApiError(409, 'post_not_retryable', `Post ${params.id} is ${result.record.post.status}; only a failed or partially published post can be retried.`, {

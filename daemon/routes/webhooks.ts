@@ -4,8 +4,9 @@ import { conflict, invalidField, notFound } from '../../src/errors.js'
 import { afterId, toPage } from '../../src/pagination.js'
 import type { Webhook } from '../../src/api/webhooks.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
+import { accessOf } from '../access.js'
 import type { AppDeps } from '../context.js'
-import type { WebhookRecord } from '../store/index.js'
+import type { Principal, WebhookRecord } from '../store/index.js'
 import { endpointUrlProblem } from '../webhooks/endpoint-url.js'
 import { generateSecret } from '../webhooks/signing.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -24,6 +25,7 @@ function webhookView(record: WebhookRecord, now: number): Webhook {
   const overlap = record.previousSecretExpiresAt !== null && record.previousSecretExpiresAt > now
   return {
     id: record.id,
+    workspace_id: record.workspaceId,
     url: record.url,
     events: record.events,
     description: record.description,
@@ -42,14 +44,13 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
     if (problem) throw invalidField('#/url', problem)
   }
 
-  async function own(userId: string, id: string) {
-    const row = await store.webhooks.get(userId, id)
-    if (!row) throw notFound('webhook', id)
-    return row
-  }
+  /** The endpoint, if the user can see its workspace (404 otherwise) and may manage its webhooks there (403 otherwise). */
+  const own = (principal: Principal, id: string) =>
+    accessOf(principal).find('manage_webhooks', (scope) => store.webhooks.get(scope, id), (w) => w.workspaceId, () => notFound('webhook', id))
 
   bind(router, routes.listWebhooks, async (ctx, { query, principal }) => {
-    const rows = await store.webhooks.listPage(principal.user.id, afterId(query.cursor), query.limit + 1)
+    const scope = accessOf(principal).scope(query.workspace_id, 'manage_webhooks')
+    const rows = await store.webhooks.listPage(scope, afterId(query.cursor), query.limit + 1)
     const now = clock.now()
     ctx.body = toPage(
       rows.map((row) => webhookView(row, now)),
@@ -58,10 +59,12 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
   })
 
   bind(router, routes.createWebhook, async (ctx, { body, principal }) => {
+    const workspace = accessOf(principal).workspace(body.workspace_id, 'manage_webhooks')
     await checkUrl(body.url)
     const secret = generateSecret()
     const now = clock.now()
     const row = await store.webhooks.create(
+      workspace.workspaceId,
       principal.user.id,
       { url: body.url, events: body.events, description: body.description ?? null, sealedSecret: sealWebhookSecret(secrets, secret) },
       now,
@@ -72,28 +75,29 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
   })
 
   bind(router, routes.getWebhook, async (ctx, { params, principal }) => {
-    ctx.body = webhookView(await own(principal.user.id, params.id), clock.now())
+    ctx.body = webhookView(await own(principal, params.id), clock.now())
   })
 
   bind(router, routes.updateWebhook, async (ctx, { params, body, principal }) => {
-    await own(principal.user.id, params.id)
+    const { workspaceId } = await own(principal, params.id)
     if (body.url !== undefined) await checkUrl(body.url)
     const now = clock.now()
-    const row = await store.webhooks.update(principal.user.id, params.id, body, now)
+    const row = await store.webhooks.update([workspaceId], params.id, body, now)
     if (!row) throw notFound('webhook', params.id)
     ctx.body = webhookView(row, now)
   })
 
   bind(router, routes.deleteWebhook, async (ctx, { params, principal }) => {
-    if (!(await store.webhooks.delete(principal.user.id, params.id))) throw notFound('webhook', params.id)
+    const { workspaceId } = await own(principal, params.id)
+    if (!(await store.webhooks.delete([workspaceId], params.id))) throw notFound('webhook', params.id)
     ctx.status = 204
   })
 
   bind(router, routes.testWebhook, async (ctx, { params, principal }) => {
-    const row = await own(principal.user.id, params.id)
+    const row = await own(principal, params.id)
     enabledOr409(row)
     const event = await store.events.append(
-      principal.user.id,
+      row.workspaceId,
       'webhook.test',
       { webhook_id: row.id, message: 'A test event sent from smm on request; it needs no action.' },
       clock.now(),
@@ -103,7 +107,7 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
   })
 
   bind(router, routes.resendWebhookDelivery, async (ctx, { params, principal }) => {
-    const row = await own(principal.user.id, params.id)
+    const row = await own(principal, params.id)
     enabledOr409(row)
     const result = await store.webhookDeliveries.resend(row.id, params.delivery_id, clock.now())
     if (result.kind === 'not_found') throw notFound('delivery', params.delivery_id)
@@ -113,16 +117,16 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
   })
 
   bind(router, routes.rotateWebhookSecret, async (ctx, { params, principal }) => {
-    await own(principal.user.id, params.id)
+    const { workspaceId } = await own(principal, params.id)
     const secret = generateSecret()
     const now = clock.now()
-    const row = await store.webhooks.rotateSecret(principal.user.id, params.id, sealWebhookSecret(secrets, secret), now + ROTATION_OVERLAP_MS, now)
+    const row = await store.webhooks.rotateSecret([workspaceId], params.id, sealWebhookSecret(secrets, secret), now + ROTATION_OVERLAP_MS, now)
     if (!row) throw notFound('webhook', params.id)
     ctx.body = { ...webhookView(row, now), secret }
   })
 
   bind(router, routes.listWebhookDeliveries, async (ctx, { params, query, principal }) => {
-    await own(principal.user.id, params.id)
+    await own(principal, params.id)
     const attempts = await store.webhookDeliveries.listAttempts(params.id, afterId(query.cursor), query.limit + 1)
     ctx.body = toPage(attempts, query.limit)
   })

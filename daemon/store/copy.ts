@@ -9,6 +9,8 @@ import { databaseFileOf, openDatabase } from './sqlite/db.js'
  */
 const TABLES = [
   'users',
+  'workspaces',
+  'workspace_members',
   'api_keys',
   'rate_limits',
   'idempotency_keys',

@@ -10,6 +10,7 @@ import type { Overrides, PartKind, Post, PostStatus, ThreadPart } from '../../sr
 import type { PartPlan } from '../../src/post-parts.js'
 import type { Limits, User } from '../../src/api/users.js'
 import type { Webhook, WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
+import type { Member, Role } from '../../src/api/workspaces.js'
 import type { EventType } from '../../src/events.js'
 import type { QueueRefusal, Slot } from '../../src/queue-slots.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
@@ -17,7 +18,7 @@ import type { Metrics, PlatformName } from '../platforms/types.js'
 /** A connection as the scheduler and validation need it: credentials still sealed. */
 export interface StoredConnection {
   accountId: string
-  userId: string
+  workspaceId: string
   platform: PlatformName
   handle: string
   status: 'active' | 'reauth_required'
@@ -35,11 +36,27 @@ export interface NewConnection {
   settings: Record<string, unknown>
 }
 
+/**
+ * The workspaces a call may touch: what daemon/access.ts answers for what the caller is doing. A
+ * row of any other workspace is as absent as a missing one.
+ */
+export type WorkspaceScope = readonly string[]
+
+/** A user's place in a workspace: their role, and what the access rules need to know of it. */
+export interface Membership {
+  workspaceId: string
+  role: Role
+  personal: boolean
+  approvalRequired: boolean
+}
+
 /** Who a request is made by: the key (without its secret), its scopes and its owner. */
 export interface Principal {
   key: ApiKey
   scopes: ReadonlySet<Scope>
   user: User
+  /** The workspaces the user belongs to, read with the key: a change to them drops it from every node's cache. */
+  memberships: ReadonlyMap<string, Membership>
   /** `key.last_used_at` in ms, to decide whether to record this use. */
   lastUsedAt: number | null
 }
@@ -55,7 +72,7 @@ export type KeyRejection = 'unknown' | 'expired' | 'revoked'
 /** An event as stored in the outbox; `id` is the `msg_…` id its deliveries carry. */
 export interface StoredEvent {
   id: string
-  userId: string
+  workspaceId: string
   type: EventType
   data: unknown
   createdAt: number
@@ -275,9 +292,9 @@ export interface WebhookChanges {
   enabled?: boolean
 }
 
-/** What a report covers: the user's targets whose post is scheduled in [from, to), split into buckets. */
+/** What a report covers: a workspace's targets whose post is scheduled in [from, to), split into buckets. */
 export interface ReportQuery {
-  userId: string
+  workspaceId: string
   from: number
   to: number
   /** Consecutive [start, end) ranges covering [from, to), in order: the series. */
@@ -338,7 +355,7 @@ export interface PostRecord {
   post: Post
   /** Bumped on every change: the ETag. */
   version: number
-  userId: string
+  workspaceId: string
 }
 
 /** How a new post repeats: it is the first occurrence of a series, which starts at its `scheduledAt`. */
@@ -352,6 +369,8 @@ export interface NewRepeat {
 }
 
 export interface NewPost {
+  /** The account's workspace, where the post belongs. */
+  workspaceId: string
   accountId: string
   content: string
   mediaUrls: string[]
@@ -425,7 +444,7 @@ export type Resend = { kind: 'ok'; eventId: string } | { kind: 'not_found' } | {
 /** An endpoint as kept, times in ms; never its secrets, sealed or not. */
 export interface WebhookRecord {
   id: string
-  userId: string
+  workspaceId: string
   url: string
   events: Webhook['events']
   description: string | null
@@ -439,6 +458,7 @@ export interface WebhookRecord {
 }
 
 export interface UsersStore {
+  /** Creates a user with their personal workspace, together. */
   create(input: NewUser, now: number): Promise<User>
   get(id: string): Promise<User | undefined>
   /** The user created at first start. */
@@ -487,21 +507,22 @@ export interface IdempotencyStore {
 
 export interface EventsStore {
   /** Appends an event on its own (a change and its event are recorded together by the change's own method). */
-  append(userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent>
+  append(workspaceId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent>
   /** Events in order after a given id (`''` for the first), for the delivery loop. */
   listAfter(afterId: string, limit: number): Promise<StoredEvent[]>
 }
 
 export interface WebhooksStore {
-  create(userId: string, input: NewWebhook, now: number): Promise<WebhookRecord>
-  /** The user's endpoint, or undefined (another user's endpoint is as absent as a missing one). */
-  get(userId: string, id: string): Promise<WebhookRecord | undefined>
-  listPage(userId: string, after: string, limit: number): Promise<WebhookRecord[]>
-  update(userId: string, id: string, changes: WebhookChanges, now: number): Promise<WebhookRecord | undefined>
+  /** An endpoint of the workspace, created by `userId`. */
+  create(workspaceId: string, userId: string, input: NewWebhook, now: number): Promise<WebhookRecord>
+  /** The endpoint, or undefined (one outside the scope is as absent as a missing one). */
+  get(scope: WorkspaceScope, id: string): Promise<WebhookRecord | undefined>
+  listPage(scope: WorkspaceScope, after: string, limit: number): Promise<WebhookRecord[]>
+  update(scope: WorkspaceScope, id: string, changes: WebhookChanges, now: number): Promise<WebhookRecord | undefined>
   /** Makes a new sealed secret current; the one it replaces keeps signing until `overlapUntil`. */
-  rotateSecret(userId: string, id: string, sealedSecret: string, overlapUntil: number, now: number): Promise<WebhookRecord | undefined>
+  rotateSecret(scope: WorkspaceScope, id: string, sealedSecret: string, overlapUntil: number, now: number): Promise<WebhookRecord | undefined>
   /** Deletes the endpoint with its deliveries and attempts. False if there is no such endpoint. */
-  delete(userId: string, id: string): Promise<boolean>
+  delete(scope: WorkspaceScope, id: string): Promise<boolean>
 }
 
 export interface WebhookDeliveriesStore {
@@ -532,18 +553,19 @@ export interface WebhookDeliveriesStore {
 }
 
 export interface AccountsStore {
-  create(userId: string, name: string, now: number): Promise<Account>
-  /** Renames an account and records `account.updated`, together; undefined if it is not the user's. */
-  rename(userId: string, accountId: string, name: string, now: number): Promise<Account | undefined>
-  /** The user's account, or undefined if there is none or it is someone else's. */
-  get(userId: string, id: string): Promise<Account | undefined>
+  /** An account of the workspace, created by `userId`. */
+  create(workspaceId: string, userId: string, name: string, now: number): Promise<Account>
+  /** Renames an account and records `account.updated`, together; undefined if it is not in the scope. */
+  rename(scope: WorkspaceScope, accountId: string, name: string, now: number): Promise<Account | undefined>
+  /** The account, or undefined if there is none in the scope. */
+  get(scope: WorkspaceScope, id: string): Promise<Account | undefined>
   /** The account with this id whoever owns it: the public feeds have no user. */
   getPublic(id: string): Promise<Account | undefined>
-  listPage(userId: string, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]>
+  listPage(scope: WorkspaceScope, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]>
   /** Connects (or reconnects) a platform and records `account.connected`, together. */
-  connect(userId: string, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined>
+  connect(scope: WorkspaceScope, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined>
   /** Removes a connection and records `account.disconnected`; false if there was none. */
-  disconnect(userId: string, accountId: string, platform: PlatformName, now: number): Promise<boolean>
+  disconnect(scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number): Promise<boolean>
   /** Every connection of one account, for checking a post against its targets. */
   connections(accountId: string): Promise<StoredConnection[]>
   connection(accountId: string, platform: PlatformName): Promise<StoredConnection | undefined>
@@ -555,45 +577,45 @@ export interface PostsStore {
    * queued post's slot is picked inside the transaction, so two never take one slot
    * (QueueRefusedError if there is none).
    */
-  create(userId: string, input: NewPost, now: number): Promise<PostRecord>
+  create(authorId: string, input: NewPost, now: number): Promise<PostRecord>
   /**
    * Creates several posts, each with its `post.scheduled` event, in one transaction: all or
    * none. Answers the records in the order of `inputs`.
    */
-  createMany(userId: string, inputs: NewPost[], now: number): Promise<PostRecord[]>
-  get(userId: string, id: string): Promise<PostRecord | undefined>
-  list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]>
-  /** How many of the user's posts match the filters (after the cursor, when there is one). */
-  count(userId: string, filters: PostFilters): Promise<number>
+  createMany(authorId: string, inputs: NewPost[], now: number): Promise<PostRecord[]>
+  get(scope: WorkspaceScope, id: string): Promise<PostRecord | undefined>
+  list(scope: WorkspaceScope, filters: PostFilters, limit: number): Promise<PostRecord[]>
+  /** How many posts in the scope match the filters (after the cursor, when there is one). */
+  count(scope: WorkspaceScope, filters: PostFilters): Promise<number>
   /**
    * Deletes an account with its connections, posts and feed, and records `account.deleted`: its
    * scheduled posts are cancelled (each with `post.cancelled`) if `cancelPosts`, else it refuses;
    * a post being published makes it refuse, so no publish outlives its account.
    */
-  deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion>
+  deleteAccount(scope: WorkspaceScope, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion>
   /** Changes a scheduled post or a draft if it is still at `version`; records `post.updated`. */
-  update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
+  update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
   /**
    * Turns a draft into a scheduled post, if it is still at `version`, and records
    * `post.scheduled`; a queued time is picked inside the transaction (QueueRefusedError if none).
    */
-  schedule(userId: string, id: string, when: ScheduleAt, version: number, now: number): Promise<Change>
+  schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Promise<Change>
   /**
    * Cancels a scheduled post or a draft (a cancelled one is answered as is), with `post.cancelled`. An
    * occurrence of a series is then followed as if it had ended (the next occurrence, or
    * `post.series_ended`); with `series`, the series stops instead: its scheduled occurrences are
    * cancelled and `post.series_ended` recorded (also when this occurrence was cancelled before).
    */
-  cancel(userId: string, id: string, now: number, options?: { series?: boolean }): Promise<Change>
-  retry(userId: string, id: string, now: number): Promise<Change>
+  cancel(scope: WorkspaceScope, id: string, now: number, options?: { series?: boolean }): Promise<Change>
+  retry(scope: WorkspaceScope, id: string, now: number): Promise<Change>
 }
 
-/** Accounts' weekly queue slots (wall-clock times in the user's zone). */
+/** Accounts' weekly queue slots (wall-clock times in their workspace's zone). */
 export interface QueuesStore {
-  /** The account's slots, Monday first then by time; undefined if the account is not the user's. */
-  get(userId: string, accountId: string): Promise<Slot[] | undefined>
-  /** Replaces the account's slots; answers them sorted, or undefined if the account is not the user's. */
-  set(userId: string, accountId: string, slots: readonly Slot[]): Promise<Slot[] | undefined>
+  /** The account's slots, Monday first then by time; undefined if the account is not in the scope. */
+  get(scope: WorkspaceScope, accountId: string): Promise<Slot[] | undefined>
+  /** Replaces the account's slots; answers them sorted, or undefined if the account is not in the scope. */
+  set(scope: WorkspaceScope, accountId: string, slots: readonly Slot[]): Promise<Slot[] | undefined>
   /** The times in (from, to] of the account's scheduled or publishing posts: the slots they take. */
   taken(accountId: string, from: number, to: number): Promise<number[]>
 }
@@ -806,9 +828,67 @@ export interface OAuthStore {
   releaseRefresh(accountId: string, platform: PlatformName, holder: string): Promise<void>
 }
 
+/** A workspace as kept, its zone resolved (a personal workspace's is its user's). */
+export interface WorkspaceRecord {
+  id: string
+  name: string
+  /** The user whose personal workspace this is; null for a shared one. */
+  personalOf: string | null
+  approvalRequired: boolean
+  timezone: string
+  createdAt: number
+}
+
+export interface NewWorkspace {
+  name: string
+  approvalRequired: boolean
+  timezone: string
+}
+
+export type WorkspaceChanges = Partial<NewWorkspace>
+
+/** How a change to a workspace's members went: done, or why not (nothing was changed). */
+export type MemberChange =
+  | { kind: 'ok'; member: Member }
+  /** No such workspace, or (for a role or a removal) no such member of it. */
+  | { kind: 'not_found' }
+  /** Adding: no user has that id or email. */
+  | { kind: 'unknown_user' }
+  | { kind: 'already_member'; member: Member }
+  /** The change would leave the workspace without an owner. */
+  | { kind: 'last_owner' }
+  /** A personal workspace has its user as its one member. */
+  | { kind: 'personal' }
+
+export type WorkspaceDeletion = { kind: 'ok' } | { kind: 'not_found' } | { kind: 'personal' } | { kind: 'has_accounts'; count: number }
+
+/** Workspaces and their members. Who may ask for what is daemon/access.ts's to say. */
+export interface WorkspacesStore {
+  /** Creates a shared workspace with `ownerId` as its owner, together. */
+  create(ownerId: string, input: NewWorkspace, now: number): Promise<WorkspaceRecord>
+  get(id: string): Promise<WorkspaceRecord | undefined>
+  /** The workspaces a user belongs to, by id after `after`, each with their role. */
+  listFor(userId: string, after: string, limit: number): Promise<(WorkspaceRecord & { role: Role })[]>
+  /** A user's memberships, read afresh (where no request's principal carries them: an OAuth callback). */
+  memberships(userId: string): Promise<Membership[]>
+  update(id: string, changes: WorkspaceChanges): Promise<WorkspaceRecord | undefined>
+  /** Deletes a shared workspace without accounts, with its webhooks, events and members. */
+  delete(id: string): Promise<WorkspaceDeletion>
+  /** A workspace's members, by user id after `after`. */
+  members(id: string, after: string, limit: number): Promise<Member[]>
+  member(id: string, userId: string): Promise<Member | undefined>
+  /** Adds a user, named by id or email, with a role. */
+  addMember(id: string, who: { userId: string } | { email: string }, role: Role, now: number): Promise<MemberChange>
+  /** Changes a member's role; never the last owner's to another. */
+  setRole(id: string, userId: string, role: Role): Promise<MemberChange>
+  /** Removes a member; never the last owner. */
+  removeMember(id: string, userId: string): Promise<MemberChange>
+}
+
 /** Everything that touches storage, one family of data per member. */
 export interface Store {
   users: UsersStore
+  workspaces: WorkspacesStore
   apiKeys: ApiKeysStore
   rateLimits: RateLimitsStore
   idempotency: IdempotencyStore

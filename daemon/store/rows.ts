@@ -10,12 +10,13 @@ import type { SeriesRule } from '../../src/recurrence.js'
 import type { ApiKey } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
 import type { User } from '../../src/api/users.js'
+import type { Member, Role } from '../../src/api/workspaces.js'
 import type { EventType } from '../../src/events.js'
 import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord } from './port.js'
+import type { StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -77,8 +78,8 @@ export function keyFromRow(row: KeyRow): ApiKey {
 /** An api_keys row joined to its owner's columns, named u_…. */
 export type HashRow = KeyRow & { [K in keyof UserRow as `u_${K}`]: UserRow[K] }
 
-/** The authenticated key, its scopes and its owner, from one joined row. */
-export function principalOf(row: HashRow): Principal {
+/** The authenticated key, its scopes and its owner, from one joined row; and the owner's memberships. */
+export function principalOf(row: HashRow, memberships: readonly MembershipRow[]): Principal {
   const key = keyFromRow(row)
   const user = userFromRow({
     id: row.u_id,
@@ -92,11 +93,59 @@ export function principalOf(row: HashRow): Principal {
     is_owner: row.u_is_owner,
     created_at: row.u_created_at,
   })
-  return { key, scopes: new Set(key.scopes), user, lastUsedAt: row.last_used_at }
+  return { key, scopes: new Set(key.scopes), user, lastUsedAt: row.last_used_at, memberships: new Map(memberships.map((m) => [m.workspace_id, membershipOf(m)])) }
+}
+
+/** A workspace as both stores keep it, with its zone resolved (`zone`: a personal one's is its user's). */
+export interface WorkspaceRow {
+  id: string
+  name: string
+  personal_of: string | null
+  approval_required: number | boolean
+  zone: string
+  created_at: number
+}
+
+export function workspaceRecordOf(row: WorkspaceRow): WorkspaceRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    personalOf: row.personal_of,
+    approvalRequired: Boolean(row.approval_required),
+    timezone: row.zone,
+    createdAt: Number(row.created_at),
+  }
+}
+
+/** What a principal needs of each workspace its user belongs to. */
+export interface MembershipRow {
+  workspace_id: string
+  role: Role
+  personal_of: string | null
+  approval_required: number | boolean
+}
+
+export function membershipOf(row: MembershipRow): Membership {
+  return { workspaceId: row.workspace_id, role: row.role, personal: row.personal_of !== null, approvalRequired: Boolean(row.approval_required) }
+}
+
+/** A member as both stores read it: the membership row joined to the user's name and email. */
+export interface MemberRow {
+  user_id: string
+  name: string
+  email: string | null
+  role: Role
+  created_at: number
+}
+
+export function memberOf(row: MemberRow): Member {
+  return { user_id: row.user_id, name: row.name, email: row.email, role: row.role, created_at: toIso(Number(row.created_at)) }
 }
 
 export interface AccountRow {
   id: string
+  workspace_id: string
+  /** Who created it. */
   user_id: string
   name: string
   created_at: number
@@ -118,10 +167,10 @@ export function connectionFromRow(row: ConnectionRow): Connection {
 }
 
 /** A connection as the daemon uses it: sealed credentials and all. */
-export function storedConnection(row: ConnectionRow, userId: string): StoredConnection {
+export function storedConnection(row: ConnectionRow, workspaceId: string): StoredConnection {
   return {
     accountId: row.account_id,
-    userId,
+    workspaceId,
     platform: row.platform,
     handle: row.handle,
     status: row.status,
@@ -150,14 +199,14 @@ export function feedItemFromRow(row: FeedRow): FeedItem {
 
 export interface EventRow {
   id: string
-  user_id: string
+  workspace_id: string
   type: EventType
   data: string
   created_at: number
 }
 
 export function eventFromRow(r: EventRow): StoredEvent {
-  return { id: r.id, userId: r.user_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }
+  return { id: r.id, workspaceId: r.workspace_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }
 }
 
 export interface IdempotencyRow {
@@ -192,6 +241,8 @@ export function earlierClaim(row: IdempotencyRow | undefined, method: string, pa
 
 export interface PostRow {
   id: string
+  workspace_id: string
+  /** Its author. */
   user_id: string
   account_id: string
   content: string
@@ -247,6 +298,7 @@ export function seriesRuleOf(rule: RepeatRule): SeriesRule {
  * the occurrence's own.
  */
 export const SERIES_TEMPLATE_COLUMNS = [
+  'workspace_id',
   'user_id',
   'account_id',
   'content',
@@ -384,9 +436,10 @@ export function postRecordOf(row: PostRow, targetRows: TargetRow[], partRows: Pa
   const targets = [...targetRows].sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
   return {
     version: row.version,
-    userId: row.user_id,
+    workspaceId: row.workspace_id,
     post: {
       id: row.id,
+      workspace_id: row.workspace_id,
       account_id: row.account_id,
       content: row.content,
       media_urls: JSON.parse(row.media_urls) as string[],
@@ -460,6 +513,7 @@ export function disableReasonFor(r: AttemptRecord, failingSince: number, now: nu
 
 export interface WebhookRow {
   id: string
+  workspace_id: string
   user_id: string
   url: string
   events: string
@@ -479,7 +533,7 @@ export interface WebhookRow {
 export function webhookFromRow(row: WebhookRow): WebhookRecord {
   return {
     id: row.id,
-    userId: row.user_id,
+    workspaceId: row.workspace_id,
     url: row.url,
     events: JSON.parse(row.events) as WebhookRecord['events'],
     description: row.description,

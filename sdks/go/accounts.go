@@ -8,7 +8,9 @@ import (
 
 // Account is a brand or person, with at most one connection per platform.
 type Account struct {
-	ID          string       `json:"id"`
+	ID string `json:"id"`
+	// WorkspaceID is the workspace it belongs to.
+	WorkspaceID string       `json:"workspace_id"`
 	Name        string       `json:"name"`
 	Connections []Connection `json:"connections"`
 	CreatedAt   time.Time    `json:"created_at"`
@@ -32,7 +34,9 @@ type Connection struct {
 
 // AccountCreateParams is a new account.
 type AccountCreateParams struct {
-	Name           string
+	Name string
+	// WorkspaceID is where it goes (default: your personal workspace).
+	WorkspaceID    string
 	IdempotencyKey string
 }
 
@@ -40,7 +44,9 @@ type AccountCreateParams struct {
 type AccountListParams struct {
 	// Platform keeps the accounts connected to it.
 	Platform string
-	Limit    int
+	// WorkspaceID keeps one workspace's (default: every workspace you belong to).
+	WorkspaceID string
+	Limit       int
 }
 
 // ConnectionCreateParams connects a platform to an account.
@@ -73,12 +79,17 @@ type AccountsService struct{ c *Client }
 func (s *AccountsService) List(ctx context.Context, p AccountListParams) *Pager[Account] {
 	q := url.Values{}
 	setIf(q, "platform", p.Platform)
+	setIf(q, "workspace_id", p.WorkspaceID)
 	return newPager[Account](s.c, "/v1/accounts", q, p.Limit)
 }
 
 // Create makes an account to connect platforms to (POST /v1/accounts).
 func (s *AccountsService) Create(ctx context.Context, p AccountCreateParams) (*Account, error) {
-	return call[Account](ctx, s.c, request{method: "POST", path: "/v1/accounts", body: map[string]any{"name": p.Name}, idempotencyKey: p.IdempotencyKey})
+	body := map[string]any{"name": p.Name}
+	if p.WorkspaceID != "" {
+		body["workspace_id"] = p.WorkspaceID
+	}
+	return call[Account](ctx, s.c, request{method: "POST", path: "/v1/accounts", body: body, idempotencyKey: p.IdempotencyKey})
 }
 
 // Get reads an account and its connections (GET /v1/accounts/{id}).

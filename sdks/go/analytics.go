@@ -59,10 +59,12 @@ type AnalyticsReport struct {
 type AnalyticsParams struct {
 	// From (inclusive) and To (exclusive): RFC 3339 with a zone, or a date YYYY-MM-DD (a whole
 	// day in the user's timezone). Empty: the last 30 days.
-	From, To  string
-	AccountID string
-	Platform  string
-	PostID    string
+	From, To string
+	// WorkspaceID is the workspace reported on (default: the account's or post's, else your personal one).
+	WorkspaceID string
+	AccountID   string
+	Platform    string
+	PostID      string
 	// Interval is day (default), week or month.
 	Interval string
 }
@@ -75,6 +77,7 @@ func (s *AnalyticsService) Get(ctx context.Context, p AnalyticsParams) (*Analyti
 	q := url.Values{}
 	setIf(q, "from", p.From)
 	setIf(q, "to", p.To)
+	setIf(q, "workspace_id", p.WorkspaceID)
 	setIf(q, "account_id", p.AccountID)
 	setIf(q, "platform", p.Platform)
 	setIf(q, "post_id", p.PostID)

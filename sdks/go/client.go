@@ -93,14 +93,15 @@ type Client struct {
 	maxRetries int
 	sleep      SleepFunc
 
-	Posts     *PostsService
-	Platforms *PlatformsService
-	Accounts  *AccountsService
-	Webhooks  *WebhooksService
-	APIKeys   *APIKeysService
-	AI        *AIService
-	Analytics *AnalyticsService
-	Feeds     *FeedsService
+	Posts      *PostsService
+	Platforms  *PlatformsService
+	Accounts   *AccountsService
+	Webhooks   *WebhooksService
+	APIKeys    *APIKeysService
+	AI         *AIService
+	Analytics  *AnalyticsService
+	Feeds      *FeedsService
+	Workspaces *WorkspacesService
 }
 
 // NewClient makes a client for the API at baseURL (https://host:port/v1; a URL with no path
@@ -149,6 +150,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.AI = &AIService{c}
 	c.Analytics = &AnalyticsService{c}
 	c.Feeds = &FeedsService{c}
+	c.Workspaces = &WorkspacesService{c}
 	return c, nil
 }
 

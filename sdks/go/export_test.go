@@ -20,6 +20,8 @@ var VerifyWebhookAt = verifyWebhook
 // it delivers to, and a control server that moves the daemon's clock.
 type Live struct {
 	URL, APIKey, CAFile, LimitedAPIKey, ReceiverURL, ControlURL string
+	// MemberAPIKey is a second user's, whose email is MemberEmail: someone to add to a workspace.
+	MemberAPIKey, MemberEmail string
 }
 
 // LiveEnv reads the harness from the environment, or skips the test saying how to get one.
@@ -28,9 +30,9 @@ func LiveEnv(t *testing.T) Live {
 	env := Live{
 		URL: os.Getenv("SMM_URL"), APIKey: os.Getenv("SMM_API_KEY"), CAFile: os.Getenv("SMM_CA_FILE"),
 		LimitedAPIKey: os.Getenv("SMM_TEST_LIMITED_API_KEY"), ReceiverURL: os.Getenv("SMM_TEST_RECEIVER_URL"),
-		ControlURL: os.Getenv("SMM_TEST_CONTROL_URL"),
+		ControlURL: os.Getenv("SMM_TEST_CONTROL_URL"), MemberAPIKey: os.Getenv("SMM_TEST_MEMBER_API_KEY"), MemberEmail: os.Getenv("SMM_TEST_MEMBER_EMAIL"),
 	}
-	if env.URL == "" || env.APIKey == "" || env.CAFile == "" || env.LimitedAPIKey == "" || env.ReceiverURL == "" || env.ControlURL == "" {
+	if env.URL == "" || env.APIKey == "" || env.CAFile == "" || env.LimitedAPIKey == "" || env.ReceiverURL == "" || env.ControlURL == "" || env.MemberAPIKey == "" || env.MemberEmail == "" {
 		t.Skip("no live daemon: run `npx vitest run test/sdk-go.test.ts` from the repository root, which starts one and sets SMM_URL, SMM_API_KEY, SMM_CA_FILE and SMM_TEST_*")
 	}
 	return env
@@ -41,6 +43,16 @@ func LiveEnv(t *testing.T) Live {
 func (l Live) Client(t *testing.T, opts ...Option) *Client {
 	t.Helper()
 	c, err := NewClient(l.URL, l.APIKey, append([]Option{WithCAFile(l.CAFile), WithSleep(l.Advance)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Member is a client of the harness's daemon with the second user's key.
+func (l Live) Member(t *testing.T) *Client {
+	t.Helper()
+	c, err := NewClient(l.URL, l.MemberAPIKey, WithCAFile(l.CAFile), WithSleep(l.Advance))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,4 +45,13 @@ var operations = map[string]any{
 	"getJsonFeed":           (*FeedsService).JSON,
 	"getHtmlFeed":           (*FeedsService).HTML,
 	"getAnalytics":          (*AnalyticsService).Get,
+	"listWorkspaces":        (*WorkspacesService).List,
+	"createWorkspace":       (*WorkspacesService).Create,
+	"getWorkspace":          (*WorkspacesService).Get,
+	"updateWorkspace":       (*WorkspacesService).Update,
+	"deleteWorkspace":       (*WorkspacesService).Delete,
+	"listMembers":           (*WorkspacesService).Members,
+	"addMember":             (*WorkspacesService).AddMember,
+	"updateMember":          (*WorkspacesService).SetRole,
+	"removeMember":          (*WorkspacesService).RemoveMember,
 }

@@ -8,11 +8,13 @@ import (
 
 // Post is a piece of content scheduled to one account's platforms.
 type Post struct {
-	ID        string   `json:"id"`
-	AccountID string   `json:"account_id"`
-	Content   string   `json:"content"`
-	MediaURLs []string `json:"media_urls"`
-	Platforms []string `json:"platforms"`
+	ID string `json:"id"`
+	// WorkspaceID is its account's workspace.
+	WorkspaceID string   `json:"workspace_id"`
+	AccountID   string   `json:"account_id"`
+	Content     string   `json:"content"`
+	MediaURLs   []string `json:"media_urls"`
+	Platforms   []string `json:"platforms"`
 	// Thread is the parts published after the post, in order (empty when it has none).
 	Thread []ThreadPart `json:"thread"`
 	// FirstComment is published right under the post; nil when there is none.
@@ -162,6 +164,8 @@ type PostUpdateParams struct {
 // PostListParams filters and pages the posts, ordered by scheduled time.
 type PostListParams struct {
 	AccountID string
+	// WorkspaceID keeps one workspace's posts (default: every workspace you belong to).
+	WorkspaceID string
 	// Status is one of Post.Status's values.
 	Status   string
 	Platform string
@@ -351,6 +355,7 @@ func (s *PostsService) Retry(ctx context.Context, id string) (*Post, error) {
 func (s *PostsService) List(ctx context.Context, p PostListParams) *Pager[Post] {
 	q := url.Values{}
 	setIf(q, "account_id", p.AccountID)
+	setIf(q, "workspace_id", p.WorkspaceID)
 	setIf(q, "status", p.Status)
 	setIf(q, "platform", p.Platform)
 	setIf(q, "order", p.Order)

@@ -7,8 +7,10 @@ import (
 
 // Webhook is an HTTPS endpoint the daemon delivers events to.
 type Webhook struct {
-	ID  string `json:"id"`
-	URL string `json:"url"`
+	ID string `json:"id"`
+	// WorkspaceID is the workspace whose events it receives.
+	WorkspaceID string `json:"workspace_id"`
+	URL         string `json:"url"`
 	// Events are the event types delivered, or ["*"] for all of them.
 	Events      []string `json:"events"`
 	Description *string  `json:"description"`
@@ -54,8 +56,10 @@ type WebhookCreateParams struct {
 	// URL must be https://.
 	URL string
 	// Events are event types (post.published, …), or ["*"] for every type.
-	Events         []string
-	Description    string
+	Events      []string
+	Description string
+	// WorkspaceID is the workspace whose events it receives (default: your personal workspace).
+	WorkspaceID    string
 	IdempotencyKey string
 }
 
@@ -83,6 +87,9 @@ func (s *WebhooksService) Create(ctx context.Context, p WebhookCreateParams) (*W
 	body := map[string]any{"url": p.URL, "events": p.Events}
 	if p.Description != "" {
 		body["description"] = p.Description
+	}
+	if p.WorkspaceID != "" {
+		body["workspace_id"] = p.WorkspaceID
 	}
 	return call[Webhook](ctx, s.c, request{method: "POST", path: "/v1/webhooks", body: body, idempotencyKey: p.IdempotencyKey})
 }

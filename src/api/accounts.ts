@@ -3,6 +3,7 @@ import * as v from 'valibot'
 // dependencies, so the schemas here can share it.
 import { IdParams, listOf, Name, PageQueryEntries, PLATFORM_NAMES, Timestamp } from './common.js'
 import { route } from './route.js'
+import { unknownWorkspace, WorkspaceFilter, WorkspaceIdInput } from './workspaces.js'
 
 export const PlatformName = v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`)
 
@@ -30,6 +31,7 @@ export type Connection = v.InferOutput<typeof Connection>
 export const Account = v.pipe(
   v.object({
     id: v.string(),
+    workspace_id: v.pipe(v.string(), v.description('The workspace it belongs to: its members act on it by their role')),
     name: v.string(),
     connections: v.array(Connection),
     created_at: Timestamp,
@@ -40,6 +42,7 @@ export type Account = v.InferOutput<typeof Account>
 
 export const AccountCreate = v.strictObject({
   name: Name,
+  workspace_id: WorkspaceIdInput,
 })
 
 /** What may change about an account: its name (its connections have their own endpoints). */
@@ -83,9 +86,10 @@ export const accountRoutes = {
     summary: 'List the accounts, optionally those connected to one platform',
     tag: 'accounts',
     scope: 'accounts:read',
-    query: v.strictObject({ ...PageQueryEntries, platform: v.optional(PlatformName) }),
+    query: v.strictObject({ ...PageQueryEntries, platform: v.optional(PlatformName), ...WorkspaceFilter }),
     status: 200,
     response: listOf(Account),
+    problems: unknownWorkspace,
   }),
   createAccount: route({
     method: 'POST',
@@ -96,6 +100,7 @@ export const accountRoutes = {
     body: AccountCreate,
     status: 201,
     response: Account,
+    problems: unknownWorkspace,
   }),
   getAccount: route({
     method: 'GET',

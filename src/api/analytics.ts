@@ -3,6 +3,7 @@ import { isRfc3339 } from '../time.js'
 import { isCivilDate } from '../zoned-time.js'
 import { PLATFORM_NAMES, Timestamp } from './common.js'
 import { route } from './route.js'
+import { unknownWorkspace } from './workspaces.js'
 
 export const INTERVALS = ['day', 'week', 'month'] as const
 export type Interval = (typeof INTERVALS)[number]
@@ -28,6 +29,7 @@ export const AnalyticsQuery = v.strictObject({
   to: v.optional(
     v.pipe(Bound, v.description('End (exclusive). A date is included: the range ends at the start of the next day. Default: the end of today in the user’s timezone.')),
   ),
+  workspace_id: v.optional(v.pipe(v.string(), v.description('The workspace reported on (default: the account’s or post’s, if one is named, else your personal workspace)'))),
   account_id: v.optional(v.pipe(v.string(), v.description('Only this account’s posts'))),
   platform: v.optional(v.pipe(v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`), v.description('Only targets on this platform'))),
   post_id: v.optional(v.pipe(v.string(), v.description('Only this post'))),
@@ -114,6 +116,6 @@ export const analyticsRoutes = {
     query: AnalyticsQuery,
     status: 200,
     response: AnalyticsReport,
-    problems: { 422: 'A bad date, an unknown interval or platform, `from` not before `to`, a range over 366 days, or an unknown account_id or post_id' },
+    problems: { ...unknownWorkspace, 422: 'A bad date, an unknown interval or platform, `from` not before `to`, a range over 366 days, or an unknown account_id or post_id' },
   }),
 }

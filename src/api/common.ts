@@ -15,6 +15,9 @@ export const SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'keys:write',
+  'workspaces:read',
+  'workspaces:write',
+  'posts:approve',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
 import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput } from './common.js'
 import { route } from './route.js'
+import { unknownWorkspace, WorkspaceFilter } from './workspaces.js'
 import { MAX_OCCURRENCES, overAYear, parseInterval, underAnHour } from '../recurrence.js'
 
 export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
@@ -254,6 +255,7 @@ export type Repeat = v.InferOutput<typeof Repeat>
 export const Post = v.pipe(
   v.object({
     id: v.string(),
+    workspace_id: v.pipe(v.string(), v.description('Its account’s workspace')),
     account_id: v.string(),
     content: v.string(),
     media_urls: v.array(v.string()),
@@ -325,6 +327,7 @@ export const PostListQuery = v.strictObject({
     ),
   ),
   account_id: v.optional(v.string()),
+  ...WorkspaceFilter,
   platform: v.optional(PlatformName),
   series_id: v.optional(v.pipe(v.string(), v.description('Only the occurrences of this series (`ser_…`)'))),
   from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time (a draft with no time: created at or after)'))),
@@ -358,6 +361,7 @@ export const postRoutes = {
       ...listOf(Post).entries,
       total: v.optional(v.pipe(v.number(), v.integer(), v.description('With ?count=true: how many posts match the filters, from this page on'))),
     }),
+    problems: unknownWorkspace,
   }),
   createPost: route({
     method: 'POST',

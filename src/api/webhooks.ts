@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { EVENT_TYPES } from '../events.js'
 import { IdParams, listOf, NullableTimestamp, PageQueryEntries, singleLine, Timestamp } from './common.js'
 import { route } from './route.js'
+import { unknownWorkspace, WorkspaceFilter, WorkspaceIdInput } from './workspaces.js'
 
 /** What an endpoint subscribes to: event types, or `*` for every type (including future ones). */
 export const WEBHOOK_EVENT_FILTERS = ['*', ...EVENT_TYPES] as const
@@ -9,6 +10,7 @@ export const WEBHOOK_EVENT_FILTERS = ['*', ...EVENT_TYPES] as const
 export const Webhook = v.pipe(
   v.object({
     id: v.string(),
+    workspace_id: v.pipe(v.string(), v.description('The workspace whose events it receives')),
     url: v.string(),
     events: v.array(v.picklist(WEBHOOK_EVENT_FILTERS)),
     description: v.nullable(v.string()),
@@ -53,6 +55,7 @@ const Events = v.pipe(
 const Description = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(500, 'must be at most 500 characters'), singleLine()))
 
 export const WebhookCreate = v.strictObject({
+  workspace_id: WorkspaceIdInput,
   url: Url,
   events: Events,
   description: v.optional(Description),
@@ -96,12 +99,13 @@ export const webhookRoutes = {
   listWebhooks: route({
     method: 'GET',
     path: '/v1/webhooks',
-    summary: "List the user's webhook endpoints (never their secrets)",
+    summary: 'List the webhook endpoints of your workspaces (never their secrets)',
     tag: 'webhooks',
     scope: 'webhooks:read',
-    query: v.strictObject({ ...PageQueryEntries }),
+    query: v.strictObject({ ...PageQueryEntries, ...WorkspaceFilter }),
     status: 200,
     response: listOf(Webhook),
+    problems: unknownWorkspace,
   }),
   createWebhook: route({
     method: 'POST',
@@ -113,6 +117,7 @@ export const webhookRoutes = {
     status: 201,
     response: WebhookWithSecret,
     shownOnce: ['secret'],
+    problems: unknownWorkspace,
   }),
   getWebhook: route({
     method: 'GET',

@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import { SCOPES } from '../../src/api/common.js'
 import type { TestDaemon } from './daemon.js'
 
 /**
@@ -27,6 +28,16 @@ export async function otherUser(t: TestDaemon): Promise<{ userId: string; key: s
   await t.daemon.store.users.setPlan(user.id, 'enterprise', { per_minute: 1_000_000, per_hour: 1_000_000, per_day: 1_000_000 })
   const key = await t.daemon.store.apiKeys.create(user.id, { name: 'other', scopes: ['accounts:read', 'accounts:write', 'posts:read', 'posts:write'] }, now)
   return { userId: user.id, key: key.secret }
+}
+
+/** Another user with an email and a key of every scope: someone to add to a workspace. */
+export async function person(t: TestDaemon, name: string): Promise<{ userId: string; email: string; key: string }> {
+  const now = t.clock.now()
+  const email = `${name.toLowerCase()}-${now}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  const user = await t.daemon.store.users.create({ name, email }, now)
+  await t.daemon.store.users.setPlan(user.id, 'enterprise', { per_minute: 1_000_000, per_hour: 1_000_000, per_day: 1_000_000 })
+  const key = await t.daemon.store.apiKeys.create(user.id, { name, scopes: SCOPES }, now)
+  return { userId: user.id, email, key: key.secret }
 }
 
 /** Events of a type in the outbox, oldest first. */

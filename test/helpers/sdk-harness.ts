@@ -9,6 +9,8 @@
  * - `SMM_TEST_TLS_KEY_FILE`: the key of that certificate, for a suite's stand-in server (a 5xx);
  * - `SMM_TEST_LIMITED_API_KEY`: a key whose owner is on an enterprise plan of
  *   `LIMITED_PER_MINUTE` requests a minute, so a suite meets a real 429 on its third call;
+ * - `SMM_TEST_MEMBER_API_KEY` and `SMM_TEST_MEMBER_EMAIL`: a second user (every scope), for a
+ *   suite to add to a workspace of the owner's and act as a member with a role;
  * - `SMM_TEST_RECEIVER_URL`: an https URL the daemon will deliver webhooks to (the daemon trusts
  *   its certificate and may reach loopback);
  * - `SMM_TEST_CONTROL_URL`: plain HTTP on loopback, for the suite only:
@@ -21,11 +23,13 @@ import { spawn, spawnSync } from 'node:child_process'
 import http from 'node:http'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
+import { SCOPES } from '../../src/api/common.js'
 import { ManualClock } from '../../src/time.js'
 import { startTestDaemon, type TestDaemon } from './daemon.js'
 import { startReceiver, type Receiver } from './webhook-receiver.js'
 
 export const LIMITED_PER_MINUTE = 2
+const MEMBER_EMAIL = 'member@example.com'
 
 export interface SdkFixture {
   daemon: TestDaemon
@@ -81,6 +85,9 @@ export async function startSdkFixture(): Promise<SdkFixture> {
   const limitedUser = await store.users.create({ name: 'limited', plan: 'enterprise' }, clock.now())
   await store.users.setPlan(limitedUser.id, 'enterprise', { per_minute: LIMITED_PER_MINUTE, per_hour: 1000, per_day: 10_000 })
   const limitedKey = await store.apiKeys.create(limitedUser.id, { name: 'limited', scopes: ['profile:read'] }, clock.now())
+  const member = await store.users.create({ name: 'member', email: MEMBER_EMAIL }, clock.now())
+  await store.users.setPlan(member.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
+  const memberKey = await store.apiKeys.create(member.id, { name: 'member', scopes: SCOPES }, clock.now())
   const control = await startControl(clock, receiver)
   const caFile = daemon.daemon.tls!.certPath
   return {
@@ -93,6 +100,8 @@ export async function startSdkFixture(): Promise<SdkFixture> {
       // The daemon's own key, for a suite's stand-in server that must answer what the daemon will not (a 503) under a trusted certificate.
       SMM_TEST_TLS_KEY_FILE: join(daemon.dataDir, 'tls-key.pem'),
       SMM_TEST_LIMITED_API_KEY: limitedKey.secret,
+      SMM_TEST_MEMBER_API_KEY: memberKey.secret,
+      SMM_TEST_MEMBER_EMAIL: MEMBER_EMAIL,
       SMM_TEST_RECEIVER_URL: receiver.url,
       SMM_TEST_CONTROL_URL: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
     },

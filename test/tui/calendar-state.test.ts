@@ -236,8 +236,8 @@ describe('free queue slots', () => {
     makePost({ id: 'pst_other', scheduled_at: '2027-03-18T13:00:00Z', account_id: 'acc_2' }), // nor another account's
   ]
   const accounts = [
-    { id: 'acc_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z', connections: [] },
-    { id: 'acc_2', name: 'Side', created_at: '2026-01-01T00:00:00.000Z', connections: [] },
+    { id: 'acc_1', workspace_id: 'wsp_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z', connections: [] },
+    { id: 'acc_2', workspace_id: 'wsp_1', name: 'Side', created_at: '2026-01-01T00:00:00.000Z', connections: [] },
   ]
   function ny(date = '2027-03-14'): CalendarState {
     const s = initialState({ timeZone: NY, weekStart: 1, now, date })

@@ -28,6 +28,7 @@ import { telegram } from '../../daemon/platforms/telegram.js'
 export function makePost(fields: Partial<Post> & { id: string; scheduled_at: string | null }): Post {
   const platforms = fields.platforms ?? ['mastodon']
   return {
+    workspace_id: 'wsp_1',
     account_id: 'acc_1',
     content: 'Hello world',
     media_urls: [],
@@ -60,6 +61,7 @@ export function makePost(fields: Partial<Post> & { id: string; scheduled_at: str
 export const ACCOUNTS: Account[] = [
   {
     id: 'acc_1',
+    workspace_id: 'wsp_1',
     name: 'Acme',
     created_at: '2026-01-01T00:00:00.000Z',
     connections: [
@@ -69,6 +71,7 @@ export const ACCOUNTS: Account[] = [
   },
   {
     id: 'acc_2',
+    workspace_id: 'wsp_1',
     name: 'Side project',
     created_at: '2026-01-01T00:00:00.000Z',
     connections: [{ platform: 'feed', handle: 'feed', display_name: 'Side project', status: 'active', connected_at: '2026-01-01T00:00:00.000Z' }],

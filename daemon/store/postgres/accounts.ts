@@ -2,7 +2,7 @@ import type { Account } from '../../../src/api/accounts.js'
 import { newId } from '../../../src/ids.js'
 import { toIso } from '../../../src/time.js'
 import type { PlatformName } from '../../platforms/types.js'
-import type { AccountsStore } from '../port.js'
+import type { AccountsStore, WorkspaceScope } from '../port.js'
 import { connectionFromRow, storedConnection, type AccountRow, type ConnectionRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
@@ -14,6 +14,7 @@ async function accountsOf(q: Queryable, rows: AccountRow[]): Promise<Account[]> 
     SELECT * FROM connections WHERE account_id = ANY(${rows.map((r) => r.id)}) ORDER BY account_id, platform`
   return rows.map((row) => ({
     id: row.id,
+    workspace_id: row.workspace_id,
     name: row.name,
     connections: connections.filter((c) => c.account_id === row.id).map(connectionFromRow),
     created_at: toIso(row.created_at),
@@ -25,47 +26,48 @@ export async function accountsByIds(q: Queryable, ids: string[]): Promise<Accoun
   return accountsOf(q, await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ANY(${ids}) ORDER BY id`)
 }
 
-async function ownedAccount(q: Queryable, userId: string, id: string, lock = false): Promise<AccountRow | undefined> {
+async function ownedAccount(q: Queryable, scope: WorkspaceScope, id: string, lock = false): Promise<AccountRow | undefined> {
   const [row] = lock
-    ? await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`
-    : await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND user_id = ${userId}`
+    ? await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND workspace_id = ANY(${scope}::text[]) FOR UPDATE`
+    : await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND workspace_id = ANY(${scope}::text[])`
   return row
 }
 
 export function accountsStore(sql: Sql): AccountsStore {
   const one = async (rows: AccountRow[]) => (await accountsOf(sql, rows))[0]
   return {
-    async create(userId, name, now) {
+    async create(workspaceId, userId, name, now) {
       return (await one(await sql<AccountRow[]>`
-        INSERT INTO accounts (id, user_id, name, created_at) VALUES (${newId('acc', now)}, ${userId}, ${name}, ${now}) RETURNING *`))!
+        INSERT INTO accounts (id, workspace_id, user_id, name, created_at) VALUES (${newId('acc', now)}, ${workspaceId}, ${userId}, ${name}, ${now}) RETURNING *`))!
     },
-    async rename(userId, accountId, name, now) {
+    async rename(scope, accountId, name, now) {
       return sql.begin(async (tx) => {
-        const row = await ownedAccount(tx, userId, accountId, true)
+        const row = await ownedAccount(tx, scope, accountId, true)
         if (!row) return undefined
         const [renamed] = await tx<AccountRow[]>`UPDATE accounts SET name = ${name} WHERE id = ${accountId} RETURNING *`
         const [account] = await accountsOf(tx, [renamed!])
-        await appendEvent(tx, userId, 'account.updated', account, now)
+        await appendEvent(tx, row.workspace_id, 'account.updated', account, now)
         return account
       })
     },
-    async get(userId, id) {
-      return one(await sql<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id} AND user_id = ${userId}`)
+    async get(scope, id) {
+      const row = await ownedAccount(sql, scope, id)
+      return one(row ? [row] : [])
     },
     async getPublic(id) {
       return one(await sql<AccountRow[]>`SELECT * FROM accounts WHERE id = ${id}`)
     },
-    async listPage(userId, platform: PlatformName | undefined, after, limit) {
+    async listPage(scope, platform: PlatformName | undefined, after, limit) {
       const rows = platform
         ? await sql<AccountRow[]>`
             SELECT a.* FROM accounts a JOIN connections c ON c.account_id = a.id AND c.platform = ${platform}
-             WHERE a.user_id = ${userId} AND a.id > ${after} ORDER BY a.id LIMIT ${limit}`
-        : await sql<AccountRow[]>`SELECT * FROM accounts WHERE user_id = ${userId} AND id > ${after} ORDER BY id LIMIT ${limit}`
+             WHERE a.workspace_id = ANY(${scope}::text[]) AND a.id > ${after} ORDER BY a.id LIMIT ${limit}`
+        : await sql<AccountRow[]>`SELECT * FROM accounts WHERE workspace_id = ANY(${scope}::text[]) AND id > ${after} ORDER BY id LIMIT ${limit}`
       return accountsOf(sql, rows)
     },
-    async connect(userId, accountId, input, now) {
+    async connect(scope, accountId, input, now) {
       return sql.begin(async (tx) => {
-        const row = await ownedAccount(tx, userId, accountId, true)
+        const row = await ownedAccount(tx, scope, accountId, true)
         if (!row) return undefined
         await tx`
           INSERT INTO connections (account_id, platform, handle, display_name, status, credentials, settings, connected_at)
@@ -75,31 +77,31 @@ export function accountsStore(sql: Sql): AccountsStore {
             handle = excluded.handle, display_name = excluded.display_name, status = 'active',
             credentials = excluded.credentials, settings = excluded.settings, connected_at = excluded.connected_at`
         const [account] = await accountsOf(tx, [row])
-        await appendEvent(tx, userId, 'account.connected', { ...account, platform: input.platform }, now)
+        await appendEvent(tx, row.workspace_id, 'account.connected', { ...account, platform: input.platform }, now)
         return account!.connections.find((c) => c.platform === input.platform)!
       })
     },
-    async disconnect(userId, accountId, platform, now) {
+    async disconnect(scope, accountId, platform, now) {
       return sql.begin(async (tx) => {
-        const row = await ownedAccount(tx, userId, accountId, true)
+        const row = await ownedAccount(tx, scope, accountId, true)
         if (!row) return false
         const removed = await tx`DELETE FROM connections WHERE account_id = ${accountId} AND platform = ${platform} RETURNING 1`
         if (removed.length === 0) return false
         const [account] = await accountsOf(tx, [row])
-        await appendEvent(tx, userId, 'account.disconnected', { ...account, platform }, now)
+        await appendEvent(tx, row.workspace_id, 'account.disconnected', { ...account, platform }, now)
         return true
       })
     },
     async connections(accountId) {
-      const rows = await sql<(ConnectionRow & { user_id: string })[]>`
-        SELECT c.*, a.user_id FROM connections c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ${accountId} ORDER BY c.platform`
-      return rows.map((row) => storedConnection(row, row.user_id))
+      const rows = await sql<(ConnectionRow & { workspace_id: string })[]>`
+        SELECT c.*, a.workspace_id FROM connections c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ${accountId} ORDER BY c.platform`
+      return rows.map((row) => storedConnection(row, row.workspace_id))
     },
     async connection(accountId, platform) {
-      const [row] = await sql<(ConnectionRow & { user_id: string })[]>`
-        SELECT c.*, a.user_id FROM connections c JOIN accounts a ON a.id = c.account_id
+      const [row] = await sql<(ConnectionRow & { workspace_id: string })[]>`
+        SELECT c.*, a.workspace_id FROM connections c JOIN accounts a ON a.id = c.account_id
          WHERE c.account_id = ${accountId} AND c.platform = ${platform}`
-      return row && storedConnection(row, row.user_id)
+      return row && storedConnection(row, row.workspace_id)
     },
   }
 }
@@ -119,5 +121,5 @@ export async function markReauthRequired(q: Queryable, accountId: string, platfo
   if (changed.length === 0) return
   const [row] = await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${accountId}`
   const [account] = await accountsOf(q, [row!])
-  await appendEvent(q, row!.user_id, 'account.reauth_required', { ...account, platform }, now)
+  await appendEvent(q, row!.workspace_id, 'account.reauth_required', { ...account, platform }, now)
 }

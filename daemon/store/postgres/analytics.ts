@@ -29,7 +29,7 @@ export function analyticsStore(sql: Sql): AnalyticsStore {
             SELECT b.i AS bucket, t.platform, t.status,
                    CASE WHEN t.status = 'published' THEN t.published_at - p.scheduled_at END AS delay,
                    m.impressions, m.likes, m.reposts, m.replies, m.quotes, m.clicks, m.engagements
-              FROM b JOIN posts p ON p.user_id = ${q.userId} AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status NOT IN ('cancelled', 'draft') ${posts}
+              FROM b JOIN posts p ON p.workspace_id = ${q.workspaceId} AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status NOT IN ('cancelled', 'draft', 'pending_approval', 'rejected') ${posts}
               JOIN post_targets t ON t.post_id = p.id ${targets}
               LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform)
           SELECT GROUPING(platform) AS by_platform, GROUPING(bucket) AS by_bucket, platform, bucket,
@@ -56,7 +56,7 @@ export function analyticsStore(sql: Sql): AnalyticsStore {
             FROM posts p
             JOIN post_targets t ON t.post_id = p.id ${targets}
             JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
-           WHERE p.user_id = ${q.userId} AND p.scheduled_at >= ${q.from} AND p.scheduled_at < ${q.to} AND p.status NOT IN ('cancelled', 'draft') ${posts}
+           WHERE p.workspace_id = ${q.workspaceId} AND p.scheduled_at >= ${q.from} AND p.scheduled_at < ${q.to} AND p.status NOT IN ('cancelled', 'draft', 'pending_approval', 'rejected') ${posts}
              AND m.engagements IS NOT NULL
            ORDER BY m.engagements DESC, p.id, t.platform
            LIMIT ${q.top}`

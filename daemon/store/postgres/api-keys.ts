@@ -5,6 +5,8 @@ import { newId } from '../../../src/ids.js'
 import type { ApiKeysStore, NewApiKey } from '../port.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
+import { membershipRows } from './workspaces.js'
+import type { MembershipRow } from '../rows.js'
 
 // last_used_at is written at most once a minute per key, as on SQLite.
 const LAST_USED_RESOLUTION_MS = 60_000
@@ -25,12 +27,12 @@ const KNOWN_FOR_MS = 1_000
 
 /**
  * Keys authenticated on this node are kept for up to a second, so the hot path does not read
- * the same rows on every request. Any change to a key or a user, through any node or `smm
- * admin`, notifies every node (a trigger's pg_notify on 'smm_auth') and each forgets them at
+ * the same rows on every request. Any change to a key, a user, a workspace or a membership,
+ * through any node or `smm admin`, notifies every node (a trigger's pg_notify on 'smm_auth') and each forgets them at
  * once; the second's bound holds even while the notification connection is being re-made.
  */
 export function apiKeysStore(sql: Sql): ApiKeysStore {
-  const known = new Map<string, { row: HashRow; at: number }>()
+  const known = new Map<string, { row: HashRow; memberships?: MembershipRow[]; at: number }>()
   void sql.listen('smm_auth', () => known.clear(), () => known.clear()).catch(() => known.clear())
   const lookUp = async (hash: string) =>
     (
@@ -48,17 +50,21 @@ export function apiKeysStore(sql: Sql): ApiKeysStore {
   return {
     create: (userId, input, now) => createApiKey(sql, userId, input, now),
     async authenticate(hash, now) {
-      const cached = known.get(hash)
-      const row = cached && now >= cached.at && now - cached.at < KNOWN_FOR_MS ? cached.row : await lookUp(hash)
+      const fresh = known.get(hash)
+      let entry = fresh && now >= fresh.at && now - fresh.at < KNOWN_FOR_MS ? fresh : undefined
+      const row = entry ? entry.row : await lookUp(hash)
       // As on SQLite: found by the hash's index, then compared again in constant time.
       if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
-      if (row !== cached?.row) {
+      if (!entry) {
         if (known.size >= 10_000) known.clear()
-        known.set(hash, { row, at: now })
+        known.set(hash, (entry = { row, at: now }))
       }
       if (row.revoked_at !== null && row.revoked_at <= now) return 'revoked'
       if (row.expires_at !== null && row.expires_at <= now) return 'expired'
-      return principalOf(row)
+      // The owner's memberships are cached with the key, and forgotten with it on any change to a
+      // workspace or its members (migration 13's triggers notify 'smm_auth').
+      entry.memberships ??= await membershipRows(sql, row.user_id)
+      return principalOf(row, entry.memberships)
     },
     async touch(principal, now) {
       if (principal.lastUsedAt !== null && now - principal.lastUsedAt < LAST_USED_RESOLUTION_MS) return

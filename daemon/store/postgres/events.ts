@@ -5,22 +5,22 @@ import { eventFromRow, type EventRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 
 /** Appends an event on `q`: inside the transaction of the change it reports, they commit together. */
-export async function appendEvent(q: Queryable, userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
+export async function appendEvent(q: Queryable, workspaceId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
   const id = newId('msg', now)
-  await q`INSERT INTO events (id, user_id, type, data, created_at) VALUES (${id}, ${userId}, ${type}, ${JSON.stringify(data)}, ${now})`
-  return { id, userId, type, data, createdAt: now }
+  await q`INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (${id}, ${workspaceId}, ${type}, ${JSON.stringify(data)}, ${now})`
+  return { id, workspaceId, type, data, createdAt: now }
 }
 
 /** Appends several events in one statement, in order (their ids are monotonic). */
-export async function appendEvents(q: Queryable, events: readonly { userId: string; type: EventType; data: unknown; at: number }[]): Promise<void> {
+export async function appendEvents(q: Queryable, events: readonly { workspaceId: string; type: EventType; data: unknown; at: number }[]): Promise<void> {
   if (events.length === 0) return
-  const rows = events.map((e) => ({ id: newId('msg', e.at), user_id: e.userId, type: e.type, data: JSON.stringify(e.data), created_at: e.at }))
-  await q`INSERT INTO events ${q(rows, 'id', 'user_id', 'type', 'data', 'created_at')}`
+  const rows = events.map((e) => ({ id: newId('msg', e.at), workspace_id: e.workspaceId, type: e.type, data: JSON.stringify(e.data), created_at: e.at }))
+  await q`INSERT INTO events ${q(rows, 'id', 'workspace_id', 'type', 'data', 'created_at')}`
 }
 
 export function eventsStore(sql: Sql): EventsStore {
   return {
-    append: (userId, type, data, now) => appendEvent(sql, userId, type, data, now),
+    append: (workspaceId, type, data, now) => appendEvent(sql, workspaceId, type, data, now),
     async listAfter(afterId, limit) {
       return (await sql<EventRow[]>`SELECT * FROM events WHERE id > ${afterId} ORDER BY id LIMIT ${limit}`).map(eventFromRow)
     },

@@ -18,6 +18,7 @@ import { rateLimitsStore } from './rate-limits.js'
 import { usersStore, createUser } from './users.js'
 import { webhookDeliveriesStore } from './webhook-deliveries.js'
 import { webhooksStore } from './webhooks.js'
+import { workspacesStore } from './workspaces.js'
 
 export { DatabaseUnreachableError, describeDatabase } from './connect.js'
 
@@ -43,6 +44,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
   return {
     nodeId,
     users: reportingLoss(usersStore(sql)),
+    workspaces: reportingLoss(workspacesStore(sql)),
     apiKeys: reportingLoss(apiKeysStore(sql)),
     rateLimits: reportingLoss(rateLimitsStore(sql)),
     idempotency: reportingLoss(idempotencyStore(sql, nodeId)),

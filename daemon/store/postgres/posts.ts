@@ -1,5 +1,5 @@
 import { newId } from '../../../src/ids.js'
-import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore, ScheduleAt } from '../port.js'
+import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore, ScheduleAt, WorkspaceScope } from '../port.js'
 import { accountsByIds } from './accounts.js'
 import type { PostRow } from '../rows.js'
 import { recordOf, recordsOf } from './post-records.js'
@@ -8,10 +8,10 @@ import { appendEvent } from './events.js'
 import { advanceSeries, startSeries, stopSeries } from './series.js'
 import { pickSlot } from './queues.js'
 
-/** The WHERE clause for a user's posts matching filters, the cursor included: one for the list and the count. */
-function whereOf(q: Queryable, userId: string, filters: PostFilters) {
+/** The WHERE clause for the scope's posts matching filters, the cursor included: one for the list and the count. */
+function whereOf(q: Queryable, scope: WorkspaceScope, filters: PostFilters) {
   const after = filters.after
-  return q`p.user_id = ${userId}
+  return q`${scope.length === 1 ? q`p.workspace_id = ${scope[0]!}` : q`p.workspace_id = ANY(${scope}::text[])`}
     ${filters.statuses ? q`AND p.status = ANY(${filters.statuses})` : q``}
     ${filters.accountId ? q`AND p.account_id = ${filters.accountId}` : q``}
     ${filters.platform ? q`AND EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = p.id AND t.platform = ${filters.platform})` : q``}
@@ -21,65 +21,66 @@ function whereOf(q: Queryable, userId: string, filters: PostFilters) {
     ${after ? (filters.order === 'asc' ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) > (${after.scheduledAt}, ${after.id})` : q`AND coalesce(p.scheduled_at, p.created_at) <= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
 }
 
-/** The user's post, its row locked until the transaction ends: an edit and the scheduler's claim take turns. */
-async function ownedForUpdate(q: Queryable, userId: string, id: string): Promise<PostRecord | undefined> {
-  return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId} FOR UPDATE`))[0]
+/** The post in the scope, its row locked until the transaction ends: an edit and the scheduler's claim take turns. */
+async function ownedForUpdate(q: Queryable, scope: WorkspaceScope, id: string): Promise<PostRecord | undefined> {
+  return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND workspace_id = ANY(${scope}::text[]) FOR UPDATE`))[0]
 }
 
 /**
  * Inserts a scheduled post (or a draft) with its pending targets and records `post.scheduled`
  * (or `post.drafted`), inside the caller's transaction; a queued post takes its slot here.
  */
-async function insertPost(tx: Queryable, userId: string, input: NewPost, now: number, index = 0): Promise<PostRecord> {
+async function insertPost(tx: Queryable, authorId: string, input: NewPost, now: number, index = 0): Promise<PostRecord> {
   const id = newId('pst', now)
-  const scheduledAt = input.queue ? await pickSlot(tx, userId, input.accountId, now, index) : input.scheduledAt
+  const scheduledAt = input.queue ? await pickSlot(tx, input.accountId, now, index) : input.scheduledAt
   await tx`
-    INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
-    VALUES (${id}, ${userId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
+    INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
+    VALUES (${id}, ${input.workspaceId}, ${authorId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
             ${JSON.stringify(input.platforms)}, ${scheduledAt}, ${input.draft ? 'draft' : 'scheduled'}, 1, ${now}, ${now},
             ${JSON.stringify(input.thread ?? [])}, ${input.firstComment ?? null}, ${JSON.stringify(input.overrides ?? {})})`
   await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
   if (input.repeat) await startSeries(tx, id, input.repeat, now)
   const record = (await recordOf(tx, id))!
-  await appendEvent(tx, userId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
+  await appendEvent(tx, input.workspaceId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
   return record
 }
 
 export function postsStore(sql: Sql): PostsStore {
   return {
-    async create(userId: string, input: NewPost, now: number) {
-      return sql.begin((tx) => insertPost(tx, userId, input, now))
+    async create(authorId: string, input: NewPost, now: number) {
+      return sql.begin((tx) => insertPost(tx, authorId, input, now))
     },
 
-    async createMany(userId, inputs, now) {
+    async createMany(authorId, inputs, now) {
       // One transaction: a refusal of any insert (the account deleted meanwhile) rolls back all.
       return sql.begin(async (tx) => {
         const records: PostRecord[] = []
-        for (const [index, input] of inputs.entries()) records.push(await insertPost(tx, userId, input, now, index))
+        for (const [index, input] of inputs.entries()) records.push(await insertPost(tx, authorId, input, now, index))
         return records
       })
     },
 
-    async get(userId, id) {
-      return (await recordsOf(sql, await sql<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND user_id = ${userId}`))[0]
+    async get(scope, id) {
+      return (await recordsOf(sql, await sql<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND workspace_id = ANY(${scope}::text[])`))[0]
     },
 
-    async list(userId: string, filters: PostFilters, limit: number) {
-      // A draft with no time lists at its created_at: the expression of the index posts_user_order.
+    async list(scope: WorkspaceScope, filters: PostFilters, limit: number) {
+      // A draft with no time lists at its created_at: the expression of the index posts_workspace_order.
       const order = filters.order === 'asc' ? sql`coalesce(p.scheduled_at, p.created_at) ASC, p.id ASC` : sql`coalesce(p.scheduled_at, p.created_at) DESC, p.id DESC`
-      const rows = await sql<PostRow[]>`SELECT p.* FROM posts p WHERE ${whereOf(sql, userId, filters)} ORDER BY ${order} LIMIT ${limit}`
+      const rows = await sql<PostRow[]>`SELECT p.* FROM posts p WHERE ${whereOf(sql, scope, filters)} ORDER BY ${order} LIMIT ${limit}`
       return recordsOf(sql, rows)
     },
 
-    async count(userId, filters) {
-      const [row] = await sql<{ n: number }[]>`SELECT count(*)::bigint AS n FROM posts p WHERE ${whereOf(sql, userId, filters)}`
+    async count(scope, filters) {
+      const [row] = await sql<{ n: number }[]>`SELECT count(*)::bigint AS n FROM posts p WHERE ${whereOf(sql, scope, filters)}`
       return row!.n
     },
 
-    async deleteAccount(userId, accountId, { cancelPosts }, now): Promise<AccountDeletion> {
+    async deleteAccount(scope, accountId, { cancelPosts }, now): Promise<AccountDeletion> {
       return sql.begin(async (tx): Promise<AccountDeletion> => {
         // The account's row locked first: a post created for it meanwhile waits, then finds it gone.
-        const [account] = await tx<{ id: string }[]>`SELECT id FROM accounts WHERE id = ${accountId} AND user_id = ${userId} FOR UPDATE`
+        const [account] = await tx<{ id: string; workspace_id: string }[]>`
+          SELECT id, workspace_id FROM accounts WHERE id = ${accountId} AND workspace_id = ANY(${scope}::text[]) FOR UPDATE`
         if (!account) return { kind: 'not_found' }
         const open = await tx<{ id: string; status: string }[]>`
           SELECT id, status FROM posts WHERE account_id = ${accountId} AND status IN ('draft', 'scheduled', 'publishing') FOR UPDATE`
@@ -87,18 +88,18 @@ export function postsStore(sql: Sql): PostsStore {
         if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
         for (const { id } of open) {
           await tx`UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
-          await appendEvent(tx, userId, 'post.cancelled', (await recordOf(tx, id))!.post, now)
+          await appendEvent(tx, account.workspace_id, 'post.cancelled', (await recordOf(tx, id))!.post, now)
         }
         const [gone] = await accountsByIds(tx, [accountId])
-        await appendEvent(tx, userId, 'account.deleted', gone, now)
+        await appendEvent(tx, account.workspace_id, 'account.deleted', gone, now)
         await tx`DELETE FROM accounts WHERE id = ${accountId}`
         return { kind: 'ok', cancelled: open.length }
       })
     },
 
-    async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
+    async update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
       return sql.begin(async (tx): Promise<Change> => {
-        const current = await ownedForUpdate(tx, userId, id)
+        const current = await ownedForUpdate(tx, scope, id)
         if (!current) return { kind: 'not_found' }
         if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
         if (current.version !== version) return { kind: 'version_mismatch', record: current }
@@ -121,28 +122,28 @@ export function postsStore(sql: Sql): PostsStore {
           await tx`INSERT INTO post_targets ${tx(platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
         }
         const record = (await recordOf(tx, id))!
-        await appendEvent(tx, userId, 'post.updated', record.post, now)
+        await appendEvent(tx, record.workspaceId, 'post.updated', record.post, now)
         return { kind: 'ok', record }
       })
     },
 
-    async schedule(userId: string, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
+    async schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
       return sql.begin(async (tx): Promise<Change> => {
-        const current = await ownedForUpdate(tx, userId, id)
+        const current = await ownedForUpdate(tx, scope, id)
         if (!current) return { kind: 'not_found' }
         if (current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
         if (current.version !== version) return { kind: 'version_mismatch', record: current }
-        const at = 'at' in when ? when.at : await pickSlot(tx, userId, current.post.account_id, now)
+        const at = 'at' in when ? when.at : await pickSlot(tx, current.post.account_id, now)
         await tx`UPDATE posts SET status = 'scheduled', scheduled_at = ${at}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
         const record = (await recordOf(tx, id))!
-        await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+        await appendEvent(tx, record.workspaceId, 'post.scheduled', record.post, now)
         return { kind: 'ok', record }
       })
     },
 
-    async cancel(userId, id, now, options = {}) {
+    async cancel(scope, id, now, options = {}) {
       return sql.begin(async (tx): Promise<Change> => {
-        const current = await ownedForUpdate(tx, userId, id)
+        const current = await ownedForUpdate(tx, scope, id)
         if (!current) return { kind: 'not_found' }
         const rowOf = async () => (await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${id}`)[0]!
         if (current.post.status === 'cancelled') {
@@ -152,7 +153,7 @@ export function postsStore(sql: Sql): PostsStore {
         if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
         await tx`UPDATE posts SET status = 'cancelled', cancelled_at = ${now}, updated_at = ${now}, version = version + 1 WHERE id = ${id}`
         const record = (await recordOf(tx, id))!
-        await appendEvent(tx, userId, 'post.cancelled', record.post, now)
+        await appendEvent(tx, record.workspaceId, 'post.cancelled', record.post, now)
         // An occurrence cancelled alone is skipped: the series goes on as if it had been published.
         if (options.series) await stopSeries(tx, await rowOf(), now)
         else await advanceSeries(tx, await rowOf(), now)
@@ -160,9 +161,9 @@ export function postsStore(sql: Sql): PostsStore {
       })
     },
 
-    async retry(userId, id, now) {
+    async retry(scope, id, now) {
       return sql.begin(async (tx): Promise<Change> => {
-        const current = await ownedForUpdate(tx, userId, id)
+        const current = await ownedForUpdate(tx, scope, id)
         if (!current) return { kind: 'not_found' }
         if (current.post.status !== 'failed' && current.post.status !== 'partially_published') return { kind: 'wrong_state', record: current }
         // As on SQLite: the post keeps its scheduled_at, the retry time goes on the targets.
@@ -172,7 +173,7 @@ export function postsStore(sql: Sql): PostsStore {
                  lease_expires_at = NULL, claimed_by = NULL, error_code = NULL, error_detail = NULL, error_part = NULL
            WHERE post_id = ${id} AND status IN ('failed', 'unconfirmed')`
         const record = (await recordOf(tx, id))!
-        await appendEvent(tx, userId, 'post.scheduled', record.post, now)
+        await appendEvent(tx, record.workspaceId, 'post.scheduled', record.post, now)
         return { kind: 'ok', record }
       })
     },

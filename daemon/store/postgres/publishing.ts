@@ -116,9 +116,9 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
     if (outcome.kind === 'published' && outcome.refreshed) {
       await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
     }
-    events.push({ userId: record.userId, type: outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', data: { ...record.post, platform }, at })
+    events.push({ workspaceId: record.workspaceId, type: outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', data: { ...record.post, platform }, at })
     const final = finals.get(s)
-    if (final) events.push({ userId: record.userId, type: `post.${final.status}`, data: record.post, at })
+    if (final) events.push({ workspaceId: record.workspaceId, type: `post.${final.status}`, data: record.post, at })
   }
   await appendEvents(tx, events)
   // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.

@@ -19,9 +19,11 @@ async function takenTimes(q: Queryable, accountId: string, from: number, to: num
  * The account's row is locked first: a second queued create for the account (on any node)
  * waits until this transaction ends, then reads the slot as taken, so two never share one.
  */
-export async function pickSlot(tx: Queryable, userId: string, accountId: string, now: number, index = 0): Promise<number> {
+export async function pickSlot(tx: Queryable, accountId: string, now: number, index = 0): Promise<number> {
+  // The slots are wall-clock times in the account's workspace's zone (a personal one's is its user's).
   const [account] = await tx<{ timezone: string }[]>`
-    SELECT u.timezone FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = ${accountId} AND a.user_id = ${userId} FOR UPDATE OF a`
+    SELECT coalesce(u.timezone, w.timezone) AS timezone FROM accounts a JOIN workspaces w ON w.id = a.workspace_id LEFT JOIN users u ON u.id = w.personal_of
+     WHERE a.id = ${accountId} FOR UPDATE OF a`
   // The account went away meanwhile: no slots, and the insert that follows fails its foreign key anyway.
   if (!account) throw new QueueRefusedError('queue_empty', accountId, index)
   const taken = new Set(await takenTimes(tx, accountId, now, now + QUEUE_HORIZON_MS))
@@ -32,15 +34,15 @@ export async function pickSlot(tx: Queryable, userId: string, accountId: string,
 
 export function queuesStore(sql: Sql): QueuesStore {
   return {
-    async get(userId, accountId) {
-      const [account] = await sql`SELECT 1 FROM accounts WHERE id = ${accountId} AND user_id = ${userId}`
+    async get(scope, accountId) {
+      const [account] = await sql`SELECT 1 FROM accounts WHERE id = ${accountId} AND workspace_id = ANY(${scope}::text[])`
       return account ? slotsOf(sql, accountId) : undefined
     },
 
-    async set(userId, accountId, slots) {
+    async set(scope, accountId, slots) {
       return sql.begin(async (tx) => {
         // Locked as a queued create locks it: the slots change between creates, not during one.
-        const [account] = await tx`SELECT 1 FROM accounts WHERE id = ${accountId} AND user_id = ${userId} FOR UPDATE`
+        const [account] = await tx`SELECT 1 FROM accounts WHERE id = ${accountId} AND workspace_id = ANY(${scope}::text[]) FOR UPDATE`
         if (!account) return undefined
         await tx`DELETE FROM queue_slots WHERE account_id = ${accountId}`
         if (slots.length > 0) await tx`INSERT INTO queue_slots ${tx(slots.map((slot) => ({ account_id: accountId, ...slotRowOf(slot) })))}`

@@ -24,9 +24,9 @@ async function lockedSeries(tx: Queryable, id: string): Promise<SeriesRow | unde
   return row
 }
 
-async function ended(tx: Queryable, postId: string, userId: string, reason: SeriesEnd, seriesId: string, now: number): Promise<void> {
+async function ended(tx: Queryable, postId: string, workspaceId: string, reason: SeriesEnd, seriesId: string, now: number): Promise<void> {
   await tx`UPDATE post_series SET ended_at = ${now} WHERE id = ${seriesId}`
-  await appendEvent(tx, userId, 'post.series_ended', { ...(await recordOf(tx, postId))!.post, reason }, now)
+  await appendEvent(tx, workspaceId, 'post.series_ended', { ...(await recordOf(tx, postId))!.post, reason }, now)
 }
 
 /** Makes a post just inserted the first occurrence of a new series, its template taken from its row. */
@@ -36,8 +36,8 @@ export async function startSeries(tx: Queryable, postId: string, repeat: NewRepe
   const rule = newRepeatRule(repeat, row!)
   const first = { ...row!, series_id: seriesId, occurrence: 1, repeat_rule: JSON.stringify(rule) }
   await tx`
-    INSERT INTO post_series (id, user_id, account_id, template, last_occurrence, created_at)
-    VALUES (${seriesId}, ${first.user_id}, ${first.account_id}, ${seriesTemplateOf(first)}, 1, ${now})`
+    INSERT INTO post_series (id, workspace_id, user_id, account_id, template, last_occurrence, created_at)
+    VALUES (${seriesId}, ${first.workspace_id}, ${first.user_id}, ${first.account_id}, ${seriesTemplateOf(first)}, 1, ${now})`
   await tx`UPDATE posts SET series_id = ${seriesId}, occurrence = 1, repeat_rule = ${first.repeat_rule} WHERE id = ${postId}`
 }
 
@@ -52,13 +52,13 @@ export async function advanceSeries(tx: Queryable, row: PostRow, now: number): P
   const series = await lockedSeries(tx, row.series_id)
   if (!series || series.ended_at !== null || series.last_occurrence !== row.occurrence) return
   const next = nextOccurrence(seriesRuleOf(JSON.parse(row.repeat_rule) as RepeatRule), row.occurrence, now, LATE_OCCURRENCE_MS)
-  if ('end' in next) return ended(tx, row.id, row.user_id, next.end, series.id, now)
+  if ('end' in next) return ended(tx, row.id, row.workspace_id, next.end, series.id, now)
   const occurrence = occurrenceRow(series.template, newId('pst', now), next.occurrence, next.at, now)
   await tx`INSERT INTO posts ${tx(occurrence as Record<string, string | number | null>)}`
   const platforms = JSON.parse(occurrence.platforms) as PlatformName[]
   await tx`INSERT INTO post_targets ${tx(platforms.map((platform) => ({ post_id: occurrence.id, platform, status: 'pending' })))}`
   await tx`UPDATE post_series SET last_occurrence = ${next.occurrence} WHERE id = ${series.id}`
-  await appendEvent(tx, row.user_id, 'post.scheduled', (await recordOf(tx, occurrence.id))!.post, now)
+  await appendEvent(tx, row.workspace_id, 'post.scheduled', (await recordOf(tx, occurrence.id))!.post, now)
 }
 
 /** Stops a post's series: its scheduled occurrences cancelled (each with `post.cancelled`), then `post.series_ended`. */
@@ -71,7 +71,7 @@ export async function stopSeries(tx: Queryable, row: PostRow, now: number): Prom
      WHERE series_id = ${series.id} AND status = 'scheduled'
     RETURNING id, occurrence`
   for (const { id } of [...cancelled].sort((a, b) => a.id.localeCompare(b.id))) {
-    await appendEvent(tx, row.user_id, 'post.cancelled', (await recordOf(tx, id))!.post, now)
+    await appendEvent(tx, row.workspace_id, 'post.cancelled', (await recordOf(tx, id))!.post, now)
   }
-  await ended(tx, row.id, row.user_id, 'cancelled', series.id, now)
+  await ended(tx, row.id, row.workspace_id, 'cancelled', series.id, now)
 }

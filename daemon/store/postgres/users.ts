@@ -4,21 +4,23 @@ import { newId } from '../../../src/ids.js'
 import type { NewUser, UsersStore } from '../port.js'
 import { userFromRow, type UserRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
+import { createPersonalWorkspace } from './workspaces.js'
 
-/** Creates a user on `q` (the pool, or the transaction of a larger unit of work). */
+/** Creates a user and their personal workspace on `q`: the transaction of a larger unit of work, or one of their own. */
 export async function createUser(q: Queryable, input: NewUser, now: number): Promise<User> {
   const [row] = await q<UserRow[]>`
     INSERT INTO users (id, name, email, plan, timezone, is_owner, created_at)
     VALUES (${newId('usr', now)}, ${input.name}, ${input.email ?? null}, ${input.plan ?? 'standard'},
             ${input.timezone ?? 'UTC'}, ${input.isOwner ? 1 : 0}, ${now})
     RETURNING *`
+  await createPersonalWorkspace(q, row!.id, now)
   return userFromRow(row!)
 }
 
 export function usersStore(sql: Sql): UsersStore {
   const one = (rows: UserRow[]) => (rows[0] ? userFromRow(rows[0]) : undefined)
   return {
-    create: (input, now) => createUser(sql, input, now),
+    create: (input, now) => sql.begin((tx) => createUser(tx, input, now)),
     async get(id) {
       return one(await sql<UserRow[]>`SELECT * FROM users WHERE id = ${id}`)
     },

@@ -43,7 +43,7 @@ export function webhookDeliveriesStore(sql: Sql, nodeId: string): WebhookDeliver
         await tx`
           INSERT INTO webhook_deliveries (webhook_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
           SELECT w.id, e.id, 'pending', 0, ${now}, ${now}, ${now}
-            FROM events e JOIN webhooks w ON w.user_id = e.user_id AND w.enabled = 1 AND w.created_at <= e.created_at
+            FROM events e JOIN webhooks w ON w.workspace_id = e.workspace_id AND w.enabled = 1 AND w.created_at <= e.created_at
            WHERE e.id = ANY(${ids})
              AND CASE WHEN e.type = 'webhook.test' THEN w.id = (e.data::jsonb ->> 'webhook_id')
                       ELSE w.events::jsonb ? e.type OR w.events::jsonb ? '*' END

@@ -4,23 +4,27 @@ import { toIso } from '../../../src/time.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-import type { StoredConnection, NewConnection } from '../port.js'
+import type { StoredConnection, NewConnection, WorkspaceScope } from '../port.js'
 import { connectionFromRow, storedConnection, type AccountRow, type ConnectionRow } from '../rows.js'
 
 
 
 
 export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
-  const insert = db.prepare<[string, string, string, number], void>('INSERT INTO accounts (id, user_id, name, created_at) VALUES (?, ?, ?, ?)')
+  const insert = db.prepare<[string, string, string, string, number], void>('INSERT INTO accounts (id, workspace_id, user_id, name, created_at) VALUES (?, ?, ?, ?, ?)')
   const byId = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?')
-  const page = db.prepare<[string, string, number], AccountRow>('SELECT * FROM accounts WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?')
+  // In the scope's workspaces, by id: one workspace is a range of the index; several, each
+  // looked up in it (the JSON array of the scope is one statement for any number).
+  const page = db.prepare<[string, string, number], AccountRow>(
+    'SELECT a.* FROM json_each(?) s CROSS JOIN accounts a ON a.workspace_id = s.value WHERE a.id > ? ORDER BY a.id LIMIT ?',
+  )
   const pageOnPlatform = db.prepare<[string, string, string, number], AccountRow>(
-    `SELECT a.* FROM accounts a JOIN connections c ON c.account_id = a.id AND c.platform = ?
-      WHERE a.user_id = ? AND a.id > ? ORDER BY a.id LIMIT ?`,
+    `SELECT a.* FROM json_each(?) s CROSS JOIN accounts a ON a.workspace_id = s.value JOIN connections c ON c.account_id = a.id AND c.platform = ?
+      WHERE a.id > ? ORDER BY a.id LIMIT ?`,
   )
   const connectionsOf = db.prepare<[string], ConnectionRow>('SELECT * FROM connections WHERE account_id = ? ORDER BY platform')
-  const connection = db.prepare<[string, string], ConnectionRow & { user_id: string }>(
-    'SELECT c.*, a.user_id FROM connections c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ? AND c.platform = ?',
+  const connection = db.prepare<[string, string], ConnectionRow & { workspace_id: string }>(
+    'SELECT c.*, a.workspace_id FROM connections c JOIN accounts a ON a.id = c.account_id WHERE c.account_id = ? AND c.platform = ?',
   )
   const upsert = db.prepare<[string, string, string, string, Buffer, string, number], void>(
     `INSERT INTO connections (account_id, platform, handle, display_name, status, credentials, settings, connected_at)
@@ -39,60 +43,61 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
   )
 
   function accountFromRow(row: AccountRow): Account {
-    return { id: row.id, name: row.name, connections: connectionsOf.all(row.id).map(connectionFromRow), created_at: toIso(row.created_at) }
+    return { id: row.id, workspace_id: row.workspace_id, name: row.name, connections: connectionsOf.all(row.id).map(connectionFromRow), created_at: toIso(row.created_at) }
   }
 
-  function owned(userId: string, id: string): AccountRow | undefined {
+  function owned(scope: WorkspaceScope, id: string): AccountRow | undefined {
     const row = byId.get(id)
-    return row && row.user_id === userId ? row : undefined
+    return row && scope.includes(row.workspace_id) ? row : undefined
   }
 
-  const connect = db.transaction((userId: string, accountId: string, input: NewConnection, now: number) => {
-    const row = owned(userId, accountId)
+  const connect = db.transaction((scope: WorkspaceScope, accountId: string, input: NewConnection, now: number) => {
+    const row = owned(scope, accountId)
     if (!row) return undefined
     upsert.run(accountId, input.platform, input.handle, input.displayName, input.sealedCredentials, JSON.stringify(input.settings), now)
     const account = accountFromRow(row)
-    events.appendSync(userId, 'account.connected', { ...account, platform: input.platform }, now)
+    events.appendSync(row.workspace_id, 'account.connected', { ...account, platform: input.platform }, now)
     return account.connections.find((c) => c.platform === input.platform)!
   })
 
-  const disconnect = db.transaction((userId: string, accountId: string, platform: PlatformName, now: number) => {
-    const row = owned(userId, accountId)
+  const disconnect = db.transaction((scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number) => {
+    const row = owned(scope, accountId)
     if (!row || !connection.get(accountId, platform)) return false
     remove.run(accountId, platform)
-    events.appendSync(userId, 'account.disconnected', { ...accountFromRow(row), platform }, now)
+    events.appendSync(row.workspace_id, 'account.disconnected', { ...accountFromRow(row), platform }, now)
     return true
   })
 
-  const rename = db.transaction((userId: string, accountId: string, name: string, now: number) => {
-    if (!owned(userId, accountId)) return undefined
+  const rename = db.transaction((scope: WorkspaceScope, accountId: string, name: string, now: number) => {
+    const row = owned(scope, accountId)
+    if (!row) return undefined
     setName.run(name, accountId)
     const account = accountFromRow(byId.get(accountId)!)
-    events.appendSync(userId, 'account.updated', account, now)
+    events.appendSync(row.workspace_id, 'account.updated', account, now)
     return account
   })
 
   return {
     /** The synchronous core of `get`, for units of work that span tables. */
-    getSync(userId: string, id: string): Account | undefined {
-      const row = owned(userId, id)
+    getSync(scope: WorkspaceScope, id: string): Account | undefined {
+      const row = owned(scope, id)
       return row && accountFromRow(row)
     },
 
-    /** Renames an account and records `account.updated`, together; undefined if it is not the user's. */
-    async rename(userId: string, accountId: string, name: string, now: number): Promise<Account | undefined> {
-      return rename.immediate(userId, accountId, name, now)
+    /** Renames an account and records `account.updated`, together; undefined if it is not in the scope. */
+    async rename(scope: WorkspaceScope, accountId: string, name: string, now: number): Promise<Account | undefined> {
+      return rename.immediate(scope, accountId, name, now)
     },
 
-    async create(userId: string, name: string, now: number): Promise<Account> {
+    async create(workspaceId: string, userId: string, name: string, now: number): Promise<Account> {
       const id = newId('acc', now)
-      insert.run(id, userId, name, now)
+      insert.run(id, workspaceId, userId, name, now)
       return accountFromRow(byId.get(id)!)
     },
 
-    /** The user's account, or undefined if there is none or it is someone else's. */
-    async get(userId: string, id: string): Promise<Account | undefined> {
-      const row = owned(userId, id)
+    /** The account, or undefined if there is none in the scope. */
+    async get(scope: WorkspaceScope, id: string): Promise<Account | undefined> {
+      const row = owned(scope, id)
       return row && accountFromRow(row)
     },
 
@@ -102,29 +107,29 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
       return row && accountFromRow(row)
     },
 
-    async listPage(userId: string, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]> {
-      const rows = platform ? pageOnPlatform.all(platform, userId, after, limit) : page.all(userId, after, limit)
+    async listPage(scope: WorkspaceScope, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]> {
+      const rows = platform ? pageOnPlatform.all(JSON.stringify(scope), platform, after, limit) : page.all(JSON.stringify(scope), after, limit)
       return rows.map(accountFromRow)
     },
 
     /** Connects (or reconnects) a platform and records `account.connected`, together. */
-    async connect(userId: string, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined> {
-      return connect.immediate(userId, accountId, input, now)
+    async connect(scope: WorkspaceScope, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined> {
+      return connect.immediate(scope, accountId, input, now)
     },
 
     /** Removes a connection and records `account.disconnected`; false if there was none. */
-    async disconnect(userId: string, accountId: string, platform: PlatformName, now: number): Promise<boolean> {
-      return disconnect.immediate(userId, accountId, platform, now)
+    async disconnect(scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number): Promise<boolean> {
+      return disconnect.immediate(scope, accountId, platform, now)
     },
 
     /** Every connection of one account, for checking a post against its targets. */
     async connections(accountId: string): Promise<StoredConnection[]> {
-      return connectionsOf.all(accountId).map((row) => storedConnection(row, byId.get(accountId)!.user_id))
+      return connectionsOf.all(accountId).map((row) => storedConnection(row, byId.get(accountId)!.workspace_id))
     },
 
     async connection(accountId: string, platform: PlatformName): Promise<StoredConnection | undefined> {
       const row = connection.get(accountId, platform)
-      return row && storedConnection(row, row.user_id)
+      return row && storedConnection(row, row.workspace_id)
     },
 
     /**
@@ -144,7 +149,7 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     markReauthRequiredSync(accountId: string, platform: PlatformName, now: number): void {
       if (markReauth.run(accountId, platform).changes === 0) return
       const row = byId.get(accountId)!
-      events.appendSync(row.user_id, 'account.reauth_required', { ...accountFromRow(row), platform }, now)
+      events.appendSync(row.workspace_id, 'account.reauth_required', { ...accountFromRow(row), platform }, now)
     },
   }
 }

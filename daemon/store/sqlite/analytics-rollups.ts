@@ -16,7 +16,7 @@ export const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_
  */
 export const FOUR_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s'
 export const rollupKeys = (post: string, platform: string) =>
-  `${post}.user_id, CASE WHEN s.k & 1 THEN '*' ELSE ${post}.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE ${platform} END, ${hourOf(`${post}.scheduled_at`)}`
+  `${post}.workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE ${post}.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE ${platform} END, ${hourOf(`${post}.scheduled_at`)}`
 
 /** One (bucket, platform)'s sums, as the rollups keep them: each metric's count of reports beside its sum. */
 export type Sums = Record<(typeof ROLLUP_COLUMNS)[number], number>

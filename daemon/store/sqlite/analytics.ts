@@ -3,7 +3,7 @@ import type { PlatformName } from '../../platforms/types.js'
 import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
-import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP } from './migrations/0010-drafts-queue-slots.js'
+import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 import type { ReportQuery, Aggregate, TopTarget, ReportRows } from '../port.js'
 import { EMPTY_AGGREGATE } from '../port.js'
 
@@ -40,12 +40,12 @@ export function analyticsStore(db: Db) {
     const key = `${f.posts}|${f.targets}`
     let s = cache.get(key)
     if (s) return s
-    // Raw targets are reached range by range through the (user_id, scheduled_at) index, so a
+    // Raw targets are reached range by range through the (workspace_id, scheduled_at) index, so a
     // read touches only the posts in its ranges; the latest counts are one primary-key lookup.
     // CROSS JOIN pins that order: left to itself, SQLite's planner scans all of the user's
     // posts and probes the range list for each (seconds instead of milliseconds at 100k posts).
     const rawTargets = `
-      CROSS JOIN posts p ON p.user_id = @userId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status NOT IN ('cancelled', 'draft')${f.posts}
+      CROSS JOIN posts p ON p.workspace_id = @workspaceId AND p.scheduled_at >= b.s AND p.scheduled_at < b.e AND p.status NOT IN ${UNCOUNTED_STATUSES}${f.posts}
       JOIN post_targets t ON t.post_id = p.id${f.targets}
       LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform`
     const ranges = `b(i, s, e) AS (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(@ranges))`
@@ -66,14 +66,14 @@ export function analyticsStore(db: Db) {
     const hours = db.prepare(`
       SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
         FROM analytics_hours
-       WHERE user_id = @userId AND account_scope = @scope AND platform = @rollupPlatform AND hour >= @s AND hour < @e`)
+       WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform = @rollupPlatform AND hour >= @s AND hour < @e`)
     const edges = db.prepare(`WITH ${ranges} SELECT b.i AS bucket, t.platform, ${RAW_SUMS} FROM b ${rawTargets} GROUP BY b.i, t.platform`)
     // Exact medians from the published targets' delays alone, a narrow table in time order:
     // one bucket at a time (a range seek each), its delays handed over as one JSON array.
     const delays = db.prepare(`
       SELECT json_group_array(delay * ${CODES} + ${PLATFORM_CODE})
         FROM publish_delays
-       WHERE user_id = @userId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`).pluck()
+       WHERE workspace_id = @workspaceId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`).pluck()
     // The most engaging targets in range: walked down the user's ranking when the range holds
     // many (the first few found are the answer), or read from the range and sorted when few.
     const topOf = (index: string) =>
@@ -81,7 +81,7 @@ export function analyticsStore(db: Db) {
         SELECT e.post_id AS postId, e.platform, t.url, e.engagements
           FROM top_targets e INDEXED BY ${index}
           CROSS JOIN post_targets t ON t.post_id = e.post_id AND t.platform = e.platform
-         WHERE e.user_id = @userId AND e.scheduled_at >= @from AND e.scheduled_at < @to${q.accountId ? ' AND e.account_id = @accountId' : ''}${q.platform ? ' AND e.platform = @platform' : ''}
+         WHERE e.workspace_id = @workspaceId AND e.scheduled_at >= @from AND e.scheduled_at < @to${q.accountId ? ' AND e.account_id = @accountId' : ''}${q.platform ? ' AND e.platform = @platform' : ''}
          ORDER BY e.engagements DESC, e.post_id, e.platform
          LIMIT @top`)
     const ranked = topOf('top_targets_rank')
@@ -91,7 +91,7 @@ export function analyticsStore(db: Db) {
         FROM posts p
         JOIN post_targets t ON t.post_id = p.id${f.targets}
         JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
-       WHERE p.user_id = @userId AND p.scheduled_at >= @from AND p.scheduled_at < @to AND p.status NOT IN ('cancelled', 'draft')${f.posts}
+       WHERE p.workspace_id = @workspaceId AND p.scheduled_at >= @from AND p.scheduled_at < @to AND p.status NOT IN ${UNCOUNTED_STATUSES}${f.posts}
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
@@ -100,14 +100,14 @@ export function analyticsStore(db: Db) {
   }
 
   // Rollup rows whose targets all moved away stay, all zeros: they count nothing.
-  const kept = `SELECT user_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
+  const kept = `SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
   const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
     SELECT (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_HOURS}) EXCEPT ${kept}))
          + (SELECT count(*) FROM (${kept} EXCEPT SELECT * FROM (${EXPECTED_HOURS}))) AS hours,
-           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
-         + (SELECT count(*) FROM (SELECT user_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
-           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT user_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
-         + (SELECT count(*) FROM (SELECT user_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets EXCEPT SELECT * FROM (${EXPECTED_TOP}))) AS top`)
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
+         + (SELECT count(*) FROM (SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
+         + (SELECT count(*) FROM (SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets EXCEPT SELECT * FROM (${EXPECTED_TOP}))) AS top`)
 
   return {
     /**
@@ -123,7 +123,7 @@ export function analyticsStore(db: Db) {
       const s = statements(q)
       // Named parameters a statement does not use are ignored, so all take the same object.
       const params = {
-        userId: q.userId,
+        workspaceId: q.workspaceId,
         from: q.from,
         to: q.to,
         top: q.top,

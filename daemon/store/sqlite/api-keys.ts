@@ -5,6 +5,7 @@ import type { ApiKey, NewKeySecret } from '../../../src/api/api-keys.js'
 import type { Db } from './db.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
 import type { Principal, NewApiKey, KeyRejection } from '../port.js'
+import { membershipsOf } from './workspaces.js'
 
 
 
@@ -30,6 +31,7 @@ export function apiKeysStore(db: Db) {
     'SELECT * FROM api_keys WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?',
   )
   const all = db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY user_id, id')
+  const memberships = membershipsOf(db)
   const revoke = db.prepare<[number, string], void>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?')
   const touch = db.prepare<[number, string], void>('UPDATE api_keys SET last_used_at = ? WHERE id = ?')
 
@@ -41,8 +43,9 @@ export function apiKeysStore(db: Db) {
   }
 
 
-  // Keys already authenticated, by hash, so the hot path does not re-read and re-map the same
-  // rows. Any change to the database drops them all: a commit by another connection (`smm
+  // Keys already authenticated (with their owner's memberships), by hash, so the hot path does
+  // not re-read and re-map the same rows. Any change to the database drops them all (a member
+  // removed loses access with the next request): a commit by another connection (`smm
   // admin` revoking a key, changing a plan) moves data_version; one by this connection moves
   // total_changes(). Checking both is one tiny statement per request.
   const known = new Map<string, { principal: Principal; revokedAt: number | null; expiresAt: number | null }>()
@@ -75,7 +78,7 @@ export function apiKeysStore(db: Db) {
         // The lookup is by the hash's index; comparing again in constant time keeps the final
         // decision from depending on how many leading characters matched.
         if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return 'unknown'
-        entry = { principal: principalOf(row), revokedAt: row.revoked_at, expiresAt: row.expires_at }
+        entry = { principal: principalOf(row, memberships(row.user_id)), revokedAt: row.revoked_at, expiresAt: row.expires_at }
         if (known.size >= 10_000) known.clear()
         known.set(hash, entry)
       }

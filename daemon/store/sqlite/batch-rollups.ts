@@ -1,6 +1,7 @@
 import type { PlatformName } from '../../platforms/types.js'
 import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
 import type { Db } from './db.js'
+import { UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 
 const COUNTED_CHANGE = "((d.status = 'published') <> (t.status = 'published') OR (d.status = 'failed') <> (t.status = 'failed') OR d.published_at IS NOT t.published_at)"
 // The driving table is the batch's few targets; the planner has no statistics to know it.
@@ -15,20 +16,20 @@ function statements(db: Db) {
     ),
     // The trigger's own upsert (migrations 0010, 0013), its rows summed over the batch.
     sum: db.prepare<[], void>(
-      `INSERT INTO analytics_hours (user_id, account_scope, platform, hour, published, failed)
+      `INSERT INTO analytics_hours (workspace_id, account_scope, platform, hour, published, failed)
        SELECT ${rollupKeys('p', 't.platform')},
               sum((t.status = 'published') - (d.status = 'published')), sum((t.status = 'failed') - (d.status = 'failed'))
          FROM ${CHANGED} ${LIVE_POST}, ${FOUR_ROWS}
-        WHERE p.status NOT IN ('cancelled', 'draft') AND ${COUNTED_CHANGE}
+        WHERE p.status NOT IN ${UNCOUNTED_STATUSES} AND ${COUNTED_CHANGE}
         GROUP BY 1, 2, 3, 4
-       ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET published = published + excluded.published, failed = failed + excluded.failed`,
+       ON CONFLICT (workspace_id, account_scope, platform, hour) DO UPDATE SET published = published + excluded.published, failed = failed + excluded.failed`,
     ),
     dropDelays: db.prepare<[], void>(`DELETE FROM publish_delays WHERE (post_id, platform) IN (SELECT d.post_id, d.platform FROM ${CHANGED} WHERE ${COUNTED_CHANGE})`),
     addDelays: db.prepare<[], void>(
-      `INSERT INTO publish_delays (user_id, scheduled_at, post_id, platform, account_id, delay)
-       SELECT p.user_id, p.scheduled_at, t.post_id, t.platform, p.account_id, t.published_at - p.scheduled_at
+      `INSERT INTO publish_delays (workspace_id, scheduled_at, post_id, platform, account_id, delay)
+       SELECT p.workspace_id, p.scheduled_at, t.post_id, t.platform, p.account_id, t.published_at - p.scheduled_at
          FROM ${CHANGED} ${LIVE_POST}
-        WHERE ${COUNTED_CHANGE} AND p.status NOT IN ('cancelled', 'draft') AND t.status = 'published' AND t.published_at IS NOT NULL`,
+        WHERE ${COUNTED_CHANGE} AND p.status NOT IN ${UNCOUNTED_STATUSES} AND t.status = 'published' AND t.published_at IS NOT NULL`,
     ),
     forget: db.prepare<[], void>('DELETE FROM analytics_deferred'),
   }

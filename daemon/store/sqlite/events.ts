@@ -10,7 +10,7 @@ export { EVENT_TYPES, type EventType } from '../../../src/events.js'
 
 export function eventsStore(db: Db) {
   const insert = db.prepare<[string, string, string, string, number], void>(
-    'INSERT INTO events (id, user_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO events (id, workspace_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)',
   )
   // Listed as still to dispatch (migration 17): the webhook dispatcher takes it off the list.
   const queue = db.prepare<[string], void>('INSERT INTO outbox (event_id) VALUES (?)')
@@ -21,14 +21,14 @@ export function eventsStore(db: Db) {
      * Appends an event. Synchronous on purpose: call it inside the transaction of the change it
      * reports, so the change and its event commit together or not at all.
      */
-    appendSync(userId: string, type: EventType, data: unknown, now: number): StoredEvent {
+    appendSync(workspaceId: string, type: EventType, data: unknown, now: number): StoredEvent {
       const id = newId('msg', now)
-      insert.run(id, userId, type, JSON.stringify(data), now)
+      insert.run(id, workspaceId, type, JSON.stringify(data), now)
       queue.run(id)
-      return { id, userId, type, data, createdAt: now }
+      return { id, workspaceId, type, data, createdAt: now }
     },
-    async append(userId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
-      return this.appendSync(userId, type, data, now)
+    async append(workspaceId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent> {
+      return this.appendSync(workspaceId, type, data, now)
     },
     /** Events in order after a given id (`''` for the first), for the delivery loop. */
     async listAfter(afterId: string, limit: number): Promise<StoredEvent[]> {

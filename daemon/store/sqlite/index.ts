@@ -19,6 +19,7 @@ import { rateLimitsStore } from './rate-limits.js'
 import { usersStore } from './users.js'
 import { webhookDeliveriesStore } from './webhook-deliveries.js'
 import { webhooksStore } from './webhooks.js'
+import { workspacesStore } from './workspaces.js'
 
 /** Checks that the store implements the port while keeping its own type, for its own tests. */
 const implementsPort = <T extends Store>(store: T): T => store
@@ -53,6 +54,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
   })
   const store = implementsPort({
     users,
+    workspaces: workspacesStore(db),
     apiKeys,
     async bootstrapOwner(owner, now) {
       return bootstrapOwner.immediate(owner, now)

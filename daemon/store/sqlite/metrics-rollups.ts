@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
+import { UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 
 // What new latest counts (target_metrics) do to the analytics rollups, for a whole batch of
 // readings at once. Migration 6's row triggers did this for every snapshot: four rollup upserts
@@ -9,7 +10,7 @@ import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
 // whose sums move (a row untouched when nothing it counts changed), the ranking one write per
 // target whose engagements changed. The figures are the triggers' own: a live post's target adds
 // its latest counts to its hour's four rows (its account and all accounts, its platform and all
-// platforms) and ranks by its engagements; a draft's or a cancelled post's counts nowhere.
+// platforms) and ranks by its engagements; a draft's, a cancelled post's or one awaiting approval's counts nowhere.
 
 /** A target's newest reading of a batch, as its target_metrics row would hold it. */
 export type LatestRow = [
@@ -51,7 +52,7 @@ const REPLACING = (also = '') => `
   FROM temp.latest_batch n
   CROSS JOIN posts p ON p.id = n.post_id
   LEFT JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform${also}
- WHERE p.status NOT IN ('cancelled', 'draft') AND (o.taken_at IS NULL OR n.taken_at >= o.taken_at)`
+ WHERE p.status NOT IN ${UNCOUNTED_STATUSES} AND (o.taken_at IS NULL OR n.taken_at >= o.taken_at)`
 
 /** The rollup bookkeeping of target_metrics, for the metrics store. */
 export function metricsRollups(db: Db) {
@@ -64,17 +65,17 @@ export function metricsRollups(db: Db) {
     ) WITHOUT ROWID`)
   const stage = db.prepare<LatestRow, void>(`INSERT INTO temp.latest_batch VALUES (${new Array(10).fill('?').join(', ')})`)
   const addToHours = db.prepare(`
-    INSERT INTO analytics_hours (user_id, account_scope, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
+    INSERT INTO analytics_hours (workspace_id, account_scope, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
     SELECT ${rollupKeys('p', 'n.platform')},
            ${CHANGES.map(([, sum]) => sum).join(', ')}
       ${REPLACING(`\n  CROSS JOIN ${FOUR_ROWS}`)}
      GROUP BY 1, 2, 3, 4
     HAVING ${CHANGES.map(([, sum]) => `${sum} <> 0`).join(' OR ')}
-    ON CONFLICT (user_id, account_scope, platform, hour) DO UPDATE SET ${CHANGES.map(([c]) => `${c} = ${c} + excluded.${c}`).join(', ')}`)
+    ON CONFLICT (workspace_id, account_scope, platform, hour) DO UPDATE SET ${CHANGES.map(([c]) => `${c} = ${c} + excluded.${c}`).join(', ')}`)
   // The ranking holds the latest engagements of each live target that has any.
   const rank = db.prepare(`
-    INSERT INTO top_targets (user_id, engagements, post_id, platform, scheduled_at, account_id)
-    SELECT p.user_id, n.engagements, n.post_id, n.platform, p.scheduled_at, p.account_id
+    INSERT INTO top_targets (workspace_id, engagements, post_id, platform, scheduled_at, account_id)
+    SELECT p.workspace_id, n.engagements, n.post_id, n.platform, p.scheduled_at, p.account_id
       ${REPLACING()} AND n.engagements IS NOT NULL AND n.engagements IS NOT o.engagements
     ON CONFLICT (post_id, platform) DO UPDATE SET engagements = excluded.engagements`)
   const unrank = db.prepare(`

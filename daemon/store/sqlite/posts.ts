@@ -4,14 +4,14 @@ import type { Db } from './db.js'
 import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
-import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt } from '../port.js'
+import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt, WorkspaceScope } from '../port.js'
 import type { PostRow } from '../rows.js'
 import { postReader } from './post-reader.js'
 import { seriesSteps } from './series.js'
 
 /**
  * The time posts list by: scheduled_at, or created_at for a draft with none yet. The same
- * expression as the index posts_user_order, so the planner uses it.
+ * expression as the index posts_workspace_order, so the planner uses it.
  */
 const SORT_TIME = 'coalesce(p.scheduled_at, p.created_at)'
 
@@ -21,9 +21,9 @@ const FEW_TARGETS = 2_000
 export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>, queues: ReturnType<typeof queuesStore>) {
   const reader = postReader(db)
   const series = seriesSteps(db, events)
-  const insert = db.prepare<[string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number, string, string | null, string], void>(
-    `INSERT INTO posts (id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number, string, string | null, string], void>(
+    `INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
   )
   const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
@@ -55,19 +55,20 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   const listCache = new Map<string, ReturnType<Db['prepare']>>()
   const fewTargetsOn = db.prepare<[string], number>(`SELECT count(*) FROM (SELECT 1 FROM post_targets WHERE platform = ? LIMIT ${FEW_TARGETS})`).pluck()
 
-  function owned(userId: string, id: string): PostRecord | undefined {
+  function owned(scope: WorkspaceScope, id: string): PostRecord | undefined {
     const row = reader.rowSync(id)
-    return row && row.user_id === userId ? reader.recordFromRow(row) : undefined
+    return row && scope.includes(row.workspace_id) ? reader.recordFromRow(row) : undefined
   }
 
-  const create = db.transaction((userId: string, input: NewPost, now: number, index = 0): PostRecord => {
+  const create = db.transaction((authorId: string, input: NewPost, now: number, index = 0): PostRecord => {
     const id = newId('pst', now)
     // A queued post's slot is picked here, in the (immediate) transaction: the next queued
     // create waits for this one to commit, then sees the slot taken.
-    const scheduledAt = input.queue ? queues.pickSync(userId, input.accountId, now, index) : input.scheduledAt
+    const scheduledAt = input.queue ? queues.pickSync(input.accountId, now, index) : input.scheduledAt
     insert.run(
       id,
-      userId,
+      input.workspaceId,
+      authorId,
       input.accountId,
       input.content,
       JSON.stringify(input.mediaUrls),
@@ -83,19 +84,19 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     for (const platform of input.platforms) insertTarget.run(id, platform)
     if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
-    events.appendSync(userId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
+    events.appendSync(input.workspaceId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
     return record
   })
 
   // One transaction around the single creation's steps: a throw anywhere (a foreign key, a
   // constraint, no free slot) rolls back every post created before it; queued posts fill
   // consecutive free slots, each seeing the ones before it taken.
-  const createMany = db.transaction((userId: string, inputs: NewPost[], now: number): PostRecord[] =>
-    inputs.map((input, index) => create(userId, input, now, index)),
+  const createMany = db.transaction((authorId: string, inputs: NewPost[], now: number): PostRecord[] =>
+    inputs.map((input, index) => create(authorId, input, now, index)),
   )
 
-  const change = db.transaction((userId: string, id: string, changes: PostChanges, version: number, now: number): Change => {
-    const current = owned(userId, id)
+  const change = db.transaction((scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Change => {
+    const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
     if (current.version !== version) return { kind: 'version_mismatch', record: current }
@@ -120,24 +121,24 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       for (const platform of platforms) insertTarget.run(id, platform)
     }
     const record = reader.recordSync(id)!
-    events.appendSync(userId, 'post.updated', record.post, now)
+    events.appendSync(record.workspaceId, 'post.updated', record.post, now)
     return { kind: 'ok', record }
   })
 
-  const scheduleTx = db.transaction((userId: string, id: string, when: ScheduleAt, version: number, now: number): Change => {
-    const current = owned(userId, id)
+  const scheduleTx = db.transaction((scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Change => {
+    const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
     if (current.version !== version) return { kind: 'version_mismatch', record: current }
-    const at = 'at' in when ? when.at : queues.pickSync(userId, current.post.account_id, now)
+    const at = 'at' in when ? when.at : queues.pickSync(current.post.account_id, now)
     scheduleDraft.run(at, now, id, version)
     const record = reader.recordSync(id)!
-    events.appendSync(userId, 'post.scheduled', record.post, now)
+    events.appendSync(record.workspaceId, 'post.scheduled', record.post, now)
     return { kind: 'ok', record }
   })
 
-  const cancelTx = db.transaction((userId: string, id: string, now: number, stopSeries: boolean): Change => {
-    const current = owned(userId, id)
+  const cancelTx = db.transaction((scope: WorkspaceScope, id: string, now: number, stopSeries: boolean): Change => {
+    const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (current.post.status === 'cancelled') {
       if (stopSeries) series.stopSync(id, now)
@@ -145,7 +146,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     }
     if (cancel.run(now, now, id).changes === 0) return { kind: 'wrong_state', record: current }
     const record = reader.recordSync(id)!
-    events.appendSync(userId, 'post.cancelled', record.post, now)
+    events.appendSync(record.workspaceId, 'post.cancelled', record.post, now)
     // An occurrence cancelled alone is skipped: the series goes on as if it had been published.
     if (stopSeries) series.stopSync(id, now)
     else series.advanceSync(id, now)
@@ -161,35 +162,35 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   // Deleting an account is a unit of work over its posts: its scheduled posts are cancelled
   // (each with post.cancelled, so subscribers learn they will not go out) or make it refuse,
   // and a post being published makes it wait, so no publish outlives its account's row.
-  const deleteAccountTx = db.transaction((userId: string, accountId: string, cancelPosts: boolean, now: number): AccountDeletion => {
-    const account = accounts.getSync(userId, accountId)
+  const deleteAccountTx = db.transaction((scope: WorkspaceScope, accountId: string, cancelPosts: boolean, now: number): AccountDeletion => {
+    const account = accounts.getSync(scope, accountId)
     if (!account) return { kind: 'not_found' }
     const open = postsOfAccount.all(accountId)
     if (open.some((p) => p.status === 'publishing')) return { kind: 'publishing' }
     if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
     for (const { id } of open) {
       cancel.run(now, now, id)
-      events.appendSync(userId, 'post.cancelled', reader.recordSync(id)!.post, now)
+      events.appendSync(account.workspace_id, 'post.cancelled', reader.recordSync(id)!.post, now)
     }
-    events.appendSync(userId, 'account.deleted', account, now)
+    events.appendSync(account.workspace_id, 'account.deleted', account, now)
     deleteAccountRow.run(accountId)
     return { kind: 'ok', cancelled: open.length }
   })
 
-  const retryTx = db.transaction((userId: string, id: string, now: number): Change => {
-    const current = owned(userId, id)
+  const retryTx = db.transaction((scope: WorkspaceScope, id: string, now: number): Change => {
+    const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (requeue.run(now, id).changes === 0) return { kind: 'wrong_state', record: current }
     requeueTargets.run(now, id)
     const record = reader.recordSync(id)!
-    events.appendSync(userId, 'post.scheduled', record.post, now)
+    events.appendSync(record.workspaceId, 'post.scheduled', record.post, now)
     return { kind: 'ok', record }
   })
 
-  /** The WHERE clause and its arguments for a user's posts matching filters (the cursor included). */
-  function whereOf(userId: string, filters: PostFilters): { where: string; args: unknown[] } {
-    const where = ['p.user_id = ?']
-    const args: unknown[] = [userId]
+  /** The WHERE clause and its arguments for a workspace's posts matching filters (the cursor included). */
+  function whereOf(scope: WorkspaceScope, filters: PostFilters): { where: string; args: unknown[] } {
+    const where = [scope.length === 1 ? 'p.workspace_id = ?' : 'p.workspace_id IN (SELECT value FROM json_each(?))']
+    const args: unknown[] = [scope.length === 1 ? scope[0] : JSON.stringify(scope)]
     const add = (clause: string, ...values: unknown[]) => {
       where.push(clause)
       args.push(...values)
@@ -219,82 +220,87 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
 
   return {
     /** Creates a scheduled post (or a draft) and its pending targets, and records `post.scheduled` (or `post.drafted`), together. */
-    async create(userId: string, input: NewPost, now: number): Promise<PostRecord> {
-      return create.immediate(userId, input, now)
+    async create(authorId: string, input: NewPost, now: number): Promise<PostRecord> {
+      return create.immediate(authorId, input, now)
     },
 
     /** Creates several posts as `create` does, in one transaction: all or none. */
-    async createMany(userId: string, inputs: NewPost[], now: number): Promise<PostRecord[]> {
-      return createMany.immediate(userId, inputs, now)
+    async createMany(authorId: string, inputs: NewPost[], now: number): Promise<PostRecord[]> {
+      return createMany.immediate(authorId, inputs, now)
     },
 
-    /** The user's post; undefined if there is none or it is someone else's. */
-    async get(userId: string, id: string): Promise<PostRecord | undefined> {
-      return owned(userId, id)
+    /** The post; undefined if there is none in the scope. */
+    async get(scope: WorkspaceScope, id: string): Promise<PostRecord | undefined> {
+      return owned(scope, id)
     },
 
     /**
-     * A page of the user's posts in list order. With statuses, or an account (whose posts are
-     * read status by status), each status is a run of an index in list order
-     * (posts_user_status_order, posts_account_order): the page takes at most `limit` posts from
-     * each run and sorts only those. Left to one query, SQLite walks every post of the user
-     * through posts_user_order and fetches each row to test it (0.4 s at a million posts for an
-     * account with few). A series is a handful of posts: read through its own index, then
-     * sorted; so are the posts of a platform that has few targets in all. A platform with many
-     * is tested post by post along the list, where its posts are found soon.
+     * A page of the scope's posts in list order. Each workspace of the scope is a run of an index
+     * in list order (posts_workspace_order), and with statuses, or an account (whose posts are
+     * read status by status), each of its statuses is (posts_workspace_status_order,
+     * posts_account_order): the page takes at most `limit` posts from each run and sorts only
+     * those. Left to one query, SQLite walks every post of the workspace through
+     * posts_workspace_order and fetches each row to test it (0.4 s at a million posts for an
+     * account with few), and sorts every post of several workspaces. A series is a handful of
+     * posts: read through its own index, then sorted; so are the posts of a platform that has
+     * few targets in all. A platform with many is tested post by post along the list, where its
+     * posts are found soon.
      */
-    async list(userId: string, filters: PostFilters, limit: number): Promise<PostRecord[]> {
+    async list(scope: WorkspaceScope, filters: PostFilters, limit: number): Promise<PostRecord[]> {
+      if (scope.length === 0) return []
       const dir = filters.order === 'asc' ? 'ASC' : 'DESC'
       const order = `ORDER BY ${SORT_TIME} ${dir}, p.id ${dir}`
       const statuses = filters.seriesId ? undefined : [...new Set(filters.statuses ?? (filters.accountId ? POST_STATUSES : []))]
       let rows: PostRow[]
       if (filters.platform && !filters.seriesId && fewTargetsOn.get(filters.platform)! < FEW_TARGETS) {
         // A platform with few targets at all: its targets lead, and only their posts are sorted.
-        const { where, args } = whereOf(userId, { ...filters, platform: undefined })
+        const { where, args } = whereOf(scope, { ...filters, platform: undefined })
         rows = cached<PostRow>(`SELECT p.* FROM post_targets t CROSS JOIN posts p ON p.id = t.post_id WHERE t.platform = ? AND ${where} ${order} LIMIT ?`).all(filters.platform, ...args, limit)
-      } else if (!statuses || statuses.length <= 1) {
-        const { where, args } = whereOf(userId, filters)
+      } else if (!statuses || (statuses.length <= 1 && scope.length === 1)) {
+        const { where, args } = whereOf(scope, filters)
         rows = cached<PostRow>(`SELECT p.* FROM posts p ${filters.seriesId ? 'INDEXED BY posts_series ' : ''}WHERE ${where} ${order} LIMIT ?`).all(...args, limit)
       } else {
-        const runs = statuses.map((status) => whereOf(userId, { ...filters, statuses: [status] }))
+        const each = statuses.length ? statuses.map((status) => ({ ...filters, statuses: [status] })) : [filters]
+        const runs = scope.flatMap((workspaceId) => each.map((f) => whereOf([workspaceId], f)))
         const sql = runs.map(({ where }) => `SELECT * FROM (SELECT p.* FROM posts p WHERE ${where} ${order} LIMIT ?)`).join(' UNION ALL ')
         rows = cached<PostRow>(`SELECT * FROM (${sql}) p ${order} LIMIT ?`).all(...runs.flatMap(({ args }) => [...args, limit]), limit)
       }
       return rows.map(reader.recordFromRow)
     },
 
-    /** How many of the user's posts match the filters (after the cursor, when there is one). */
-    async count(userId: string, filters: PostFilters): Promise<number> {
-      const { where, args } = whereOf(userId, filters)
+    /** How many posts in the scope match the filters (after the cursor, when there is one). */
+    async count(scope: WorkspaceScope, filters: PostFilters): Promise<number> {
+      if (scope.length === 0) return 0
+      const { where, args } = whereOf(scope, filters)
       return cached<{ n: number }>(`SELECT count(*) AS n FROM posts p WHERE ${where}`).get(...args)!.n
     },
 
     /** Applies changes to a scheduled post or a draft if it is still at `version`; records `post.updated`. */
-    async update(userId: string, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
-      return change.immediate(userId, id, changes, version, now)
+    async update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
+      return change.immediate(scope, id, changes, version, now)
     },
 
     /** Schedules a draft still at `version` (at a time, or at its account's next free slot); records `post.scheduled`. */
-    async schedule(userId: string, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
-      return scheduleTx.immediate(userId, id, when, version, now)
+    async schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
+      return scheduleTx.immediate(scope, id, when, version, now)
     },
 
     /** Deletes an account with its connections, posts and feed, and records `account.deleted`. */
-    async deleteAccount(userId: string, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion> {
-      return deleteAccountTx.immediate(userId, accountId, options.cancelPosts, now)
+    async deleteAccount(scope: WorkspaceScope, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion> {
+      return deleteAccountTx.immediate(scope, accountId, options.cancelPosts, now)
     },
 
     /** Cancels a scheduled post or a draft (a cancelled one is answered as is); records `post.cancelled`; moves on or stops its series. */
-    async cancel(userId: string, id: string, now: number, options: { series?: boolean } = {}): Promise<Change> {
-      return cancelTx.immediate(userId, id, now, options.series === true)
+    async cancel(scope: WorkspaceScope, id: string, now: number, options: { series?: boolean } = {}): Promise<Change> {
+      return cancelTx.immediate(scope, id, now, options.series === true)
     },
 
     /**
      * Re-queues the failed and unconfirmed targets of a failed or partly published post, due
      * now; the post keeps its `scheduled_at` and each target its attempt count.
      */
-    async retry(userId: string, id: string, now: number): Promise<Change> {
-      return retryTx.immediate(userId, id, now)
+    async retry(scope: WorkspaceScope, id: string, now: number): Promise<Change> {
+      return retryTx.immediate(scope, id, now)
     },
   }
 }

@@ -179,8 +179,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       if (outcome.kind === 'published' && outcome.refreshed) {
         accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
       }
-      events.appendSync(record.userId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, at)
-      if (final) events.appendSync(record.userId, `post.${final.status}`, record.post, at)
+      events.appendSync(record.workspaceId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, at)
+      if (final) events.appendSync(record.workspaceId, `post.${final.status}`, record.post, at)
       // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
       if (entered.has(postId) && row.series_id) series.advanceSync(postId, at)
     }

@@ -21,8 +21,8 @@ interface SeriesRow {
  */
 export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
   const reader = postReader(db)
-  const insertSeries = db.prepare<[string, string, string, string, number], void>(
-    'INSERT INTO post_series (id, user_id, account_id, template, last_occurrence, created_at) VALUES (?, ?, ?, ?, 1, ?)',
+  const insertSeries = db.prepare<[string, string, string, string, string, number], void>(
+    'INSERT INTO post_series (id, workspace_id, user_id, account_id, template, last_occurrence, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)',
   )
   const markFirst = db.prepare<[string, string, string], void>('UPDATE posts SET series_id = ?, occurrence = 1, repeat_rule = ? WHERE id = ?')
   const seriesById = db.prepare<[string], SeriesRow>('SELECT id, template, last_occurrence, ended_at FROM post_series WHERE id = ?')
@@ -45,7 +45,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
 
   function ended(row: PostRow, reason: SeriesEnd, seriesId: string, now: number): void {
     end.run(now, seriesId)
-    events.appendSync(row.user_id, 'post.series_ended', { ...reader.recordFromRow(row).post, reason }, now)
+    events.appendSync(row.workspace_id, 'post.series_ended', { ...reader.recordFromRow(row).post, reason }, now)
   }
 
   return {
@@ -55,7 +55,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
       const seriesId = newId('ser', now)
       const rule = newRepeatRule(repeat, row)
       const first = { ...row, series_id: seriesId, occurrence: 1, repeat_rule: JSON.stringify(rule) }
-      insertSeries.run(seriesId, row.user_id, row.account_id, seriesTemplateOf(first), now)
+      insertSeries.run(seriesId, row.workspace_id, row.user_id, row.account_id, seriesTemplateOf(first), now)
       markFirst.run(seriesId, first.repeat_rule, postId)
     },
 
@@ -76,7 +76,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
       insertOccurrence(occurrence)
       for (const platform of JSON.parse(occurrence.platforms) as PlatformName[]) insertTarget.run(occurrence.id, platform)
       setLast.run(next.occurrence, series.id)
-      events.appendSync(row.user_id, 'post.scheduled', reader.recordSync(occurrence.id)!.post, now)
+      events.appendSync(row.workspace_id, 'post.scheduled', reader.recordSync(occurrence.id)!.post, now)
     },
 
     /** Stops a post's series: its scheduled occurrences cancelled (each with `post.cancelled`), then `post.series_ended`. */
@@ -87,7 +87,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
       if (!series || series.ended_at !== null) return
       for (const { id } of scheduledOf.all(series.id)) {
         cancel.run(now, now, id)
-        events.appendSync(row.user_id, 'post.cancelled', reader.recordSync(id)!.post, now)
+        events.appendSync(row.workspace_id, 'post.cancelled', reader.recordSync(id)!.post, now)
       }
       ended(reader.rowSync(postId)!, 'cancelled', series.id, now)
     },

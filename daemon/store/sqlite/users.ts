@@ -1,6 +1,6 @@
 import type { Plan } from '../../../src/api/common.js'
 import type { Limits, User } from '../../../src/api/users.js'
-import { newId } from '../../../src/ids.js'
+import { newId, personalWorkspaceId } from '../../../src/ids.js'
 import type { Db } from './db.js'
 import type { NewUser } from '../port.js'
 import { userFromRow, type UserRow } from '../rows.js'
@@ -22,17 +22,25 @@ export function usersStore(db: Db) {
     'UPDATE users SET plan = ?, custom_per_minute = ?, custom_per_hour = ?, custom_per_day = ? WHERE id = ?',
   )
 
-  function createSync(input: NewUser, now: number): User {
+  const insertPersonal = db.prepare<[string, string, number], void>("INSERT INTO workspaces (id, name, personal_of, created_at) VALUES (?, 'Personal', ?, ?)")
+  const insertOwner = db.prepare<[string, string, number], void>("INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)")
+
+  // A user and their personal workspace are one unit of work: no user is ever without it.
+  const createTx = db.transaction((input: NewUser, now: number): User => {
     const id = newId('usr', now)
     insert.run(id, input.name, input.email ?? null, input.plan ?? 'standard', input.timezone ?? 'UTC', input.isOwner ? 1 : 0, now)
+    const workspaceId = personalWorkspaceId(id)
+    insertPersonal.run(workspaceId, id, now)
+    insertOwner.run(workspaceId, id, now)
     return userFromRow(byId.get(id)!)
-  }
+  })
+  const createSync = (input: NewUser, now: number): User => createTx(input, now)
 
   return {
     /** The synchronous core of `create`, for units of work that span tables. */
     createSync,
     async create(input: NewUser, now: number): Promise<User> {
-      return createSync(input, now)
+      return createTx.immediate(input, now)
     },
     async get(id: string): Promise<User | undefined> {
       const row = byId.get(id)

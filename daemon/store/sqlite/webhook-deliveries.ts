@@ -5,7 +5,7 @@ import type { DeliveryJob, ClaimLimits, AttemptRecord, Resend } from '../port.js
 import { attemptFromRow, disableReasonFor, INTERRUPTED, type AttemptRow } from '../rows.js'
 
 export function webhookDeliveriesStore(db: Db) {
-  // One batch of the outbox fans out to every enabled endpoint of the event's user that
+  // One batch of the outbox fans out to every enabled endpoint of the event's workspace that
   // subscribes to its type and existed when it happened; webhook.test goes to its endpoint only.
   // The batch is the first `limit` events of the outbox (migration 17), in id order; dispatching
   // them is taking them off it.
@@ -14,7 +14,7 @@ export function webhookDeliveriesStore(db: Db) {
     SELECT w.id, e.id, 'pending', 0, @now, @now, @now
       FROM (SELECT event_id FROM outbox ORDER BY event_id LIMIT @limit) o
       CROSS JOIN events e ON e.id = o.event_id
-      JOIN webhooks w ON w.user_id = e.user_id AND w.enabled = 1 AND w.created_at <= e.created_at
+      JOIN webhooks w ON w.workspace_id = e.workspace_id AND w.enabled = 1 AND w.created_at <= e.created_at
      WHERE CASE WHEN e.type = 'webhook.test' THEN w.id = json_extract(e.data, '$.webhook_id')
                 ELSE EXISTS (SELECT 1 FROM json_each(w.events) j WHERE j.value IN ('*', e.type)) END`)
   const markDispatched = db.prepare<{ limit: number }, void>('DELETE FROM outbox WHERE event_id IN (SELECT event_id FROM outbox ORDER BY event_id LIMIT @limit)')

@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, Connection, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook
+from ._records import Account, ApiKey, Connection, Member, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, Workspace
 from ._transport import Transport
 
 R = TypeVar("R", bound=Record)
@@ -137,10 +137,12 @@ class Posts(_Resource):
 
     def list(self, account_id: Optional[str] = None, status: Optional[str] = None, limit: Optional[int] = None, *,
              platform: Optional[str] = None, from_: Optional[Time] = None, to: Optional[Time] = None,
-             order: Optional[str] = None, series_id: Optional[str] = None) -> Iterator[Post]:
-        """Every matching post, page after page (`limit` is the page size); `series_id`: a series' occurrences."""
+             order: Optional[str] = None, series_id: Optional[str] = None, workspace_id: Optional[str] = None) -> Iterator[Post]:
+        """Every matching post, page after page (`limit` is the page size); `series_id`: a series' occurrences;
+        `workspace_id`: one workspace's (default: every workspace you belong to)."""
         query = {"account_id": account_id, "status": status, "limit": limit, "platform": platform,
-                 "from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "order": order, "series_id": series_id}
+                 "from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "order": order, "series_id": series_id,
+                 "workspace_id": workspace_id}
         return self._pages(Post, self._t.path("/posts"), query)
 
     def update(self, id: str, *, content: str = UNSET, platforms: List[str] = UNSET, scheduled_at: Time = UNSET,
@@ -182,14 +184,17 @@ class Platforms(_Resource):
 
 
 class Accounts(_Resource):
-    def create(self, *, name: str, idempotency_key: Optional[str] = None) -> Account:
-        return self._one(Account, "POST", self._t.path("/accounts"), body={"name": name}, idempotency_key=idempotency_key)
+    def create(self, *, name: str, workspace_id: Optional[str] = None, idempotency_key: Optional[str] = None) -> Account:
+        """A new account, in `workspace_id` (default: your personal workspace)."""
+        body = _fields(name=name, workspace_id=UNSET if workspace_id is None else workspace_id)
+        return self._one(Account, "POST", self._t.path("/accounts"), body=body, idempotency_key=idempotency_key)
 
     def get(self, id: str) -> Account:
         return self._one(Account, "GET", self._t.path("/accounts/{id}", id=id))
 
-    def list(self, platform: Optional[str] = None, limit: Optional[int] = None) -> Iterator[Account]:
-        return self._pages(Account, self._t.path("/accounts"), {"platform": platform, "limit": limit})
+    def list(self, platform: Optional[str] = None, limit: Optional[int] = None, *, workspace_id: Optional[str] = None) -> Iterator[Account]:
+        """Every account of your workspaces (or of `workspace_id`), page after page."""
+        return self._pages(Account, self._t.path("/accounts"), {"platform": platform, "limit": limit, "workspace_id": workspace_id})
 
     def update(self, id: str, *, name: str) -> Account:
         """Renames the account (`account.updated`)."""
@@ -225,17 +230,19 @@ class Accounts(_Resource):
 
 
 class Webhooks(_Resource):
-    def create(self, *, url: str, events: List[str], description: Optional[str] = None,
+    def create(self, *, url: str, events: List[str], description: Optional[str] = None, workspace_id: Optional[str] = None,
                idempotency_key: Optional[str] = None) -> Webhook:
-        """Registers an endpoint; the answer's `secret` (verify with it) is shown only this once."""
-        body = _fields(url=url, events=events, description=UNSET if description is None else description)
+        """Registers an endpoint for the events of `workspace_id` (default: your personal workspace); the
+        answer's `secret` (verify with it) is shown only this once."""
+        body = _fields(url=url, events=events, description=UNSET if description is None else description,
+                       workspace_id=UNSET if workspace_id is None else workspace_id)
         return self._one(Webhook, "POST", self._t.path("/webhooks"), body=body, idempotency_key=idempotency_key)
 
     def get(self, id: str) -> Webhook:
         return self._one(Webhook, "GET", self._t.path("/webhooks/{id}", id=id))
 
-    def list(self, limit: Optional[int] = None) -> Iterator[Webhook]:
-        return self._pages(Webhook, self._t.path("/webhooks"), {"limit": limit})
+    def list(self, limit: Optional[int] = None, *, workspace_id: Optional[str] = None) -> Iterator[Webhook]:
+        return self._pages(Webhook, self._t.path("/webhooks"), {"limit": limit, "workspace_id": workspace_id})
 
     def update(self, id: str, *, url: str = UNSET, events: List[str] = UNSET, description: Optional[str] = UNSET,
                enabled: bool = UNSET) -> Webhook:
@@ -292,10 +299,55 @@ class Ai(_Resource):
 
 class Analytics(_Resource):
     def get(self, *, from_: Optional[Time] = None, to: Optional[Time] = None, account_id: Optional[str] = None,
-            platform: Optional[str] = None, post_id: Optional[str] = None, interval: Optional[str] = None) -> Record:
+            platform: Optional[str] = None, post_id: Optional[str] = None, interval: Optional[str] = None,
+            workspace_id: Optional[str] = None) -> Record:
+        """A report on one workspace: `workspace_id`, or the account's or post's, or your personal one."""
         query = {"from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "account_id": account_id,
-                 "platform": platform, "post_id": post_id, "interval": interval}
+                 "platform": platform, "post_id": post_id, "interval": interval, "workspace_id": workspace_id}
         return self._one(Record, "GET", self._t.path("/analytics"), query=query)
+
+
+class Workspaces(_Resource):
+    """Workspaces you belong to and their members: accounts, posts and webhooks live in a workspace,
+    and its members act on them by their role."""
+
+    def list(self, limit: Optional[int] = None) -> Iterator[Workspace]:
+        """The workspaces you belong to, each with your `role`."""
+        return self._pages(Workspace, self._t.path("/workspaces"), {"limit": limit})
+
+    def create(self, *, name: str, approval_required: bool = False, timezone: Optional[str] = None,
+               idempotency_key: Optional[str] = None) -> Workspace:
+        """A workspace to share accounts; you are its owner (its zone defaults to yours)."""
+        body = _fields(name=name, approval_required=approval_required, timezone=UNSET if timezone is None else timezone)
+        return self._one(Workspace, "POST", self._t.path("/workspaces"), body=body, idempotency_key=idempotency_key)
+
+    def get(self, id: str) -> Workspace:
+        return self._one(Workspace, "GET", self._t.path("/workspaces/{id}", id=id))
+
+    def update(self, id: str, *, name: str = UNSET, approval_required: bool = UNSET, timezone: str = UNSET) -> Workspace:
+        """Renames it, requires approval of editors' posts, or changes its zone."""
+        body = _fields(name=name, approval_required=approval_required, timezone=timezone)
+        return self._one(Workspace, "PATCH", self._t.path("/workspaces/{id}", id=id), body=body)
+
+    def delete(self, id: str) -> None:
+        """Deletes a shared workspace that has no accounts left (owner only)."""
+        self._none("DELETE", self._t.path("/workspaces/{id}", id=id))
+
+    def members(self, id: str, limit: Optional[int] = None) -> Iterator[Member]:
+        return self._pages(Member, self._t.path("/workspaces/{id}/members", id=id), {"limit": limit})
+
+    def add_member(self, id: str, *, role: str, user_id: Optional[str] = None, email: Optional[str] = None,
+                   idempotency_key: Optional[str] = None) -> Member:
+        """Adds a user, by `user_id` or `email`, with a role (owner, admin, editor, viewer)."""
+        body = _fields(role=role, user_id=UNSET if user_id is None else user_id, email=UNSET if email is None else email)
+        return self._one(Member, "POST", self._t.path("/workspaces/{id}/members", id=id), body=body, idempotency_key=idempotency_key)
+
+    def set_role(self, id: str, user_id: str, role: str) -> Member:
+        return self._one(Member, "PATCH", self._t.path("/workspaces/{id}/members/{user_id}", id=id, user_id=user_id), body={"role": role})
+
+    def remove_member(self, id: str, user_id: str) -> None:
+        """Removes a member, who loses access at once (your own id: you leave)."""
+        self._none("DELETE", self._t.path("/workspaces/{id}/members/{user_id}", id=id, user_id=user_id))
 
 
 class Feeds(_Resource):
@@ -344,6 +396,7 @@ class Client:
         self.ai = Ai(self._t)
         self.analytics = Analytics(self._t)
         self.feeds = Feeds(self._t)
+        self.workspaces = Workspaces(self._t)
 
     def me(self) -> User:
         """The key's owner: plan, limits, time zone."""

@@ -33,7 +33,7 @@ class AuthenticationError(ApiError):
 
 
 class PermissionDeniedError(ApiError):
-    """403: the key lacks the scope the operation needs."""
+    """403: the key lacks the scope the operation needs (`insufficient_scope`), or your role in the workspace does not allow it (`forbidden`)."""
 
 
 class NotFoundError(ApiError):

@@ -44,4 +44,13 @@ OPERATIONS: Dict[str, str] = {
     "getJsonFeed": "feeds.json",
     "getHtmlFeed": "feeds.html",
     "getAnalytics": "analytics.get",
+    "listWorkspaces": "workspaces.list",
+    "createWorkspace": "workspaces.create",
+    "getWorkspace": "workspaces.get",
+    "updateWorkspace": "workspaces.update",
+    "deleteWorkspace": "workspaces.delete",
+    "listMembers": "workspaces.members",
+    "addMember": "workspaces.add_member",
+    "updateMember": "workspaces.set_role",
+    "removeMember": "workspaces.remove_member",
 }

@@ -49,6 +49,7 @@ class User(Record):
 
 class Account(Record):
     id: str
+    workspace_id: str
     name: str
     connections: List[Record]
 
@@ -181,3 +182,21 @@ class WebhookEvent(Record):
     timestamp: str
     data: Record
     webhook_id: str
+
+
+class Workspace(Record):
+    """A workspace you belong to, with your `role` in it (owner, admin, editor, viewer)."""
+    id: str
+    name: str
+    approval_required: bool
+    personal: bool
+    timezone: str
+    role: str
+
+
+class Member(Record):
+    """A member of a workspace: `user_id`, `name`, `email` and `role`."""
+    user_id: str
+    name: str
+    email: Optional[str]
+    role: str

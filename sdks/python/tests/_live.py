@@ -11,7 +11,8 @@ import urllib.request
 from datetime import datetime
 from typing import Any, Dict, List
 
-VARIABLES = ("SMM_URL", "SMM_API_KEY", "SMM_CA_FILE", "SMM_TEST_TLS_KEY_FILE", "SMM_TEST_LIMITED_API_KEY", "SMM_TEST_RECEIVER_URL", "SMM_TEST_CONTROL_URL")
+VARIABLES = ("SMM_URL", "SMM_API_KEY", "SMM_CA_FILE", "SMM_TEST_TLS_KEY_FILE", "SMM_TEST_LIMITED_API_KEY", "SMM_TEST_RECEIVER_URL", "SMM_TEST_CONTROL_URL",
+             "SMM_TEST_MEMBER_API_KEY", "SMM_TEST_MEMBER_EMAIL")
 MISSING = [name for name in VARIABLES if not os.environ.get(name)]
 SKIP_REASON = "no daemon to test against (%s unset): run `npx vitest run test/sdk-python.test.ts` from the repository root" % ", ".join(MISSING)
 

@@ -9,7 +9,8 @@ require "smm"
 # What the suites share: the daemon the harness started (test/helpers/sdk-harness.ts) and its
 # control server, which moves the daemon's clock and lists the webhook deliveries received.
 module Live
-  VARIABLES = %w[SMM_URL SMM_API_KEY SMM_CA_FILE SMM_TEST_LIMITED_API_KEY SMM_TEST_RECEIVER_URL SMM_TEST_CONTROL_URL].freeze
+  VARIABLES = %w[SMM_URL SMM_API_KEY SMM_CA_FILE SMM_TEST_LIMITED_API_KEY SMM_TEST_RECEIVER_URL SMM_TEST_CONTROL_URL
+                 SMM_TEST_MEMBER_API_KEY SMM_TEST_MEMBER_EMAIL].freeze
 
   module_function
 

@@ -121,6 +121,26 @@ export declare class SmmClient extends ApiCore {
         /** Totals, per platform, a series and top posts over a time range. */
         get: (query?: WithTimes<Query<"getAnalytics">, "from" | "to">, options?: RequestOptions) => Promise<Result<"getAnalytics">>;
     };
+    readonly workspaces: {
+        /** The workspaces you belong to, each with your `role`, across pages. */
+        list: (query?: Omit<Query<"listWorkspaces">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Workspace, any, any>;
+        listPage: (query?: Query<"listWorkspaces">, options?: RequestOptions) => Promise<Page<import("./generated.js").Workspace>>;
+        /** Creates a workspace to share accounts; you are its owner. */
+        create: (workspace: Body<"createWorkspace">, options?: RequestOptions) => Promise<Result<"createWorkspace">>;
+        get: (id: string, options?: RequestOptions) => Promise<Result<"getWorkspace">>;
+        /** Renames it, requires approval of editors' posts (`approval_required`), or changes its zone. */
+        update: (id: string, changes: Body<"updateWorkspace">, options?: RequestOptions) => Promise<Result<"updateWorkspace">>;
+        /** Deletes a shared workspace that has no accounts left (owner only). */
+        delete: (id: string, options?: RequestOptions) => Promise<void>;
+        /** The workspace's members and their roles, across pages. */
+        members: (id: string, query?: Omit<Query<"listMembers">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Member, any, any>;
+        membersPage: (id: string, query?: Query<"listMembers">, options?: RequestOptions) => Promise<Result<"listMembers">>;
+        /** Adds a user, by `user_id` or `email`, with a role. */
+        addMember: (id: string, member: Body<"addMember">, options?: RequestOptions) => Promise<Result<"addMember">>;
+        setRole: (id: string, userId: string, role: Body<"updateMember">["role"], options?: RequestOptions) => Promise<Result<"updateMember">>;
+        /** Removes a member, who loses access at once (or leaves, with your own id). */
+        removeMember: (id: string, userId: string, options?: RequestOptions) => Promise<void>;
+    };
     readonly ai: {
         /** Drafts posts that fit each platform. */
         generate: (request: Body<"generateContent">, options?: RequestOptions) => Promise<Result<"generateContent">>;
@@ -179,5 +199,14 @@ export declare const methodFor: {
     readonly getJsonFeed: "feeds.json";
     readonly getHtmlFeed: "feeds.html";
     readonly getAnalytics: "analytics.get";
+    readonly listWorkspaces: "workspaces.list";
+    readonly createWorkspace: "workspaces.create";
+    readonly getWorkspace: "workspaces.get";
+    readonly updateWorkspace: "workspaces.update";
+    readonly deleteWorkspace: "workspaces.delete";
+    readonly listMembers: "workspaces.members";
+    readonly addMember: "workspaces.addMember";
+    readonly updateMember: "workspaces.setRole";
+    readonly removeMember: "workspaces.removeMember";
 };
 export {};

@@ -130,6 +130,26 @@ export class SmmClient extends ApiCore {
         /** Totals, per platform, a series and top posts over a time range. */
         get: (query = {}, options) => this.request('getAnalytics', { query: withTimes(query, 'from', 'to') }, options),
     };
+    workspaces = {
+        /** The workspaces you belong to, each with your `role`, across pages. */
+        list: (query = {}, options) => this.#lister('listWorkspaces').all(query, options),
+        listPage: (query = {}, options) => this.#lister('listWorkspaces').page(query, options),
+        /** Creates a workspace to share accounts; you are its owner. */
+        create: (workspace, options) => this.request('createWorkspace', { body: workspace }, options),
+        get: (id, options) => this.request('getWorkspace', { params: { id } }, options),
+        /** Renames it, requires approval of editors' posts (`approval_required`), or changes its zone. */
+        update: (id, changes, options) => this.request('updateWorkspace', { params: { id }, body: changes }, options),
+        /** Deletes a shared workspace that has no accounts left (owner only). */
+        delete: (id, options) => this.request('deleteWorkspace', { params: { id } }, options),
+        /** The workspace's members and their roles, across pages. */
+        members: (id, query = {}, options) => this.paginate('listMembers', { params: { id }, query }, options),
+        membersPage: (id, query = {}, options) => this.request('listMembers', { params: { id }, query }, options),
+        /** Adds a user, by `user_id` or `email`, with a role. */
+        addMember: (id, member, options) => this.request('addMember', { params: { id }, body: member }, options),
+        setRole: (id, userId, role, options) => this.request('updateMember', { params: { id, user_id: userId }, body: { role } }, options),
+        /** Removes a member, who loses access at once (or leaves, with your own id). */
+        removeMember: (id, userId, options) => this.request('removeMember', { params: { id, user_id: userId } }, options),
+    };
     ai = {
         /** Drafts posts that fit each platform. */
         generate: (request, options) => this.request('generateContent', { body: request }, options),
@@ -188,4 +208,13 @@ export const methodFor = {
     getJsonFeed: 'feeds.json',
     getHtmlFeed: 'feeds.html',
     getAnalytics: 'analytics.get',
+    listWorkspaces: 'workspaces.list',
+    createWorkspace: 'workspaces.create',
+    getWorkspace: 'workspaces.get',
+    updateWorkspace: 'workspaces.update',
+    deleteWorkspace: 'workspaces.delete',
+    listMembers: 'workspaces.members',
+    addMember: 'workspaces.addMember',
+    updateMember: 'workspaces.setRole',
+    removeMember: 'workspaces.removeMember',
 };

@@ -42,4 +42,13 @@ export const operations = {
     getHtmlFeed: { method: 'GET', path: '/feeds/{account_id}.html' },
     getJsonFeed: { method: 'GET', path: '/feeds/{account_id}.json' },
     getAnalytics: { method: 'GET', path: '/v1/analytics' },
+    listWorkspaces: { method: 'GET', path: '/v1/workspaces' },
+    createWorkspace: { method: 'POST', path: '/v1/workspaces' },
+    getWorkspace: { method: 'GET', path: '/v1/workspaces/{id}' },
+    updateWorkspace: { method: 'PATCH', path: '/v1/workspaces/{id}' },
+    deleteWorkspace: { method: 'DELETE', path: '/v1/workspaces/{id}' },
+    listMembers: { method: 'GET', path: '/v1/workspaces/{id}/members' },
+    addMember: { method: 'POST', path: '/v1/workspaces/{id}/members' },
+    updateMember: { method: 'PATCH', path: '/v1/workspaces/{id}/members/{user_id}' },
+    removeMember: { method: 'DELETE', path: '/v1/workspaces/{id}/members/{user_id}' },
 };

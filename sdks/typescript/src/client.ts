@@ -169,6 +169,32 @@ export class SmmClient extends ApiCore {
       this.request('getAnalytics', { query: withTimes(query, 'from', 'to') }, options),
   }
 
+  readonly workspaces = {
+    /** The workspaces you belong to, each with your `role`, across pages. */
+    list: (query: Omit<Query<'listWorkspaces'>, 'cursor'> = {}, options?: RequestOptions) => this.#lister('listWorkspaces').all(query, options),
+    listPage: (query: Query<'listWorkspaces'> = {}, options?: RequestOptions) => this.#lister('listWorkspaces').page(query, options),
+    /** Creates a workspace to share accounts; you are its owner. */
+    create: (workspace: Body<'createWorkspace'>, options?: RequestOptions): Promise<Result<'createWorkspace'>> => this.request('createWorkspace', { body: workspace }, options),
+    get: (id: string, options?: RequestOptions): Promise<Result<'getWorkspace'>> => this.request('getWorkspace', { params: { id } }, options),
+    /** Renames it, requires approval of editors' posts (`approval_required`), or changes its zone. */
+    update: (id: string, changes: Body<'updateWorkspace'>, options?: RequestOptions): Promise<Result<'updateWorkspace'>> =>
+      this.request('updateWorkspace', { params: { id }, body: changes }, options),
+    /** Deletes a shared workspace that has no accounts left (owner only). */
+    delete: (id: string, options?: RequestOptions): Promise<void> => this.request('deleteWorkspace', { params: { id } }, options),
+    /** The workspace's members and their roles, across pages. */
+    members: (id: string, query: Omit<Query<'listMembers'>, 'cursor'> = {}, options?: RequestOptions) =>
+      this.paginate<Item<'listMembers'>>('listMembers', { params: { id }, query }, options),
+    membersPage: (id: string, query: Query<'listMembers'> = {}, options?: RequestOptions): Promise<Result<'listMembers'>> =>
+      this.request('listMembers', { params: { id }, query }, options),
+    /** Adds a user, by `user_id` or `email`, with a role. */
+    addMember: (id: string, member: Body<'addMember'>, options?: RequestOptions): Promise<Result<'addMember'>> =>
+      this.request('addMember', { params: { id }, body: member }, options),
+    setRole: (id: string, userId: string, role: Body<'updateMember'>['role'], options?: RequestOptions): Promise<Result<'updateMember'>> =>
+      this.request('updateMember', { params: { id, user_id: userId }, body: { role } }, options),
+    /** Removes a member, who loses access at once (or leaves, with your own id). */
+    removeMember: (id: string, userId: string, options?: RequestOptions): Promise<void> => this.request('removeMember', { params: { id, user_id: userId } }, options),
+  }
+
   readonly ai = {
     /** Drafts posts that fit each platform. */
     generate: (request: Body<'generateContent'>, options?: RequestOptions): Promise<Result<'generateContent'>> => this.request('generateContent', { body: request }, options),
@@ -229,4 +255,13 @@ export const methodFor = {
   getJsonFeed: 'feeds.json',
   getHtmlFeed: 'feeds.html',
   getAnalytics: 'analytics.get',
+  listWorkspaces: 'workspaces.list',
+  createWorkspace: 'workspaces.create',
+  getWorkspace: 'workspaces.get',
+  updateWorkspace: 'workspaces.update',
+  deleteWorkspace: 'workspaces.delete',
+  listMembers: 'workspaces.members',
+  addMember: 'workspaces.addMember',
+  updateMember: 'workspaces.setRole',
+  removeMember: 'workspaces.removeMember',
 } as const satisfies Record<OperationId, string>

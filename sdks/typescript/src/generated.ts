@@ -37,7 +37,7 @@ export interface User {
 export interface ApiKey {
   id: string
   name: string
-  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write">
+  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
   /** The first 12 characters of the key, for recognising it */
   prefix: string
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
@@ -50,7 +50,7 @@ export interface ApiKey {
 export interface ApiKeyWithSecret {
   id: string
   name: string
-  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write">
+  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
   /** The first 12 characters of the key, for recognising it */
   prefix: string
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
@@ -88,6 +88,8 @@ export interface AiGeneration {
 
 export interface Webhook {
   id: string
+  /** The workspace whose events it receives */
+  workspace_id: string
   url: string
   events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
   description: string | null
@@ -105,6 +107,8 @@ export interface Webhook {
 
 export interface WebhookWithSecret {
   id: string
+  /** The workspace whose events it receives */
+  workspace_id: string
   url: string
   events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
   description: string | null
@@ -200,6 +204,8 @@ export interface Connection {
 
 export interface Account {
   id: string
+  /** The workspace it belongs to: its members act on it by their role */
+  workspace_id: string
   name: string
   connections: Connection[]
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
@@ -286,6 +292,8 @@ export interface Repeat {
 
 export interface Post {
   id: string
+  /** Its account’s workspace */
+  workspace_id: string
   account_id: string
   content: string
   media_urls: string[]
@@ -472,6 +480,30 @@ export interface AnalyticsReport {
   }>
 }
 
+export interface Workspace {
+  id: string
+  name: string
+  /** true: an editor's posts wait (status pending_approval) until an admin or owner approves them */
+  approval_required: boolean
+  /** The workspace every user has for themselves: never shared, never deleted */
+  personal: boolean
+  /** The IANA zone its queue slots, series and review links keep wall-clock time in; a personal workspace follows its user’s (PATCH /v1/me) */
+  timezone: string
+  /** Your role in it */
+  role: "owner" | "admin" | "editor" | "viewer"
+  /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+  created_at: string
+}
+
+export interface Member {
+  user_id: string
+  name: string
+  email: string | null
+  role: "owner" | "admin" | "editor" | "viewer"
+  /** When they joined */
+  created_at: string
+}
+
 /** What each operation takes (path parameters, query, body) and answers. */
 export interface Operations {
   /** Liveness check (no authentication) */
@@ -510,7 +542,7 @@ export interface Operations {
   createApiKey: {
     body: {
       name: string
-      scopes?: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write">
+      scopes?: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
       expires_at?: string | null
     }
     response: ApiKeyWithSecret
@@ -538,11 +570,13 @@ export interface Operations {
     }
     response: AiGeneration
   }
-  /** List the user's webhook endpoints (never their secrets) */
+  /** List the webhook endpoints of your workspaces (never their secrets) */
   listWebhooks: {
     query: {
       limit?: string
       cursor?: string
+      /** Only this workspace’s (default: every workspace you belong to) */
+      workspace_id?: string
     }
     response: {
       data: Webhook[]
@@ -553,6 +587,8 @@ export interface Operations {
   /** Register an HTTPS endpoint for events; its signing secret is in this response only */
   createWebhook: {
     body: {
+      /** The workspace it belongs to (default: your personal workspace) */
+      workspace_id?: string
       url: string
       events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
       description?: string | null
@@ -638,6 +674,8 @@ export interface Operations {
       limit?: string
       cursor?: string
       platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
+      /** Only this workspace’s (default: every workspace you belong to) */
+      workspace_id?: string
     }
     response: {
       data: Account[]
@@ -649,6 +687,8 @@ export interface Operations {
   createAccount: {
     body: {
       name: string
+      /** The workspace it belongs to (default: your personal workspace) */
+      workspace_id?: string
     }
     response: Account
   }
@@ -728,6 +768,8 @@ export interface Operations {
       /** Only posts in this state, or in any of several separated by commas (scheduled,publishing) */
       status?: string
       account_id?: string
+      /** Only this workspace’s (default: every workspace you belong to) */
+      workspace_id?: string
       platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
       /** Only the occurrences of this series (`ser_…`) */
       series_id?: string
@@ -1025,6 +1067,8 @@ export interface Operations {
       from?: string
       /** End (exclusive). A date is included: the range ends at the start of the next day. Default: the end of today in the user’s timezone. */
       to?: string
+      /** The workspace reported on (default: the account’s or post’s, if one is named, else your personal workspace) */
+      workspace_id?: string
       /** Only this account’s posts */
       account_id?: string
       /** Only targets on this platform */
@@ -1035,6 +1079,101 @@ export interface Operations {
       interval?: "day" | "week" | "month"
     }
     response: AnalyticsReport
+  }
+  /** List the workspaces you belong to, each with your role */
+  listWorkspaces: {
+    query: {
+      limit?: string
+      cursor?: string
+    }
+    response: {
+      data: Workspace[]
+      has_more: boolean
+      next_cursor: string | null
+    }
+  }
+  /** Create a workspace to share accounts with others; you are its owner */
+  createWorkspace: {
+    body: {
+      name: string
+      approval_required?: boolean
+      timezone?: string
+    }
+    response: Workspace
+  }
+  /** Get a workspace you belong to */
+  getWorkspace: {
+    params: {
+      id: string
+    }
+    response: Workspace
+  }
+  /** Rename a workspace, require approval of editors’ posts, or change its time zone (owner, admin) */
+  updateWorkspace: {
+    params: {
+      id: string
+    }
+    body: {
+      name?: string
+      approval_required?: boolean
+      timezone?: string
+    }
+    response: Workspace
+  }
+  /** Delete a workspace with its webhooks and members (owner); refused while it has accounts */
+  deleteWorkspace: {
+    params: {
+      id: string
+    }
+    response: void
+  }
+  /** List a workspace’s members and their roles */
+  listMembers: {
+    params: {
+      id: string
+    }
+    query: {
+      limit?: string
+      cursor?: string
+    }
+    response: {
+      data: Member[]
+      has_more: boolean
+      next_cursor: string | null
+    }
+  }
+  /** Add a user to a workspace with a role (owner, admin; only an owner makes owners) */
+  addMember: {
+    params: {
+      id: string
+    }
+    body: {
+      user_id?: string
+      email?: string
+      /** owner: everything, and there is always one; admin: accounts, connections, webhooks, members, approving; editor: writes posts (which wait for approval where the workspace asks for it); viewer: reads and comments */
+      role: "owner" | "admin" | "editor" | "viewer"
+    }
+    response: Member
+  }
+  /** Change a member’s role (owner, admin; only an owner makes or unmakes owners) */
+  updateMember: {
+    params: {
+      id: string
+      user_id: string
+    }
+    body: {
+      /** owner: everything, and there is always one; admin: accounts, connections, webhooks, members, approving; editor: writes posts (which wait for approval where the workspace asks for it); viewer: reads and comments */
+      role: "owner" | "admin" | "editor" | "viewer"
+    }
+    response: Member
+  }
+  /** Remove a member, who loses access at once (owner, admin; only an owner removes owners); anyone may leave */
+  removeMember: {
+    params: {
+      id: string
+      user_id: string
+    }
+    response: void
   }
 }
 
@@ -1083,4 +1222,13 @@ export const operations = {
   getHtmlFeed: { method: 'GET', path: '/feeds/{account_id}.html' },
   getJsonFeed: { method: 'GET', path: '/feeds/{account_id}.json' },
   getAnalytics: { method: 'GET', path: '/v1/analytics' },
+  listWorkspaces: { method: 'GET', path: '/v1/workspaces' },
+  createWorkspace: { method: 'POST', path: '/v1/workspaces' },
+  getWorkspace: { method: 'GET', path: '/v1/workspaces/{id}' },
+  updateWorkspace: { method: 'PATCH', path: '/v1/workspaces/{id}' },
+  deleteWorkspace: { method: 'DELETE', path: '/v1/workspaces/{id}' },
+  listMembers: { method: 'GET', path: '/v1/workspaces/{id}/members' },
+  addMember: { method: 'POST', path: '/v1/workspaces/{id}/members' },
+  updateMember: { method: 'PATCH', path: '/v1/workspaces/{id}/members/{user_id}' },
+  removeMember: { method: 'DELETE', path: '/v1/workspaces/{id}/members/{user_id}' },
 } as const satisfies Record<OperationId, { method: string; path: string }>

@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 import { createReceiver } from '../examples/webhook-receiver.mjs'
 import { ConnectionError, methodFor, RateLimitError, SmmApiError, SmmClient, verifyWebhook, WebhookVerificationError } from '@smm/sdk'
 
-const NEEDED = ['SMM_URL', 'SMM_API_KEY', 'SMM_CA_FILE', 'SMM_TEST_LIMITED_API_KEY', 'SMM_TEST_RECEIVER_URL', 'SMM_TEST_CONTROL_URL']
+const NEEDED = ['SMM_URL', 'SMM_API_KEY', 'SMM_CA_FILE', 'SMM_TEST_LIMITED_API_KEY', 'SMM_TEST_RECEIVER_URL', 'SMM_TEST_CONTROL_URL', 'SMM_TEST_MEMBER_API_KEY', 'SMM_TEST_MEMBER_EMAIL']
 const missing = NEEDED.filter((name) => !process.env[name])
 const skip = missing.length > 0 && `needs a daemon: run \`npx vitest run test/sdk-typescript.test.ts\` from the repository root (missing ${missing.join(', ')})`
 const env = process.env
@@ -264,6 +264,55 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
       assert.deepEqual(events, [event])
     } finally {
       receiver.close()
+    }
+  })
+
+  test('has workspace members act by their role, and lose access the moment they are removed', async () => {
+    const member = new SmmClient({ apiKey: env.SMM_TEST_MEMBER_API_KEY })
+    const failure = async (promise, status, code) => {
+      const error = await rejection(promise)
+      assert.ok(error instanceof SmmApiError, String(error))
+      assert.deepEqual([error.status, error.code], [status, code], error.message)
+      return error
+    }
+    try {
+      const me = await member.me()
+      const team = await client.workspaces.create({ name: 'TypeScript team', approval_required: true, timezone: 'Europe/Berlin' })
+      assert.deepEqual([team.role, team.personal, team.approval_required, team.timezone], ['owner', false, true, 'Europe/Berlin'])
+      const added = await client.workspaces.addMember(team.id, { email: env.SMM_TEST_MEMBER_EMAIL, role: 'viewer' })
+      assert.deepEqual([added.user_id, added.role], [me.id, 'viewer'])
+      await failure(client.workspaces.addMember(team.id, { user_id: me.id, role: 'admin' }), 409, 'already_member')
+      const unknown = await failure(client.workspaces.addMember(team.id, { user_id: me.id, role: 'boss' }), 422, 'validation_error')
+      assert.equal(unknown.errors[0].pointer, '#/role')
+      const theirs = []
+      for await (const w of member.workspaces.list()) theirs.push([w.id, w.role])
+      assert.ok(theirs.some(([id, role]) => id === team.id && role === 'viewer'), JSON.stringify(theirs))
+
+      // A viewer reads; managing accounts needs admin or owner.
+      await failure(member.accounts.create({ name: 'Not mine to make', workspace_id: team.id }), 403, 'forbidden')
+      assert.equal((await client.workspaces.setRole(team.id, me.id, 'admin')).role, 'admin')
+      const teamAccount = await member.accounts.create({ name: 'Team brand', workspace_id: team.id })
+      assert.equal(teamAccount.workspace_id, team.id)
+      const inTeam = []
+      for await (const a of client.accounts.list({ workspace_id: team.id })) inTeam.push(a.id)
+      assert.deepEqual(inTeam, [teamAccount.id])
+      const roles = []
+      for await (const m of client.workspaces.members(team.id, { limit: 1 })) roles.push(m.role)
+      assert.deepEqual(roles.sort(), ['admin', 'owner'])
+
+      // Removed, the member loses access at once.
+      await client.workspaces.removeMember(team.id, me.id)
+      await failure(member.accounts.get(teamAccount.id), 404, 'not_found')
+      await failure(member.workspaces.get(team.id), 404, 'not_found')
+      await failure(client.workspaces.removeMember(team.id, (await client.me()).id), 409, 'last_owner')
+      const renamed = await client.workspaces.update(team.id, { name: 'TypeScript team (old)', approval_required: false })
+      assert.deepEqual([renamed.name, renamed.approval_required], ['TypeScript team (old)', false])
+      await failure(client.workspaces.delete(team.id), 409, 'workspace_has_accounts')
+      await client.accounts.delete(teamAccount.id)
+      await client.workspaces.delete(team.id)
+      await failure(client.workspaces.get(team.id), 404, 'not_found')
+    } finally {
+      member.close()
     }
   })
 

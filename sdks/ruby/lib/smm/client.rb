@@ -20,7 +20,7 @@ module Smm
       Net::OpenTimeout, Net::ReadTimeout, EOFError, IOError, SocketError, OpenSSL::SSL::SSLError
     ].freeze
 
-    attr_reader :base_url, :max_retries, :posts, :platforms, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds
+    attr_reader :base_url, :max_retries, :posts, :platforms, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds, :workspaces
 
     # base_url: the API's, with /v1 (added when the URL has no path); https only.
     # max_retries: how many times a 429, a 5xx or a connection failure is retried.
@@ -54,6 +54,7 @@ module Smm
       @ai = Ai.new(self)
       @analytics = Analytics.new(self)
       @feeds = Feeds.new(self)
+      @workspaces = Workspaces.new(self)
     end
 
     # An https URL, with /v1 added when it has no path; anything else is refused before any

@@ -45,6 +45,15 @@ module Smm
     "getAtomFeed" => %i[feeds atom],
     "getJsonFeed" => %i[feeds json],
     "getHtmlFeed" => %i[feeds html],
-    "getAnalytics" => %i[analytics get]
+    "getAnalytics" => %i[analytics get],
+    "listWorkspaces" => %i[workspaces list],
+    "createWorkspace" => %i[workspaces create],
+    "getWorkspace" => %i[workspaces get],
+    "updateWorkspace" => %i[workspaces update],
+    "deleteWorkspace" => %i[workspaces delete],
+    "listMembers" => %i[workspaces members],
+    "addMember" => %i[workspaces add_member],
+    "updateMember" => %i[workspaces set_role],
+    "removeMember" => %i[workspaces remove_member]
   }.freeze
 end

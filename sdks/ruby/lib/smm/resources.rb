@@ -89,9 +89,10 @@ module Smm
 
     # Every post, page after page (limit: the page size, 1 to 100). from/to: Time or RFC 3339.
     # series_id: only the occurrences of that series (ser_…).
-    def list(account_id: nil, status: nil, platform: nil, from: nil, to: nil, order: nil, limit: nil, series_id: nil)
+    # workspace_id: only that workspace's (default: every workspace you belong to).
+    def list(account_id: nil, status: nil, platform: nil, from: nil, to: nil, order: nil, limit: nil, series_id: nil, workspace_id: nil)
       query = fields(account_id: account_id, status: status, platform: platform, from: time(from), to: time(to),
-                     order: order, limit: limit, series_id: series_id)
+                     order: order, limit: limit, series_id: series_id, workspace_id: workspace_id)
       List.new(@client, "/v1/posts", query: query)
     end
 
@@ -134,12 +135,14 @@ module Smm
   end
 
   class Accounts < Resource
-    def list(platform: nil, limit: nil)
-      List.new(@client, "/v1/accounts", query: fields(platform: platform, limit: limit))
+    # workspace_id: only that workspace's (default: every workspace you belong to).
+    def list(platform: nil, limit: nil, workspace_id: nil)
+      List.new(@client, "/v1/accounts", query: fields(platform: platform, limit: limit, workspace_id: workspace_id))
     end
 
-    def create(name:, idempotency_key: nil)
-      call("POST", "/v1/accounts", body: { name: name }, idempotency_key: idempotency_key)
+    # workspace_id: where the account goes (default: your personal workspace).
+    def create(name:, workspace_id: nil, idempotency_key: nil)
+      call("POST", "/v1/accounts", body: fields(name: name, workspace_id: workspace_id), idempotency_key: idempotency_key)
     end
 
     def get(id)
@@ -186,13 +189,14 @@ module Smm
 
   # /v1/webhooks
   class Webhooks < Resource
-    def list(limit: nil)
-      List.new(@client, "/v1/webhooks", query: fields(limit: limit))
+    def list(limit: nil, workspace_id: nil)
+      List.new(@client, "/v1/webhooks", query: fields(limit: limit, workspace_id: workspace_id))
     end
 
-    # The answer's #secret is shown this once: keep it to verify deliveries.
-    def create(url:, events:, description: nil, idempotency_key: nil)
-      call("POST", "/v1/webhooks", body: fields(url: url, events: events, description: description),
+    # The answer's #secret is shown this once: keep it to verify deliveries. workspace_id: whose
+    # events it receives (default: your personal workspace).
+    def create(url:, events:, description: nil, workspace_id: nil, idempotency_key: nil)
+      call("POST", "/v1/webhooks", body: fields(url: url, events: events, description: description, workspace_id: workspace_id),
                                    idempotency_key: idempotency_key)
     end
 
@@ -260,10 +264,61 @@ module Smm
   # /v1/analytics
   class Analytics < Resource
     # from/to: a Time, an RFC 3339 string or a date (YYYY-MM-DD); interval: day, week or month.
-    def get(from: nil, to: nil, account_id: nil, platform: nil, post_id: nil, interval: nil)
+    # workspace_id: the workspace reported on (default: the account's or post's, else your personal one).
+    def get(from: nil, to: nil, account_id: nil, platform: nil, post_id: nil, interval: nil, workspace_id: nil)
       query = fields(from: time(from), to: time(to), account_id: account_id, platform: platform, post_id: post_id,
-                     interval: interval)
+                     interval: interval, workspace_id: workspace_id)
       call("GET", "/v1/analytics", query: query)
+    end
+  end
+
+  # /v1/workspaces: the workspaces you belong to and their members. Accounts, posts and webhooks
+  # live in a workspace; its members act on them by their role (owner, admin, editor, viewer).
+  class Workspaces < Resource
+    def list(limit: nil)
+      List.new(@client, "/v1/workspaces", query: fields(limit: limit))
+    end
+
+    # A workspace to share accounts; you are its owner (timezone: yours by default).
+    def create(name:, approval_required: false, timezone: nil, idempotency_key: nil)
+      call("POST", "/v1/workspaces", body: fields(name: name, approval_required: approval_required, timezone: timezone),
+                                     idempotency_key: idempotency_key)
+    end
+
+    def get(id)
+      call("GET", "/v1/workspaces/{id}", params: { id: id })
+    end
+
+    # Renames it, requires approval of editors' posts, or changes its zone (nil: unchanged).
+    def update(id, name: nil, approval_required: nil, timezone: nil)
+      body = fields(name: name, approval_required: approval_required, timezone: timezone)
+      call("PATCH", "/v1/workspaces/{id}", params: { id: id }, body: body)
+    end
+
+    # Deletes a shared workspace that has no accounts left (owner only).
+    def delete(id)
+      call("DELETE", "/v1/workspaces/{id}", params: { id: id })
+      nil
+    end
+
+    def members(id, limit: nil)
+      List.new(@client, "/v1/workspaces/{id}/members", params: { id: id }, query: fields(limit: limit))
+    end
+
+    # Adds a user, by user_id or email, with a role.
+    def add_member(id, role:, user_id: nil, email: nil, idempotency_key: nil)
+      call("POST", "/v1/workspaces/{id}/members", params: { id: id }, body: fields(role: role, user_id: user_id, email: email),
+                                                  idempotency_key: idempotency_key)
+    end
+
+    def set_role(id, user_id:, role:)
+      call("PATCH", "/v1/workspaces/{id}/members/{user_id}", params: { id: id, user_id: user_id }, body: { role: role })
+    end
+
+    # Removes a member, who loses access at once (your own user_id: you leave).
+    def remove_member(id, user_id:)
+      call("DELETE", "/v1/workspaces/{id}/members/{user_id}", params: { id: id, user_id: user_id })
+      nil
     end
   end
 
