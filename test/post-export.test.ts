@@ -5,6 +5,7 @@ import { requestOf } from '../src/cli/post-import.js'
 
 const occurrence = (occurrence: number, repeat: Partial<NonNullable<Post['repeat']>>): Post => ({
   id: 'pst_1',
+  workspace_id: 'wsp_1',
   account_id: 'acc_1',
   content: 'Weekly tip',
   media_urls: [],
