@@ -1014,6 +1014,35 @@ describe.each(backends)('the store on $name', (backend) => {
       expect((await store.posts.get(scope, id))!.post.targets[0]).toMatchObject({ status: 'unconfirmed' })
     })
 
+    it('counts the posts due and not yet out, over every node: waiting for a claim, a target due or in flight; not a retry waiting for its time', async () => {
+      const { user, account } = await setup('Counted')
+      // Far from the other tests' posts, and counted against what is due then already.
+      const at = T0 + 400 * 86_400_000
+      const later = at + 90_000
+      const [earlier, atBefore, laterBefore] = [await store.publishing.dueCount(at - 1), await store.publishing.dueCount(at), await store.publishing.dueCount(later)]
+      const id = (await store.posts.create(user, newPost(account, at), T0)).post.id
+      // Not due a millisecond before its time.
+      expect(await store.publishing.dueCount(at - 1)).toBe(earlier)
+      expect(await store.publishing.dueCount(at)).toBe(atBefore + 1)
+      // Claimed: its targets are due now, then being attempted (as another node sees it too).
+      await store.publishing.claimDue(at, 1_000, 10 * 365 * 86_400_000)
+      expect(await store.publishing.dueCount(at)).toBe(atBefore + 1)
+      const mine = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id).sort((a, b) => a.platform.localeCompare(b.platform))
+      const [feed, mastodon] = await Promise.all(mine.map(async (ref) => (await store.publishing.claimTarget(ref, at, 30_000))!))
+      expect(await (await another()).publishing.dueCount(at)).toBe(atBefore + 1)
+      expect(await store.publishing.settle(feed!, { kind: 'published', platformPostId: 'f', url: null }, at + 10)).toBe(true)
+      expect(await store.publishing.dueCount(at + 10)).toBe(atBefore + 1)
+      // Its last target waits for a retry: not due until then.
+      expect(await store.publishing.settle(mastodon!, { kind: 'retry', at: later, code: 'platform_unavailable', detail: '503' }, at + 20)).toBe(true)
+      expect(await store.publishing.dueCount(at + 20)).toBe(atBefore)
+      expect(await store.publishing.dueCount(later)).toBe(laterBefore + 1)
+      await store.publishing.claimDue(later, 1_000, 10 * 365 * 86_400_000)
+      const [retry] = (await store.publishing.reserveDue(later, 1_000, 30_000)).filter((r) => r.postId === id)
+      const again = (await store.publishing.claimTarget(retry!, later, 30_000))!
+      expect(await store.publishing.settle(again, { kind: 'published', platformPostId: 'm', url: null }, later + 10)).toBe(true)
+      expect(await store.publishing.dueCount(later + 10)).toBe(laterBefore)
+    })
+
     it('keeps drafts (no time, never claimed, listed by creation), edits them, and schedules one only at the version read', async () => {
       const { user, scope, account } = await setup('Drafter')
       const draft = (t: number | null) => ({ ...newPost(account, 0, ['feed']), scheduledAt: t, draft: true })
@@ -1148,6 +1177,29 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(attempts.map((a) => [a.attempt, a.succeeded, a.error])).toEqual([[2, true, null], [1, false, expect.stringMatching(/interrupted/)]])
       // Delivered: nothing is due for it later.
       expect((await store.webhookDeliveries.claim(T0 + 1_000_000, limits)).filter((j) => j.webhookId === hook.id)).toEqual([])
+    })
+
+    it('counts the backlog: events not yet fanned out, then each delivery due until it is made; a retry waiting for its time is not due', async () => {
+      const now = T0 + 500 * 86_400_000
+      const retryAt = now + 60_000
+      while ((await store.webhookDeliveries.dispatch(now)) > 0);
+      const [before, beforeRetry] = [await store.webhookDeliveries.backlog(now), await store.webhookDeliveries.backlog(retryAt)]
+      const user = await store.users.create({ name: 'Backlogged' }, now)
+      const a = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, now)
+      const b = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://b.example/h', events: ['*'], description: null, sealedSecret: 's2' }, now)
+      await store.events.append(personalWorkspaceId(user.id), 'post.published', { id: 'pst_1' }, now + 1)
+      expect(await store.webhookDeliveries.backlog(now + 1)).toBe(before + 1)
+      while ((await store.webhookDeliveries.dispatch(now + 1)) > 0);
+      expect(await store.webhookDeliveries.backlog(now + 1)).toBe(before + 2)
+      // Being attempted still counts: it is not out yet.
+      const jobs = (await store.webhookDeliveries.claim(now + 1, limits)).filter((j) => j.webhookId === a.id || j.webhookId === b.id)
+      expect(jobs).toHaveLength(2)
+      expect(await store.webhookDeliveries.backlog(now + 2)).toBe(before + 2)
+      await store.webhookDeliveries.record(attempt(jobs.find((j) => j.webhookId === a.id)!, true, null), now + 3)
+      expect(await store.webhookDeliveries.backlog(now + 3)).toBe(before + 1)
+      await store.webhookDeliveries.record(attempt(jobs.find((j) => j.webhookId === b.id)!, false, retryAt), now + 4)
+      expect(await store.webhookDeliveries.backlog(now + 4)).toBe(before)
+      expect(await store.webhookDeliveries.backlog(retryAt)).toBe(beforeRetry + 1)
     })
 
     it('disables an endpoint that answers 410, edits and rotates an endpoint, and deletes it with its deliveries', async () => {

@@ -528,6 +528,12 @@ export interface WebhooksStore {
 export interface WebhookDeliveriesStore {
   /** Whether there is anything to dispatch or claim (a read: polling an idle outbox writes nothing). */
   hasWork(now: number): Promise<boolean>
+  /**
+   * What is waiting to go out at `now`, over every node: deliveries due and not yet made (those
+   * being attempted included), plus outbox events not yet fanned out (one each, however many
+   * endpoints they will reach). The `smm_webhook_backlog` gauge.
+   */
+  backlog(now: number): Promise<number>
   /** Fans the next batch of undelivered outbox events out to deliveries; how many events it took. */
   dispatch(now: number, limit?: number): Promise<number>
   /** Leases due deliveries within the concurrency limits, oldest first. */
@@ -708,6 +714,12 @@ export interface PublishingStore {
    * for an attempt, and the earliest time after `now` when either comes due.
    */
   due(now: number): Promise<{ posts: boolean; targets: boolean; next: number | undefined }>
+  /**
+   * How many posts are due at `now` and not yet out, over every node: waiting to be claimed, or
+   * with a target due for an attempt or being attempted (a target waiting for a later retry is
+   * not due). The `smm_scheduler_due_posts` gauge.
+   */
+  dueCount(now: number): Promise<number>
 }
 
 /** An item for an account's feed, as `FeedStore.publish` takes it (the stores add them a batch at a time). */

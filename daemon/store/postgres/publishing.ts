@@ -276,5 +276,14 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
         next: times.length ? Math.min(...times) : undefined,
       }
     },
+
+    async dueCount(now) {
+      // Each part reads its partial index (posts_due, post_targets_due, post_targets_leased).
+      const [row] = await sql<{ n: number }[]>`
+        SELECT ((SELECT count(*) FROM posts WHERE status = 'scheduled' AND scheduled_at <= ${now})
+              + (SELECT count(DISTINCT post_id) FROM (SELECT post_id FROM post_targets WHERE status = 'pending' AND next_attempt_at <= ${now}
+                                                     UNION ALL SELECT post_id FROM post_targets WHERE status = 'publishing') due))::int AS n`
+      return row!.n
+    },
   }
 }

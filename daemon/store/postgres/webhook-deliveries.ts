@@ -32,6 +32,13 @@ export function webhookDeliveriesStore(sql: Sql, nodeId: string): WebhookDeliver
       return row!.found
     },
 
+    async backlog(now) {
+      const [row] = await sql<{ n: number }[]>`
+        SELECT ((SELECT count(*) FROM events WHERE dispatched_at IS NULL)
+              + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}))::int AS n`
+      return row!.n
+    },
+
     async dispatch(now, limit = 500) {
       return sql.begin(async (tx) => {
         const batch = await tx<{ id: string }[]>`

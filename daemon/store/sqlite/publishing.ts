@@ -122,6 +122,12 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const firstTarget = db.prepare<[number], { at: number | null }>(
     "SELECT min(next_attempt_at) AS at FROM post_targets WHERE status = 'pending' AND next_attempt_at > ?",
   )
+  // Each part reads its partial index (posts_due, post_targets_due, post_targets_leased), so a
+  // scrape costs what is due, not the table (a UNION would walk post_targets' whole index in order).
+  const dueCount = db.prepare<{ now: number }, { n: number }>(`
+    SELECT (SELECT count(*) FROM posts WHERE status = 'scheduled' AND scheduled_at <= @now)
+         + (SELECT count(DISTINCT post_id) FROM (SELECT post_id FROM post_targets WHERE status = 'pending' AND next_attempt_at <= @now
+                                                 UNION ALL SELECT post_id FROM post_targets WHERE status = 'publishing')) AS n`)
 
   /**
    * Records outcomes, their events and, for each post whose targets are all settled, its final
@@ -305,6 +311,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
         targets: target !== null && target <= now,
         next: times.length ? Math.min(...times) : undefined,
       }
+    },
+
+    async dueCount(now: number): Promise<number> {
+      return dueCount.get({ now })!.n
     },
   }
 }

@@ -120,6 +120,8 @@ export function webhookDeliveriesStore(db: Db) {
     SELECT EXISTS (SELECT 1 FROM outbox)
         OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
                      AND (lease_expires_at IS NULL OR lease_expires_at <= ?)) AS found`)
+  const backlog = db.prepare<[number], { n: number }>(`
+    SELECT (SELECT count(*) FROM outbox) + (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?) AS n`)
   const attemptsPage = db.prepare<[string, string, string, number], AttemptRow>(`
     SELECT a.*, e.type AS event_type FROM webhook_attempts a JOIN events e ON e.id = a.event_id
      WHERE a.webhook_id = ? AND (? = '' OR a.id < ?) ORDER BY a.id DESC LIMIT ?`)
@@ -128,6 +130,10 @@ export function webhookDeliveriesStore(db: Db) {
     /** Whether there is anything to dispatch or claim: a read, so polling an idle outbox takes no write lock. */
     async hasWork(now: number): Promise<boolean> {
       return work.get(now, now)!.found === 1
+    },
+
+    async backlog(now: number): Promise<number> {
+      return backlog.get(now)!.n
     },
 
     /** Fans the next batch of undelivered outbox events out to deliveries; how many events it took. */
