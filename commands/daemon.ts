@@ -6,6 +6,7 @@ import type { RunningDaemon } from '../daemon/main.js'
 
 function banner(daemon: RunningDaemon): string {
   const lines = [`smm daemon listening on ${daemon.url}/v1`, `Database: ${daemon.database}`]
+  if (daemon.metricsUrl) lines.push(`Prometheus metrics: ${daemon.metricsUrl} (plain HTTP, no key)`)
   const ca = daemon.tls?.selfSigned ? ` --ca ${daemon.tls.certPath}` : ''
   if (daemon.tls) {
     lines.push(`TLS certificate: ${daemon.tls.certPath}${daemon.tls.selfSigned ? ' (self-signed)' : ''}`)
@@ -45,6 +46,7 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
     '<%= config.bin %> daemon --behind-proxy --trusted-proxy 10.0.0.0/8 --port 8080',
     'SMM_DATABASE_URL=postgres://smm:secret@db.internal:5432/smm SMM_SECRET_KEY=… <%= config.bin %> daemon --host 0.0.0.0',
     'SMM_AI_BASE_URL=http://localhost:11434/v1 SMM_AI_MODEL=llama3.2 <%= config.bin %> daemon',
+    '<%= config.bin %> daemon --metrics-port 9464',
   ]
 
   static override enableJsonFlag = false
@@ -98,6 +100,18 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
       default: 30,
       min: 5,
     }),
+    'metrics-port': Flags.integer({
+      description:
+        'Serve Prometheus metrics at http://<metrics-host>:<port>/metrics: plain HTTP without a key, on a port of its own (never the API port; 0 picks a free one); unset: no metrics',
+      env: 'SMM_METRICS_PORT',
+      min: 0,
+      max: 65535,
+    }),
+    'metrics-host': Flags.string({
+      description: 'Address the metrics listener binds to; any but loopback serves the metrics, unauthenticated, to whoever reaches it (a warning is logged)',
+      env: 'SMM_METRICS_HOST',
+      default: '127.0.0.1',
+    }),
     'ai-base-url': Flags.string({
       description: 'OpenAI-compatible chat-completions server for POST /v1/ai/generate, up to /v1 (OpenAI, Ollama, llama.cpp, vLLM); unset: the offline builtin drafting helper',
       env: 'SMM_AI_BASE_URL',
@@ -132,6 +146,8 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
       shutdownGraceMs: flags['shutdown-grace'] * 1000,
       publishLeaseMs: flags['publish-lease'] * 1000,
       connectionLimits: { perAddress: flags['max-connections-per-address'] },
+      metricsPort: flags['metrics-port'],
+      metricsHost: flags['metrics-host'],
       aiBaseUrl: flags['ai-base-url'],
       aiApiKey: flags['ai-api-key'],
       aiModel: flags['ai-model'],

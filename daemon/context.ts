@@ -1,6 +1,7 @@
 import type { RouterMiddleware } from '@koa/router'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
+import type { Registry } from 'prom-client'
 import type { Clock } from '../src/time.js'
 import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
@@ -39,6 +40,8 @@ export interface AppDeps {
   secrets: SecretBox
   /** Publishes due posts; routes wake it when posts change. */
   scheduler: Scheduler
+  /** Where this node's Prometheus metrics are registered, served on `--metrics-port`; unset when metrics are off. */
+  prometheus?: Registry
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

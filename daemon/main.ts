@@ -16,14 +16,18 @@ import { daemonLogger } from './log.js'
 import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
 import { createPlatformRegistry } from './platforms/index.js'
 import { createOAuthApps } from './platforms/oauth-apps.js'
+import { oauthRefreshMetrics } from './platforms/oauth-tokens.js'
 import type { Platform } from './platforms/types.js'
 import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, keyFingerprint, loadSecretKey, SecretKeyError } from './secret-box.js'
 import { databaseFileOf, describeDatabase, lockDataDir, openStore, type Store } from './store/index.js'
 import { prepareDataDir } from './files.js'
-import { ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
+import { certificateExpiryGauge, ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import type { Worker } from './worker.js'
 import { createWorkers } from './workers.js'
+import { closeMetricsServer, isLoopback, metricsServer } from './prometheus/listener.js'
+import { daemonRegistry } from './prometheus/registry.js'
+import { instrumentStore } from './store/instrumented.js'
 
 /** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
 export interface DaemonOptions {
@@ -57,6 +61,10 @@ export interface DaemonOptions {
   databaseUrl?: string
   /** Timeouts and the per-address cap on connections (`--max-connections-per-address`). */
   connectionLimits?: Partial<ConnectionLimits>
+  /** Serve Prometheus metrics on this port (0: any free one), plain HTTP; unset: no metrics. Never the API's port. */
+  metricsPort?: number
+  /** The address the metrics listener binds to. Default 127.0.0.1. */
+  metricsHost?: string
 }
 
 /** What tests and benchmarks may replace. */
@@ -79,6 +87,8 @@ export interface RunningDaemon {
   /** The base URL the API answers on, e.g. https://127.0.0.1:8443 */
   url: string
   port: number
+  /** Where Prometheus scrapes this node, e.g. http://127.0.0.1:9464/metrics; unset without `--metrics-port`. */
+  metricsUrl?: string
   store: Store
   tls?: TlsMaterial
   /** Where the state is kept, as it may be shown: the SQLite file, or the PostgreSQL URL without its password. */
@@ -109,11 +119,12 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-function listen(server: Listener['server'], host: string, port: number): Promise<number> {
+/** Listens on `host:port`; a port that cannot be had is an error naming the flag that chose it. */
+function listen(server: Listener['server'], host: string, port: number, flag = '--port'): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new Error(`${host}:${port} is already in use (another smm daemon?): stop it, or choose another --port. (EADDRINUSE)`))
-      else if (error.code === 'EACCES') reject(new Error(`Not allowed to listen on ${host}:${port}: ports below 1024 need privileges; choose another --port. (EACCES)`))
+      if (error.code === 'EADDRINUSE') reject(new Error(`${flag} ${port}: ${host}:${port} is already in use (another smm daemon?): stop it, or choose another ${flag}. (EADDRINUSE)`))
+      else if (error.code === 'EACCES') reject(new Error(`${flag} ${port}: not allowed to listen on ${host}:${port}: ports below 1024 need privileges; choose another ${flag}. (EACCES)`))
       else reject(error)
     })
     server.listen(port, host, () => {
@@ -193,6 +204,9 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     createHttpClient({ allowHttp: true, allowPrivateNetwork: true, ca: overrides.egress?.ca }),
   )
   const webhookCa = options.webhookCaFile === undefined ? undefined : readCaFile(options.webhookCaFile, '--webhook-ca-file')
+  if (options.metricsPort !== undefined && options.metricsPort !== 0 && options.metricsPort === options.port) {
+    throw new Error(`--metrics-port ${options.metricsPort} is the API's --port: metrics are served on a port of their own, without a key, so choose another.`)
+  }
   const { warning } = prepareDataDir(options.dataDir)
   if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
   const databaseFile = databaseFileOf(options.dataDir)
@@ -209,6 +223,14 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     lock.release()
     throw error
   }
+  // Off unless asked for: nothing is timed or served then.
+  const prometheus = options.metricsPort === undefined ? undefined : daemonRegistry({ version: VERSION, store: options.databaseUrl ? 'postgres' : 'sqlite' })
+  if (prometheus) {
+    store = instrumentStore(store, prometheus, clock)
+    // Counted only when a token is refreshed; registered now, so the series read 0 until then.
+    oauthRefreshMetrics(prometheus)
+  }
+  let metricsListener: http.Server | undefined
   try {
     await store.idempotency.abandonRunning()
     await store.webhookDeliveries.releaseLeases(clock.now())
@@ -219,6 +241,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     if (transport.mode === 'tls') {
       if (!!options.tlsCert !== !!options.tlsKey) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate')
       tls = options.tlsCert ? loadTls(options.tlsCert, options.tlsKey!) : await ensureSelfSigned(options.dataDir, new Date(clock.now()))
+      if (prometheus) certificateExpiryGauge(prometheus, tls)
     }
     // Every check that can refuse to start comes before the first-start key is made (below,
     // after listening), so a configuration mistake cannot swallow the only printing of that key.
@@ -240,7 +263,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       ? createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress, ca: [...defaultCas(), webhookCa, ...[overrides.egress?.ca ?? []].flat()] })
       : undefined
     const scheduler = new Scheduler(
-      { store, clock, log, http, platforms, secrets, oauthApps },
+      { store, clock, log, http, platforms, secrets, oauthApps, prometheus },
       { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...(options.publishLeaseMs ? { leaseMs: options.publishLeaseMs } : {}), ...overrides.scheduler },
     )
     const deps: AppDeps = {
@@ -258,11 +281,22 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       oauthApps,
       secrets,
       scheduler,
+      prometheus,
     }
     const app = createApp(deps)
     const handler = app.callback()
     const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits }
     const listener = tls ? tlsListener(tls, handler, log, limits) : proxyListener(handler, log, limits)
+    let metricsUrl: string | undefined
+    if (prometheus) {
+      const host = options.metricsHost ?? '127.0.0.1'
+      metricsListener = metricsServer(prometheus, log)
+      const port = await listen(metricsListener, host, options.metricsPort!, '--metrics-port')
+      metricsUrl = `http://${displayHost(host)}:${port}/metrics`
+      if (!isLoopback(host)) {
+        log.warn({ msg: `The metrics on ${host}:${port} are served to anyone who can reach that address, without authentication: keep it to a private network or firewall it.`, metrics_host: host })
+      }
+    }
     const port = await listen(listener.server, options.host, options.port)
     const url = `${tls ? 'https' : 'http'}://${displayHost(options.host)}:${port}`
     listeningUrl = tls ? url : `https://${displayHost(options.host)}:${port}`
@@ -274,11 +308,12 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const workers = createWorkers(deps)
     if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()
 
-    log.info({ msg: 'listening', url, version: VERSION, data_dir: options.dataDir, database, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
+    log.info({ msg: 'listening', url, metrics_url: metricsUrl, version: VERSION, data_dir: options.dataDir, database, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
     let closing: Promise<void> | undefined
     return {
       url,
       port,
+      metricsUrl,
       store,
       tls,
       database,
@@ -291,6 +326,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
           // Requests first (they may hand work to the workers), then the workers, then the file.
           await drain(listener, options.shutdownGraceMs ?? 10_000)
           await Promise.all(workers.map((w) => w.stop()))
+          // Scraped to the last (a scrape during the drain sees it), then gone before the store.
+          if (metricsListener) await closeMetricsServer(metricsListener)
           await store.close()
           lock.release()
           log.info({ msg: 'stopped' })
@@ -299,6 +336,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       },
     }
   } catch (error) {
+    if (metricsListener) await closeMetricsServer(metricsListener)
     await store.close()
     lock.release()
     throw error

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { Gauge, type Registry } from 'prom-client'
 
 export interface TlsMaterial {
   cert: string
@@ -64,4 +65,13 @@ export async function ensureSelfSigned(dataDir: string, now: Date = new Date()):
   }
   const cert = readFileSync(certPath, 'utf8')
   return { cert, key: readFileSync(keyPath, 'utf8'), certPath, fingerprint: fingerprintOf(cert), selfSigned: true }
+}
+
+/** `smm_tls_certificate_expiry_timestamp_seconds`: when the certificate this daemon serves expires, for an alert weeks before. */
+export function certificateExpiryGauge(registry: Registry, tls: TlsMaterial): void {
+  new Gauge({
+    name: 'smm_tls_certificate_expiry_timestamp_seconds',
+    help: 'When the TLS certificate this node serves expires (notAfter), in seconds since the epoch; absent behind a TLS-terminating proxy.',
+    registers: [registry],
+  }).set(Date.parse(new X509Certificate(tls.cert).validTo) / 1000)
 }

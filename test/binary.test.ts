@@ -8,6 +8,7 @@ import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../src/config.js'
 import { httpsClient } from './helpers/http.js'
+import { scrape, valueOf } from './helpers/prometheus.js'
 import { freshDatabase } from './helpers/postgres.js'
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js'
 
@@ -103,6 +104,7 @@ describe('smm-daemon, the single executable', () => {
     expect(help.status).toBe(0)
     expect(help.stdout).toMatch(/--data-dir=<value>\s+\[default: \$XDG_DATA_HOME\/smm or ~\/\.local\/share\/smm, env:\s+SMM_DATA_DIR\]/)
     expect(help.stdout).toContain('--allow-private-network')
+    expect(help.stdout).toMatch(/--metrics-port=<value>\s+\[env: SMM_METRICS_PORT\] Serve Prometheus metrics/)
     expect(help.stdout).toContain('$ smm-daemon --data-dir /var/lib/smm')
     expect(help.stdout).toContain('$SMM_TMPDIR (else $TMPDIR, else /tmp)/smm-<uid>')
     const admin = run(['admin', '--help'])
@@ -127,11 +129,14 @@ describe('smm-daemon, the single executable', () => {
     })
     afterAll(() => receiver.close())
 
-    it('starts on its defaults, prints the key, serves /v1, publishes to feed, delivers a webhook, exits 0 on SIGTERM', async () => {
+    it('starts on its defaults, prints the key, serves /v1, publishes to feed, delivers a webhook, counts them in its metrics, exits 0 on SIGTERM', async () => {
       // The receiver's CA is trusted the way an operator trusts a private CA: NODE_EXTRA_CA_CERTS.
       const { child, banner, url } = await startDaemon(['--allow-private-network'], {
         NODE_EXTRA_CA_CERTS: join(work, 'receiver-ca.pem'),
+        SMM_METRICS_PORT: '0',
       })
+      const metrics = /Prometheus metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics) \(plain HTTP, no key\)\n/.exec(banner)?.[1]
+      expect(metrics, banner).toBeDefined()
       key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)?.[1] ?? ''
       expect(key, banner).not.toBe('')
       expect(banner).toContain(`TLS certificate: ${join(dataDir, 'tls-cert.pem')} (self-signed)`)
@@ -161,6 +166,13 @@ describe('smm-daemon, the single executable', () => {
         const [delivery] = await receiver.waitFor(1)
         expect(delivery!.verifiedWith).toEqual([0])
         expect(delivery!.payload).toMatchObject({ type: 'post.published', data: { id: post.body.id, status: 'published', content: 'From one file' } })
+        const counted = await eventually(async () => {
+          const text = (await scrape(metrics!)).text
+          return valueOf(text, 'smm_webhook_deliveries_total', { outcome: 'delivered' }) === 1 ? text : undefined
+        })
+        expect(valueOf(counted, 'smm_posts_published_total', { platform: 'feed' })).toBe(1)
+        expect(valueOf(counted, 'smm_http_requests_total', { method: 'GET', route: '/v1/me', status: '200' })).toBe(1)
+        expect(valueOf(counted, 'process_resident_memory_bytes')).toBeGreaterThan(0)
       } finally {
         http.close()
       }

@@ -82,6 +82,18 @@ describe('smm daemon as a process', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
+  it('refuses to start when its --metrics-port is taken, naming the flag and the port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-metrics-busy-'))
+    const blocker = net.createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()))
+    const port = (blocker.address() as net.AddressInfo).port
+    const busy = await runCli(['daemon', '--port', '0', '--data-dir', dir, '--metrics-port', String(port)], { env: process.env })
+    await new Promise<void>((resolve) => blocker.close(() => resolve()))
+    expect(busy.code).toBe(1)
+    expect(busy.stderr).toContain(`--metrics-port ${port}: 127.0.0.1:${port} is already in use (another smm daemon?): stop it, or choose another --metrics-port.`)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
   it('keeps the first-start key for a start that succeeds when the port was taken', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'smm-busy-'))
     const blocker = net.createServer()

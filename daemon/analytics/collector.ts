@@ -31,7 +31,7 @@ export interface MetricsCollector extends Worker {
   tick(now: number): Promise<void>
 }
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'platforms' | 'secrets' | 'oauthApps'>
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'platforms' | 'secrets' | 'oauthApps' | 'prometheus'>
 
 /** How a read that threw affects the targets of its connection. */
 type Failure = { kind: 'auth'; detail: string } | { kind: 'permanent'; detail: string } | { kind: 'transient'; detail: string; retryAfterMs: number }

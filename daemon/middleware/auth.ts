@@ -1,8 +1,26 @@
 import type Koa from 'koa'
+import { Counter } from 'prom-client'
 import { hasApiKeyShape, hashApiKey, isWellFormedApiKey } from '../../src/api-key.js'
 import { ApiError, invalidToken } from '../../src/errors.js'
 import type { Clock } from '../../src/time.js'
 import type { AppDeps, State } from '../context.js'
+import { counterChildren, metricSet } from '../prometheus/registry.js'
+import { rateLimitedTotal } from './rate-limit.js'
+
+/** Why an authentication failed: the `reason` label of smm_auth_failures_total. */
+const FAILURES = ['missing', 'malformed', 'unknown', 'revoked', 'expired'] as const
+
+const authFailures = metricSet((registers) =>
+  counterChildren(
+    new Counter({
+      name: 'smm_auth_failures_total',
+      help: 'API requests this node refused 401 for their key: missing, malformed, unknown, revoked or expired.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    FAILURES,
+  ),
+)
 
 const WINDOW_MS = 60_000
 
@@ -47,30 +65,36 @@ const OPEN_PATHS = new Set(['/v1/openapi.json'])
 /** Resolves `Authorization: Bearer <key>` to a principal for every /v1 request that needs one. */
 export function authenticate(deps: AppDeps): Koa.Middleware<State> {
   const limiter = new AuthFailureLimiter(deps.clock, deps.authFailuresPerMinute ?? 30)
+  const failures = authFailures(deps.prometheus)
+  const lockedOut = rateLimitedTotal(deps.prometheus).get('auth_failures')!
   const check: Koa.Middleware<State> = async (ctx, next) => {
     const address = ctx.state.clientIp
     const header = ctx.get('Authorization')
     const match = BEARER.exec(header)
-    let problem: string | undefined
-    if (!header) problem = 'Missing Authorization header: send "Authorization: Bearer <API key>".'
-    else if (!match) problem = 'Malformed Authorization header: expected "Bearer <API key>".'
-    else if (!hasApiKeyShape(match[1]!)) problem = MALFORMED
-    if (problem === undefined) {
+    // Why the request is refused, if it is: the metric's reason, and what the client is told.
+    let failure: [(typeof FAILURES)[number], string] | undefined
+    if (!header) failure = ['missing', 'Missing Authorization header: send "Authorization: Bearer <API key>".']
+    else if (!match) failure = ['malformed', 'Malformed Authorization header: expected "Bearer <API key>".']
+    else if (!hasApiKeyShape(match[1]!)) failure = ['malformed', MALFORMED]
+    if (failure === undefined) {
       const found = await deps.store.apiKeys.authenticate(hashApiKey(match![1]!), deps.clock.now())
       // The checksum tells a mistyped key from an unknown one, so it is checked only for a key
       // the store does not know: every key it knows was made here, well-formed. (On every
       // request it cost a CRC32 and its base62, about 5 % of the daemon's own work.)
-      if (found === 'unknown') problem = isWellFormedApiKey(match![1]!) ? 'The API key is not known to this server.' : MALFORMED
-      else if (found === 'revoked') problem = 'The API key has been revoked.'
-      else if (found === 'expired') problem = 'The API key has expired.'
+      if (found === 'unknown') failure = isWellFormedApiKey(match![1]!) ? ['unknown', 'The API key is not known to this server.'] : ['malformed', MALFORMED]
+      else if (found === 'revoked') failure = ['revoked', 'The API key has been revoked.']
+      else if (found === 'expired') failure = ['expired', 'The API key has expired.']
       else ctx.state.principal = found
     }
-    if (problem !== undefined) {
+    if (failure !== undefined) {
+      const [reason, problem] = failure
+      failures.get(reason)!.inc()
       // The limit counts failures, not clients: a valid key is served even from an address that
       // is locked out (behind NAT one guessing client must not lock out everyone). Keys carry a
       // checksum and 178 random bits, so answering the guesses is no help to the guesser.
       const wait = limiter.retryAfter(address)
       if (wait > 0) {
+        lockedOut.inc()
         throw new ApiError(429, 'rate_limited', `Too many failed authentications from ${address}. Try again in ${wait} s.`, {
           headers: { 'Retry-After': String(wait) },
           extensions: { violated: ['auth_failures'] },

@@ -1,7 +1,25 @@
 import type Koa from 'koa'
+import { Counter } from 'prom-client'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
+import { counterChildren, metricSet } from '../prometheus/registry.js'
 import type { RateDecision } from '../store/index.js'
+
+/**
+ * `smm_rate_limited_total`, by the limit that refused: an API key's windows, or the failed
+ * authentications of one client address (daemon/middleware/auth.ts).
+ */
+export const rateLimitedTotal = metricSet((registers) =>
+  counterChildren(
+    new Counter({
+      name: 'smm_rate_limited_total',
+      help: "API requests this node refused 429, by limit: `key` (an API key's minute, hour or day window) or `auth_failures` (an address's failed authentications).",
+      labelNames: ['limit'],
+      registers,
+    }),
+    ['key', 'auth_failures'],
+  ),
+)
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
@@ -27,6 +45,7 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
  * `Retry-After` is the wait until every violated window has reset.
  */
 export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
+  const refused = rateLimitedTotal(deps.prometheus).get('key')!
   return async (ctx, next) => {
     const principal = ctx.state.principal
     if (!principal) return next()
@@ -34,6 +53,7 @@ export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
     const headers = rateLimitHeaders(decision)
     if (!decision.admitted) {
       const wait = Math.max(...decision.windows.filter((w) => decision.violated.includes(w.name)).map((w) => seconds(w.resetMs)))
+      refused.inc()
       throw new ApiError(
         429,
         'rate_limited',

@@ -1,9 +1,15 @@
 import type Koa from 'koa'
 import { newId } from '../../src/ids.js'
 import type { AppDeps, State } from '../context.js'
+import { requestMetrics } from './http-metrics.js'
 
-/** Gives each request its id (`X-Request-Id`) and the headers every answer carries, and writes one JSON log line when it ends. */
-export function requestLog(deps: AppDeps): Koa.Middleware<State> {
+/**
+ * Gives each request its id (`X-Request-Id`) and the headers every answer carries, and writes one
+ * JSON log line when it ends; with metrics on, also counts and times it (`routeOf` names the
+ * route of a request refused before routing).
+ */
+export function requestLog(deps: AppDeps, routeOf: (path: string, method: string) => string | undefined): Koa.Middleware<State> {
+  const measured = deps.prometheus && requestMetrics(deps.prometheus, routeOf)
   return async (ctx, next) => {
     const started = performance.now()
     ctx.state.requestId = newId('req')
@@ -17,6 +23,8 @@ export function requestLog(deps: AppDeps): Koa.Middleware<State> {
     try {
       await next()
     } finally {
+      const ms = performance.now() - started
+      measured?.(ctx, ms / 1000)
       deps.log.info({
         msg: 'request',
         req_id: ctx.state.requestId,
@@ -24,7 +32,7 @@ export function requestLog(deps: AppDeps): Koa.Middleware<State> {
         // The route pattern, not the raw URL: a query string is the caller's and may hold anything.
         route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? ctx.path,
         status: ctx.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: Math.round(ms * 100) / 100,
         key_id: ctx.state.principal?.key.id,
         ip: ctx.state.clientIp,
       })

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Logger } from 'pino'
+import { Counter, type Registry } from 'prom-client'
+import { OAUTH_PLATFORM_NAMES } from '../../src/api/common.js'
+import { counterChildren, metricSet } from '../prometheus/registry.js'
 import type { Clock } from '../../src/time.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store, StoredConnection } from '../store/index.js'
@@ -21,7 +24,24 @@ export interface TokenDeps {
   clock: Clock
   log: Logger
   oauthApps: OAuthApps
+  prometheus?: Registry
 }
+
+/** How a token refresh ended: `refreshed`, `refused` (the platform refused the grant: the person must reconnect) or `failed` (anything else). */
+const REFRESH_OUTCOMES = ['refreshed', 'refused', 'failed'] as const
+
+export const oauthRefreshMetrics = metricSet((registers) =>
+  counterChildren(
+    new Counter({
+      name: 'smm_oauth_refresh_total',
+      help: 'OAuth token refreshes this node asked a platform for, by platform and outcome: refreshed, refused (the grant is gone: the account must be reconnected) or failed.',
+      labelNames: ['platform', 'outcome'],
+      registers,
+    }),
+    OAUTH_PLATFORM_NAMES,
+    REFRESH_OUTCOMES,
+  ),
+)
 
 const sealContext = (connection: StoredConnection) => `${connection.accountId}:${connection.platform}`
 
@@ -97,7 +117,12 @@ async function refreshTokens(
       await deps.store.oauth.releaseRefresh(accountId, name, holder)
       return newer
     }
-    const fresh = await platform.oauth.refresh!(tokens, ctx)
+    const counted = oauthRefreshMetrics(deps.prometheus)
+    const fresh = await platform.oauth.refresh!(tokens, ctx).catch((error: unknown) => {
+      counted.get(`${name} ${error instanceof PlatformError && error.kind === 'auth' ? 'refused' : 'failed'}`)?.inc()
+      throw error
+    })
+    counted.get(`${name} refreshed`)?.inc()
     // What the module kept beside the tokens (a user id, a Page) stays; a platform that does not
     // rotate refresh tokens answers none, and the one we had stays good.
     const merged: OAuthTokens = { ...tokens, ...fresh, refresh_token: fresh.refresh_token ?? tokens.refresh_token }

@@ -22,6 +22,13 @@ function groupOf(path: string): string {
   return `${first}/${second.replace(/\\(.)/g, '$1')}`
 }
 
+/** The group of a request path among `groups`: its first two segments, then its first (by index: this runs on every request). */
+function groupOfRequest<T>(groups: ReadonlyMap<string, T>, path: string): T | undefined {
+  const first = path.indexOf('/', 1)
+  const second = first < 0 ? -1 : path.indexOf('/', first + 1)
+  return groups.get(path.slice(1, second < 0 ? path.length : second)) ?? (first < 0 ? undefined : groups.get(path.slice(1, first)))
+}
+
 /**
  * Exact matching: `/V1/me`, `/v1/me/` and `/v1//me` are not `/v1/me`, so no spelling of a path
  * can reach a route while passing the middleware that checks `/v1/` paths (issue 17, point 3).
@@ -97,6 +104,18 @@ export class RouteTable {
   }
 
   /**
+   * The pattern of the route a request path belongs to (`/v1/posts/:id`), whatever its method,
+   * or undefined if none: what a request refused before matching (401, 429) or with 405 is
+   * counted under in the metrics.
+   */
+  patternOf(path: string, method: string): string | undefined {
+    const exact = this.fixed.get(path)
+    if (exact) return (exact.get(method) ?? exact.values().next().value)?.pattern
+    const layer = groupOfRequest(this.groups, path)?.match(path, method).path[0]
+    return layer && this.routeOf.get(layer)?.pattern
+  }
+
+  /**
    * The middleware that finds a request's route and checks its scope, leaving the handler on
    * `ctx.state.handler` (and `ctx.params`, and the pattern as `_matchedRoute` for the log). A
    * path in no route is 404, a method the path lacks 405 with `Allow`, OPTIONS 204 with `Allow`.
@@ -121,10 +140,7 @@ export class RouteTable {
         found(ctx, route, {})
         return next()
       }
-      // The first two segments, then the first; by index, not by splitting (this runs on every request).
-      const first = path.indexOf('/', 1)
-      const second = first < 0 ? -1 : path.indexOf('/', first + 1)
-      const router = groups.get(path.slice(1, second < 0 ? path.length : second)) ?? (first < 0 ? undefined : groups.get(path.slice(1, first)))
+      const router = groupOfRequest(groups, path)
       const matched = router?.match(path, ctx.method)
       const layer = matched?.pathAndMethod[0]
       if (!layer) {

@@ -2,6 +2,16 @@ import { EgressError } from '../egress.js'
 import { PlatformError, type Platform } from '../platforms/types.js'
 import type { ClaimedTarget, Outcome } from '../store/index.js'
 
+/**
+ * Why a target failed for good, as `smm_posts_failed_total` says it: the class of the platform's
+ * error (`permanent`, `auth`, or `transient` until the attempts ran out), or what stopped the
+ * attempt before the platform was asked (`not_connected`, `missed_schedule`).
+ */
+export type FailureReason = 'permanent' | 'auth' | 'transient' | 'not_connected' | 'missed_schedule'
+
+/** An attempt's outcome as the scheduler reaches it: a failure also says why, for the metrics. */
+export type AttemptOutcome = Exclude<Outcome, { kind: 'failed' }> | (Extract<Outcome, { kind: 'failed' }> & { reason: FailureReason })
+
 /** Transient failures are tried this many times in all before the target fails for good. */
 export const MAX_ATTEMPTS = 5
 const FIRST_RETRY_MS = 90_000
@@ -40,7 +50,7 @@ export function backoffMs(attempt: number): number {
  * and the answer been lost). A network failure before any connection was made (refused, DNS,
  * TLS handshake) cannot have published anything, so it is retried like any transient error.
  */
-export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: Platform, started: number, now: number, maxAttempts = MAX_ATTEMPTS): Outcome {
+export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: Platform, started: number, now: number, maxAttempts = MAX_ATTEMPTS): AttemptOutcome {
   const name = platform.name
   let kind: 'transient' | 'permanent' | 'auth' | 'unknown'
   let code: string
@@ -61,10 +71,10 @@ export function outcomeOfError(error: unknown, target: ClaimedTarget, platform: 
     code = 'internal_error'
     detail = `${name} publish failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`
   }
-  if (kind === 'auth') return { kind: 'failed', code, detail: `${name} refused the credentials: ${detail}. Reconnect the account, then retry.`, reauthRequired: true }
-  if (kind === 'permanent') return { kind: 'failed', code, detail }
+  if (kind === 'auth') return { kind: 'failed', code, detail: `${name} refused the credentials: ${detail}. Reconnect the account, then retry.`, reauthRequired: true, reason: 'auth' }
+  if (kind === 'permanent') return { kind: 'failed', code, detail, reason: 'permanent' }
   const tried = target.attemptsSinceRetry
-  if (tried >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${tried} attempts)` }
+  if (tried >= maxAttempts) return { kind: 'failed', code, detail: `${detail} (gave up after ${tried} attempts)`, reason: 'transient' }
   const at = now + Math.max(backoffMs(tried), retryAfterMs)
   // A request of this chain whose outcome is unknown (this one, or an earlier one, whatever
   // ended the attempts since) may have published: send again only while the platform would

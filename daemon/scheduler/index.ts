@@ -1,5 +1,7 @@
 import { Cron } from 'croner'
 import type { Logger } from 'pino'
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import { PLATFORM_NAMES } from '../../src/api/common.js'
 import type { Clock } from '../../src/time.js'
 import type { HttpClient } from '../egress.js'
 import type { PlatformRegistry } from '../platforms/index.js'
@@ -8,9 +10,10 @@ import { callWithConnection } from '../platforms/oauth-tokens.js'
 import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Outcome, Settlement, StoredConnection, StoredPart, TargetRef } from '../store/index.js'
+import type { ClaimedTarget, Settlement, StoredConnection, StoredPart, TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
-import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail } from './attempt.js'
+import { counterChildren, metricSet, storeGauge } from '../prometheus/registry.js'
+import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail, type AttemptOutcome, type FailureReason } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 import { followUpOf, inPart } from './parts.js'
 
@@ -22,7 +25,43 @@ export interface SchedulerDeps {
   platforms: PlatformRegistry
   secrets: SecretBox
   oauthApps: OAuthApps
+  /** Where the publishing metrics are registered; unset when metrics are off. */
+  prometheus?: Registry
 }
+
+/** The `reason` of a target that failed for good, or `unconfirmed` for one whose outcome is unknown. */
+const FAILED_REASONS = ['permanent', 'auth', 'transient', 'not_connected', 'missed_schedule', 'unconfirmed'] as const satisfies readonly (FailureReason | 'unconfirmed')[]
+
+const publishMetrics = metricSet((registers) => {
+  const published = new Counter({
+    name: 'smm_posts_published_total',
+    help: 'Post targets (a post on one platform) this node published, by platform.',
+    labelNames: ['platform'],
+    registers,
+  })
+  const failed = new Counter({
+    name: 'smm_posts_failed_total',
+    help: "Post targets this node failed for good, by platform and reason: the platform error's class (permanent, auth, transient once the attempts ran out), unconfirmed (unknown whether it went out, not sent again), not_connected or missed_schedule.",
+    labelNames: ['platform', 'reason'],
+    registers,
+  })
+  return {
+    published: counterChildren(published, PLATFORM_NAMES),
+    failed: counterChildren(failed, PLATFORM_NAMES, FAILED_REASONS),
+    missed: new Counter({
+      name: 'smm_posts_missed_total',
+      help: 'Posts this node found due beyond the catch-up window (the daemons were down) and failed with missed_schedule without an attempt.',
+      registers,
+    }),
+    lateness: new Histogram({
+      name: 'smm_publish_lateness_seconds',
+      help: 'How late each publish attempt by this node started after it was due (the post’s scheduled time, or its retry’s).',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+      registers,
+    }),
+    inFlight: new Gauge({ name: 'smm_publish_attempts_in_flight', help: 'Publish attempts this node is making right now (claimed, not yet recorded).', registers }),
+  }
+})
 
 export interface SchedulerOptions {
   /** How late an overdue post may still be published (after downtime). Default 24 h. */
@@ -53,9 +92,9 @@ export interface TickResult {
 const BATCH = 500
 
 /** A connection and its credentials, opened for an attempt; or the outcome when it cannot be. */
-type Opened = { connection: StoredConnection; credentials: Record<string, unknown> } | Outcome
+type Opened = { connection: StoredConnection; credentials: Record<string, unknown> } | AttemptOutcome
 
-const failed = (code: string, detail: string): Outcome => ({ kind: 'failed', code, detail })
+const failed = (code: string, detail: string, reason: FailureReason): AttemptOutcome => ({ kind: 'failed', code, detail, reason })
 
 const keyOf = (ref: Pick<TargetRef, 'postId' | 'platform'>) => `${ref.postId} ${ref.platform}`
 
@@ -91,6 +130,7 @@ export class Scheduler {
    * and one read (and opening) of each connection they publish on, not one per attempt.
    */
   private readonly claims: Batcher<{ ref: TargetRef; now: number }, { target: ClaimedTarget; connection: Promise<Opened> } | undefined>
+  private readonly metrics: ReturnType<typeof publishMetrics>
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -117,6 +157,14 @@ export class Scheduler {
       return kind === 'platform' ? (declared?.perPlatform ?? this.options.perPlatform) : (declared?.perConnection ?? this.options.perConnection)
     })
     this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
+    this.metrics = publishMetrics(deps.prometheus)
+    if (deps.prometheus) {
+      storeGauge(deps.prometheus, {
+        name: 'smm_scheduler_due_posts',
+        help: 'Posts due and not yet out, in the database all nodes share (every node reports the same figure): waiting for a claim, or with a target due or being attempted. NaN when the store did not answer within a second.',
+        read: () => deps.store.publishing.dueCount(deps.clock.now()),
+      })
+    }
     const { publishing } = deps.store
     this.claims = new Batcher(async (batch) => {
       const connections = new Map<string, Promise<Opened>>()
@@ -175,6 +223,7 @@ export class Scheduler {
       const batch = await store.publishing.claimDue(horizon, BATCH, this.options.catchUpMs)
       result.claimed += batch.claimed
       result.missed += batch.missed
+      this.metrics.missed.inc(batch.missed)
       if (batch.claimed < BATCH) break
       // A large burst is claimed batch by batch; the first attempts need not wait for the last
       // claim. The store answers at once (SQLite is synchronous), so without a turn of the event
@@ -313,7 +362,8 @@ export class Scheduler {
         await store.publishing.resend(ref, now)
       } else {
         const detail = unconfirmedDetail(ref.platform, platform?.idempotencyWindowMs ?? 0, `The daemon stopped while ${ref.platform} was publishing this post`)
-        await store.publishing.settle(ref, { kind: 'unconfirmed', detail }, now)
+        const outcome = { kind: 'unconfirmed' as const, detail }
+        if (await store.publishing.settle(ref, outcome, now)) this.count(ref.platform, outcome)
       }
       this.deps.log.warn({ post_id: ref.postId, platform: ref.platform }, 'recovered an interrupted publish attempt')
     }
@@ -322,6 +372,7 @@ export class Scheduler {
   private async attempt(ref: TargetRef, horizon: number): Promise<void> {
     const { clock, log } = this.deps
     const release = await this.limiter.acquire([`connection:${ref.accountId}:${ref.platform}`, `platform:${ref.platform}`])
+    let attempting = false
     try {
       // Stopping: leave it pending (its reservation given back at stop), for another node or the next start.
       if (this.stopping) return
@@ -330,6 +381,9 @@ export class Scheduler {
       const { target } = claimed
       this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform, claim: target.claim })
       const started = clock.now()
+      attempting = true
+      this.metrics.inFlight.inc()
+      this.metrics.lateness.observe(Math.max(0, started - target.dueAt) / 1000)
       const outcome = await this.publish(target, claimed.connection)
       // Lost: the lease ran out (this process was stopped, say) and the target was taken over;
       // what this attempt saw is stale, and the current holder's outcome stands.
@@ -338,6 +392,7 @@ export class Scheduler {
         log.warn({ post_id: target.postId, platform: target.platform, attempt: target.attempts, outcome: outcome?.kind ?? null }, 'stale publish outcome dropped: the claim was taken over after its lease ran out')
         return
       }
+      this.count(target.platform, outcome)
       log.info({
         msg: 'publish attempt',
         post_id: target.postId,
@@ -352,21 +407,28 @@ export class Scheduler {
       // The target stays `publishing` under its lease; recovery resolves it.
       this.logError(error, 'attempt', { post_id: ref.postId, platform: ref.platform })
     } finally {
+      if (attempting) this.metrics.inFlight.dec()
       this.leased.delete(keyOf(ref))
       release()
     }
+  }
+
+  /** Counts a recorded outcome: published, or failed for good and why (a retry is neither yet). */
+  private count(platform: string, outcome: AttemptOutcome): void {
+    if (outcome.kind === 'published') this.metrics.published.get(platform)!.inc()
+    else if (outcome.kind !== 'retry') this.metrics.failed.get(`${platform} ${outcome.kind === 'failed' ? outcome.reason : 'unconfirmed'}`)!.inc()
   }
 
   /** A claimed target's connection and its credentials, opened; or why it cannot publish. */
   private async open(target: ClaimedTarget): Promise<Opened> {
     const name = target.platform
     const connection = await this.deps.store.accounts.connection(target.accountId, name)
-    if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`)
-    if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`)
+    if (!connection) return failed('platform_not_connected', `The account is no longer connected to ${name}. Connect it, then retry.`, 'not_connected')
+    if (connection.status !== 'active') return failed('reauth_required', `The ${name} connection needs to be connected again (its credentials were refused). Reconnect, then retry.`, 'auth')
     try {
       return { connection, credentials: this.deps.secrets.open(connection.sealedCredentials, `${target.accountId}:${name}`) as Record<string, unknown> }
     } catch (error) {
-      return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`)
+      return failed('credentials_unreadable', `${(error as Error).message} Reconnect the account.`, 'auth')
     }
   }
 
@@ -374,14 +436,14 @@ export class Scheduler {
    * Calls the platform; never throws: every way it can end is an outcome, or undefined when a
    * part went out but the claim was lost meanwhile (nothing more is sent under it).
    */
-  private async publish(target: ClaimedTarget, opening: Promise<Opened>): Promise<Outcome | undefined> {
+  private async publish(target: ClaimedTarget, opening: Promise<Opened>): Promise<AttemptOutcome | undefined> {
     const { store, platforms, secrets, clock } = this.deps
     const name = target.platform
     const platform = platforms.platformFor(name)
-    if (!platform) return failed('platform_unavailable', `This smm has no ${name} platform.`)
+    if (!platform) return failed('platform_unavailable', `This smm has no ${name} platform.`, 'not_connected')
     const now = clock.now()
     if (now - target.dueAt > this.options.catchUpMs) {
-      return failed('missed_schedule', `The attempt is over ${Math.round(this.options.catchUpMs / 3_600_000)} h late (the daemon was down); it was not published. Retry it to publish now.`)
+      return failed('missed_schedule', `The attempt is over ${Math.round(this.options.catchUpMs / 3_600_000)} h late (the daemon was down); it was not published. Retry it to publish now.`, 'missed_schedule')
     }
     const opened = await opening
     if ('kind' in opened) return opened

@@ -17,7 +17,7 @@ export function followUpOf(part: PartPlan, out: ReadonlyMap<number, StoredPart>)
 }
 
 /** An outcome of one part of several: which part, in the error and at the start of its detail. */
-export function inPart(outcome: Outcome, part: PartPlan, count: number): Outcome {
+export function inPart<O extends Outcome>(outcome: O, part: PartPlan, count: number): O {
   if (outcome.kind === 'published') return outcome
   const what = part.index === 0 ? 'the post itself' : part.kind === 'first_comment' ? 'the first comment' : 'a thread part'
   const before = part.index === 0 ? '' : part.index === 1 ? '; part 0 is out and is not sent again' : `; parts 0–${part.index - 1} are out and are not sent again`

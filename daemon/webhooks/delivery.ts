@@ -1,9 +1,11 @@
 import { openWebhookSecret } from './secret-seal.js'
 import { performance } from 'node:perf_hooks'
+import { Counter } from 'prom-client'
 import { toIso } from '../../src/time.js'
 import type { AppDeps } from '../context.js'
 import { EgressError, type OutboundResponse } from '../egress.js'
 import type { DeliveryJob } from '../store/index.js'
+import { counterChildren, metricSet, storeGauge } from '../prometheus/registry.js'
 import type { Worker } from '../worker.js'
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, parseRetryAfter, verdictOf } from './policy.js'
 import { signedHeaders } from './signing.js'
@@ -26,6 +28,21 @@ export interface WebhookDeliveryWorker extends Worker {
   /** Fans out the outbox and makes every attempt due at `now`, until none is left; for tests. */
   tick(now: number): Promise<void>
 }
+
+/** How an attempt ended: the `outcome` label of smm_webhook_deliveries_total. */
+const OUTCOMES = ['delivered', 'retrying', 'failed', 'gone'] as const
+
+const deliveryOutcomes = metricSet((registers) =>
+  counterChildren(
+    new Counter({
+      name: 'smm_webhook_deliveries_total',
+      help: 'Webhook delivery attempts this node made, by outcome: delivered (2xx), retrying (failed, tried again later), failed (the last attempt failed), gone (410: the endpoint is disabled).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    OUTCOMES,
+  ),
+)
 
 const TIMEOUT_MS = 15_000
 const MAX_RESPONSE_BYTES = 1024 * 1024
@@ -51,8 +68,19 @@ function failureText(response: OutboundResponse): string {
  * recording every outcome. A completed attempt wakes the loop, so a backlog drains without
  * waiting for the poll, and a slow endpoint only ever holds its own few slots.
  */
-export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'webhookHttp' | 'secrets'>, options: DeliveryOptions = {}): WebhookDeliveryWorker {
+export function webhookDeliveryWorker(
+  deps: Pick<AppDeps, 'store' | 'clock' | 'log' | 'http' | 'webhookHttp' | 'secrets' | 'prometheus'>,
+  options: DeliveryOptions = {},
+): WebhookDeliveryWorker {
   const { store, log } = deps
+  const outcomes = deliveryOutcomes(deps.prometheus)
+  if (deps.prometheus) {
+    storeGauge(deps.prometheus, {
+      name: 'smm_webhook_backlog',
+      help: 'Webhook deliveries due and not yet made (being attempted included), plus events not yet fanned out to their endpoints, in the database all nodes share (every node reports the same figure). NaN when the store did not answer within a second.',
+      read: () => store.webhookDeliveries.backlog(deps.clock.now()),
+    })
+  }
   const limits = { total: options.concurrency ?? 32, perEndpoint: options.perEndpoint ?? 4, leaseMs: options.leaseMs ?? 30_000 }
   const random = options.random ?? Math.random
   const inFlight = new Set<Promise<void>>()
@@ -103,6 +131,7 @@ export function webhookDeliveryWorker(deps: Pick<AppDeps, 'store' | 'clock' | 'l
       },
       recordedAt,
     )
+    outcomes.get(verdict === 'success' ? 'delivered' : verdict === 'gone' ? 'gone' : next === null ? 'failed' : 'retrying')!.inc()
     const fields = { webhook_id: job.webhookId, event_id: job.eventId, attempt: job.attempt, status: response?.status, duration_ms: Math.round(durationMs) }
     // This worker was stopped past its lease and the delivery claimed again, or the endpoint is gone: the newer claim's outcome stands.
     if (!recorded) log.warn(fields, 'stale webhook attempt outcome dropped: the delivery was claimed again after its lease ran out, or deleted')

@@ -1,0 +1,84 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import type { Clock } from '../../src/time.js'
+import { withinScrapeTimeout } from '../prometheus/registry.js'
+import { QueueRefusedError, type Store } from './port.js'
+
+/** A call of the port, named `family.method` (`posts.create`): the `operation` label, one per method of the port. */
+type Call = (...args: unknown[]) => Promise<unknown>
+
+/** Answers the port gives on purpose (a queue with no free slot), not failures of the store. */
+const refusal = (error: unknown) => error instanceof QueueRefusedError
+
+/**
+ * The store, timed: every call of a family's method (one unit of work, a transaction or a read)
+ * observed in `smm_store_operation_duration_seconds`, each failure counted in
+ * `smm_store_errors_total`, and `smm_store_up` read at each scrape. The calls themselves are the
+ * store's own: each answers with the very promise the store returned, so callers see no extra
+ * turn of the event loop.
+ */
+export function instrumentStore(store: Store, registry: Registry, clock: Clock): Store {
+  const duration = new Histogram({
+    name: 'smm_store_operation_duration_seconds',
+    help: "Time each call of this node's store took (one unit of work: a transaction or a read), by operation (family.method).",
+    labelNames: ['operation'],
+    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  })
+  const errors = new Counter({
+    name: 'smm_store_errors_total',
+    help: "Calls of this node's store that failed (the database unreachable, a statement that failed), by operation.",
+    labelNames: ['operation'],
+    registers: [registry],
+  })
+  new Gauge({
+    name: 'smm_store_up',
+    help: "1 when this node's store answered a read within a second at this scrape, else 0: whether the node can serve requests.",
+    registers: [registry],
+    async collect() {
+      this.set((await withinScrapeTimeout(() => store.publishing.due(clock.now()))) ? 1 : 0)
+    },
+  })
+
+  const timed = (operation: string, call: Call, target: object): Call => {
+    const observe = duration.labels(operation)
+    const failed = errors.labels(operation)
+    return (...args) => {
+      const started = performance.now()
+      let answer: Promise<unknown>
+      try {
+        answer = call.apply(target, args)
+      } catch (error) {
+        if (!refusal(error)) failed.inc()
+        throw error
+      }
+      answer.then(
+        () => observe.observe((performance.now() - started) / 1000),
+        (error: unknown) => {
+          observe.observe((performance.now() - started) / 1000)
+          if (!refusal(error)) failed.inc()
+        },
+      )
+      return answer
+    }
+  }
+
+  const instrumented = Object.create(store) as Store
+  for (const [family, methods] of Object.entries(store)) {
+    if (typeof methods !== 'object' || methods === null) continue
+    const wrapped = Object.create(methods) as Record<string, unknown>
+    for (const name of methodNames(methods)) wrapped[name] = timed(`${family}.${name}`, (methods as Record<string, Call>)[name]!, methods)
+    ;(instrumented as unknown as Record<string, unknown>)[family] = wrapped
+  }
+  return instrumented
+}
+
+/** A family's methods, its own and its prototypes' (a family may be a class instance). */
+function methodNames(family: object): string[] {
+  const names = new Set<string>()
+  for (let o: object | null = family; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (name !== 'constructor' && typeof (family as Record<string, unknown>)[name] === 'function') names.add(name)
+    }
+  }
+  return [...names]
+}
