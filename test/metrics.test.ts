@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateApiKey } from '../src/api-key.js'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -11,6 +12,7 @@ import { feedAccount, liftLimits } from './helpers/posts.js'
 import { families, promtool, samples, scrape, valueOf } from './helpers/prometheus.js'
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js'
 
+const DEPLOY = fileURLToPath(new URL('../deploy/', import.meta.url))
 const iso = (ms: number) => new Date(ms).toISOString()
 
 describe('metrics off, as by default', () => {
@@ -227,7 +229,51 @@ describe('metrics on --metrics-port', () => {
       for (const value of Object.values(s.labels)) expect(value).not.toMatch(/(usr|key|acc|pst|whk|msg|req)_[0-9A-Z]{10}|smm_[0-9A-Za-z]{36}|https?:/)
     }
   })
+
+  it('ships alert rules that promtool accepts and whose own unit tests pass, reading only metrics the daemon exports', async () => {
+    const rules = join(DEPLOY, 'prometheus', 'smm-alerts.yml')
+    expect(promtool(['check', 'rules', rules])).toMatchObject({ code: 0 })
+    const tested = promtool(['test', 'rules', 'smm-alerts.test.yml'], { cwd: join(DEPLOY, 'prometheus') })
+    expect(tested.output).toContain('SUCCESS')
+    expect(tested.code).toBe(0)
+    expect(promtool(['check', 'config', join(DEPLOY, 'prometheus', 'prometheus.yml')])).toMatchObject({ code: 0 })
+    const exported = families(await read())
+    for (const name of metricNames(readFileSync(rules, 'utf8'))) expect(exported).toContain(name)
+  })
+
+  it('ships a Grafana dashboard whose every query parses and reads only metrics the daemon exports, each panel described', async () => {
+    const dashboard = JSON.parse(readFileSync(join(DEPLOY, 'grafana', 'smm-dashboard.json'), 'utf8'))
+    const panels = (dashboard.panels as any[]).filter((p) => p.type !== 'row')
+    expect(panels.length).toBeGreaterThanOrEqual(15)
+    const exprs: string[] = []
+    for (const panel of panels) {
+      expect(panel.title).toBeTruthy()
+      expect(panel.description?.length).toBeGreaterThan(20)
+      expect(panel.targets.length).toBeGreaterThan(0)
+      exprs.push(...panel.targets.map((target: { expr: string }) => target.expr))
+    }
+    // Grafana's variables as Prometheus would see them, each query as a recording rule for promtool to parse.
+    const concrete = exprs.map((e) => e.replaceAll('$__rate_interval', '1m').replaceAll('$job', 'smm').replaceAll('$instance', '.+'))
+    const dir = mkdtempSync(join(tmpdir(), 'smm-dashboard-'))
+    try {
+      const file = join(dir, 'queries.yml')
+      writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${concrete.map((e, i) => `      - record: dashboard:query${i}\n        expr: ${JSON.stringify(e)}\n`).join('')}`)
+      const checked = promtool(['check', 'rules', file])
+      expect(checked.output).toContain(`SUCCESS: ${exprs.length} rules found`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const exported = families(await read())
+    for (const name of metricNames(exprs.join('\n'))) expect(exported).toContain(name)
+  })
 })
+
+/** The metric families an expression or a rule file reads (a histogram's _bucket, _sum and _count are its family). */
+function metricNames(text: string): Set<string> {
+  const names = new Set<string>()
+  for (const [name] of text.matchAll(/\b(smm|process|nodejs)_[a-z0-9_]+/g)) names.add(name.replace(/_(bucket|sum|count)$/, ''))
+  return names
+}
 
 describe('metrics, bad input', () => {
   it('refuses to start on a metrics port that is taken, naming it, and leaves the data dir free', async () => {
