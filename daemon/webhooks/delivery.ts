@@ -36,7 +36,7 @@ const deliveryOutcomes = metricSet((registers) =>
   counterChildren(
     new Counter({
       name: 'smm_webhook_deliveries_total',
-      help: 'Webhook delivery attempts this node made, by outcome: delivered (2xx), retrying (failed, tried again later), failed (the last attempt failed), gone (410: the endpoint is disabled).',
+      help: 'Webhook delivery attempts this node made and recorded, by outcome: delivered (2xx), retrying (failed, tried again later), failed (the last attempt failed), gone (410: the endpoint is disabled).',
       labelNames: ['outcome'],
       registers,
     }),
@@ -131,7 +131,8 @@ export function webhookDeliveryWorker(
       },
       recordedAt,
     )
-    outcomes.get(verdict === 'success' ? 'delivered' : verdict === 'gone' ? 'gone' : next === null ? 'failed' : 'retrying')!.inc()
+    // Counted as recorded: a stale outcome dropped here is the newer claim's to count.
+    if (recorded) outcomes.get(verdict === 'success' ? 'delivered' : verdict === 'gone' ? 'gone' : next === null ? 'failed' : 'retrying')!.inc()
     const fields = { webhook_id: job.webhookId, event_id: job.eventId, attempt: job.attempt, status: response?.status, duration_ms: Math.round(durationMs) }
     // This worker was stopped past its lease and the delivery claimed again, or the endpoint is gone: the newer claim's outcome stands.
     if (!recorded) log.warn(fields, 'stale webhook attempt outcome dropped: the delivery was claimed again after its lease ran out, or deleted')
