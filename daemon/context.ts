@@ -1,11 +1,11 @@
 import type { RouterMiddleware } from '@koa/router'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
-import type { Registry } from 'prom-client'
 import type { Clock } from '../src/time.js'
 import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
 import type { PlatformRegistry } from './platforms/index.js'
+import type { Prometheus } from './prometheus/registry.js'
 import type { OAuthApps } from './platforms/oauth-apps.js'
 import type { Scheduler } from './scheduler/index.js'
 import type { SecretBox } from './secret-box.js'
@@ -41,7 +41,7 @@ export interface AppDeps {
   /** Publishes due posts; routes wake it when posts change. */
   scheduler: Scheduler
   /** Where this node's Prometheus metrics are registered, served on `--metrics-port`; unset when metrics are off. */
-  prometheus?: Registry
+  prometheus?: Prometheus
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }

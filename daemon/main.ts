@@ -26,7 +26,7 @@ import { certificateExpiryGauge, ensureSelfSigned, loadTls, type TlsMaterial } f
 import type { Worker } from './worker.js'
 import { createWorkers } from './workers.js'
 import { closeMetricsServer, isLoopback, metricsServer } from './prometheus/listener.js'
-import { daemonRegistry } from './prometheus/registry.js'
+import { startPrometheus } from './prometheus/registry.js'
 import { instrumentStore } from './store/instrumented.js'
 
 /** How the daemon is started: the flags of `smm daemon`, each also an environment variable. */
@@ -207,6 +207,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   if (options.metricsPort !== undefined && options.metricsPort !== 0 && options.metricsPort === options.port) {
     throw new Error(`--metrics-port ${options.metricsPort} is the API's --port: metrics are served on a port of their own, without a key, so choose another.`)
   }
+  // Off unless asked for: then prom-client is not even loaded, and nothing is timed or served.
+  const prometheus = options.metricsPort === undefined ? undefined : await startPrometheus({ version: VERSION, store: options.databaseUrl ? 'postgres' : 'sqlite' })
   const { warning } = prepareDataDir(options.dataDir)
   if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
   const databaseFile = databaseFileOf(options.dataDir)
@@ -223,8 +225,6 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     lock.release()
     throw error
   }
-  // Off unless asked for: nothing is timed or served then.
-  const prometheus = options.metricsPort === undefined ? undefined : daemonRegistry({ version: VERSION, store: options.databaseUrl ? 'postgres' : 'sqlite' })
   if (prometheus) {
     store = instrumentStore(store, prometheus, clock)
     // Counted only when a token is refreshed; registered now, so the series read 0 until then.

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { Gauge, type Registry } from 'prom-client'
+import type { Prometheus } from './prometheus/registry.js'
 
 export interface TlsMaterial {
   cert: string
@@ -68,8 +68,8 @@ export async function ensureSelfSigned(dataDir: string, now: Date = new Date()):
 }
 
 /** `smm_tls_certificate_expiry_timestamp_seconds`: when the certificate this daemon serves expires, for an alert weeks before. */
-export function certificateExpiryGauge(registry: Registry, tls: TlsMaterial): void {
-  new Gauge({
+export function certificateExpiryGauge({ client, registry }: Prometheus, tls: TlsMaterial): void {
+  new client.Gauge({
     name: 'smm_tls_certificate_expiry_timestamp_seconds',
     help: 'When the TLS certificate this node serves expires (notAfter), in seconds since the epoch; absent behind a TLS-terminating proxy.',
     registers: [registry],

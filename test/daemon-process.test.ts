@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli.js'
 import { exited, startProcess } from './helpers/smm-process.js'
 import { httpsClient } from './helpers/http.js'
+import { scrape, valueOf } from './helpers/prometheus.js'
+import { VERSION } from '../src/config.js'
 
 
 let dataDir: string
@@ -80,6 +82,29 @@ describe('smm daemon as a process', () => {
     child.kill('SIGTERM')
     expect(await exited(child)).toBe(0)
     rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('loads no part of prom-client without --metrics-port; with it, says where its metrics are and serves them', async () => {
+    const trace = join(dataDir, 'modules.txt')
+    const env = { ...process.env, SMM_TRACE_MODULES: trace, NODE_OPTIONS: `--import ${join(import.meta.dirname, '..', 'bench', 'module-trace.js')}` }
+    const dirs = [mkdtempSync(join(tmpdir(), 'smm-metrics-off-')), mkdtempSync(join(tmpdir(), 'smm-metrics-on-'))]
+    const off = await startProcess(dirs[0]!, [], env)
+    expect(off.banner).not.toContain('Prometheus metrics')
+    off.child.kill('SIGTERM')
+    expect(await exited(off.child)).toBe(0)
+    const loaded = readFileSync(trace, 'utf8')
+    expect(loaded).toContain('/node_modules/koa/')
+    expect(loaded).not.toContain('/node_modules/prom-client/')
+
+    const on = await startProcess(dirs[1]!, ['--metrics-port', '0'])
+    const url = /\nPrometheus metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics) \(plain HTTP, no key\)\n/.exec(on.banner)?.[1]
+    expect(url, on.banner).toBeDefined()
+    const scraped = await scrape(url!)
+    expect(scraped.status).toBe(200)
+    expect(valueOf(scraped.text, 'smm_build_info', { version: VERSION, store: 'sqlite' })).toBe(1)
+    on.child.kill('SIGTERM')
+    expect(await exited(on.child)).toBe(0)
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
   it('refuses to start when its --metrics-port is taken, naming the flag and the port', async () => {

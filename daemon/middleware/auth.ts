@@ -1,5 +1,4 @@
 import type Koa from 'koa'
-import { Counter } from 'prom-client'
 import { hasApiKeyShape, hashApiKey, isWellFormedApiKey } from '../../src/api-key.js'
 import { ApiError, invalidToken } from '../../src/errors.js'
 import type { Clock } from '../../src/time.js'
@@ -10,7 +9,7 @@ import { rateLimitedTotal } from './rate-limit.js'
 /** Why an authentication failed: the `reason` label of smm_auth_failures_total. */
 const FAILURES = ['missing', 'malformed', 'unknown', 'revoked', 'expired'] as const
 
-const authFailures = metricSet((registers) =>
+const authFailures = metricSet(({ Counter }, registers) =>
   counterChildren(
     new Counter({
       name: 'smm_auth_failures_total',

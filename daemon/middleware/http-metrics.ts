@@ -1,8 +1,7 @@
-import { Counter, Histogram, type Registry } from 'prom-client'
-import { metricSet } from '../prometheus/registry.js'
+import { metricSet, type Prometheus } from '../prometheus/registry.js'
 import type { Ctx } from '../context.js'
 
-const httpMetrics = metricSet((registers) => ({
+const httpMetrics = metricSet(({ Counter, Histogram }, registers) => ({
   requests: new Counter({
     name: 'smm_http_requests_total',
     help: 'API requests this node answered, by method, route pattern (never a path or an id) and status.',
@@ -31,8 +30,8 @@ export const UNMATCHED = 'unmatched'
  * route gets `unmatched`, so however many paths clients try, the labels stay the API's few. Each
  * set of labels is resolved once, then a request costs two map lookups and two updates.
  */
-export function requestMetrics(registry: Registry, routeOf: (path: string, method: string) => string | undefined): (ctx: Ctx, seconds: number) => void {
-  const { requests, duration } = httpMetrics(registry)
+export function requestMetrics(prometheus: Prometheus, routeOf: (path: string, method: string) => string | undefined): (ctx: Ctx, seconds: number) => void {
+  const { requests, duration } = httpMetrics(prometheus)
   const counters = new Map<string, { inc(): void }>()
   const timers = new Map<string, { observe(value: number): void }>()
   return (ctx, seconds) => {

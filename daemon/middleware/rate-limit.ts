@@ -1,5 +1,4 @@
 import type Koa from 'koa'
-import { Counter } from 'prom-client'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 import { counterChildren, metricSet } from '../prometheus/registry.js'
@@ -9,7 +8,7 @@ import type { RateDecision } from '../store/index.js'
  * `smm_rate_limited_total`, by the limit that refused: an API key's windows, or the failed
  * authentications of one client address (daemon/middleware/auth.ts).
  */
-export const rateLimitedTotal = metricSet((registers) =>
+export const rateLimitedTotal = metricSet(({ Counter }, registers) =>
   counterChildren(
     new Counter({
       name: 'smm_rate_limited_total',

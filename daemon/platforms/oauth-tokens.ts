@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Logger } from 'pino'
-import { Counter, type Registry } from 'prom-client'
 import { OAUTH_PLATFORM_NAMES } from '../../src/api/common.js'
-import { counterChildren, metricSet } from '../prometheus/registry.js'
+import { counterChildren, metricSet, type Prometheus } from '../prometheus/registry.js'
 import type { Clock } from '../../src/time.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store, StoredConnection } from '../store/index.js'
@@ -24,13 +23,13 @@ export interface TokenDeps {
   clock: Clock
   log: Logger
   oauthApps: OAuthApps
-  prometheus?: Registry
+  prometheus?: Prometheus
 }
 
 /** How a token refresh ended: `refreshed`, `refused` (the platform refused the grant: the person must reconnect) or `failed` (anything else). */
 const REFRESH_OUTCOMES = ['refreshed', 'refused', 'failed'] as const
 
-export const oauthRefreshMetrics = metricSet((registers) =>
+export const oauthRefreshMetrics = metricSet(({ Counter }, registers) =>
   counterChildren(
     new Counter({
       name: 'smm_oauth_refresh_total',

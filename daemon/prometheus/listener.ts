@@ -1,8 +1,7 @@
 import http from 'node:http'
 import ipaddr from 'ipaddr.js'
 import type { Logger } from 'pino'
-import { Registry } from 'prom-client'
-import { processRegistry } from './registry.js'
+import { processRegistry, type Prometheus } from './registry.js'
 
 /** Whether an address to listen on is reachable from this machine only. */
 export function isLoopback(host: string): boolean {
@@ -22,12 +21,13 @@ function answer(res: http.ServerResponse, status: number, text: string, headers:
  * Prometheus text format, on plain HTTP and without a key (what Prometheus scrapes), so it is a
  * port of its own, on loopback unless the operator says otherwise, never the API's.
  */
-export function metricsServer(registry: Registry, log: Logger): http.Server {
+export function metricsServer(prometheus: Prometheus, log: Logger): http.Server {
+  const { client, registry } = prometheus
   // Scrapes that arrive while one is being collected share its answer: however many scrape at
   // once, the database answers one round of the gauges' reads at a time.
   let collecting: Promise<string> | undefined
   const collect = () =>
-    (collecting ??= Registry.merge([processRegistry(), registry])
+    (collecting ??= client.Registry.merge([processRegistry(client), registry])
       .metrics()
       .finally(() => (collecting = undefined)))
   const server = http.createServer((req, res) => {

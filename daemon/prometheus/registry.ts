@@ -1,16 +1,47 @@
-import { collectDefaultMetrics, Gauge, Registry, type Counter } from 'prom-client'
+import type { Counter, Registry } from 'prom-client'
+
+/** prom-client, as `import('prom-client')` gives it. */
+export type PromClient = typeof import('prom-client')
+
+/** The metric classes a module defines its metrics with. */
+export type MetricClasses = Pick<PromClient, 'Counter' | 'Gauge' | 'Histogram'>
+
+/**
+ * A daemon's Prometheus metrics when they are on: prom-client, loaded only then (it and Node's
+ * process metrics under it are tens of milliseconds of every start), and the registry served on
+ * `--metrics-port`.
+ */
+export interface Prometheus {
+  client: PromClient
+  registry: Registry
+}
+
+/**
+ * What metrics are when they are off: prom-client's shapes, counting nothing, so the code that
+ * counts need not ask whether metrics are on, and pays a call that does nothing.
+ */
+class Uncounted {
+  labels(): this {
+    return this
+  }
+  inc(): void {}
+  dec(): void {}
+  set(): void {}
+  observe(): void {}
+}
+const UNCOUNTED = { Counter: Uncounted, Gauge: Uncounted, Histogram: Uncounted } as unknown as MetricClasses
 
 /**
  * A module's metrics, defined where they are counted and registered once in each registry that
- * asks for them. A daemon serving no metrics (no `--metrics-port`) passes no registry: the
- * metrics are then made unregistered, counted and never read, and go when their owner goes.
+ * asks for them. With metrics off (no `--metrics-port`) they are made of no-ops, once.
  */
-export function metricSet<T>(define: (registers: Registry[]) => T): (registry: Registry | undefined) => T {
+export function metricSet<T>(define: (classes: MetricClasses, registers: Registry[]) => T): (prometheus: Prometheus | undefined) => T {
   const defined = new WeakMap<Registry, T>()
-  return (registry) => {
-    if (!registry) return define([])
-    let metrics = defined.get(registry)
-    if (!metrics) defined.set(registry, (metrics = define([registry])))
+  let off: T | undefined
+  return (prometheus) => {
+    if (!prometheus) return (off ??= define(UNCOUNTED, []))
+    let metrics = defined.get(prometheus.registry)
+    if (!metrics) defined.set(prometheus.registry, (metrics = define(prometheus.client, [prometheus.registry])))
     return metrics
   }
 }
@@ -59,11 +90,11 @@ export async function withinScrapeTimeout<T>(read: () => Promise<T>): Promise<T 
  * answer within a second makes it NaN ("unknown"), not 0 and not its last value, and never
  * fails the scrape.
  */
-export function storeGauge(registry: Registry, config: { name: string; help: string; read: () => Promise<number> }): void {
+export function storeGauge(prometheus: Prometheus, config: { name: string; help: string; read: () => Promise<number> }): void {
   const { read, ...rest } = config
-  new Gauge({
+  new prometheus.client.Gauge({
     ...rest,
-    registers: [registry],
+    registers: [prometheus.registry],
     async collect() {
       this.set((await withinScrapeTimeout(read)) ?? Number.NaN)
     },
@@ -76,16 +107,17 @@ export interface BuildInfo {
   store: 'sqlite' | 'postgres'
 }
 
-/** A daemon's registry, with what it is (`smm_build_info`); each module adds its own metrics. */
-export function daemonRegistry(build: BuildInfo): Registry {
-  const registry = new Registry()
-  new Gauge({
+/** Loads prom-client and makes a daemon's registry, with what it is (`smm_build_info`); each module adds its own metrics. */
+export async function startPrometheus(build: BuildInfo): Promise<Prometheus> {
+  const client = await import('prom-client')
+  const registry = new client.Registry()
+  new client.Gauge({
     name: 'smm_build_info',
     help: 'Always 1; its labels say which smm version this node runs and on which store.',
     labelNames: ['version', 'store'],
     registers: [registry],
   }).set({ version: build.version, store: build.store }, 1)
-  return registry
+  return { client, registry }
 }
 
 let processMetrics: Registry | undefined
@@ -95,10 +127,10 @@ let processMetrics: Registry | undefined
  * per process however many daemons it runs (tests run several): each keeps an event-loop
  * monitor and a GC observer for good.
  */
-export function processRegistry(): Registry {
+export function processRegistry(client: PromClient): Registry {
   if (!processMetrics) {
-    processMetrics = new Registry()
-    collectDefaultMetrics({ register: processMetrics })
+    processMetrics = new client.Registry()
+    client.collectDefaultMetrics({ register: processMetrics })
     // Gauges named like counters, which `promtool check metrics` rejects; the same counts are
     // kept, by type, in nodejs_active_handles, nodejs_active_requests and nodejs_active_resources.
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) processMetrics.removeSingleMetric(name)

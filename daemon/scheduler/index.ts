@@ -1,6 +1,5 @@
 import { Cron } from 'croner'
 import type { Logger } from 'pino'
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import { PLATFORM_NAMES } from '../../src/api/common.js'
 import type { Clock } from '../../src/time.js'
 import type { HttpClient } from '../egress.js'
@@ -12,7 +11,7 @@ import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
 import type { ClaimedTarget, Settlement, StoredConnection, StoredPart, TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
-import { counterChildren, metricSet, storeGauge } from '../prometheus/registry.js'
+import { counterChildren, metricSet, storeGauge, type Prometheus } from '../prometheus/registry.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail, type AttemptOutcome, type FailureReason } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 import { followUpOf, inPart } from './parts.js'
@@ -26,13 +25,13 @@ export interface SchedulerDeps {
   secrets: SecretBox
   oauthApps: OAuthApps
   /** Where the publishing metrics are registered; unset when metrics are off. */
-  prometheus?: Registry
+  prometheus?: Prometheus
 }
 
 /** The `reason` of a target that failed for good, or `unconfirmed` for one whose outcome is unknown. */
 const FAILED_REASONS = ['permanent', 'auth', 'transient', 'not_connected', 'missed_schedule', 'unconfirmed'] as const satisfies readonly (FailureReason | 'unconfirmed')[]
 
-const publishMetrics = metricSet((registers) => {
+const publishMetrics = metricSet(({ Counter, Gauge, Histogram }, registers) => {
   const published = new Counter({
     name: 'smm_posts_published_total',
     help: 'Post targets (a post on one platform) this node published, by platform.',

@@ -1,6 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { Clock } from '../../src/time.js'
-import { withinScrapeTimeout } from '../prometheus/registry.js'
+import { withinScrapeTimeout, type Prometheus } from '../prometheus/registry.js'
 import { QueueRefusedError, type Store } from './port.js'
 
 /** A call of the port, named `family.method` (`posts.create`): the `operation` label, one per method of the port. */
@@ -16,21 +15,21 @@ const refusal = (error: unknown) => error instanceof QueueRefusedError
  * store's own: each answers with the very promise the store returned, so callers see no extra
  * turn of the event loop.
  */
-export function instrumentStore(store: Store, registry: Registry, clock: Clock): Store {
-  const duration = new Histogram({
+export function instrumentStore(store: Store, { client, registry }: Prometheus, clock: Clock): Store {
+  const duration = new client.Histogram({
     name: 'smm_store_operation_duration_seconds',
     help: "Time each call of this node's store took (one unit of work: a transaction or a read), by operation (family.method).",
     labelNames: ['operation'],
     buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   })
-  const errors = new Counter({
+  const errors = new client.Counter({
     name: 'smm_store_errors_total',
     help: "Calls of this node's store that failed (the database unreachable, a statement that failed), by operation.",
     labelNames: ['operation'],
     registers: [registry],
   })
-  new Gauge({
+  new client.Gauge({
     name: 'smm_store_up',
     help: "1 when this node's store answered a read within a second at this scrape, else 0: whether the node can serve requests.",
     registers: [registry],

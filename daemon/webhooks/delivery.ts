@@ -1,6 +1,5 @@
 import { openWebhookSecret } from './secret-seal.js'
 import { performance } from 'node:perf_hooks'
-import { Counter } from 'prom-client'
 import { toIso } from '../../src/time.js'
 import type { AppDeps } from '../context.js'
 import { EgressError, type OutboundResponse } from '../egress.js'
@@ -32,7 +31,7 @@ export interface WebhookDeliveryWorker extends Worker {
 /** How an attempt ended: the `outcome` label of smm_webhook_deliveries_total. */
 const OUTCOMES = ['delivered', 'retrying', 'failed', 'gone'] as const
 
-const deliveryOutcomes = metricSet((registers) =>
+const deliveryOutcomes = metricSet(({ Counter }, registers) =>
   counterChildren(
     new Counter({
       name: 'smm_webhook_deliveries_total',
