@@ -144,6 +144,50 @@ describe('connecting an OAuth platform through the browser', () => {
     expect((await eventsOf(t, 'account.connected')).length).toBe(connectedEvents + 1)
   })
 
+  it("shows no token endpoint's words on the page, and logs them without a credential the exchange sent", async () => {
+    const id = (await t.http.post('/v1/accounts', { name: 'Echoed' }, { key: t.key })).body.id
+    provider.echoTokenRequests = true
+    try {
+      const pending = await startConnect(id)
+      const page = await approveInBrowser(pending.authorize_url)
+      expect(page.status).toBe(502)
+      expect(page.text).toContain('Loopback X could not be reached to complete the connection (platform_unavailable); try again in a minute. Nothing was connected;')
+      const code = new URL(page.callback, t.url).searchParams.get('code')!
+      const basic = Buffer.from(`loopback-client:${CLIENT_SECRET}`).toString('base64')
+      const logged = t.logs.filter((line) => line.includes('oauth code exchange refused'))
+      expect(logged).toHaveLength(1)
+      // The echo was quoted (the log has the details), each credential in it left out.
+      expect(logged[0]).toContain('authorization: Basic [redacted]')
+      expect(logged[0]).toContain('code=[redacted]')
+      for (const text of [page.text, ...logged]) {
+        for (const secret of [CLIENT_SECRET, basic, code]) expect(text).not.toContain(secret)
+        expect(text).not.toMatch(/code_verifier=(?!\[redacted\])/)
+      }
+      expect(await connectionOf(id)).toBeUndefined()
+    } finally {
+      provider.echoTokenRequests = false
+    }
+  })
+
+  it("puts no text of a link's on the page: without a state of ours it is not valid, with one only RFC 6749's codes are named", async () => {
+    const phishing = `Your account is suspended.\n\u202eCall +1 555 0100 now ${'and pay '.repeat(500)}`
+    for (const query of [`error=${encodeURIComponent(phishing)}`, `error=${encodeURIComponent(phishing)}&state=${'B'.repeat(43)}`, `error=access_denied&error_description=${encodeURIComponent(phishing)}`]) {
+      const res = await t.http.get(`/oauth/callback?${query}`)
+      expect(res.status).toBe(400)
+      expect(res.text).toContain('<h1>This link is not valid</h1>')
+      expect(res.text).not.toMatch(/suspended|555|\u202e/)
+    }
+    const id = (await t.http.post('/v1/accounts', { name: 'Phished' }, { key: t.key })).body.id
+    const stateOf = async () => new URL((await startConnect(id)).authorize_url).searchParams.get('state')!
+    const free = await t.http.get(`/oauth/callback?state=${await stateOf()}&error=${encodeURIComponent(phishing)}&error_description=${encodeURIComponent(phishing)}`)
+    expect(free.status).toBe(400)
+    expect(free.text).toContain('Loopback X did not grant access, so nothing was connected.')
+    expect(free.text).not.toMatch(/suspended|555|\u202e/)
+    const listed = await t.http.get(`/oauth/callback?state=${await stateOf()}&error=temporarily_unavailable&error_description=${encodeURIComponent(phishing)}`)
+    expect(listed.text).toContain('Loopback X did not grant access (temporarily_unavailable), so nothing was connected.')
+    expect(listed.text).not.toMatch(/suspended|555/)
+  })
+
   it('keeps the newest three approval links of an account and platform: repeated connects do not pile up', async () => {
     const id = (await t.http.post('/v1/accounts', { name: 'Impatient' }, { key: t.key })).body.id
     const links: string[] = []
@@ -270,7 +314,8 @@ describe('tokens at publish time', () => {
     expect(secrets.length).toBeGreaterThan(5)
     const logs = t.logs.join('\n')
     for (const secret of secrets) expect(logs).not.toContain(secret)
-    expect(logs).not.toMatch(/state=|code=/)
+    // Nor a query or a form that holds one (the echoing endpoint's, quoted in the log, has it left out).
+    expect(logs).not.toMatch(/state=(?!\[redacted\])|code=(?!\[redacted\])/)
     const accounts = JSON.stringify((await t.http.get('/v1/accounts', { key: t.key })).body)
     for (const secret of secrets) expect(accounts).not.toContain(secret)
   })

@@ -7,11 +7,37 @@ import { PlatformError, type PlatformContext } from './types.js'
  * PlatformError from a platform module.
  */
 export async function platformRequest(ctx: PlatformContext, label: string, url: string, request: OutboundRequest = {}): Promise<OutboundResponse> {
+  let response: OutboundResponse
   try {
-    return await ctx.http(url, request)
+    response = await ctx.http(url, request)
   } catch (error) {
     throw fromEgress(error, label)
   }
+  const credentials = credentialsOf(url, request)
+  if (credentials.length > 0) carried.set(response, credentials)
+  return response
+}
+
+/** Form and query fields whose values are credentials (OAuth 2.0's, Meta's). */
+const CREDENTIAL_FIELDS = new Set(['client_secret', 'code', 'code_verifier', 'refresh_token', 'access_token', 'fb_exchange_token', 'appsecret_proof', 'password'])
+
+/** The credentials each answer's request carried, which `excerpt` never quotes back. */
+const carried = new WeakMap<OutboundResponse, string[]>()
+
+/** The credentials a request carries: its Authorization header's, and credential fields of its query or form body. */
+function credentialsOf(url: string, request: OutboundRequest): string[] {
+  const found: string[] = []
+  const fields = (params: URLSearchParams) => {
+    for (const [name, value] of params) if (CREDENTIAL_FIELDS.has(name)) found.push(value)
+  }
+  fields(new URL(url).searchParams)
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const header = name.toLowerCase()
+    if (header === 'authorization') found.push(value.replace(/^\S+\s+/, ''))
+    if (header === 'content-type' && value.startsWith('application/x-www-form-urlencoded') && typeof request.body === 'string') fields(new URLSearchParams(request.body))
+  }
+  // A value so short would be found in any text (and no credential is).
+  return found.filter((value) => value.length >= 8)
 }
 
 /** Turns what the egress client threw into the PlatformError the scheduler understands. */
@@ -75,8 +101,17 @@ export function jsonOrUndefined<T>(response: OutboundResponse): T | undefined {
   }
 }
 
-/** A short excerpt of a body for an error detail, never a whole HTML page. */
+/**
+ * A short excerpt of a body for an error detail, never a whole HTML page, and never a credential
+ * its request carried: a gateway or a misconfigured endpoint that echoes the request would
+ * otherwise put a client secret, a code or a token into an error that is logged and shown.
+ */
 export function excerpt(response: OutboundResponse): string {
-  const text = response.text().replace(/\s+/g, ' ').trim()
+  let text = response.text()
+  for (const credential of carried.get(response) ?? []) {
+    // As sent, and as a form or a URL writes it.
+    for (const form of new Set([credential, encodeURIComponent(credential), new URLSearchParams({ v: credential }).toString().slice(2)])) text = text.replaceAll(form, '[redacted]')
+  }
+  text = text.replace(/\s+/g, ' ').trim()
   return text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty body)'
 }

@@ -131,7 +131,7 @@ export function oauthCallbackRoute(router: ApiRouter, deps: AppDeps): void {
     const state = queryValue(ctx, 'state')
     const grant = state ? await deps.store.oauth.takeGrant(stateHashOf(state)) : undefined
     try {
-      await callback(ctx, deps, state, grant)
+      await callback(ctx, deps, grant)
     } finally {
       // Listed as pending until here: the connection is stored, or the page says why not.
       if (grant) await deps.store.oauth.finishGrant(grant.stateHash)
@@ -139,17 +139,23 @@ export function oauthCallbackRoute(router: ApiRouter, deps: AppDeps): void {
   })
 }
 
-async function callback(ctx: Ctx, deps: AppDeps, state: string | undefined, grant: OAuthGrant | undefined): Promise<void> {
-  const denied = queryValue(ctx, 'error')
-  const platform = grant && (deps.platforms.platformFor(grant.platform) as OAuthPlatform | undefined)
-  const label = platform?.label ?? grant?.platform ?? 'The platform'
-  const again = grant ? `Run smm accounts connect ${grant.accountId} --platform ${grant.platform} to start again.` : 'Start again with smm accounts connect.'
-  if (denied && (grant || !state)) {
-    const why = denied === 'access_denied' ? 'You did not allow smm to publish for you' : `${label} did not grant access (${denied})`
-    return page(ctx, 400, 'Not connected', `${why}, so nothing was connected. ${again}`)
-  }
+/** RFC 6749 section 4.1.2.1: the errors an authorization server sends back. Nothing else it sends is shown. */
+const AUTHORIZATION_ERRORS = new Set(['invalid_request', 'unauthorized_client', 'access_denied', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'])
+
+async function callback(ctx: Ctx, deps: AppDeps, grant: OAuthGrant | undefined): Promise<void> {
+  // Without a grant of ours the request is anyone's: nothing it carries goes on a page of the
+  // daemon's origin (an `error` text would be phishing words under the daemon's name).
   if (!grant) {
     return page(ctx, 400, 'This link is not valid', 'This approval link is unknown or was already used, so nothing was changed. Start again with smm accounts connect.')
+  }
+  const denied = queryValue(ctx, 'error')
+  const platform = deps.platforms.platformFor(grant.platform) as OAuthPlatform | undefined
+  const label = platform?.label ?? grant.platform
+  const again = `Run smm accounts connect ${grant.accountId} --platform ${grant.platform} to start again.`
+  if (denied) {
+    // The code when it is one of RFC 6749's, never the free text (error_description included).
+    const why = denied === 'access_denied' ? 'You did not allow smm to publish for you' : `${label} did not grant access${AUTHORIZATION_ERRORS.has(denied) ? ` (${denied})` : ''}`
+    return page(ctx, 400, 'Not connected', `${why}, so nothing was connected. ${again}`)
   }
   if (grant.expiresAt <= deps.clock.now()) {
     return page(ctx, 400, 'This link has expired', `The approval took longer than 10 minutes, so nothing was connected. ${again}`)
@@ -168,10 +174,13 @@ async function callback(ctx: Ctx, deps: AppDeps, state: string | undefined, gran
     )
   } catch (error) {
     if (!(error instanceof PlatformError || error instanceof EgressError)) throw error
-    // The detail is the platform's words (or ours about reaching it); never a code or token.
-    deps.log.warn({ msg: 'oauth code exchange refused', platform: grant.platform, account_id: grant.accountId, code: error instanceof PlatformError ? error.code : error.code })
+    // The page (open to anyone with the link) says only our code for what happened; the detail,
+    // the token endpoint's words, goes to the operator's log. It quotes no credential the
+    // exchange sent (excerpt leaves them out), should the endpoint have echoed the request.
+    deps.log.warn({ msg: 'oauth code exchange refused', platform: grant.platform, account_id: grant.accountId, code: error.code, detail: error.message })
     const transient = error instanceof PlatformError ? error.kind === 'transient' : error.transient
-    return page(ctx, transient ? 502 : 400, 'Not connected', `${label} refused to complete the connection: ${error.message}. Nothing was connected. ${again}`)
+    const what = transient ? `could not be reached to complete the connection (${error.code}); try again in a minute` : `refused to complete the connection (${error.code})`
+    return page(ctx, transient ? 502 : 400, 'Not connected', `${label} ${what}. Nothing was connected; the daemon's log has the details. ${again}`)
   }
   const now = deps.clock.now()
   // The person who started the grant must still be allowed to manage the account's connections.

@@ -46,6 +46,11 @@ export class FakeOAuthProvider {
   /** While set, a code exchange waits for it (a platform slow to answer), counted in `exchangesWaiting`. */
   exchangeHold: Promise<void> | undefined
   exchangesWaiting = 0
+  /**
+   * While true, `/token` is answered as by a misconfigured gateway in front of it: 502 with the
+   * request echoed back as plain text, its Authorization header and form (secret, code, verifier) included.
+   */
+  echoTokenRequests = false
   private serial = 0
 
   private constructor(
@@ -121,6 +126,11 @@ export class FakeOAuthProvider {
       const back = this.authorizeRedirect(req.url.toString())
       res.writeHead(302, { location: back.toString() })
       res.end()
+      return
+    }
+    if (req.method === 'POST' && path === '/token' && this.echoTokenRequests) {
+      res.writeHead(502, { 'content-type': 'text/plain' })
+      res.end(`${req.method} ${req.url.pathname}\nauthorization: ${req.headers.authorization ?? ''}\n\n${req.body.toString('utf8')}`)
       return
     }
     if (req.method === 'POST' && path === '/token') return this.token(req, res)
