@@ -38,6 +38,11 @@ export interface AppDeps {
   oauthApps: OAuthApps
   /** Seals secrets smm must read back (platform credentials, webhook signing secrets) at rest. */
   secrets: SecretBox
+  /**
+   * The URL people reach the daemon at (`--public-url`, else the listening URL), with no trailing
+   * slash: every absolute URL the daemon writes starts with it, never with a request's Host.
+   */
+  publicUrl: () => string
   /** Publishes due posts; routes wake it when posts change. */
   scheduler: Scheduler
   /** Where this node's Prometheus metrics are registered, served on `--metrics-port`; unset when metrics are off. */

@@ -280,6 +280,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       platforms,
       oauthApps,
       secrets,
+      publicUrl,
       scheduler,
       prometheus,
     }

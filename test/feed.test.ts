@@ -1,3 +1,4 @@
+import https from 'node:https'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { graphemeLength, mastodonLength } from '../src/text-length.js'
@@ -115,6 +116,45 @@ describe('the feed platform’s documents', () => {
     // And the published post's target URL is that page too.
     const post = (await t.http.get(`/v1/posts/${ids[0]}`, { key: t.key })).body
     expect(new URL(post.targets[0].url).pathname + new URL(post.targets[0].url).hash).toBe(`/feeds/${account}.html#${ids[0]}`)
+  })
+
+  it("builds every link from the daemon's URL (--public-url, else the listening one), never from the request's Host", async () => {
+    const href = (link: any): string => (typeof link === 'string' ? link : link['@href'])
+    const linksOf = (rss: string, atom: string, json: any) => [
+      ...parser.parse(rss).rss.channel.link.map(href),
+      ...(parser.parse(rss).rss.channel.item ?? []).map((i: any) => i.link[0]),
+      ...parser.parse(atom).feed.link.map(href),
+      ...(parser.parse(atom).feed.entry ?? []).map((e: any) => e.link.find((l: any) => l['@rel'] === 'alternate')['@href']),
+      json.home_page_url,
+      json.feed_url,
+      ...json.items.map((i: any) => i.url),
+    ]
+    const withHost = (path: string, host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const url = new URL(t.url)
+        https
+          .get({ host: url.hostname, port: url.port, path, ca: t.ca, servername: 'localhost', headers: { host } }, (res) => {
+            let text = ''
+            res.on('data', (c) => (text += c))
+            res.on('end', () => resolve(text))
+          })
+          .on('error', reject)
+      })
+    const forged = await Promise.all(['rss', 'atom', 'json'].map((type) => withHost(`/feeds/${account}.${type}`, 'evil.example')))
+    const links = linksOf(forged[0]!, forged[1]!, JSON.parse(forged[2]!))
+    expect(links.length).toBeGreaterThan(10)
+    for (const link of links) expect(link, link).toMatch(new RegExp(`^${t.url}/feeds/${account}\\.`))
+
+    const behind = await startTestDaemon({ publicUrl: 'https://smm.example.com/' })
+    try {
+      const id = await feedAccount(behind)
+      const [rss, atom, json] = await Promise.all(['rss', 'atom', 'json'].map((type) => behind.http.get(`/feeds/${id}.${type}`)))
+      const links = linksOf(rss!.text, atom!.text, json!.body)
+      expect(links.length).toBeGreaterThan(3)
+      for (const link of links) expect(link, link).toMatch(new RegExp(`^https://smm\\.example\\.com/feeds/${id}\\.`))
+    } finally {
+      await behind.stop()
+    }
   })
 
   it('is 404 (problem+json) for an unknown account or one not connected to feed, and empty but valid before any post', async () => {

@@ -18,8 +18,9 @@ export function feedRoutes(router: ApiRouter, deps: AppDeps): void {
       throw new ApiError(404, 'not_found', `No feed for ${params.account_id}: the account does not exist or is not connected to the feed platform.`)
     }
     const items = await deps.store.feed.recent(account.id, FEED_ITEMS)
-    // The API is HTTPS only, so links in the documents are too, on the host the reader asked.
-    const channel: FeedChannel = { accountId: account.id, title: account.name, base: `https://${ctx.host}/feeds/${account.id}` }
+    // From the daemon's own URL, not the request's Host: a cache in front keeps a document for
+    // every reader, and a Host of the asker's choosing would point its links anywhere.
+    const channel: FeedChannel = { accountId: account.id, title: account.name, base: `${deps.publicUrl()}/feeds/${account.id}` }
     ctx.type = type
     ctx.set('Cache-Control', FEED_CACHE_CONTROL)
     ctx.body = render(channel, items)
