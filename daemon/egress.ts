@@ -77,7 +77,8 @@ export type Resolver = (host: string) => Promise<Array<{ address: string; family
 
 const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true, verbatim: true })
 
-const DEFAULT_TIMEOUT_MS = 15_000
+/** How long an outbound request may take in all, unless it says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 15_000
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
 function normalise(address: string): ipaddr.IPv4 | ipaddr.IPv6 {

@@ -11,7 +11,7 @@ import { systemClock, type Clock } from '../src/time.js'
 import { createAiProvider } from './ai/index.js'
 import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
-import { createHttpClient, type EgressOptions } from './egress.js'
+import { createHttpClient, DEFAULT_TIMEOUT_MS, type EgressOptions } from './egress.js'
 import { daemonLogger } from './log.js'
 import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
 import { createPlatformRegistry } from './platforms/index.js'
@@ -211,6 +211,14 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   const prometheus = options.metricsPort === undefined ? undefined : await startPrometheus({ version: VERSION, store: options.databaseUrl ? 'postgres' : 'sqlite' })
   const { warning } = prepareDataDir(options.dataDir)
   if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
+  if (options.publishLeaseMs !== undefined && options.publishLeaseMs < DEFAULT_TIMEOUT_MS) {
+    log.warn({
+      msg:
+        `The publish lease (${options.publishLeaseMs / 1000} s) is shorter than a platform request may take (${DEFAULT_TIMEOUT_MS / 1000} s): a daemon that stalls for a moment mid-request ` +
+        `loses the attempt to another, which sends it again. Set --publish-lease (SMM_PUBLISH_LEASE) to ${DEFAULT_TIMEOUT_MS / 1000} or more.`,
+      publish_lease_s: options.publishLeaseMs / 1000,
+    })
+  }
   const databaseFile = databaseFileOf(options.dataDir)
   const database = options.databaseUrl ? describeDatabase(options.databaseUrl) : databaseFile
   // The data dir's SQLite file is one daemon's; a PostgreSQL database is shared by design.
@@ -218,7 +226,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   let store: Store
   try {
     store = await openStore(
-      { dataDir: options.dataDir, databaseUrl: options.databaseUrl, nodeId: options.databaseUrl ? loadNodeId(options.dataDir) : undefined },
+      { dataDir: options.dataDir, databaseUrl: options.databaseUrl, nodeId: options.databaseUrl ? loadNodeId(options.dataDir) : undefined, leaseMs: options.publishLeaseMs },
       { onBackgroundError: (error) => log.error({ err: error, worker: 'wal-checkpoint' }, 'background work failed') },
     )
   } catch (error) {

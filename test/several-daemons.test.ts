@@ -1,70 +1,40 @@
-import { personalWorkspaceId } from '../src/ids.js'
-import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { SCOPES } from '../src/api/common.js'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FEED_CONCURRENCY } from '../daemon/platforms/feed.js'
 import { openPostgresStore } from '../daemon/store/postgres/index.js'
 import { StoreUnavailableError, type Store } from '../daemon/store/index.js'
-import { exited, startProcess } from './helpers/smm-process.js'
-import { httpsClient, type HttpsClient } from './helpers/http.js'
+import { exited } from './helpers/smm-process.js'
+import { seedBurst, startCluster, stopCluster, until, type ClusterNode } from './helpers/cluster.js'
 import { startTestDaemon } from './helpers/daemon.js'
 import { cuttableRelay, freshDatabase } from './helpers/postgres.js'
-
-interface Node {
-  child: ChildProcess
-  dataDir: string
-  http: HttpsClient
-}
 
 const POSTS = 2_000
 let db: Awaited<ReturnType<typeof freshDatabase>>
 let store: Store
-let nodes: Node[]
+let nodes: ClusterNode[]
 let key: string
 let ownerId: string
-
-const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
 
 // Three real `smm daemon` processes, each with its own data dir (certificate, node id) and the
 // one secret key they must share, on one PostgreSQL database.
 beforeAll(async () => {
   db = await freshDatabase()
   // Leases of 5 s (and a sweep every 2 s): the node killed below is taken over in seconds, not the default half minute.
-  const env = { ...process.env, SMM_DATABASE_URL: db.url, SMM_SECRET_KEY: randomBytes(32).toString('base64'), SMM_PUBLISH_LEASE: '5' }
-  nodes = []
-  for (let i = 0; i < 3; i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), `smm-node${i}-`))
-    const { child, banner, url } = await startProcess(dataDir, [], env)
-    if (i === 0) key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)![1]!
-    else expect(banner).not.toMatch(/smm_[0-9A-Za-z]{36}/) // the owner and its key are made once, by the first node
-    expect(banner).toContain(`Database: postgres://postgres@127.0.0.1:`)
-    expect(banner).not.toContain(new URL(db.url).password)
-    nodes.push({ child, dataDir, http: httpsClient(url, readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')) })
+  ;({ nodes, key } = await startCluster(db.url, 3, { SMM_PUBLISH_LEASE: '5' }))
+  for (const [i, node] of nodes.entries()) {
+    // The owner and its key are made once, by the first node.
+    if (i > 0) expect(node.banner).not.toMatch(/smm_[0-9A-Za-z]{36}/)
+    expect(node.banner).toContain(`Database: postgres://postgres@127.0.0.1:`)
+    expect(node.banner).not.toContain(new URL(db.url).password)
   }
   store = await openPostgresStore(db.url, { max: 4 })
   ownerId = (await store.users.owner())!.id
 }, 60_000)
 
 afterAll(async () => {
-  for (const node of nodes ?? []) {
-    node.http.close()
-    if (node.child.exitCode === null && node.child.signalCode === null) {
-      node.child.kill('SIGTERM')
-      await exited(node.child)
-    }
-    rmSync(node.dataDir, { recursive: true, force: true })
-  }
+  await stopCluster(nodes ?? [])
   await store?.close()
   await db?.drop()
 })
@@ -126,16 +96,7 @@ describe('three daemons on one PostgreSQL database', () => {
   it('publishes 2,000 posts due within one second exactly once, though one daemon is killed in the middle', async () => {
     const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Crowd' }, { key })).body.id
     await nodes[0]!.http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key })
-    // Written straight to the database (the API would take longer than the test should), then
-    // one post through each daemon's API, which arms each one's scheduler for the first due time.
-    const due = Date.now() + 6_000
-    for (let i = 0; i < POSTS - 3; i++) {
-      await store.posts.create(ownerId, { workspaceId: personalWorkspaceId(ownerId), accountId: account, content: `crowd ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: due + (i % 1_000) }, Date.now())
-    }
-    for (const node of nodes) {
-      const res = await node.http.post('/v1/posts', { account_id: account, content: `armed by ${node.dataDir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })
-      expect(res.status).toBe(201)
-    }
+    await seedBurst(store, ownerId, key, nodes, account, POSTS, Date.now() + 6_000, 1_000)
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined })
     try {
       const published = async () =>
@@ -179,10 +140,14 @@ describe('a daemon that loses its database', () => {
       expect(lost.body).toMatchObject({ code: 'store_unavailable', status: 503 })
       expect(t.logs.join('\n')).not.toContain(new URL(target.url).password)
       expect((await t.http.get('/healthz')).status).toBe(200)
+      const notReady = await t.http.get('/readyz')
+      expect(notReady.status).toBe(503)
+      expect(notReady.body).toMatchObject({ code: 'store_unavailable', detail: expect.stringMatching(/^Not ready: the database did not answer \(.+\)\.$/) })
       // The scheduler's run meets the same loss (its cron job logs it and runs again)...
       await expect(t.daemon.scheduler.tick(t.clock.now())).rejects.toThrow(StoreUnavailableError)
       await relay.restore()
-      // ...and the next run, once the database is back, works.
+      // ...and once the database answers again (the store probes it four times a second), runs work.
+      await until('the daemon to be ready again', async () => (await t.http.get('/readyz')).status === 200, 5_000)
       expect(await t.daemon.scheduler.tick(t.clock.now())).toMatchObject({ claimed: 0 })
       expect((await t.http.get(`/v1/accounts/${account}`, { key: t.key })).body.name).toBe('Before')
       expect((await t.http.post('/v1/accounts', { name: 'After' }, { key: t.key })).status).toBe(201)

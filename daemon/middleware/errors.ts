@@ -3,12 +3,14 @@ import { ApiError, internalError } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 import { StoreUnavailableError } from '../store/index.js'
 
+/** 503 `store_unavailable`: the database cannot be reached right now; try again in a few seconds. */
+export const storeUnavailable = (detail = 'The database is unreachable right now, so the request was not carried out. Retry in a few seconds.') =>
+  new ApiError(503, 'store_unavailable', detail, { headers: { 'Retry-After': '5' } })
+
 /** Any thrown value as the ApiError the client will see; an unexpected one becomes a bare 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
-  if (error instanceof StoreUnavailableError) {
-    return new ApiError(503, 'store_unavailable', 'The database is unreachable right now, so the request was not carried out. Retry in a few seconds.', { headers: { 'Retry-After': '5' } })
-  }
+  if (error instanceof StoreUnavailableError) return storeUnavailable()
   return internalError()
 }
 

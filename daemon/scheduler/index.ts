@@ -9,7 +9,7 @@ import { callWithConnection } from '../platforms/oauth-tokens.js'
 import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import type { ClaimedTarget, Settlement, StoredConnection, StoredPart, TargetRef } from '../store/index.js'
+import { StoreUnavailableError, whileUnavailable, type ClaimedTarget, type Settlement, type StoredConnection, type StoredPart, type TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
 import { counterChildren, metricSet, storeGauge, type Prometheus } from '../prometheus/registry.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail, type AttemptOutcome, type FailureReason } from './attempt.js'
@@ -96,6 +96,7 @@ type Opened = { connection: StoredConnection; credentials: Record<string, unknow
 const failed = (code: string, detail: string, reason: FailureReason): AttemptOutcome => ({ kind: 'failed', code, detail, reason })
 
 const keyOf = (ref: Pick<TargetRef, 'postId' | 'platform'>) => `${ref.postId} ${ref.platform}`
+const heldOf = ({ postId, platform, claim }: ClaimedTarget) => ({ postId, platform, claim })
 
 /**
  * Publishes posts when they are due. A croner job is armed for the earliest due post or retry
@@ -121,6 +122,15 @@ export class Scheduler {
   private horizon = Number.NEGATIVE_INFINITY
   private asked = 0
   private stopping = false
+  /** Set once `stop()`'s grace is over: outcomes still waiting for the database are given up then (recovery resolves them). */
+  private halted = false
+  /** Whether the start-up recovery (every attempt of this node's previous run) is still to be done. */
+  private recoverAll = false
+  /** A run failed for the database being out of reach: once it answers again, leases are renewed first and others' left alone a while. */
+  private outage = false
+  /** Until when (on the clock) other nodes' lapsed attempts are left to them: after an outage, their renewals come first. */
+  private holdRecoveryUntil = Number.NEGATIVE_INFINITY
+  private retryTimer: NodeJS.Timeout | undefined
   private readonly platformCtx: PlatformContext
   /** Outcomes recorded together, one transaction per batch: a burst's hottest write. */
   private readonly settlements: Batcher<Settlement, boolean>
@@ -188,23 +198,27 @@ export class Scheduler {
     this.settlements = new Batcher(async (batch) => (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value })), { retryAlone: true })
   }
 
-  /** Resolves attempts a previous run left open, then starts the sweep and arms for the next post. */
+  /**
+   * Resolves attempts a previous run left open (if the database does not answer, the next run
+   * does), then starts the sweep and arms for the next post.
+   */
   start(): void {
     this.started ??= (async () => {
-      await this.recover(this.deps.clock.now(), true)
-      this.renewer = setInterval(() => void this.renewLeases(this.deps.clock.now()).catch((error) => this.logError(error, 'lease renewal')), this.options.leaseMs / 3)
+      this.recoverAll = true
+      await this.recover(this.deps.clock.now(), false).catch((error) => this.failed(error, 'start'))
+      this.renewer = setInterval(() => void this.renewLeases(this.deps.clock.now()).catch((error) => this.failed(error, 'lease renewal')), this.options.leaseMs / 3)
       this.renewer.unref()
-      this.sweep = new Cron(this.options.sweepPattern, { protect: true, catch: (error) => this.logError(error, 'sweep') }, async () => {
+      this.sweep = new Cron(this.options.sweepPattern, { protect: true, catch: (error) => this.failed(error, 'sweep') }, async () => {
         await this.tick(this.deps.clock.now())
       })
       this.wake()
-    })().catch((error) => this.logError(error, 'start'))
+    })()
   }
 
   /** Posts changed (created, updated, cancelled, retried): arm for whatever is now earliest. */
   wake(): void {
     if (this.stopping) return
-    this.rearm(true).catch((error) => this.logError(error, 'arm'))
+    this.rearm(true).catch((error) => this.failed(error, 'arm'))
   }
 
   /** Does everything due at `now`, and resolves when every attempt in flight has settled. */
@@ -228,7 +242,7 @@ export class Scheduler {
       // claim. The store answers at once (SQLite is synchronous), so without a turn of the event
       // loop between batches the attempts could not run until the whole burst was claimed: a
       // second of nothing published for every 80,000 posts, another account's included.
-      this.reserve(horizon).catch((error) => this.logError(error, 'reserve'))
+      this.reserve(horizon).catch((error) => this.failed(error, 'reserve'))
       await new Promise((resolve) => setImmediate(resolve))
     }
     // Armed for what falls due next while this tick works through what is due now: a post due
@@ -294,7 +308,9 @@ export class Scheduler {
     let timer: NodeJS.Timeout | undefined
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.stopGraceMs)))
     await Promise.race([Promise.allSettled([...this.inFlight]), grace])
+    this.halted = true
     clearTimeout(timer)
+    clearTimeout(this.retryTimer)
     clearInterval(this.renewer)
     // What was reserved and not begun is due again for the other nodes (or the next start) at once.
     await this.deps.store.publishing.releaseReservations().catch((error) => this.logError(error, 'release'))
@@ -321,7 +337,7 @@ export class Scheduler {
     this.armed?.job.stop()
     // croner times runs by the wall clock; the wait is measured on our clock, so an injected
     // clock and the system clock agree on how far away the post is.
-    const job = new Cron(new Date(Date.now() + (at - current)), { catch: (error) => this.logError(error, 'armed run') }, () => {
+    const job = new Cron(new Date(Date.now() + (at - current)), { catch: (error) => this.failed(error, 'armed run') }, () => {
       if (this.armed?.job === job) this.armed = undefined
       this.runSoon()
     })
@@ -333,7 +349,7 @@ export class Scheduler {
     if (this.soon || this.stopping) return
     this.soon = setImmediate(() => {
       this.soon = undefined
-      this.tick(this.deps.clock.now()).catch((error) => this.logError(error, 'tick'))
+      this.tick(this.deps.clock.now()).catch((error) => this.failed(error, 'tick'))
     })
   }
 
@@ -352,10 +368,18 @@ export class Scheduler {
    * (SIGSTOP, a suspended VM) its sweep may run before its renewal timer, and must not take
    * its own live attempts for abandoned ones.
    */
-  private async recover(now: number, all: boolean): Promise<void> {
+  private async recover(now: number, restarting: boolean): Promise<void> {
     const { store, platforms } = this.deps
-    if (!all && now - this.renewedAt >= this.options.leaseMs / 3) await this.renewLeases(now)
-    for (const ref of await store.publishing.abandoned(now, all)) {
+    const all = restarting || this.recoverAll
+    if (!all && (this.outage || now - this.renewedAt >= this.options.leaseMs / 3)) await this.renewLeases(now)
+    // Back after an outage longer than a lease, every node's leases look lapsed: each renews its
+    // own at its first run (above), and leaves the others' a third of a lease to do the same.
+    if (this.outage) this.holdRecoveryUntil = now + this.options.leaseMs / 3
+    this.outage = false
+    if (!all && now < this.holdRecoveryUntil) return
+    const abandoned = await store.publishing.abandoned(now, all)
+    if (all) this.recoverAll = false
+    for (const ref of abandoned) {
       const platform = platforms.platformFor(ref.platform)
       if (platform && canResend(platform, ref.dueAt, now)) {
         await store.publishing.resend(ref, now)
@@ -378,16 +402,17 @@ export class Scheduler {
       const claimed = await this.claims.add({ ref, now: Math.max(horizon, clock.now()) })
       if (!claimed) return
       const { target } = claimed
-      this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform, claim: target.claim })
+      this.leased.set(keyOf(ref), heldOf(target))
       const started = clock.now()
       attempting = true
       this.metrics.inFlight.inc()
       this.metrics.lateness.observe(Math.max(0, started - target.dueAt) / 1000)
       const outcome = await this.publish(target, claimed.connection)
-      // Lost: the lease ran out (this process was stopped, say) and the target was taken over;
-      // what this attempt saw is stale, and the current holder's outcome stands.
-      const recorded = outcome !== undefined && (await this.settlements.add({ postId: target.postId, platform: target.platform, claim: target.claim, outcome, at: clock.now() }))
-      if (!recorded) {
+      // An outcome known is kept until the database takes it (an outage delays it, never loses it).
+      const recorded = outcome !== undefined && (await whileUnavailable(() => this.settlements.add({ ...heldOf(target), outcome, at: clock.now() }), () => this.halted))
+      // Not recorded: the lease ran out (this process was stopped, say) and the target was taken
+      // over; what this attempt saw is stale, and the current holder's outcome stands.
+      if (!outcome || !recorded) {
         log.warn({ post_id: target.postId, platform: target.platform, attempt: target.attempts, outcome: outcome?.kind ?? null }, 'stale publish outcome dropped: the claim was taken over after its lease ran out')
         return
       }
@@ -476,12 +501,28 @@ export class Scheduler {
       const stored: StoredPart = { index: part.index, kind: part.kind, platformPostId: result.platform_post_id, url: result.url, ref: result.ref ?? null, publishedAt: clock.now() }
       // A post of one part needs no record of its own: the settlement that follows is it (and a
       // burst of single posts pays no second write each).
-      if (several && !(await store.publishing.recordPart(target, stored))) return undefined
+      if (several && !(await whileUnavailable(() => store.publishing.recordPart(target, stored), () => this.halted))) return undefined
       out.set(part.index, stored)
     }
     const main = out.get(0)!
     const refreshed = sealed && { sealedCredentials: sealed, connectedAt: connection.connectedAt }
     return { kind: 'published', platformPostId: main.platformPostId, url: main.url, ...(refreshed ? { refreshed } : {}) }
+  }
+
+  /**
+   * A run that failed: logged; if the database was out of reach, runs again in a second (not at
+   * the next sweep), so publishing resumes as soon as it answers.
+   */
+  private failed(error: unknown, where: string): void {
+    this.logError(error, where)
+    if (!(error instanceof StoreUnavailableError)) return
+    this.outage = true
+    if (this.retryTimer || this.stopping) return
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      this.runSoon()
+    }, 1_000)
+    this.retryTimer.unref()
   }
 
   private logError(error: unknown, where: string, extra: Record<string, unknown> = {}): void {

@@ -5,6 +5,7 @@ import { databaseFileOf } from './sqlite/db.js'
 import { openSqliteStore } from './sqlite/index.js'
 
 export * from './port.js'
+export { whileUnavailable } from './outage.js'
 export { databaseFileOf } from './sqlite/db.js'
 export { DataDirInUseError, lockDataDir } from './sqlite/data-dir-lock.js'
 // The PostgreSQL driver is loaded only for a database URL: a daemon on SQLite never pays for it.
@@ -17,6 +18,8 @@ export interface StoreLocation {
   databaseUrl?: string
   /** This daemon's id among those sharing a database: what its claims carry. */
   nodeId?: string
+  /** The publish lease: a shared database's sessions keep their statements and idle transactions well within it. */
+  leaseMs?: number
 }
 
 /** How a store is opened. */
@@ -65,6 +68,6 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
 }
 
 async function open(location: StoreLocation, onBackgroundError?: (error: Error) => void): Promise<Store> {
-  if (location.databaseUrl) return (await import('./postgres/index.js')).openPostgresStore(location.databaseUrl, { nodeId: location.nodeId })
+  if (location.databaseUrl) return (await import('./postgres/index.js')).openPostgresStore(location.databaseUrl, { nodeId: location.nodeId, leaseMs: location.leaseMs })
   return openSqliteStore(databaseFileOf(location.dataDir), { backgroundCheckpoints: onBackgroundError })
 }

@@ -772,8 +772,8 @@ export interface AnalyticsStore {
  * the unit of work was done; the same call may succeed a moment later.
  */
 export class StoreUnavailableError extends Error {
-  constructor(cause: string) {
-    super(`The database is unreachable: ${cause}`)
+  constructor(readonly reason: string) {
+    super(`The database is unreachable: ${reason}`)
     this.name = 'StoreUnavailableError'
   }
 }
@@ -925,6 +925,8 @@ export interface Store {
    * with (the first key to ask is recorded). Several daemons on one database must share one key.
    */
   acceptsSecretKey(fingerprint: string): Promise<boolean>
+  /** One round trip to the database: resolves once it answers (StoreUnavailableError when it cannot be reached). */
+  ping(): Promise<void>
   /** An online, consistent copy of the database to another file. */
   backup(file: string): Promise<void>
   close(): Promise<void>

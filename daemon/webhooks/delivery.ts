@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { toIso } from '../../src/time.js'
 import type { AppDeps } from '../context.js'
 import { EgressError, type OutboundResponse } from '../egress.js'
-import type { DeliveryJob } from '../store/index.js'
+import { StoreUnavailableError, whileUnavailable, type DeliveryJob } from '../store/index.js'
 import { counterChildren, metricSet, storeGauge } from '../prometheus/registry.js'
 import type { Worker } from '../worker.js'
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt, parseRetryAfter, verdictOf } from './policy.js'
@@ -84,8 +84,11 @@ export function webhookDeliveryWorker(
   const random = options.random ?? Math.random
   const inFlight = new Set<Promise<void>>()
   let stopped = true
+  // Set once stop()'s grace is over: an outcome still waiting for the database is given up then (the lease redelivers it).
+  let halted = false
   let timer: NodeJS.Timeout | undefined
   let pumping = false
+  let unavailableSaid = Number.NEGATIVE_INFINITY
   let again = false
 
   async function send(job: DeliveryJob, now: number): Promise<void> {
@@ -114,22 +117,21 @@ export function webhookDeliveryWorker(
     if (response && verdict !== 'success') error = failureText(response)
     const retryAfter = response ? parseRetryAfter(response.headers['retry-after'], recordedAt) : undefined
     const next = verdict === 'retry' ? nextAttemptAt(job.attempt, recordedAt, retryAfter, random) : null
-    const { recorded, disabledReason } = await store.webhookDeliveries.record(
-      {
-        webhookId: job.webhookId,
-        eventId: job.eventId,
-        attempt: job.attempt,
-        succeeded: verdict === 'success',
-        statusCode: response?.status ?? null,
-        durationMs,
-        responseBody: response ? response.body.subarray(0, KEPT_RESPONSE_BYTES).toString('utf8') : null,
-        error,
-        nextAttemptAt: next,
-        ...(verdict === 'gone' ? { disableReason: `the endpoint answered 410 Gone on ${toIso(recordedAt)}` } : {}),
-        disableAfterFailingMs: DISABLE_AFTER_FAILING_MS,
-      },
-      recordedAt,
-    )
+    // Kept until the database takes it: an outage delays the record, and never makes a delivered event go out again.
+    const attempt = {
+      webhookId: job.webhookId,
+      eventId: job.eventId,
+      attempt: job.attempt,
+      succeeded: verdict === 'success',
+      statusCode: response?.status ?? null,
+      durationMs,
+      responseBody: response ? response.body.subarray(0, KEPT_RESPONSE_BYTES).toString('utf8') : null,
+      error,
+      nextAttemptAt: next,
+      ...(verdict === 'gone' ? { disableReason: `the endpoint answered 410 Gone on ${toIso(recordedAt)}` } : {}),
+      disableAfterFailingMs: DISABLE_AFTER_FAILING_MS,
+    }
+    const { recorded, disabledReason } = await whileUnavailable(() => store.webhookDeliveries.record(attempt, recordedAt), () => halted)
     // Counted as recorded: a stale outcome dropped here is the newer claim's to count.
     if (recorded) outcomes.get(verdict === 'success' ? 'delivered' : verdict === 'gone' ? 'gone' : next === null ? 'failed' : 'retrying')!.inc()
     const fields = { webhook_id: job.webhookId, event_id: job.eventId, attempt: job.attempt, status: response?.status, duration_ms: Math.round(durationMs) }
@@ -174,7 +176,12 @@ export function webhookDeliveryWorker(
       await dispatchAll(now)
       for (const job of await store.webhookDeliveries.claim(now, limits)) void track(job, now)
     } catch (error) {
-      log.error({ err: error, worker: 'webhook-delivery' }, 'webhook delivery loop failed; retrying at the next poll')
+      // The database away: polled as before (the store answers at once meanwhile), said once a minute.
+      const now = Date.now()
+      if (!(error instanceof StoreUnavailableError) || now - unavailableSaid >= 60_000) {
+        log.error({ err: error, worker: 'webhook-delivery' }, 'webhook delivery loop failed; retrying at the next poll')
+        if (error instanceof StoreUnavailableError) unavailableSaid = now
+      }
     } finally {
       pumping = false
       if (again && !stopped) {
@@ -192,6 +199,7 @@ export function webhookDeliveryWorker(
     name: 'webhook-delivery',
     start() {
       stopped = false
+      halted = false
       timer = setInterval(() => void pump(), options.pollMs ?? 50)
       wake()
     },
@@ -201,6 +209,7 @@ export function webhookDeliveryWorker(
       // Attempts still running after the grace keep their leases: the next start redelivers them.
       const grace = new Promise<void>((resolve) => setTimeout(resolve, options.stopGraceMs ?? 5_000).unref())
       await Promise.race([Promise.all([...inFlight]), grace])
+      halted = true
     },
     async tick(now) {
       await dispatchAll(now)

@@ -25,7 +25,7 @@ type Limits struct {
 	PerDay    int `json:"per_day"`
 }
 
-// Health is the daemon's liveness answer.
+// Health is the daemon's liveness (or readiness) answer.
 type Health struct {
 	Status  string `json:"status"`
 	Version string `json:"version"`
@@ -57,6 +57,12 @@ func (c *Client) UpdateMe(ctx context.Context, p MeUpdateParams) (*User, error) 
 // Health checks that the daemon is up (GET /healthz).
 func (c *Client) Health(ctx context.Context) (*Health, error) {
 	return call[Health](ctx, c, request{method: "GET", path: "/healthz"})
+}
+
+// Ready checks that the daemon can serve: its database answers within a second (GET /readyz;
+// an *Error with code store_unavailable when it does not).
+func (c *Client) Ready(ctx context.Context) (*Health, error) {
+	return call[Health](ctx, c, request{method: "GET", path: "/readyz"})
 }
 
 // OpenAPI fetches the API's OpenAPI 3.1 document (GET /v1/openapi.json).

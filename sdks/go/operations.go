@@ -5,6 +5,7 @@ package smm
 // operation is one method and one line.
 var operations = map[string]any{
 	"getHealth":             (*Client).Health,
+	"getReady":              (*Client).Ready,
 	"getOpenApi":            (*Client).OpenAPI,
 	"getMe":                 (*Client).Me,
 	"updateMe":              (*Client).UpdateMe,

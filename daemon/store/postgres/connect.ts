@@ -23,12 +23,16 @@ function causeOf(error: unknown): string {
       return 'no such host'
     case 'CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
-      return 'no answer within 5 s'
+      return `no answer within ${CONNECT_TIMEOUT_S} s`
     case '28P01':
     case '28000':
       return 'the server refused the user name or password'
     case '3D000':
       return 'no such database (create it first: createdb, or CREATE DATABASE)'
+    case '57014':
+      return 'a statement ran past statement_timeout (the database is overloaded, or a lock is held)'
+    case '25P03':
+      return 'the server ended a transaction left idle past idle_in_transaction_session_timeout (this process was stopped mid-transaction)'
     default:
       return (e.message ?? String(error)).replace(/password[^\s,]*\s*\S*/gi, 'password …')
   }
@@ -37,6 +41,9 @@ function causeOf(error: unknown): string {
 // What a lost or refused connection looks like, from the driver (its own codes and Node's) and
 // from the server (class 08: connection exception; 57P01-57P03: the server shutting down or starting).
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03'])
+// A statement cut off by statement_timeout, a session by idle_in_transaction_session_timeout: the
+// database is there, but this unit of work was not done; the same call may succeed a moment later.
+const CUT_OFF_CODES = new Set(['57014', '25P03'])
 
 /** Whether an error says the database is out of reach (rather than that a statement failed). */
 export function isConnectionLoss(error: unknown): boolean {
@@ -45,19 +52,70 @@ export function isConnectionLoss(error: unknown): boolean {
 }
 
 /**
- * The same family with every method's lost connection reported as StoreUnavailableError: the
- * API answers 503 for it, and the pool reconnects on the next call by itself.
+ * Whether the database answers, as this pool last found it. Once a call finds it out of reach,
+ * every call fails at once with StoreUnavailableError (the API answers 503 in milliseconds, not
+ * after the driver's reconnect attempts and their back-off) until a probe, every quarter second,
+ * gets an answer again.
  */
-export function reportingLoss<T extends object>(family: T): T {
+export class StoreGate {
+  private cause: string | undefined
+  private probing: Promise<void> | undefined
+  private closed = false
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Throws StoreUnavailableError while the database is known to be out of reach. */
+  check(): void {
+    if (this.cause !== undefined) throw new StoreUnavailableError(this.cause)
+  }
+
+  /** A call found the database out of reach: fail the next ones fast, and probe until it answers. */
+  lost(cause: string): void {
+    if (this.closed) return
+    this.cause ??= cause
+    this.probing ??= this.probe().finally(() => (this.probing = undefined))
+  }
+
+  close(): void {
+    this.closed = true
+  }
+
+  private async probe(): Promise<void> {
+    while (!this.closed && this.cause !== undefined) {
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS))
+      try {
+        await Promise.race([this.sql`SELECT 1`, new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 1 s')), 1_000))])
+        this.cause = undefined
+      } catch (error) {
+        // Still away: the next probe tries again; its cause is the one calls report meanwhile.
+        this.cause = causeOf(error)
+      }
+    }
+  }
+}
+
+const PROBE_EVERY_MS = 250
+
+/**
+ * The same family with every method's lost connection reported as StoreUnavailableError: the
+ * API answers 503 for it, and the pool reconnects on its own once the gate's probe gets through.
+ * While the gate is shut, methods fail at once without reaching the driver.
+ */
+export function reportingLoss<T extends object>(family: T, gate: StoreGate): T {
   return Object.fromEntries(
     Object.entries(family).map(([name, member]) => [
       name,
       typeof member === 'function'
         ? async (...args: unknown[]) => {
+            gate.check()
             try {
               return await member.apply(family, args)
             } catch (error) {
-              if (isConnectionLoss(error)) throw new StoreUnavailableError(causeOf(error))
+              if (isConnectionLoss(error)) {
+                gate.lost(causeOf(error))
+                throw new StoreUnavailableError(causeOf(error))
+              }
+              if (CUT_OFF_CODES.has((error as { code?: string }).code ?? '')) throw new StoreUnavailableError(causeOf(error))
               throw error
             }
           }
@@ -69,6 +127,21 @@ export function reportingLoss<T extends object>(family: T): T {
 export interface ConnectOptions {
   /** Connections in the pool. */
   max?: number
+  /**
+   * The shortest lease a claim on this database runs under. Each session then cuts off a
+   * statement running past half of it and a transaction left idle past a quarter of it (5 s at
+   * most), so a node stopped mid-transaction (SIGSTOP, a suspended VM) holds no row lock past its
+   * lease: its claims lapse and other nodes take its work over. Unset (a bulk copy): no limits.
+   */
+  leaseMs?: number
+}
+
+/** Seconds a connection may take to open: a database that is away is reported within them. */
+const CONNECT_TIMEOUT_S = 2
+
+/** The session settings that keep a stopped node's locks within its lease (see ConnectOptions). */
+export function sessionLimits(leaseMs: number): { statement_timeout: number; idle_in_transaction_session_timeout: number } {
+  return { statement_timeout: Math.floor(leaseMs / 2), idle_in_transaction_session_timeout: Math.floor(Math.min(5_000, leaseMs / 4)) }
 }
 
 /**
@@ -79,9 +152,13 @@ export async function connectPostgres(url: string, options: ConnectOptions = {})
   if (!/^postgres(ql)?:\/\//.test(url)) throw new DatabaseUnreachableError(url, 'the URL must start with postgres:// or postgresql://')
   const sql = postgres(url, {
     max: options.max ?? 10,
-    connect_timeout: 5,
+    connect_timeout: CONNECT_TIMEOUT_S,
+    // Between a lost connection's attempts to reconnect (the driver's own back-off grows to 20 s,
+    // which held a node back that long after its database returned).
+    backoff: () => 0.25 + Math.random() / 4,
     idle_timeout: 60,
     onnotice: () => undefined,
+    connection: { application_name: 'smm', ...(options.leaseMs ? sessionLimits(options.leaseMs) : {}) },
     types: { bigint: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   }) as unknown as Sql
   try {

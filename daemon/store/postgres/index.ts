@@ -4,7 +4,7 @@ import type { Store } from '../port.js'
 import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
 import { apiKeysStore, createApiKey } from './api-keys.js'
-import { connectPostgres, describeDatabase, reportingLoss, type ConnectOptions } from './connect.js'
+import { connectPostgres, describeDatabase, reportingLoss, StoreGate, type ConnectOptions } from './connect.js'
 import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
@@ -22,6 +22,9 @@ import { workspacesStore } from './workspaces.js'
 
 export { DatabaseUnreachableError, describeDatabase } from './connect.js'
 
+/** How long a webhook delivery's or a token refresh's claim holds. */
+const CLAIM_LEASE_MS = 30_000
+
 // Any constant: the lock under which only one of several nodes starting together creates the owner.
 const BOOTSTRAP_LOCK = 0x736d6d01
 
@@ -31,7 +34,8 @@ const BOOTSTRAP_LOCK = 0x736d6d01
  * Work this node claims carries `nodeId`.
  */
 export async function openPostgresStore(url: string, options: ConnectOptions & { nodeId?: string } = {}): Promise<Store & { nodeId: string }> {
-  const sql = await connectPostgres(url, options)
+  // Webhook deliveries and token refreshes hold their claims 30 s: the session limits keep within the shorter.
+  const sql = await connectPostgres(url, { ...options, leaseMs: Math.min(options.leaseMs ?? CLAIM_LEASE_MS, CLAIM_LEASE_MS) })
   try {
     await migrate(sql, describeDatabase(url))
   } catch (error) {
@@ -41,24 +45,27 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
   // A node keeps its id across restarts (the daemon keeps it in its data dir), so that at start
   // it can take back at once what its previous run left claimed.
   const nodeId = options.nodeId ?? `node-${randomUUID()}`
+  const gate = new StoreGate(sql)
+  const guarded = <T extends object>(family: T) => reportingLoss(family, gate)
+  const { ping } = guarded({ ping: async () => void (await sql`SELECT 1`) })
   return {
     nodeId,
-    users: reportingLoss(usersStore(sql)),
-    workspaces: reportingLoss(workspacesStore(sql)),
-    apiKeys: reportingLoss(apiKeysStore(sql)),
-    rateLimits: reportingLoss(rateLimitsStore(sql)),
-    idempotency: reportingLoss(idempotencyStore(sql, nodeId)),
-    events: reportingLoss(eventsStore(sql)),
-    webhooks: reportingLoss(webhooksStore(sql)),
-    webhookDeliveries: reportingLoss(webhookDeliveriesStore(sql, nodeId)),
-    accounts: reportingLoss(accountsStore(sql)),
-    posts: reportingLoss(postsStore(sql)),
-    queues: reportingLoss(queuesStore(sql)),
-    publishing: reportingLoss(publishingStore(sql, nodeId)),
-    feed: reportingLoss(feedStore(sql)),
-    metrics: reportingLoss(metricsStore(sql)),
-    analytics: reportingLoss(analyticsStore(sql)),
-    oauth: reportingLoss(oauthStore(sql)),
+    users: guarded(usersStore(sql)),
+    workspaces: guarded(workspacesStore(sql)),
+    apiKeys: guarded(apiKeysStore(sql)),
+    rateLimits: guarded(rateLimitsStore(sql)),
+    idempotency: guarded(idempotencyStore(sql, nodeId)),
+    events: guarded(eventsStore(sql)),
+    webhooks: guarded(webhooksStore(sql)),
+    webhookDeliveries: guarded(webhookDeliveriesStore(sql, nodeId)),
+    accounts: guarded(accountsStore(sql)),
+    posts: guarded(postsStore(sql)),
+    queues: guarded(queuesStore(sql)),
+    publishing: guarded(publishingStore(sql, nodeId)),
+    feed: guarded(feedStore(sql)),
+    metrics: guarded(metricsStore(sql)),
+    analytics: guarded(analyticsStore(sql)),
+    oauth: guarded(oauthStore(sql)),
     async bootstrapOwner(owner, now) {
       return sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`
@@ -77,7 +84,9 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
     async backup() {
       throw new Error('A PostgreSQL database is backed up with PostgreSQL\'s own tools: pg_dump (or a base backup and WAL archiving).')
     },
+    ping,
     async close() {
+      gate.close()
       await sql.end({ timeout: 5 })
     },
   }

@@ -13,6 +13,10 @@ const MIGRATION_LOCK = 0x736d6d // "smm"
  */
 export async function migrate(sql: Sql, where: string, list: readonly Migration[] = defaultMigrations): Promise<void> {
   await sql.begin(async (tx) => {
+    // A step may rewrite a large table, and a node waits here while another migrates: neither is
+    // held to the limits a node's everyday statements keep within its lease.
+    await tx`SET LOCAL statement_timeout = 0`
+    await tx`SET LOCAL idle_in_transaction_session_timeout = 0`
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL)`

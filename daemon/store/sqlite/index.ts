@@ -76,6 +76,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
     async acceptsSecretKey() {
       return true
     },
+    async ping() {
+      db.prepare('SELECT 1').get()
+    },
     async backup(target: string) {
       ownerOnlyFile(target)
       await db.backup(target)

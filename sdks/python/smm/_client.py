@@ -410,6 +410,10 @@ class Client:
         """The daemon's health check (no key needed)."""
         return Record(self._t.request("GET", self._t.root_path("/healthz")).json())
 
+    def ready(self) -> Record:
+        """Whether the daemon can serve: its database answers within a second (no key needed; 503 `store_unavailable` when not)."""
+        return Record(self._t.request("GET", self._t.root_path("/readyz")).json())
+
     def openapi(self) -> Dict[str, Any]:
         """The API's OpenAPI document."""
         return self._t.request("GET", self._t.path("/openapi.json")).json()

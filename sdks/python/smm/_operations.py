@@ -4,6 +4,7 @@ from typing import Dict
 
 OPERATIONS: Dict[str, str] = {
     "getHealth": "health",
+    "getReady": "ready",
     "getOpenApi": "openapi",
     "getMe": "me",
     "updateMe": "update_me",

@@ -25,6 +25,8 @@ export declare class SmmClient extends ApiCore {
     updateMe(changes: Body<'updateMe'>, options?: RequestOptions): Promise<Result<'updateMe'>>;
     /** Whether the daemon is up (no key needed). */
     health(options?: RequestOptions): Promise<Result<'getHealth'>>;
+    /** Whether the daemon can serve: its database answers within a second (no key needed; 503 `store_unavailable` when not). */
+    ready(options?: RequestOptions): Promise<Result<'getReady'>>;
     /** The daemon's OpenAPI 3.1 document. */
     openApi(options?: RequestOptions): Promise<Result<'getOpenApi'>>;
     readonly posts: {
@@ -159,6 +161,7 @@ export declare class SmmClient extends ApiCore {
  */
 export declare const methodFor: {
     readonly getHealth: "health";
+    readonly getReady: "ready";
     readonly getOpenApi: "openApi";
     readonly getMe: "me";
     readonly updateMe: "updateMe";

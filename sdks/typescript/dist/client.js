@@ -30,6 +30,10 @@ export class SmmClient extends ApiCore {
     health(options) {
         return this.request('getHealth', {}, options);
     }
+    /** Whether the daemon can serve: its database answers within a second (no key needed; 503 `store_unavailable` when not). */
+    ready(options) {
+        return this.request('getReady', {}, options);
+    }
     /** The daemon's OpenAPI 3.1 document. */
     openApi(options) {
         return this.request('getOpenApi', {}, options);
@@ -168,6 +172,7 @@ export class SmmClient extends ApiCore {
  */
 export const methodFor = {
     getHealth: 'health',
+    getReady: 'ready',
     getOpenApi: 'openApi',
     getMe: 'me',
     updateMe: 'updateMe',

@@ -15,6 +15,10 @@ export interface Health {
     status: "ok";
     version: string;
 }
+export interface Ready {
+    status: "ready";
+    version: string;
+}
 export interface User {
     id: string;
     name: string;
@@ -477,6 +481,10 @@ export interface Operations {
     /** Liveness check (no authentication) */
     getHealth: {
         response: Health;
+    };
+    /** Readiness check (no authentication): the store answers within a second */
+    getReady: {
+        response: Ready;
     };
     /** This OpenAPI 3.1 document (no authentication) */
     getOpenApi: {
@@ -1150,6 +1158,10 @@ export declare const operations: {
     readonly getHealth: {
         readonly method: "GET";
         readonly path: "/healthz";
+    };
+    readonly getReady: {
+        readonly method: "GET";
+        readonly path: "/readyz";
     };
     readonly getOpenApi: {
         readonly method: "GET";

@@ -2,6 +2,7 @@
 /** Every operation of the API: its HTTP method and path. */
 export const operations = {
     getHealth: { method: 'GET', path: '/healthz' },
+    getReady: { method: 'GET', path: '/readyz' },
     getOpenApi: { method: 'GET', path: '/v1/openapi.json' },
     getMe: { method: 'GET', path: '/v1/me' },
     updateMe: { method: 'PATCH', path: '/v1/me' },

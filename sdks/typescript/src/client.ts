@@ -43,6 +43,11 @@ export class SmmClient extends ApiCore {
     return this.request('getHealth', {}, options)
   }
 
+  /** Whether the daemon can serve: its database answers within a second (no key needed; 503 `store_unavailable` when not). */
+  ready(options?: RequestOptions): Promise<Result<'getReady'>> {
+    return this.request('getReady', {}, options)
+  }
+
   /** The daemon's OpenAPI 3.1 document. */
   openApi(options?: RequestOptions): Promise<Result<'getOpenApi'>> {
     return this.request('getOpenApi', {}, options)
@@ -215,6 +220,7 @@ export class SmmClient extends ApiCore {
  */
 export const methodFor = {
   getHealth: 'health',
+  getReady: 'ready',
   getOpenApi: 'openApi',
   getMe: 'me',
   updateMe: 'updateMe',

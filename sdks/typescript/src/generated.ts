@@ -19,6 +19,11 @@ export interface Health {
   version: string
 }
 
+export interface Ready {
+  status: "ready"
+  version: string
+}
+
 export interface User {
   id: string
   name: string
@@ -509,6 +514,10 @@ export interface Operations {
   /** Liveness check (no authentication) */
   getHealth: {
     response: Health
+  }
+  /** Readiness check (no authentication): the store answers within a second */
+  getReady: {
+    response: Ready
   }
   /** This OpenAPI 3.1 document (no authentication) */
   getOpenApi: {
@@ -1182,6 +1191,7 @@ export type OperationId = keyof Operations
 /** Every operation of the API: its HTTP method and path. */
 export const operations = {
   getHealth: { method: 'GET', path: '/healthz' },
+  getReady: { method: 'GET', path: '/readyz' },
   getOpenApi: { method: 'GET', path: '/v1/openapi.json' },
   getMe: { method: 'GET', path: '/v1/me' },
   updateMe: { method: 'PATCH', path: '/v1/me' },

@@ -98,6 +98,11 @@ module Smm
       Record.wrap(request("GET", "/healthz").body)
     end
 
+    # GET /readyz (no key needed): the database answers within a second; Smm::Error store_unavailable when not.
+    def ready
+      Record.wrap(request("GET", "/readyz").body)
+    end
+
     # GET /v1/openapi.json, as a Hash.
     def openapi
       request("GET", "/v1/openapi.json").body

@@ -6,6 +6,7 @@ module Smm
   # when /v1/openapi.json has an operation missing here, so adding one is a method plus a line.
   OPERATIONS = {
     "getHealth" => %i[health],
+    "getReady" => %i[ready],
     "getOpenApi" => %i[openapi],
     "getMe" => %i[me],
     "updateMe" => %i[update_me],
