@@ -2,6 +2,7 @@ import dns from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import { performance } from 'node:perf_hooks'
 import ipaddr from 'ipaddr.js'
 
 /** Why an outbound request did not get a response. */
@@ -79,6 +80,10 @@ const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true
 
 /** How long an outbound request may take in all, unless it says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 15_000
+/** A deadline timer this late fired after a stall, not after the request ran its time. */
+const STALL_MS = 250
+/** How long a request whose deadline passed during a stall still has to complete. */
+const STALL_GRACE_MS = 1_000
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
 function normalise(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
@@ -158,7 +163,20 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
       agent: false,
     })
     req.on('socket', (socket) => socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => (connected = true)))
-    const timer = setTimeout(() => fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`, connected)), timeoutMs)
+    // A stalled clock is not a timeout: after the process was stopped (SIGSTOP, a suspended VM),
+    // its overdue timers run before its sockets are read, so a deadline timer that fires late
+    // gives what arrived meanwhile a moment to be read before the request is judged timed out.
+    let due = performance.now() + timeoutMs
+    const onDeadline = () => {
+      const now = performance.now()
+      if (now - due > STALL_MS) {
+        due = now + STALL_GRACE_MS
+        timer = setTimeout(onDeadline, STALL_GRACE_MS)
+        return
+      }
+      fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`, connected))
+    }
+    let timer = setTimeout(onDeadline, timeoutMs)
     const tooLarge = () => new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`)
     req.on('error', fail)
     req.on('response', (res) => {

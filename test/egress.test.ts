@@ -34,6 +34,11 @@ beforeAll(async () => {
       }
       case '/silent':
         return // never answers
+      case '/answer-then-stall':
+        // Answers, then stops this whole process (server and client alike) for 600 ms, as SIGSTOP
+        // or a suspended VM would: the client's deadline passes while the answer waits in its socket.
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return void res.end('{"ok":true}', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600))
       case '/reset':
         // Reads the request, then drops the connection: as a crashing server or a proxy would.
         return void res.destroy()
@@ -125,6 +130,11 @@ describe('with the private network allowed (tests, or an operator who chose it)'
     const stalled = await refusal(http()(`${server.url}/stall-body`, { timeoutMs: 150 }))
     expect(stalled.code).toBe('timeout')
     expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  it('reads an answer that arrived while the process was stopped, rather than calling it a timeout', async () => {
+    const response = await http()(`${server.url}/answer-then-stall`, { timeoutMs: 150 })
+    expect([response.status, response.json()]).toEqual([200, { ok: true }])
   })
 
   it('does not follow redirects unless asked, and follows them when asked', async () => {
