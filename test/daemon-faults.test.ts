@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgresStore } from '../daemon/store/postgres/index.js'
@@ -20,6 +22,9 @@ let key: string
 let ownerId: string
 
 beforeAll(async () => {
+  // Without the driver's fix (patches/, applied by `npm install`), a stopped server crashes the daemons: say so plainly.
+  const driver = readFileSync(fileURLToPath(new URL('../node_modules/postgres/src/connection.js', import.meta.url)), 'utf8')
+  if (!driver.includes('chunk = nextWriteTimer = null\n    socket.removeListener')) throw new Error('node_modules/postgres lacks patches/postgres+3.4.9.patch: run `npm install` (its postinstall applies it)')
   server = await startEmbeddedPostgres({ crashSafe: true })
   ;({ nodes, key } = await startCluster(server.url, 3, { SMM_PUBLISH_LEASE: String(LEASE_S) }))
   store = await openPostgresStore(server.url, { max: 2 })
