@@ -1,26 +1,83 @@
 import { randomFillSync } from 'node:crypto'
-import { monotonicFactory } from 'ulid'
+import { encodeTime, ulid } from 'ulid'
 
 /** Every kind of id the API hands out, by its prefix. */
 export type IdPrefix = 'usr' | 'key' | 'acc' | 'pst' | 'whk' | 'msg' | 'gen' | 'req' | 'dlv' | 'ser' | 'wsp'
 
-// Random bytes drawn from the OS in batches: ulid's default asks for them on every id, and a
-// request id is made for every request.
+// Random bytes drawn from the OS in batches: asking for them on every id costs a system call, and
+// a request id is made for every request.
 const pool = new Uint32Array(1024)
 let next = pool.length
-function pooledRandom(): number {
+function randomWord(): number {
   if (next === pool.length) {
     randomFillSync(pool)
     next = 0
   }
-  return pool[next++]! / 0x1_0000_0000
+  return pool[next++]!
+}
+const pooledRandom = () => randomWord() / 0x1_0000_0000
+
+/** `bits` random bits (at most 96), as a bigint. */
+function randomBits(bits: number): bigint {
+  const value = (BigInt(randomWord()) << 64n) | (BigInt(randomWord()) << 32n) | BigInt(randomWord())
+  return value & ((1n << BigInt(bits)) - 1n)
 }
 
-const ulid = monotonicFactory(pooledRandom)
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+const RANDOM_LIMIT = 1n << 80n
 
-/** A prefixed, time-ordered id: `pst_01JD…`. Ordering by id is ordering by creation. */
+/** A ULID's 80-bit random part in its 16 characters of Crockford base32. */
+function encodeRandomPart(value: bigint): string {
+  let out = ''
+  for (let i = 0; i < 16; i++) {
+    out = CROCKFORD[Number(value & 31n)]! + out
+    value >>= 5n
+  }
+  return out
+}
+
+/**
+ * The ULIDs of one kind of id, in the order they are made: lists and cursors sort by id, and
+ * the outbox is read in id order, so ids made in the same millisecond must sort as they were
+ * made. ulid's monotonic factory does that by adding 1 to the random part, which made the next
+ * id of a millisecond known from the one before (posts of a bulk were +2 apart, and one factory
+ * served every kind, request ids included). Here the random part starts anew each millisecond
+ * (79 bits, so it has room to grow) and grows by a random step of up to 2^64: still in order,
+ * and no id tells another. A clock that goes back keeps the last time, as ulid's does.
+ */
+function orderedFactory(): (now: number) => string {
+  let lastTime = -1
+  let last = 0n
+  return (now) => {
+    if (now > lastTime) {
+      lastTime = now
+      last = randomBits(79)
+    } else {
+      last += 1n + randomBits(64)
+      // 2^15 ids at least in one millisecond before this; then the next millisecond's ids begin.
+      if (last >= RANDOM_LIMIT) {
+        lastTime += 1
+        last = randomBits(79)
+      }
+    }
+    return encodeTime(lastTime, 10) + encodeRandomPart(last)
+  }
+}
+
+/** Kinds nothing sorts by id (a request's, a generation's): time and 80 random bits, nothing shared. */
+const UNORDERED: ReadonlySet<IdPrefix> = new Set(['req', 'gen'])
+/** One factory per kind that is sorted: the ids of one kind say nothing of another's. */
+const factories = new Map<IdPrefix, (now: number) => string>()
+
+/**
+ * A prefixed, time-ordered id: `pst_01JD…`. Ordering ids of one kind is ordering them by
+ * creation; ids are not guessable from one another (see orderedFactory).
+ */
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  return `${prefix}_${ulid(now)}`
+  if (UNORDERED.has(prefix)) return `${prefix}_${ulid(now, pooledRandom)}`
+  let factory = factories.get(prefix)
+  if (!factory) factories.set(prefix, (factory = orderedFactory()))
+  return `${prefix}_${factory(now)}`
 }
 
 /** A user's personal workspace: the user's own ULID, as the workspace's (made with the user, and by migration for users before). */
