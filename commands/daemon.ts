@@ -2,6 +2,27 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../src/cli/base-command.js'
 import { DAEMON_ENVIRONMENT, environmentHelp } from '../src/cli/environment.js'
 import { databaseUrl, dataDir } from '../src/cli/flags.js'
+import { PLANS, type Plan } from '../src/api/common.js'
+import { formatSize, parseSize } from '../src/numbers.js'
+import { DEFAULT_MEDIA_QUOTAS, type MediaQuotas } from '../daemon/media/settings.js'
+
+/** A size flag's bytes, or the flag's own error. */
+function sizeFlag(flag: string, input: string): number {
+  const bytes = parseSize(input)
+  if (bytes === undefined || bytes < 1) throw new Error(`${flag} must be a size such as 20MB, 512KiB or 1GB (got ${input})`)
+  return bytes
+}
+
+/** --media-quota's PLAN=SIZE items. */
+function mediaQuotas(items: string[]): Partial<MediaQuotas> {
+  const quotas: Partial<MediaQuotas> = {}
+  for (const item of items) {
+    const [plan, size = ''] = item.split('=')
+    if (!(PLANS as readonly string[]).includes(plan!)) throw new Error(`--media-quota ${item}: the plan must be one of ${PLANS.join(', ')}`)
+    quotas[plan as Plan] = size.trim().toLowerCase() === 'none' ? null : sizeFlag(`--media-quota ${plan}`, size)
+  }
+  return quotas
+}
 import type { RunningDaemon } from '../daemon/main.js'
 
 function banner(daemon: RunningDaemon): string {
@@ -112,6 +133,21 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
       env: 'SMM_METRICS_HOST',
       default: '127.0.0.1',
     }),
+    'media-store': Flags.string({
+      description:
+        'Where uploaded media are kept: file:///DIR (a directory; on a mount every daemon shares, for several) or s3://BUCKET[/PREFIX] (any S3-compatible store, with SMM_S3_ENDPOINT, SMM_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); default: media/ in the data dir, which a daemon on PostgreSQL cannot use',
+      env: 'SMM_MEDIA_STORE',
+      helpValue: '<url>',
+    }),
+    'media-max-image-size': Flags.string({ description: 'The largest image one upload may be (20MB, 5MiB…)', env: 'SMM_MEDIA_MAX_IMAGE_SIZE', default: '20MB', parse: async (input) => String(sizeFlag('--media-max-image-size', input)) }),
+    'media-max-video-size': Flags.string({ description: 'The largest video one upload may be', env: 'SMM_MEDIA_MAX_VIDEO_SIZE', default: '1GB', parse: async (input) => String(sizeFlag('--media-max-video-size', input)) }),
+    'media-quota': Flags.string({
+      description: `Media storage per user of a plan, PLAN=SIZE (repeatable or comma-separated; SIZE "none" for no quota). Default: ${PLANS.map((p) => `${p}=${formatSize(DEFAULT_MEDIA_QUOTAS[p]!)}`).join(', ')}`,
+      env: 'SMM_MEDIA_QUOTA',
+      multiple: true,
+      delimiter: ',',
+      helpValue: '<plan=size>',
+    }),
     'ai-base-url': Flags.string({
       description: 'OpenAI-compatible chat-completions server for POST /v1/ai/generate, up to /v1 (OpenAI, Ollama, llama.cpp, vLLM); unset: the offline builtin drafting helper',
       env: 'SMM_AI_BASE_URL',
@@ -152,6 +188,9 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
       aiApiKey: flags['ai-api-key'],
       aiModel: flags['ai-model'],
       aiTimeoutMs: flags['ai-timeout'] * 1000,
+      mediaStore: flags['media-store'],
+      mediaLimits: { imageBytes: Number(flags['media-max-image-size']), videoBytes: Number(flags['media-max-video-size']) },
+      mediaQuotas: mediaQuotas(flags['media-quota'] ?? []),
     })
     process.stderr.write(banner(daemon))
     process.stderr.write(`${await signal}: finishing work in flight, then stopping.\n`)

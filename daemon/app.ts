@@ -14,6 +14,7 @@ import { accountRoutes } from './routes/accounts.js'
 import { queueRoutes } from './routes/queue.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { feedRoutes } from './routes/feeds.js'
+import { mediaRoutes } from './routes/media.js'
 import { meRoutes } from './routes/me.js'
 import { metaRoutes } from './routes/meta.js'
 import { oauthCallbackRoute } from './routes/oauth.js'
@@ -24,7 +25,7 @@ import { webhookRoutes } from './routes/webhooks.js'
 import { workspaceRoutes } from './routes/workspaces.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, oauthCallbackRoute]
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../src/time.js'
 import type { AiProvider } from './ai/index.js'
 import type { HttpClient } from './egress.js'
+import type { MediaService } from './media/settings.js'
 import type { PlatformRegistry } from './platforms/index.js'
 import type { Prometheus } from './prometheus/registry.js'
 import type { OAuthApps } from './platforms/oauth-apps.js'
@@ -47,6 +48,8 @@ export interface AppDeps {
   scheduler: Scheduler
   /** Where this node's Prometheus metrics are registered, served on `--metrics-port`; unset when metrics are off. */
   prometheus?: Prometheus
+  /** Where uploaded media's bytes go, and how much a user may upload. */
+  media: MediaService
 }
 
 export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies: string[] }
@@ -59,6 +62,8 @@ export interface State {
   principal?: Principal
   /** The handler of the request's route, found by the route table before the body is read. */
   handler?: RouterMiddleware<State>
+  /** The route's body is bytes its handler streams (an upload): the JSON body reader leaves it alone. */
+  rawBody?: boolean
   /** The matched route's fields that an idempotent replay must not carry (RouteDef.shownOnce). */
   shownOnce?: readonly string[]
 }

@@ -14,6 +14,8 @@ import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, DEFAULT_TIMEOUT_MS, type EgressOptions } from './egress.js'
 import { daemonLogger } from './log.js'
 import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
+import { openMediaStore, parseMediaStore, type MediaStore } from './media/index.js'
+import { DEFAULT_MEDIA_LIMITS, DEFAULT_MEDIA_QUOTAS, type MediaLimits, type MediaQuotas } from './media/settings.js'
 import { createPlatformRegistry } from './platforms/index.js'
 import { createOAuthApps } from './platforms/oauth-apps.js'
 import { oauthRefreshMetrics } from './platforms/oauth-tokens.js'
@@ -65,6 +67,12 @@ export interface DaemonOptions {
   metricsPort?: number
   /** The address the metrics listener binds to. Default 127.0.0.1. */
   metricsHost?: string
+  /** Where uploaded media's bytes go: `file:///DIR` or `s3://BUCKET[/PREFIX]`; unset: the data dir's `media/`. */
+  mediaStore?: string
+  /** The largest image and video one upload may be. */
+  mediaLimits?: Partial<MediaLimits>
+  /** Media storage per user, by plan (null: none). */
+  mediaQuotas?: Partial<MediaQuotas>
 }
 
 /** What tests and benchmarks may replace. */
@@ -209,6 +217,13 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   }
   // Off unless asked for: then prom-client is not even loaded, and nothing is timed or served.
   const prometheus = options.metricsPort === undefined ? undefined : await startPrometheus({ version: VERSION, store: options.databaseUrl ? 'postgres' : 'sqlite' })
+  const mediaSpec = parseMediaStore(options.mediaStore, options.dataDir)
+  // Several daemons must see one another's uploads: the data dir is each node's own.
+  if (options.databaseUrl && mediaSpec.kind === 'file' && !mediaSpec.explicit) {
+    throw new Error(
+      `A daemon on PostgreSQL needs a media store every node shares: set --media-store (SMM_MEDIA_STORE) to s3://BUCKET[/PREFIX], or to file:///DIR on a mount all nodes share. (The default, ${mediaSpec.dir}, is this node's alone.)`,
+    )
+  }
   const { warning } = prepareDataDir(options.dataDir)
   if (warning) log.warn({ msg: warning, data_dir: options.dataDir })
   if (options.publishLeaseMs !== undefined && options.publishLeaseMs < DEFAULT_TIMEOUT_MS) {
@@ -224,12 +239,20 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   // The data dir's SQLite file is one daemon's; a PostgreSQL database is shared by design.
   const lock = options.databaseUrl ? { release() {} } : lockDataDir(options.dataDir, `${options.host}:${options.port}`)
   let store: Store
+  let mediaStore: MediaStore
+  try {
+    mediaStore = await openMediaStore(mediaSpec)
+  } catch (error) {
+    lock.release()
+    throw error
+  }
   try {
     store = await openStore(
       { dataDir: options.dataDir, databaseUrl: options.databaseUrl, nodeId: options.databaseUrl ? loadNodeId(options.dataDir) : undefined, leaseMs: options.publishLeaseMs },
       { onBackgroundError: (error) => log.error({ err: error, worker: 'wal-checkpoint' }, 'background work failed') },
     )
   } catch (error) {
+    await mediaStore.close()
     lock.release()
     throw error
   }
@@ -271,7 +294,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       ? createHttpClient({ allowPrivateNetwork: options.allowPrivateNetwork, ...overrides.egress, ca: [...defaultCas(), webhookCa, ...[overrides.egress?.ca ?? []].flat()] })
       : undefined
     const scheduler = new Scheduler(
-      { store, clock, log, http, platforms, secrets, oauthApps, prometheus },
+      { store, clock, log, http, platforms, secrets, oauthApps, prometheus, mediaStore },
       { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...(options.publishLeaseMs ? { leaseMs: options.publishLeaseMs } : {}), ...overrides.scheduler },
     )
     const deps: AppDeps = {
@@ -291,6 +314,11 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       publicUrl,
       scheduler,
       prometheus,
+      media: {
+        store: mediaStore,
+        limits: { ...DEFAULT_MEDIA_LIMITS, ...options.mediaLimits },
+        quotas: { ...DEFAULT_MEDIA_QUOTAS, ...options.mediaQuotas },
+      },
     }
     const app = createApp(deps)
     const handler = app.callback()
@@ -317,7 +345,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     const workers = createWorkers(deps)
     if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()
 
-    log.info({ msg: 'listening', url, metrics_url: metricsUrl, version: VERSION, data_dir: options.dataDir, database, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
+    log.info({ msg: 'listening', url, metrics_url: metricsUrl, version: VERSION, data_dir: options.dataDir, database, media_store: mediaStore.location, transport: transport.mode, ai_provider: deps.ai.name, ai_model: deps.ai.model })
     let closing: Promise<void> | undefined
     return {
       url,
@@ -338,6 +366,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
           // Scraped to the last (a scrape during the drain sees it), then gone before the store.
           if (metricsListener) await closeMetricsServer(metricsListener)
           await store.close()
+          await mediaStore.close()
           lock.release()
           log.info({ msg: 'stopped' })
         })()
@@ -347,6 +376,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   } catch (error) {
     if (metricsListener) await closeMetricsServer(metricsListener)
     await store.close()
+    await mediaStore.close()
     lock.release()
     throw error
   }

@@ -1,6 +1,7 @@
 import { Cron } from 'croner'
 import { metricsCollector } from './analytics/collector.js'
 import type { AppDeps } from './context.js'
+import { removeUnusedMedia } from './media/cleanup.js'
 import { webhookDeliveryWorker } from './webhooks/delivery.js'
 import type { Worker } from './worker.js'
 
@@ -40,5 +41,10 @@ export function createWorkers(deps: AppDeps): Worker[] {
     }),
     // Engagement counts of published posts, on the schedule of SPEC §9.
     metricsCollector(deps),
+    // Bytes of media no post needs, and of uploads abandoned; tests call its tick.
+    {
+      ...cronWorker('media-cleanup', '*/10 * * * *', deps, async () => void (await removeUnusedMedia(deps, deps.clock.now()))),
+      tick: async (now: number) => void (await removeUnusedMedia(deps, now)),
+    },
   ]
 }

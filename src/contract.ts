@@ -3,6 +3,7 @@ import { analyticsRoutes } from './api/analytics.js'
 import { accountRoutes } from './api/accounts.js'
 import { apiKeyRoutes } from './api/api-keys.js'
 import { feedRoutes } from './api/feeds.js'
+import { mediaRoutes } from './api/media.js'
 import { metaRoutes } from './api/meta.js'
 import { platformRoutes } from './api/platforms.js'
 import { postRoutes } from './api/posts.js'
@@ -25,6 +26,7 @@ export const routes = {
   ...accountRoutes,
   ...queueRoutes,
   ...postRoutes,
+  ...mediaRoutes,
   ...feedRoutes,
   ...analyticsRoutes,
   ...workspaceRoutes,

@@ -20,3 +20,20 @@ export function formatDecimal(value: number): string {
 export function formatPercent(ratio: number): string {
   return `${ONE_DECIMAL.format(ratio * 100)}%`
 }
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 }
+
+/** A size as people write it (`20MB`, `1 GiB`, `512000`): bytes; undefined if it is not one. */
+export function parseSize(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text)
+  const unit = match && SIZE_UNITS[match[2]!.toLowerCase()]
+  return unit === undefined || unit === null ? undefined : Math.round(Number(match![1]) * unit)
+}
+
+/** Bytes as people read them, in the largest decimal unit that keeps the number at least 1: `20 MB`, `1.5 GB`. */
+export function formatSize(bytes: number): string {
+  for (const [unit, size] of [['TB', 1e12], ['GB', 1e9], ['MB', 1e6], ['kB', 1e3]] as const) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`
+  }
+  return `${bytes} bytes`
+}

@@ -98,7 +98,9 @@ function responses(def: RouteDef): Record<string, unknown> {
   if (def.body || def.query || def.params || def.method === 'POST') {
     problem(422, `A field is invalid: every invalid field is listed in \`errors\`${idempotent(def) ? '; on POST also `idempotency_key_reused` (the Idempotency-Key came with another request)' : ''}`)
   }
-  if (def.body || def.method === 'POST') {
+  if (def.rawBody) {
+    problem(400, idempotent(def) ? '`invalid_idempotency_key`: the Idempotency-Key is not 1 to 255 printable ASCII characters' : 'The request is malformed')
+  } else if (def.body || def.method === 'POST') {
     problem(400, `The body is not valid JSON (or not UTF-8, or nests objects and arrays over 32 deep: \`body_too_deep\`)${idempotent(def) ? '; on POST also `invalid_idempotency_key`' : ''}`)
     problem(413, 'The body is over 1 MiB')
     problem(415, 'The body is not application/json in UTF-8')
@@ -140,6 +142,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   workspaces: 'Workspaces, their members and roles: who may do what with the accounts, posts and webhooks in each',
   ai: 'AI drafting',
   feeds: "The built-in feed platform's public RSS, Atom and JSON feeds",
+  media: 'Images and videos you upload, and their public URLs',
 }
 
 /** The OpenAPI 3.1 document of the API, generated from the same schemas that validate it. */
@@ -159,6 +162,10 @@ export function buildOpenApi(routes: Record<string, RouteDef>, version: string):
     if (def.scope) operation['x-required-scope'] = def.scope
     if (def.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(def.body, 'input') } } }
+    }
+    if (def.rawBody) {
+      const binary = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } }
+      operation.requestBody = { required: true, description: def.rawBody.description, content: Object.fromEntries(def.rawBody.types.map((type) => [type, binary])) }
     }
     paths[def.path] = { ...paths[def.path], [def.method.toLowerCase()]: operation }
   }

@@ -337,7 +337,7 @@ describe('migration 6', () => {
       const file = join(dir, 'smm.db')
       const db = openDatabase(file, migrations.filter((m) => m.version < 6))
       // Today's stores write the old data, so they get the columns and tables later migrations
-      // add (7, 8, 10, 11, 12, 16, 17, 18, 20) for a while, and today's events table (20 keys
+      // add (7, 8, 10, 11, 12, 16, 17, 18, 19, 20) for a while, and today's events table (20 keys
       // events by workspace) in place of version 5's; they are dropped again below, leaving the file as
       // version 5 had it.
       const later = {
@@ -354,6 +354,7 @@ describe('migration 6', () => {
           ['posts', 'repeat_rule TEXT'],
           ['posts', 'workspace_id TEXT'],
           ['accounts', 'workspace_id TEXT'],
+          ['posts', "media TEXT NOT NULL DEFAULT '[]'"],
         ],
         tables: {
           queue_slots: 'account_id, day, minute',
@@ -364,6 +365,8 @@ describe('migration 6', () => {
           workspaces: 'id, name, personal_of, approval_required, timezone, created_at',
           workspace_members: 'workspace_id, user_id, role, created_at',
           events_now: 'id, workspace_id, type, data, created_at, dispatched_at',
+          media: 'id, user_id, status, release_at, created_at',
+          post_media: 'post_id, media_id',
         },
       }
       for (const [table, column] of later.columns) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`)

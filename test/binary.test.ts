@@ -199,7 +199,7 @@ describe('smm-daemon, the single executable', () => {
       try {
         const copied = run(['admin', 'copy', '--to', db.url])
         expect(copied.status, copied.stderr).toBe(0)
-        const { child, banner, url } = await startDaemon(['--database-url', db.url])
+        const { child, banner, url } = await startDaemon(['--database-url', db.url, '--media-store', `file://${join(work, 'media')}`])
         expect(banner).not.toContain('First start')
         const http = httpsClient(url, readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'))
         try {

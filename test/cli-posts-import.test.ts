@@ -59,7 +59,7 @@ describe('smm posts import', () => {
     expect(res.stdout).toBe('')
     expect(res.stderr).toBe(
       `Error: 2 lines of ${file} are invalid; nothing was created:\n` +
-        '  line 4, content: is required (and not blank) unless media_urls has at least one URL\n' +
+        '  line 4, content: is required (and not blank) unless the post has media\n' +
         '  line 5, at: is more than 5 minutes in the past; leave it out to publish now\n',
     )
     expect(await postCount()).toBe(before)

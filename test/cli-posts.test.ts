@@ -101,7 +101,7 @@ describe('smm posts create', () => {
     expect(blank).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Error: The request has 1 invalid field: --text.\n  --text: is required (and not blank) unless --media has at least one URL\n',
+      stderr: 'Error: The request has 1 invalid field: --text.\n  --text: is required (and not blank) unless the post has media\n',
     })
     // The API's hint names its request; the CLI says the command.
     expect(unconnected).toEqual({

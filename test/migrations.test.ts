@@ -39,6 +39,7 @@ describe('migrations are history', () => {
       16: '782cf0d58dffd020400b666736cca9d4e904c6216ba30999c888e4b034ffae15', // rollups of a batch of outcomes summed per batch
       17: '11988b32dd13b2a5f6996921175437300f543b52760fa15d1c802047e210ebbe', // events still to dispatch listed in a table of their own
       18: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
+      19: '9bd941b17c077bd940fa9b9a12919811729b7d75b2b7816e5784ccae74946de1', // media objects, the posts that use them, resumable uploads
       20: 'e4ba6f7efe617d7cc6be36f909498878fef49c44c7c69d06382c7d281e303af3', // workspaces and members; accounts, posts, series, webhooks, events and analytics per workspace
     })
   })

@@ -44,7 +44,17 @@ describe('GET /v1/platforms', () => {
     // Every field is there, null or false where a rule does not apply.
     expect(byName.feed).toEqual({
       text: { max: 10_000, count: 'graphemes', caption_max: null, url_length: null, max_bytes: null, media_links: false },
-      media: { max: null, required: false, types: null },
+      // The feed's readers fetch uploaded media from the daemon: any image or video smm takes, each alt text kept.
+      media: {
+        max: null,
+        required: false,
+        types: null,
+        image: expect.objectContaining({ types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], max_bytes: null }),
+        video: expect.objectContaining({ types: ['video/mp4', 'video/quicktime'], max_duration_ms: null }),
+        mixed: true,
+        alt_text_max: 5_000,
+        send: 'link',
+      },
     })
     expect(byName.bluesky).toMatchObject({ text: { max: 300, count: 'graphemes', max_bytes: 3000 }, media: { max: 4, types: expect.arrayContaining(['image/png']) } })
     expect(byName.mastodon).toMatchObject({ text: { max: 500, count: 'mastodon', url_length: 23 }, media: { max: 4 } })

@@ -9,6 +9,7 @@ const occurrence = (occurrence: number, repeat: Partial<NonNullable<Post['repeat
   account_id: 'acc_1',
   content: 'Weekly tip',
   media_urls: [],
+  media: [],
   platforms: ['feed'],
   thread: [],
   first_comment: null,

@@ -37,6 +37,7 @@ describe('POST /v1/posts', () => {
       account_id: account,
       content: 'Hello',
       media_urls: [],
+      media: [],
       platforms: ['feed'],
       thread: [],
       first_comment: null,

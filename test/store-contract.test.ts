@@ -865,10 +865,10 @@ describe.each(backends)('the store on $name', (backend) => {
       const feed = (await store.publishing.claimTarget(refs[0]!, at, 30_000))!
       // The post's own fields on the feed: post, first comment, then the thread.
       expect(feed.parts).toEqual([
-        { index: 0, kind: 'post', content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'] },
-        { index: 1, kind: 'first_comment', content: 'first!', mediaUrls: [] },
-        { index: 2, kind: 'thread', content: 'two', mediaUrls: [] },
-        { index: 3, kind: 'thread', content: 'three', mediaUrls: ['https://example.com/3.png'] },
+        { index: 0, kind: 'post', content: `post at ${at}`, mediaUrls: ['https://example.com/a.png'], media: [] },
+        { index: 1, kind: 'first_comment', content: 'first!', mediaUrls: [], media: [] },
+        { index: 2, kind: 'thread', content: 'two', mediaUrls: [], media: [] },
+        { index: 3, kind: 'thread', content: 'three', mediaUrls: ['https://example.com/3.png'], media: [] },
       ])
       expect(feed.published).toEqual([])
       // Mastodon's version: its own text and thread, and no first comment.
@@ -1274,7 +1274,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.feed.publish(account.id, 'pst_1', 'changed', [], T0 + 5)).toEqual(first)
       await store.feed.publish(account.id, 'pst_2', 'again', [], T0 + 10)
       expect((await store.feed.recent(account.id, 10)).map((i) => i.postId)).toEqual(['pst_2', 'pst_1'])
-      expect(first).toEqual({ postId: 'pst_1', content: 'hello', mediaUrls: ['https://example.com/a.png'], publishedAt: T0 })
+      expect(first).toEqual({ postId: 'pst_1', content: 'hello', mediaUrls: ['https://example.com/a.png'], attachments: [], publishedAt: T0 })
     })
   })
 })
@@ -1457,6 +1457,7 @@ describe('PostgreSQL schema and connection errors', () => {
       8: '3947d5a85e3f4ae719dacee898a597a847dec921c75d626bbb54c51219e11c80', // recurring post series
       10: '5eb4fd691feb402c611ceaa92de604621bb82f375fe8f823ad160dcc8f384009', // indexes for the posts list by status and account, and for start-up and hourly upkeep
       11: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
+      12: '13c524d02ab50ec2c6b61889de0ba060265546cc1acd7824982a03eeaf2ae7b6', // media objects, the posts that use them, resumable uploads
       13: '69b79792a60215b7fcdbc61e14fdf3344db5a92d7df73adf1e137a0381a5165c', // workspaces and members; accounts, posts, series, webhooks and events per workspace
     })
   })

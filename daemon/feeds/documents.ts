@@ -27,7 +27,8 @@ function xml(text: string): string {
 /** A one-line title: the post's first line, shortened. */
 function titleOf(item: FeedItem): string {
   const line = item.content.trim().split(/\r?\n/, 1)[0] ?? ''
-  if (line === '') return item.mediaUrls.length ? `Media (${item.mediaUrls.length})` : 'Post'
+  const media = item.mediaUrls.length + item.attachments.length
+  if (line === '') return media ? `Media (${media})` : 'Post'
   const chars = [...line]
   return chars.length > TITLE_CHARS ? `${chars.slice(0, TITLE_CHARS - 1).join('')}…` : line
 }
@@ -44,15 +45,20 @@ export function mimeOf(url: string): string {
   return (ext && MIME_BY_EXTENSION[ext]) || 'application/octet-stream'
 }
 
+/** Every media of an item, URLs and uploads alike: an uploaded one's type and size are known, a URL's type guessed and its size not. */
+function mediaOf(item: FeedItem): { url: string; type: string; bytes: number | null; alt_text: string | null }[] {
+  return [...item.mediaUrls.map((url) => ({ url, type: mimeOf(url), bytes: null, alt_text: null })), ...item.attachments]
+}
+
 // An item links to a page a person can open (the feed's web page, at the post's anchor), never
 // to a document only a feed reader makes sense of.
 const itemUrl = (channel: FeedChannel, item: FeedItem) => `${channel.base}.html#${item.postId}`
 const updatedOf = (items: FeedItem[]) => items[0]?.publishedAt ?? 0
 
-/** RSS 2.0; media as enclosures (length 0: unknown, as the RSS Advisory Board recommends). */
+/** RSS 2.0; media as enclosures (length 0 where unknown, as the RSS Advisory Board recommends). */
 export function renderRss(channel: FeedChannel, items: FeedItem[]): string {
   const entries = items.map((item) => {
-    const enclosures = item.mediaUrls.map((url) => `      <enclosure url="${xml(url)}" length="0" type="${mimeOf(url)}"/>`)
+    const enclosures = mediaOf(item).map((m) => `      <enclosure url="${xml(m.url)}" length="${m.bytes ?? 0}" type="${xml(m.type)}"/>`)
     return [
       '    <item>',
       `      <title>${xml(titleOf(item))}</title>`,
@@ -84,7 +90,7 @@ export function renderRss(channel: FeedChannel, items: FeedItem[]): string {
 /** Atom (RFC 4287); media as `rel="enclosure"` links. */
 export function renderAtom(channel: FeedChannel, items: FeedItem[]): string {
   const entries = items.map((item) => {
-    const enclosures = item.mediaUrls.map((url) => `    <link rel="enclosure" href="${xml(url)}" type="${mimeOf(url)}"/>`)
+    const enclosures = mediaOf(item).map((m) => `    <link rel="enclosure" href="${xml(m.url)}" type="${xml(m.type)}"${m.bytes === null ? '' : ` length="${m.bytes}"`}${m.alt_text === null ? '' : ` title="${xml(m.alt_text)}"`}/>`)
     return [
       '  <entry>',
       `    <id>urn:smm:post:${item.postId}</id>`,
@@ -128,7 +134,9 @@ export function renderJsonFeed(channel: FeedChannel, items: FeedItem[]): string 
       title: titleOf(item),
       content_text: item.content,
       date_published: new Date(item.publishedAt).toISOString(),
-      ...(item.mediaUrls.length ? { attachments: item.mediaUrls.map((url) => ({ url, mime_type: mimeOf(url) })) } : {}),
+      ...(mediaOf(item).length
+        ? { attachments: mediaOf(item).map((m) => ({ url: m.url, mime_type: m.type, ...(m.bytes === null ? {} : { size_in_bytes: m.bytes }), ...(m.alt_text === null ? {} : { title: m.alt_text }) })) }
+        : {}),
     })),
   }, null, 2)
 }
@@ -140,7 +148,7 @@ export function renderJsonFeed(channel: FeedChannel, items: FeedItem[]): string 
 export function renderHtml(channel: FeedChannel, items: FeedItem[]): string {
   const articles = items.map((item) => {
     const when = new Date(item.publishedAt).toISOString()
-    const media = item.mediaUrls.map((url) => `      <li><a href="${xml(url)}">${xml(url)}</a></li>`)
+    const media = mediaOf(item).map((m) => `      <li><a href="${xml(m.url)}">${xml(m.alt_text ?? m.url)}</a></li>`)
     return [
       `  <article id="${xml(item.postId)}">`,
       `    <p class="when"><a href="#${xml(item.postId)}"><time datetime="${when}">${when.slice(0, 16).replace('T', ' ')} UTC</time></a></p>`,

@@ -67,7 +67,7 @@ async function readBytes(ctx: Koa.Context): Promise<Buffer> {
  * and one that is not strict UTF-8 JSON (invalid or overlong bytes, lone surrogates, escaped
  * or not) is 400 `invalid_json`, never stored with U+FFFD in place of what was sent. Every
  * endpoint takes a JSON object; PUT and PATCH must send one. No body leaves `ctx.request.body`
- * undefined.
+ * undefined. A route that takes bytes (`rawBody` says which) is left alone.
  */
 export function jsonBody(): Koa.Middleware<State> {
   const read: Koa.Middleware<State> = async (ctx, next) => {
@@ -102,8 +102,9 @@ export function jsonBody(): Koa.Middleware<State> {
     ctx.request.body = body
     return next()
   }
-  // Not async: a GET or DELETE passes straight on, its promise not wrapped in another.
-  return (ctx, next) => (WRITES.has(ctx.method) ? read(ctx, next) : next())
+  // Not async: a GET or DELETE passes straight on, its promise not wrapped in another. An upload's
+  // bytes are its handler's to stream.
+  return (ctx, next) => (WRITES.has(ctx.method) && !ctx.state.rawBody ? read(ctx, next) : next())
 }
 
 declare module 'koa' {

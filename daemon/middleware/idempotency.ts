@@ -39,7 +39,9 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
     const principal = ctx.state.principal!
     const key = parseKey(String(ctx.req.headers['idempotency-key']))
     const userId = principal.user.id
-    const bodyHash = createHash('sha256').update(JSON.stringify(ctx.request.body ?? null)).digest('hex')
+    // An upload's bytes are not read yet: its type and length stand for them.
+    const upload = ctx.request.body === undefined && ctx.get('Content-Length') ? ` ${ctx.get('Content-Type')} ${ctx.get('Content-Length')}` : ''
+    const bodyHash = createHash('sha256').update(JSON.stringify(ctx.request.body ?? null) + upload).digest('hex')
     const claim = await store.begin(userId, key, ctx.method, ctx.path, bodyHash, deps.clock.now())
     if (claim.kind === 'mismatch') {
       throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request (path or body). Use a new key for a new request.')

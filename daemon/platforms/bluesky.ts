@@ -2,7 +2,7 @@ import type { AtpAgent } from '@atproto/api'
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import { graphemeLength } from '../../src/text-length.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia } from './media.js'
 import { recordKeyFor } from './record-key.js'
@@ -20,7 +20,16 @@ const POST = 'app.bsky.feed.post'
 // long multi-byte graphemes); app.bsky.embed.images takes 4 images.
 const LIMITS: PlatformLimits = {
   text: { max: 300, count: 'graphemes', max_bytes: 3000 },
-  media: { max: 4, types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] },
+  media: {
+    max: 4,
+    types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+    // app.bsky.embed.images: up to 4 images of 1,000,000 bytes; app.bsky.embed.video: one video of
+    // up to 100 MB and 3 minutes (MP4, MOV). Bluesky's apps keep alt text to 2,000 characters.
+    image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'], max: 4, max_bytes: 1_000_000 },
+    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 100_000_000, max_duration_ms: 180_000 },
+    mixed: false,
+    alt_text_max: 2_000,
+  },
 }
 // app.bsky.embed.images caps each image blob at 1,000,000 bytes.
 const MAX_IMAGE_BYTES = 1_000_000
@@ -109,7 +118,7 @@ export const bluesky: CredentialPlatform = {
 
   check(draft) {
     const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
-    if (graphemeLength(draft.content) === 0 && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Bluesky unless the post has images' })
+    if (graphemeLength(draft.content) === 0 && !hasMedia(draft)) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Bluesky unless the post has images' })
     return errors
   },
 

@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
@@ -17,7 +17,16 @@ const LABEL = 'Discord'
 // A message's content is 2,000 characters, counted in code points; a message takes 10 files.
 const LIMITS: PlatformLimits = {
   text: { max: 2000, count: 'code_points' },
-  media: { max: 10, types: [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/webm', 'video/quicktime'] },
+  media: {
+    max: 10,
+    types: [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/webm', 'video/quicktime'],
+    // Execute Webhook: up to 10 files of 10 MiB on a server without boosts, each with a
+    // `description` (alt text) of up to 1,024 characters; images and videos may go together.
+    image: { types: [...COMMON_IMAGE_TYPES], max_bytes: 10 * 1024 * 1024 },
+    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 10 * 1024 * 1024 },
+    mixed: true,
+    alt_text_max: 1_024,
+  },
 }
 // Uploads above this are refused on servers without boosts.
 const MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -68,7 +77,7 @@ export const discord: CredentialPlatform = {
 
   check(draft) {
     const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Discord unless the post has media' })
+    if (draft.content.trim() === '' && !hasMedia(draft)) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Discord unless the post has media' })
     return errors
   },
 

@@ -1,4 +1,4 @@
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { unsupportedMediaTypes } from './media.js'
 import { appSecretProof, graphCall, tokenGrant } from './meta-graph.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
@@ -103,7 +103,16 @@ function pageOf(connection: Connection): PageTokens {
 /** What a Page post takes from smm: the text Facebook allows, and (our own cap) 10 images. */
 const LIMITS: PlatformLimits = {
   text: { max: MAX_CHARACTERS, count: 'utf16' },
-  media: { max: MAX_IMAGES, types: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'] },
+  media: {
+    max: MAX_IMAGES,
+    types: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'],
+    // Page photos: up to 10 MB (JPEG, PNG, GIF…), with alt text (`alt_text_custom`); Page videos:
+    // one per post, MP4 or MOV, up to 1 GB by a single upload and 240 minutes.
+    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], max: MAX_IMAGES, max_bytes: 10 * 1024 * 1024 },
+    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 1024 * 1024 * 1024, max_duration_ms: 240 * 60_000 },
+    mixed: false,
+    alt_text_max: 1_000,
+  },
 }
 
 export const facebook: OAuthPlatform = {
@@ -147,7 +156,7 @@ export const facebook: OAuthPlatform = {
 
   check(draft) {
     const errors = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Facebook unless the post has images' })
+    if (draft.content.trim() === '' && !hasMedia(draft)) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Facebook unless the post has images' })
     errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => (KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS.has(extension) ? 'Facebook posts from smm take images (JPEG, PNG, GIF, BMP, TIFF)' : undefined)))
     return errors
   },

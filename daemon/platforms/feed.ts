@@ -2,12 +2,23 @@ import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { FeedStore } from '../store/index.js'
 import { formatNumber as formatCount } from '../../src/numbers.js'
-import { measureDraft } from './limits.js'
+import { checkMedia, measureDraft } from './limits.js'
+import { MAX_ALT_TEXT } from '../../src/api/media.js'
 import { partKey } from './record-key.js'
 import type { CredentialPlatform, PlatformLimits } from './types.js'
 
-/** Text up to 10,000 graphemes; media go as enclosures, as many as the post has. */
-export const FEED_LIMITS: PlatformLimits = { text: { max: 10_000, count: 'graphemes' }, media: { max: null } }
+/** Text up to 10,000 graphemes; media go as enclosures, as many as the post has, readers fetching them from this daemon. */
+export const FEED_LIMITS: PlatformLimits = {
+  text: { max: 10_000, count: 'graphemes' },
+  media: {
+    max: null,
+    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+    video: { types: ['video/mp4', 'video/quicktime'] },
+    alt_text_max: MAX_ALT_TEXT,
+    // The documents link each media's URL; readers fetch it from this daemon, loopback or not.
+    send: 'link',
+  },
+}
 /** Publishes at once, per daemon, on the platform and on one account's feed. */
 export const FEED_CONCURRENCY = 64
 
@@ -30,8 +41,10 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
     concurrency: { perPlatform: FEED_CONCURRENCY, perConnection: FEED_CONCURRENCY },
     limits: FEED_LIMITS,
     measure: (draft) => measureDraft(FEED_LIMITS, draft),
+    // Its readers fetch uploaded media from this daemon by their URLs, loopback or not.
+    uploadsMedia: true,
     // Not checkLimits: the feed's error came first and has its own code (`content_too_long`),
-    // which clients may match; it has no media rule to share.
+    // which clients may match; its media rules are checkMedia's.
     check(draft) {
       const errors: FieldError[] = []
       const { length, limit } = measureDraft(FEED_LIMITS, draft)
@@ -42,6 +55,7 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
           detail: `is ${formatCount(length)} characters; feed allows at most ${formatCount(limit)}`,
         })
       }
+      errors.push(...checkMedia(FEED_LIMITS, draft.media ?? [], { label: 'Feed' }))
       return errors
     },
     async verify() {
@@ -49,7 +63,8 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
     },
     async publish(connection, request, ctx) {
       // Each part is an item of its own, keyed by the part: a re-sent part finds its item.
-      const item = await items.publish(connection.accountId, partKey(request.postId, request.followUp?.index ?? 0), request.content, request.mediaUrls, ctx.clock.now())
+      const attachments = (request.media ?? []).map((m) => ({ url: m.url, type: m.content_type, bytes: m.bytes, alt_text: m.alt_text }))
+      const item = await items.publish(connection.accountId, partKey(request.postId, request.followUp?.index ?? 0), request.content, request.mediaUrls, ctx.clock.now(), attachments)
       return { platform_post_id: item.postId, url: `${publicUrl()}/feeds/${connection.accountId}.html#${item.postId}` }
     },
   }

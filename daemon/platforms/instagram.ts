@@ -30,7 +30,19 @@ const MENTION = /(^|[^\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu
 /** A caption of 2,200 characters under 1 to 10 JPEG images: Instagram publishes no text-only post. */
 const LIMITS: PlatformLimits = {
   text: { max: INSTAGRAM_MAX_CAPTION, count: 'graphemes' },
-  media: { max: INSTAGRAM_MAX_CAROUSEL_ITEMS, required: true, types: [...INSTAGRAM_IMAGE_TYPES] },
+  media: {
+    max: INSTAGRAM_MAX_CAROUSEL_ITEMS,
+    required: true,
+    types: [...INSTAGRAM_IMAGE_TYPES],
+    // Instagram fetches media by URL: images JPEG only, up to 8 MB, 320 to 1440 pixels across,
+    // 4:5 to 1.91:1; videos (reels) MP4 or MOV up to 300 MB, 3 s to 15 min; a carousel mixes both;
+    // alt text on images.
+    image: { types: [...INSTAGRAM_IMAGE_TYPES], max_bytes: INSTAGRAM_MAX_IMAGE_BYTES, min_width: 320, max_width: 1440, min_aspect_ratio: 0.8, max_aspect_ratio: 1.91 },
+    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 300 * 1024 * 1024, min_duration_ms: 3_000, max_duration_ms: 900_000, max_width: 1920, min_aspect_ratio: 0.01, max_aspect_ratio: 10 },
+    mixed: true,
+    alt_text_max: 1_000,
+    send: 'url',
+  },
 }
 
 function tokensOf(connection: Connection): MetaUserTokens {

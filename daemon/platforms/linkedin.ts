@@ -1,5 +1,5 @@
 import type { OutboundResponse } from '../egress.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
@@ -166,7 +166,16 @@ function contentOf(images: string[]): Record<string, unknown> {
 // Counted in UTF-16 units as JavaScript and LinkedIn's composer count: never under LinkedIn's count.
 const LIMITS: PlatformLimits = {
   text: { max: MAX_CHARACTERS, count: 'utf16' },
-  media: { max: MAX_IMAGES, types: [...IMAGE_TYPES] },
+  media: {
+    max: MAX_IMAGES,
+    types: [...IMAGE_TYPES],
+    // LinkedIn's Images API: JPG, PNG, GIF, up to 36,152,320 pixels; Videos API: MP4, 75 kB to
+    // 500 MB, 3 s to 30 min; a post holds images or one video; alt text up to 4,086 characters.
+    image: { types: ['image/jpeg', 'image/png', 'image/gif'], max: MAX_IMAGES, max_bytes: MAX_IMAGE_BYTES, max_pixels: 36_152_320 },
+    video: { types: ['video/mp4'], max: 1, max_bytes: 500 * 1024 * 1024, min_duration_ms: 3_000, max_duration_ms: 1_800_000 },
+    mixed: false,
+    alt_text_max: 4_086,
+  },
 }
 
 // Extensions known not to be images; a URL without one, or with another, is judged at publish.
@@ -223,7 +232,7 @@ export const linkedin: OAuthPlatform = {
 
   check(draft) {
     const errors = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on LinkedIn unless the post has images' })
+    if (draft.content.trim() === '' && !hasMedia(draft)) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on LinkedIn unless the post has images' })
     errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => (KNOWN_OTHER_EXTENSIONS.has(extension) && !IMAGE_EXTENSIONS[extension] ? 'LinkedIn posts from smm take JPG, PNG or GIF images' : undefined)))
     return errors
   },

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
 import { graphemeLength } from '../../src/text-length.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { partKey } from './record-key.js'
@@ -23,6 +23,9 @@ interface InstanceLimits {
   supported_mime_types: string[]
   image_size_limit: number
   video_size_limit: number
+  image_matrix_limit: number
+  video_matrix_limit: number
+  description_limit: number
 }
 
 const DEFAULTS: Omit<InstanceLimits, 'domain'> = {
@@ -32,6 +35,10 @@ const DEFAULTS: Omit<InstanceLimits, 'domain'> = {
   supported_mime_types: [...COMMON_IMAGE_TYPES, 'video/mp4', 'video/quicktime', 'video/webm'],
   image_size_limit: 16 * 1024 * 1024,
   video_size_limit: 99 * 1024 * 1024,
+  // Mastodon's own: 7680×4320 pixels for images, 3840×2160 for videos, 1,500 characters of description.
+  image_matrix_limit: 33_177_600,
+  video_matrix_limit: 8_294_400,
+  description_limit: 1_500,
 }
 
 const LABEL = 'Mastodon'
@@ -42,7 +49,15 @@ const PROCESSING_WAITS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000]
 function platformLimits(limits: Omit<InstanceLimits, 'domain'>): PlatformLimits {
   return {
     text: { max: limits.max_characters, count: 'mastodon', url_length: limits.characters_reserved_per_url },
-    media: { max: limits.max_media_attachments, types: limits.supported_mime_types },
+    media: {
+      max: limits.max_media_attachments,
+      types: limits.supported_mime_types,
+      // The instance's configuration.media_attachments; a status holds images or one video.
+      image: { types: limits.supported_mime_types.filter((t) => t.startsWith('image/')), max_bytes: limits.image_size_limit, max_pixels: limits.image_matrix_limit },
+      video: { types: limits.supported_mime_types.filter((t) => t.startsWith('video/')), max: 1, max_bytes: limits.video_size_limit, max_pixels: limits.video_matrix_limit },
+      mixed: false,
+      alt_text_max: limits.description_limit,
+    },
   }
 }
 
@@ -72,6 +87,9 @@ function limitsOf(settings: Record<string, unknown>): Omit<InstanceLimits, 'doma
     supported_mime_types: pick('supported_mime_types'),
     image_size_limit: pick('image_size_limit'),
     video_size_limit: pick('video_size_limit'),
+    image_matrix_limit: pick('image_matrix_limit'),
+    video_matrix_limit: pick('video_matrix_limit'),
+    description_limit: pick('description_limit'),
   }
 }
 
@@ -105,6 +123,9 @@ async function readInstance(ctx: PlatformContext, credentials: Credentials): Pro
       supported_mime_types: config.media_attachments?.supported_mime_types ?? DEFAULTS.supported_mime_types,
       image_size_limit: config.media_attachments?.image_size_limit ?? DEFAULTS.image_size_limit,
       video_size_limit: config.media_attachments?.video_size_limit ?? DEFAULTS.video_size_limit,
+      image_matrix_limit: config.media_attachments?.image_matrix_limit ?? DEFAULTS.image_matrix_limit,
+      video_matrix_limit: config.media_attachments?.video_matrix_limit ?? DEFAULTS.video_matrix_limit,
+      description_limit: config.media_attachments?.description_limit ?? DEFAULTS.description_limit,
     }
   }
   if (v2.status !== 404) throw failure(v2, ctx)
@@ -122,6 +143,9 @@ async function readInstance(ctx: PlatformContext, credentials: Credentials): Pro
     supported_mime_types: config.media_attachments?.supported_mime_types ?? DEFAULTS.supported_mime_types,
     image_size_limit: config.media_attachments?.image_size_limit ?? DEFAULTS.image_size_limit,
     video_size_limit: config.media_attachments?.video_size_limit ?? DEFAULTS.video_size_limit,
+    image_matrix_limit: config.media_attachments?.image_matrix_limit ?? DEFAULTS.image_matrix_limit,
+    video_matrix_limit: config.media_attachments?.video_matrix_limit ?? DEFAULTS.video_matrix_limit,
+    description_limit: config.media_attachments?.description_limit ?? DEFAULTS.description_limit,
   }
 }
 
@@ -164,7 +188,7 @@ export const mastodon: CredentialPlatform = {
 
   check(draft, settings) {
     const errors: FieldError[] = checkLimits(platformLimits(limitsOf(settings)), draft, { label: LABEL, who: 'this Mastodon instance' })
-    if (graphemeLength(draft.content.trim()) === 0 && draft.media_urls.length === 0) {
+    if (graphemeLength(draft.content.trim()) === 0 && !hasMedia(draft)) {
       errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Mastodon unless the post has media' })
     }
     return errors

@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
 import { countedText } from '../../src/text-length.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
@@ -16,7 +16,18 @@ const LABEL = 'Slack'
 // split or shown collapsed); we keep to its guidance, counted as the user wrote it (before
 // escaping), media links included. Slack documents its limit in characters without saying
 // which; UTF-16 units never count fewer. Media are links, as many as the post has.
-const LIMITS: PlatformLimits = { text: { max: 4_000, count: 'utf16', media_links: true }, media: { max: null } }
+const LIMITS: PlatformLimits = {
+  text: { max: 4_000, count: 'utf16', media_links: true },
+  // An incoming webhook cannot upload files: media go as links (their public URLs), which Slack
+  // unfurls; there is nowhere for alt text.
+  media: {
+    max: null,
+    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+    video: { types: ['video/mp4', 'video/quicktime'] },
+    alt_text_max: null,
+    send: 'link',
+  },
+}
 // Answers that mean the webhook no longer works: removed, its app uninstalled, its channel gone.
 const WEBHOOK_GONE = new Set(['invalid_token', 'no_service', 'no_service_id', 'no_team', 'team_disabled', 'channel_not_found', 'channel_is_archived', 'action_prohibited'])
 
@@ -62,7 +73,7 @@ export const slack: CredentialPlatform = {
 
   check(draft) {
     const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Slack' })
+    if (draft.content.trim() === '' && !hasMedia(draft)) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Slack' })
     return errors
   },
 

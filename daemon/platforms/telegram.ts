@@ -4,7 +4,7 @@ import type { OutboundResponse } from '../egress.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
 import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
@@ -25,7 +25,16 @@ const VIDEO_TYPES = ['video/mp4']
 // the caption under media; an album holds 10 photos or videos.
 const LIMITS: PlatformLimits = {
   text: { max: 4096, count: 'utf16', caption_max: 1024 },
-  media: { max: 10, types: [...PHOTO_TYPES, ...VIDEO_TYPES] },
+  media: {
+    max: 10,
+    types: [...PHOTO_TYPES, ...VIDEO_TYPES],
+    // Bot API sendPhoto: 10 MB, width and height adding up to at most 10,000, a ratio of at most
+    // 20; sendVideo: 50 MB through a bot. An album (sendMediaGroup) mixes photos and videos. No alt text.
+    image: { types: [...PHOTO_TYPES], max_bytes: 10 * 1024 * 1024, max_width: 10_000, max_height: 10_000, min_aspect_ratio: 1 / 20, max_aspect_ratio: 20 },
+    video: { types: ['video/mp4'], max_bytes: 50 * 1024 * 1024 },
+    mixed: true,
+    alt_text_max: null,
+  },
 }
 // Bot API upload limits: 10 MB for photos, 50 MB for other files.
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024
@@ -97,7 +106,7 @@ export const telegram: CredentialPlatform = {
 
   check(draft) {
     const errors: FieldError[] = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Telegram unless the post has media' })
+    if (draft.content.trim() === '' && !hasMedia(draft)) errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Telegram unless the post has media' })
     return errors
   },
 

@@ -1,4 +1,4 @@
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { unsupportedMediaTypes } from './media.js'
 import { insightMetrics, publishThroughContainer, type ContainerApi } from './meta-containers.js'
 import { graphCaller, longLivedLogin, refreshLongLived, userTokensOf, type GraphCaller, type MetaUserTokens } from './meta-graph.js'
@@ -30,7 +30,18 @@ function uniqueLinks(text: string): number {
 /** 500 characters as Threads counts them, up to 20 images (a carousel). */
 const LIMITS: PlatformLimits = {
   text: { max: THREADS_MAX_CHARACTERS, count: 'threads' },
-  media: { max: THREADS_MAX_CAROUSEL_ITEMS, types: [...THREADS_IMAGE_TYPES] },
+  media: {
+    max: THREADS_MAX_CAROUSEL_ITEMS,
+    types: [...THREADS_IMAGE_TYPES],
+    // Threads fetches media by URL: images JPEG or PNG up to 8 MB, 320 to 1440 pixels across, a
+    // ratio up to 10:1; videos MP4 or MOV up to 1 GB and 5 minutes; a carousel mixes both, 2 to 20
+    // items; alt text up to 1,000 characters.
+    image: { types: [...THREADS_IMAGE_TYPES], max_bytes: THREADS_MAX_IMAGE_BYTES, min_width: 320, max_width: 1440, min_aspect_ratio: 0.1, max_aspect_ratio: 10 },
+    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 1024 * 1024 * 1024, max_duration_ms: 300_000, max_width: 1920, min_aspect_ratio: 0.1, max_aspect_ratio: 10 },
+    mixed: true,
+    alt_text_max: 1_000,
+    send: 'url',
+  },
 }
 
 function tokensOf(connection: Connection): MetaUserTokens {
@@ -84,7 +95,7 @@ export const threads: OAuthPlatform = {
 
   check(draft) {
     const errors = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) {
+    if (draft.content.trim() === '' && !hasMedia(draft)) {
       errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on Threads unless the post has images' })
     }
     const links = uniqueLinks(draft.content)

@@ -4,11 +4,13 @@ import type { FieldError } from '../../src/errors.js'
 import type { Clock } from '../../src/time.js'
 import type { HttpClient } from '../egress.js'
 
+import type { Readable } from 'node:stream'
 import type { PlatformName } from '../../src/api/common.js'
+import type { MediaType } from '../../src/api/media.js'
 import type { PlatformLimits } from '../../src/api/platforms.js'
 
 export { PLATFORM_NAMES, type PlatformName } from '../../src/api/common.js'
-export type { PlatformLimits, TextLimits, MediaLimits } from '../../src/api/platforms.js'
+export type { PlatformLimits, TextLimits, MediaLimits, MediaKindRules } from '../../src/api/platforms.js'
 
 /** What a platform module is given to do its work. */
 export interface PlatformContext {
@@ -23,10 +25,45 @@ export interface PlatformContext {
   app?: OAuthApp
 }
 
+/** An uploaded media of a post, as far as a platform's rules are concerned: what its bytes are. */
+export interface DraftMedia {
+  content_type: MediaType
+  bytes: number
+  width: number | null
+  height: number | null
+  /** A video's length; null for an image. */
+  duration_ms: number | null
+  /** The alt text it goes out with (the post's, else the media's own). */
+  alt_text: string | null
+}
+
 /** What a post is, as far as a platform's rules are concerned. */
 export interface Draft {
   content: string
   media_urls: string[]
+  /** Uploaded media, in order, after the media URLs; absent: none. */
+  media?: DraftMedia[]
+}
+
+/**
+ * An uploaded media as `publish` gets it: what it is, and how to reach its bytes. A module whose
+ * `limits.media.send` is `upload` streams `open()` to the platform's upload API (with
+ * `contentType`, `bytes` and `filename` for its multipart part or INIT call); one whose send is
+ * `url` hands the platform `url` to fetch; `link` puts `url` in the text. Its rules were checked
+ * at validation; the bytes are whole and of this type.
+ */
+export interface MediaAttachment extends DraftMedia {
+  /** `med_…`: stable across attempts, a seed for a platform's own idempotency where it has one. */
+  id: string
+  /** SHA-256 of the bytes, hex. */
+  sha256: string
+  /** A file name to send with the bytes: `<id>.<ext>`. */
+  filename: string
+  kind: 'image' | 'video'
+  /** Its public capability URL (`<public-url>/media/<token>.<ext>`), served by this daemon without a key. */
+  url: string
+  /** Opens the bytes (or `range`, both ends included) as a stream; each call is a new stream. */
+  open(range?: { start: number; end: number }): Promise<Readable>
 }
 
 /** A stored connection with its decrypted credentials, as a platform module sees it. */
@@ -72,6 +109,12 @@ export interface PublishRequest {
   postId: string
   content: string
   mediaUrls: string[]
+  /**
+   * Uploaded media, in order after `mediaUrls` (the platform's limits count both); absent or empty:
+   * none. Only a module that declares `uploadsMedia` gets any: validation refuses uploaded media
+   * for a platform that does not.
+   */
+  media?: MediaAttachment[]
   /** Absent for the post itself; set for a first comment or a thread part. */
   followUp?: FollowUp
 }
@@ -211,6 +254,12 @@ interface PlatformBase {
    * are the defaults, and `measure` and `check` read the connection's from `settings`.
    */
   limits: PlatformLimits
+  /**
+   * Whether `publish` sends uploaded media (`request.media`), as `limits.media.send` says. Absent or
+   * false: it does not yet, and validation refuses a post with uploaded media for this platform
+   * rather than publish it without them.
+   */
+  uploadsMedia?: boolean
   /**
    * The text's length counted the platform's way and the most it allows for this draft (a
    * caption under media may be shorter): the one rule `check` enforces on length, and what

@@ -3,7 +3,7 @@ import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
 import { X_URL_LENGTH } from '../../src/text-length.js'
-import { checkLimits, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 // X API v2 (docs.x.com): what smm enforces before a post goes out, and why.
@@ -144,7 +144,16 @@ async function uploadImage(ctx: PlatformContext, token: string, file: MediaFile)
 /** What X allows in one post: 280 weighted (a link 23, CJK and emoji 2), up to 4 images. */
 const LIMITS: PlatformLimits = {
   text: { max: X_MAX_LENGTH, count: 'x_weighted', url_length: X_URL_LENGTH },
-  media: { max: X_MAX_IMAGES, types: [...X_IMAGE_TYPES] },
+  media: {
+    max: X_MAX_IMAGES,
+    types: [...X_IMAGE_TYPES],
+    // X's media upload: up to 4 images of 5 MB (or one GIF of 15 MB), or one video of 512 MB,
+    // 0.5 s to 140 s, 32×32 to 1920×1200, aspect ratio 1:3 to 3:1; alt text up to 1,000 characters.
+    image: { types: [...X_IMAGE_TYPES, 'image/gif'], max: X_MAX_IMAGES, max_bytes: X_MAX_IMAGE_BYTES },
+    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 512 * 1024 * 1024, min_duration_ms: 500, max_duration_ms: 140_000, min_width: 32, min_height: 32, max_width: 1920, max_height: 1200, min_aspect_ratio: 1 / 3, max_aspect_ratio: 3 },
+    mixed: false,
+    alt_text_max: 1_000,
+  },
 }
 
 function metricsOf(counts: PublicMetrics | undefined): Metrics {
@@ -198,7 +207,7 @@ export const x: OAuthPlatform = {
 
   check(draft) {
     const errors = checkLimits(LIMITS, draft, { label: LABEL })
-    if (draft.content.trim() === '' && draft.media_urls.length === 0) {
+    if (draft.content.trim() === '' && !hasMedia(draft)) {
       errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on X unless the post has images' })
     }
     errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => REFUSED_EXTENSIONS[extension]))

@@ -51,5 +51,5 @@ export function bind<R extends RouteDef>(router: ApiRouter, def: R, handler: Han
       principal,
     } as Input<R>
     return handler(ctx as Ctx, input)
-  }, def.scope)
+  }, def.scope, def.rawBody !== undefined)
 }

@@ -17,6 +17,7 @@ function describe(platform: Platform): PlatformInfo {
     limits: v.parse(PlatformLimits, platform.limits),
     thread: platform.thread,
     first_comment: platform.firstComment,
+    uploads_media: platform.uploadsMedia === true,
   }
 }
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
-import { bulkOf, PostCreate, PostSchedule, PostUpdate, type Overrides, type PlatformOverride, type Post, type RepeatInput, type TargetMeasure, type ThreadPart } from '../../src/api/posts.js'
-import { partsOf, versionFor } from '../../src/post-parts.js'
+import { bulkOf, PostCreate, PostSchedule, PostUpdate, type MediaRef, type Overrides, type PlatformOverride, type Post, type RepeatInput, type TargetMeasure, type ThreadPart } from '../../src/api/posts.js'
+import type { Media } from '../../src/api/media.js'
+import { mediaIdsOf, partsOf, versionFor } from '../../src/post-parts.js'
 import { lastOccurrence } from '../../src/recurrence.js'
 import { toIso } from '../../src/time.js'
 import { ApiError, validationFailed, type FieldError } from '../../src/errors.js'
@@ -8,7 +9,8 @@ import { nextFreeSlot, QUEUE_HORIZON_MS } from '../../src/queue-slots.js'
 import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { Access } from '../access.js'
 import type { AppDeps } from '../context.js'
-import type { Platform, PlatformName } from '../platforms/types.js'
+import type { DraftMedia, Platform, PlatformName } from '../platforms/types.js'
+import { reachableFromOutside } from './public-url.js'
 import { QueueRefusedError, type NewPost, type NewRepeat, type PostChanges, type ScheduleAt } from '../store/index.js'
 import type { Account } from '../../src/api/accounts.js'
 
@@ -42,6 +44,8 @@ interface Draft {
   accountId: string | undefined
   content: string | undefined
   mediaUrls: string[] | undefined
+  /** Uploaded media as named; undefined when the field itself was invalid. */
+  media: MediaRef[] | undefined
   platforms: PlatformName[] | undefined
   scheduledAt: number | undefined
   thread: ThreadPart[]
@@ -49,23 +53,81 @@ interface Draft {
   overrides: Overrides
 }
 
-/** `#/content…` and `#/media_urls…` of a platform's check, moved to where the text came from. */
-function rebase(errors: FieldError[], at: { content: string; media: string }): FieldError[] {
+/** `#/content…`, `#/media_urls…` and `#/media…` of a platform's check, moved to where they came from. */
+function rebase(errors: FieldError[], at: { content: string; media: string; uploads: string }): FieldError[] {
   return errors.map((e) => {
     if (e.pointer.startsWith('#/content')) return { ...e, pointer: at.content + e.pointer.slice('#/content'.length) }
     if (e.pointer.startsWith('#/media_urls')) return { ...e, pointer: at.media + e.pointer.slice('#/media_urls'.length) }
+    if (e.pointer === '#/media' || e.pointer.startsWith('#/media/')) return { ...e, pointer: at.uploads + e.pointer.slice('#/media'.length) }
     return e
   })
 }
 
-const blank = (part: { content?: string; media_urls?: string[] }) => (part.content ?? '').trim() === '' && (part.media_urls ?? []).length === 0
+const blank = (part: { content?: string; media_urls?: string[]; media?: MediaRef[] }) =>
+  (part.content ?? '').trim() === '' && (part.media_urls ?? []).length === 0 && (part.media ?? []).length === 0
+
+/** Where each uploaded media a post names is named: its pointer and id, for errors about an id. */
+function mediaPlaces(draft: Pick<Draft, 'media' | 'thread' | 'overrides'>): { pointer: string; id: string }[] {
+  const places: { pointer: string; id: string }[] = []
+  const add = (refs: MediaRef[] | undefined, base: string) => refs?.forEach((ref, i) => places.push({ pointer: `${base}/${i}`, id: ref.id }))
+  const addThread = (thread: ThreadPart[] | undefined, base: string) => thread?.forEach((part, j) => add(part.media, `${base}/${j}/media`))
+  add(draft.media, '#/media')
+  addThread(draft.thread, '#/thread')
+  for (const [name, override] of Object.entries(draft.overrides)) {
+    add(override?.media, `#/overrides/${name}/media`)
+    addThread(override?.thread, `#/overrides/${name}/thread`)
+  }
+  return places
+}
+
+/** The user's media that a post names, by id; each id that is not one is an error where it is named (never 403: another user's media is not revealed). */
+async function resolveMedia(deps: AppDeps, userId: string, draft: Pick<Draft, 'media' | 'thread' | 'overrides'>): Promise<{ media: Map<string, Media>; errors: FieldError[] }> {
+  const ids = mediaIdsOf({ media: draft.media, thread: draft.thread, overrides: draft.overrides })
+  const media = new Map((ids.length ? await deps.store.media.getMany(userId, ids) : []).map((m) => [m.id, m]))
+  const errors = mediaPlaces(draft)
+    .filter((place) => !media.has(place.id))
+    .map((place) => ({ pointer: place.pointer, code: 'not_found', detail: `${place.id} is not one of your media: upload the file with POST /v1/media (or smm media upload) and use the id it answers` }))
+  return { media, errors }
+}
+
+/** Named media as a platform's rules see them, the post's alt text winning over the media's own. */
+const draftMedia = (refs: MediaRef[], media: ReadonlyMap<string, Media>): DraftMedia[] =>
+  refs.flatMap((ref) => {
+    const m = media.get(ref.id)
+    return m ? [{ content_type: m.content_type, bytes: m.bytes, width: m.width, height: m.height, duration_ms: m.duration_ms, alt_text: ref.alt_text ?? m.alt_text }] : []
+  })
+
+/**
+ * Whether this platform can be given uploaded media at all from here: its module must send them
+ * (point by point, platforms learn to), and a platform that fetches them by URL must be able to
+ * reach the daemon's public URL. Errors at `pointer`, the list that holds them.
+ */
+function deliveryChecks(deps: AppDeps, platform: Platform, pointer: string): FieldError[] {
+  const errors: FieldError[] = []
+  const name = platform.name
+  if (platform.limits.media.send === 'url' && !reachableFromOutside(deps.publicUrl())) {
+    errors.push({
+      pointer,
+      code: 'media_url_not_public',
+      detail: `${platform.label} fetches media from their URL, and this daemon's public URL (${deps.publicUrl()}) cannot be reached from the internet: start the daemon with --public-url set to an https address the internet reaches (behind a proxy, say)`,
+    })
+  }
+  if (!platform.uploadsMedia) {
+    errors.push({
+      pointer,
+      code: 'media_not_supported',
+      detail: `${platform.label} cannot be sent uploaded media by this smm yet: give the media to ${name} as media_urls (https URLs of your own host), or leave them out for ${name} with "overrides": {"${name}": {"media": []}}`,
+    })
+  }
+  return errors
+}
 
 /** The rules that hold whatever the platforms: every thread part and first comment says something, every override is for a target. */
 function shapeChecks(draft: Draft): FieldError[] {
   const errors: FieldError[] = []
   const threadBlanks = (thread: ThreadPart[], base: string) =>
     thread.forEach((part, i) => {
-      if (blank(part)) errors.push({ pointer: `${base}/${i}/content`, code: 'required', detail: 'is required (and not blank) unless media_urls has at least one URL: a thread part must say something' })
+      if (blank(part)) errors.push({ pointer: `${base}/${i}/content`, code: 'required', detail: 'is required (and not blank) unless the part has media: a thread part must say something' })
     })
   const commentBlank = (comment: string | null | undefined, pointer: string) => {
     if (typeof comment === 'string' && comment.trim() === '') errors.push({ pointer, code: 'required', detail: 'must not be blank; leave it out (or null) for no first comment' })
@@ -88,21 +150,28 @@ function shapeChecks(draft: Draft): FieldError[] {
  * error pointing where the offending text came from (`#/overrides/x/content`, `#/thread/2/content`,
  * `#/first_comment`); and each part measured the platform's way.
  */
-function versionChecks(platform: Platform, settings: Record<string, unknown>, draft: Draft & { content: string; mediaUrls: string[] }): { errors: FieldError[]; measure: TargetMeasure } {
+function versionChecks(
+  deps: AppDeps,
+  platform: Platform,
+  settings: Record<string, unknown>,
+  draft: Draft & { content: string; mediaUrls: string[] },
+  media: ReadonlyMap<string, Media>,
+): { errors: FieldError[]; measure: TargetMeasure } {
   const name = platform.name
   const override = draft.overrides[name] ?? {}
-  const version = versionFor({ content: draft.content, media_urls: draft.mediaUrls, thread: draft.thread, first_comment: draft.firstComment, overrides: draft.overrides }, name)
+  const version = versionFor({ content: draft.content, media_urls: draft.mediaUrls, media: draft.media ?? [], thread: draft.thread, first_comment: draft.firstComment, overrides: draft.overrides }, name)
   const from = (field: keyof PlatformOverride) => (override[field] !== undefined ? `#/overrides/${name}/${field}` : `#/${field}`)
-  const post = { content: version.content, media_urls: version.mediaUrls }
-  const errors = rebase(platform.check(post, settings), { content: from('content'), media: from('media_urls') })
+  const post = { content: version.content, media_urls: version.mediaUrls, media: draftMedia(version.media, media) }
+  const errors = rebase(platform.check(post, settings), { content: from('content'), media: from('media_urls'), uploads: from('media') })
+  if (version.media.length) errors.push(...deliveryChecks(deps, platform, from('media')))
   // An override may blank what the post had; a platform whose own check has no such rule (the feed) still needs something to say.
   const said = errors.some((e) => e.pointer === from('content') && e.code === 'required')
-  if ((override.content !== undefined || override.media_urls !== undefined) && blank(post) && !said) {
-    errors.push({ pointer: from('content'), code: 'required', detail: `is required (and not blank) on ${platform.label} unless media_urls has at least one URL` })
+  if ((override.content !== undefined || override.media_urls !== undefined || override.media !== undefined) && blank({ ...post, media: version.media }) && !said) {
+    errors.push({ pointer: from('content'), code: 'required', detail: `is required (and not blank) on ${platform.label} unless the post has media` })
   }
   const parts: TargetMeasure['parts'] = []
   for (const part of partsOf(version).slice(1)) {
-    const draftPart = { content: part.content, media_urls: part.mediaUrls }
+    const draftPart = { content: part.content, media_urls: part.mediaUrls, media: draftMedia(part.media, media) }
     if (part.kind === 'first_comment') {
       const pointer = from('first_comment')
       if (platform.firstComment === null) {
@@ -114,10 +183,11 @@ function versionChecks(platform: Platform, settings: Record<string, unknown>, dr
         continue
       }
       // A comment is text under the post: the platform's text rules apply, not its media ones.
-      if (part.content.trim() !== '') errors.push(...rebase(platform.check(draftPart, settings).filter((e) => e.pointer.startsWith('#/content')), { content: pointer, media: pointer }))
+      if (part.content.trim() !== '') errors.push(...rebase(platform.check(draftPart, settings).filter((e) => e.pointer.startsWith('#/content')), { content: pointer, media: pointer, uploads: pointer }))
     } else {
       const at = `${from('thread')}/${part.index - (version.firstComment === null ? 1 : 2)}`
-      if (!blank(draftPart)) errors.push(...rebase(platform.check(draftPart, settings), { content: `${at}/content`, media: `${at}/media_urls` }))
+      if (!blank({ ...draftPart, media: part.media })) errors.push(...rebase(platform.check(draftPart, settings), { content: `${at}/content`, media: `${at}/media_urls`, uploads: `${at}/media` }))
+      if (part.media.length) errors.push(...deliveryChecks(deps, platform, `${at}/media`))
     }
     parts.push({ index: part.index, kind: part.kind === 'first_comment' ? 'first_comment' : 'thread', ...platform.measure(draftPart, settings) })
   }
@@ -132,10 +202,12 @@ async function contextChecks(deps: AppDeps, access: Access, draft: Draft, checkT
   const errors: FieldError[] = []
   const targets: TargetMeasure[] = []
   const { content, mediaUrls, platforms, accountId } = draft
-  if (content !== undefined && mediaUrls !== undefined && content.trim() === '' && mediaUrls.length === 0) {
-    errors.push({ pointer: '#/content', code: 'required', detail: 'is required (and not blank) unless media_urls has at least one URL' })
+  if (content !== undefined && mediaUrls !== undefined && draft.media !== undefined && content.trim() === '' && mediaUrls.length === 0 && draft.media.length === 0) {
+    errors.push({ pointer: '#/content', code: 'required', detail: 'is required (and not blank) unless the post has media' })
   }
   errors.push(...shapeChecks(draft))
+  const resolved = await resolveMedia(deps, access.userId, draft)
+  errors.push(...resolved.errors)
   if (checkTime && draft.scheduledAt !== undefined && draft.scheduledAt < deps.clock.now() - PAST_GRACE_MS) {
     errors.push({ pointer: '#/scheduled_at', code: 'in_the_past', detail: 'is more than 5 minutes in the past; leave it out to publish now' })
   }
@@ -158,7 +230,7 @@ async function contextChecks(deps: AppDeps, access: Access, draft: Draft, checkT
     } else if (connection.status !== 'active') {
       errors.push({ pointer, code: 'platform_not_connected', detail: `the ${name} connection of account ${account.id} must be connected again (${name} refused its credentials)` })
     } else if (content !== undefined && mediaUrls !== undefined) {
-      const checked = versionChecks(platform, connection.settings, { ...draft, content, mediaUrls })
+      const checked = versionChecks(deps, platform, connection.settings, { ...draft, content, mediaUrls }, resolved.media)
       errors.push(...checked.errors)
       targets.push(checked.measure)
     }
@@ -194,9 +266,16 @@ function checkRepeat(repeat: RepeatInput, startsAt: number, timezone: string): {
   return { errors: [], repeat: rule }
 }
 
+/**
+ * A post's media as it names them, from its record: what the checks of an edit or a schedule
+ * need (the alt text each goes out with; the store keeps the post's own as it was given).
+ */
+const refsOf = (media: Post['media']): MediaRef[] => media.map((m) => ({ id: m.id, alt_text: m.alt_text }))
+const threadRefsOf = (thread: Post['thread']): ThreadPart[] => thread.map((part) => ({ content: part.content, media_urls: part.media_urls, media: refsOf(part.media ?? []) }))
+
 /** Thread parts as kept: content and media always there. */
-function normalisedThread(thread: ThreadPart[]): Required<ThreadPart>[] {
-  return thread.map((part) => ({ content: part.content ?? '', media_urls: part.media_urls ?? [] }))
+function normalisedThread(thread: ThreadPart[]): NonNullable<NewPost['thread']> {
+  return thread.map((part) => ({ content: part.content ?? '', media_urls: part.media_urls ?? [], ...(part.media?.length ? { media: part.media } : {}) }))
 }
 
 /** A post that passed every check of POST /v1/posts, and how its text measures on each target. */
@@ -251,6 +330,7 @@ export async function parseNewPost(deps: AppDeps, access: Access, raw: unknown):
     accountId: values.account_id,
     content: 'content' in values || !errors.some((e) => e.pointer === '#/content') ? (values.content ?? '') : undefined,
     mediaUrls: 'media_urls' in values || !errors.some((e) => e.pointer.startsWith('#/media_urls')) ? (values.media_urls ?? []) : undefined,
+    media: 'media' in values || !errors.some((e) => e.pointer === '#/media' || e.pointer.startsWith('#/media/')) ? (values.media ?? []) : undefined,
     platforms: values.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
     thread: values.thread ?? [],
@@ -286,6 +366,7 @@ export async function parseNewPost(deps: AppDeps, access: Access, raw: unknown):
     accountId: draft.accountId!,
     content: draft.content!,
     mediaUrls: draft.mediaUrls!,
+    ...(draft.media?.length ? { media: draft.media } : {}),
     platforms: draft.platforms!,
     scheduledAt,
     ...(isDraft ? { draft: true } : {}),
@@ -310,9 +391,10 @@ export async function parseSchedule(deps: AppDeps, access: Access, post: Post, r
     accountId: post.account_id,
     content: post.content,
     mediaUrls: post.media_urls,
+    media: refsOf(post.media),
     platforms: post.platforms,
     scheduledAt: values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at),
-    thread: post.thread,
+    thread: threadRefsOf(post.thread),
     firstComment: post.first_comment,
     overrides: post.overrides,
   }
@@ -366,9 +448,10 @@ export async function parsePostChanges(deps: AppDeps, access: Access, post: Post
     accountId: post.account_id,
     content: pick('content', values.content, post.content),
     mediaUrls: pick('media_urls', values.media_urls, post.media_urls),
+    media: pick('media', values.media, refsOf(post.media)),
     platforms: pick('platforms', values.platforms, post.platforms),
     scheduledAt: given.has('scheduled_at') ? (values.scheduled_at === undefined ? undefined : Date.parse(values.scheduled_at)) : undefined,
-    thread: (given.has('thread') ? values.thread : post.thread) ?? [],
+    thread: (given.has('thread') ? values.thread : threadRefsOf(post.thread)) ?? [],
     firstComment: (given.has('first_comment') ? values.first_comment : post.first_comment) ?? null,
     overrides: (given.has('overrides') ? values.overrides : post.overrides) ?? {},
   }
@@ -377,6 +460,7 @@ export async function parsePostChanges(deps: AppDeps, access: Access, post: Post
   return {
     ...(given.has('content') ? { content: draft.content! } : {}),
     ...(given.has('media_urls') ? { mediaUrls: draft.mediaUrls! } : {}),
+    ...(given.has('media') ? { media: draft.media! } : {}),
     ...(given.has('platforms') ? { platforms: draft.platforms! } : {}),
     ...(draft.scheduledAt !== undefined ? { scheduledAt: draft.scheduledAt } : {}),
     ...(given.has('thread') ? { thread: normalisedThread(draft.thread) } : {}),

@@ -4,7 +4,7 @@ import { ApiError, conflict, invalidField, notFound, validationFailed } from '..
 import type { Post, PostListQuery, PostStatus } from '../../src/api/posts.js'
 import { accessOf, type Access, type Action } from '../access.js'
 import type { Ctx, AppDeps } from '../context.js'
-import { QueueRefusedError, type Change, type PostFilters, type PostRecord } from '../store/index.js'
+import { MediaUnavailableError, QueueRefusedError, type Change, type PostFilters, type PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
 import { parseNewPost, parseNewPosts, parsePostChanges, parseSchedule, queueRefusal } from './post-input.js'
 
@@ -28,12 +28,20 @@ function notEditable(record: PostRecord, verb: string, only = 'a scheduled post 
   })
 }
 
-/** A queued create or schedule that found no slot in the store's transaction: the same 422 the checks give. */
+/**
+ * A queued create or schedule that found no slot in the store's transaction, or a write whose
+ * media were deleted since they were checked: the same 422 the checks give.
+ */
 async function refusingQueue<T>(pointerOf: (index: number) => string, work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (error) {
     if (error instanceof QueueRefusedError) throw validationFailed([queueRefusal(error, pointerOf(error.index))])
+    if (error instanceof MediaUnavailableError) {
+      // Of several posts, which one named them is not known here: the list is pointed at.
+      const pointer = pointerOf(0).startsWith('#/posts/') ? '#/posts' : '#/media'
+      throw validationFailed([{ pointer, code: 'not_found', detail: `${error.mediaIds.join(', ')} no longer exist: they were deleted while the post was being saved` }])
+    }
     throw error
   }
 }
@@ -156,7 +164,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
       editable: (post) => post.status === 'scheduled' || post.status === 'draft',
       write: async (current) => {
         const changes = await parsePostChanges(deps, access, current.post, ctx.request.body ?? {})
-        return store.posts.update([current.workspaceId], params.id, changes, current.version, clock.now())
+        return refusingQueue(() => '#/queue', () => store.posts.update([current.workspaceId], params.id, changes, current.version, clock.now()))
       },
     })
   })

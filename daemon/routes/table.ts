@@ -9,6 +9,8 @@ interface Route {
   pattern: string
   scope?: Scope
   handler: RouterMiddleware<State>
+  /** Its body is bytes its handler streams (an upload), not JSON for the body reader. */
+  rawBody: boolean
 }
 
 /**
@@ -65,7 +67,7 @@ export class RouteTable {
   private readonly fixed = new Map<string, Map<string, Route>>()
 
   /** Adds a route: a Koa path pattern (`/v1/posts/:id`), its methods, and the scope it needs. */
-  register(path: string, methods: string[], handler: RouterMiddleware<State>, scope?: Scope): void {
+  register(path: string, methods: string[], handler: RouterMiddleware<State>, scope?: Scope, rawBody = false): void {
     if (methods.length === 0) throw new Error(`${path}: a route needs a method.`)
     const group = groupOf(path)
     const first = group.split('/')[0]!
@@ -84,7 +86,7 @@ export class RouteTable {
     }
     router.register(path, methods, handler)
     const layer = router.stack.at(-1)!
-    const route: Route = { pattern: path, scope, handler }
+    const route: Route = { pattern: path, scope, handler, rawBody }
     this.routeOf.set(layer, route)
     // Only a pattern of plain characters (and escaped dots) is one fixed path.
     if (!/^[\w/.\\-]+$/.test(path)) return
@@ -130,6 +132,7 @@ export class RouteTable {
       routed.params = params
       routed._matchedRoute = route.pattern
       ctx.state.handler = route.handler
+      ctx.state.rawBody = route.rawBody
     }
     return (ctx, next) => {
       const path = ctx.path

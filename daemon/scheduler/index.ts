@@ -7,6 +7,8 @@ import type { PlatformRegistry } from '../platforms/index.js'
 import type { OAuthApps } from '../platforms/oauth-apps.js'
 import { callWithConnection } from '../platforms/oauth-tokens.js'
 import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
+import { attachmentOf } from '../media/attachments.js'
+import type { MediaStore } from '../media/port.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
 import { StoreUnavailableError, whileUnavailable, type ClaimedTarget, type Settlement, type StoredConnection, type StoredPart, type TargetRef } from '../store/index.js'
@@ -26,6 +28,8 @@ export interface SchedulerDeps {
   oauthApps: OAuthApps
   /** Where the publishing metrics are registered; unset when metrics are off. */
   prometheus?: Prometheus
+  /** Where uploaded media's bytes are, for the platforms that upload them. */
+  mediaStore: MediaStore
 }
 
 /** The `reason` of a target that failed for good, or `unconfirmed` for one whose outcome is unknown. */
@@ -477,11 +481,22 @@ export class Scheduler {
     // part-way leaves the parts before it recorded, and the next attempt resumes after them.
     const out = new Map(target.published.map((part) => [part.index, part]))
     const several = target.parts.length > 1
+    // Uploaded media, read once for every part: a media named by a post cannot be deleted while it is publishing.
+    const ids = [...new Set(target.parts.flatMap((part) => part.media.map((ref) => ref.id)))]
+    const media = new Map((ids.length ? await store.media.getMany(target.userId, ids) : []).map((m) => [m.id, m]))
+    const gone = ids.filter((id) => !media.has(id))
+    if (gone.length) return failed('media_missing', `The media ${gone.join(', ')} no longer exist (deleted with their account?); the post was not published. Upload them again and edit the post.`, 'permanent')
     let sealed: Buffer | undefined
     for (const part of target.parts) {
       if (out.has(part.index)) continue
       const started = clock.now()
-      const request: PublishRequest = { postId: target.postId, content: part.content, mediaUrls: part.mediaUrls, ...(part.index > 0 ? { followUp: followUpOf(part, out) } : {}) }
+      const request: PublishRequest = {
+        postId: target.postId,
+        content: part.content,
+        mediaUrls: part.mediaUrls,
+        media: part.media.map((ref) => attachmentOf(media.get(ref.id)!, ref, this.deps.mediaStore)),
+        ...(part.index > 0 ? { followUp: followUpOf(part, out) } : {}),
+      }
       let result: Published
       try {
         // OAuth tokens are refreshed (and stored) in there, before they expire and once on a refusal.

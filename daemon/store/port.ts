@@ -6,9 +6,10 @@
 import type { Account, Connection } from '../../src/api/accounts.js'
 import type { ApiKey, NewKeySecret } from '../../src/api/api-keys.js'
 import type { Plan, Scope } from '../../src/api/common.js'
-import type { Overrides, PartKind, Post, PostStatus, ThreadPart } from '../../src/api/posts.js'
+import type { MediaRef, Overrides, PartKind, Post, PostStatus, ThreadPart } from '../../src/api/posts.js'
 import type { PartPlan } from '../../src/post-parts.js'
 import type { Limits, User } from '../../src/api/users.js'
+import type { Media, MediaType } from '../../src/api/media.js'
 import type { Webhook, WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
 import type { Member, Role } from '../../src/api/workspaces.js'
 import type { EventType } from '../../src/events.js'
@@ -78,11 +79,21 @@ export interface StoredEvent {
   createdAt: number
 }
 
+/** An uploaded media of a feed item: an enclosure or attachment with its type, size and alt text. */
+export interface FeedAttachment {
+  url: string
+  type: string
+  bytes: number
+  alt_text: string | null
+}
+
 /** One item of an account's feed, as the feed platform published it. */
 export interface FeedItem {
   postId: string
   content: string
   mediaUrls: string[]
+  /** Uploaded media, after the media URLs. */
+  attachments: FeedAttachment[]
   publishedAt: number
 }
 
@@ -165,6 +176,7 @@ export interface ClaimedTarget extends TargetRef, HeldTarget {
   /** The post's version for this platform (its override applied): what part 0 publishes. */
   content: string
   mediaUrls: string[]
+  media: MediaRef[]
   /** Every part this target publishes, in order (0 the post itself). */
   parts: PartPlan[]
   /** The parts already out (an earlier attempt's), in order: never sent again. */
@@ -374,6 +386,8 @@ export interface NewPost {
   accountId: string
   content: string
   mediaUrls: string[]
+  /** Uploaded media, each the user's and ready (checked by the caller; the store makes sure they still are). */
+  media?: MediaRef[]
   platforms: PlatformName[]
   /** When to publish; null for a draft with no time yet, or when `queue` picks the time. */
   scheduledAt: number | null
@@ -382,15 +396,15 @@ export interface NewPost {
   /** Takes the account's next free queue slot after `now`, chosen inside the create's transaction. */
   queue?: boolean
   repeat?: NewRepeat
-  /** Follow-up parts, each normalised to content and media; absent: none. */
-  thread?: Required<ThreadPart>[]
+  /** Follow-up parts, each normalised to content and media URLs (uploaded media where it has some); absent: none. */
+  thread?: (Required<Omit<ThreadPart, 'media'>> & Pick<ThreadPart, 'media'>)[]
   /** absent or null: none. */
   firstComment?: string | null
   /** Per-platform versions; absent: none. */
   overrides?: Overrides
 }
 
-export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'platforms' | 'thread' | 'firstComment' | 'overrides'>> & { scheduledAt?: number }
+export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'media' | 'platforms' | 'thread' | 'firstComment' | 'overrides'>> & { scheduledAt?: number }
 
 /** When a draft is to be published: at an instant, or at the account's next free queue slot. */
 export type ScheduleAt = { at: number } | { queue: true }
@@ -407,6 +421,17 @@ export class QueueRefusedError extends Error {
   ) {
     super(reason === 'queue_empty' ? `Account ${accountId} has no queue slots.` : `Account ${accountId} has no free queue slot.`)
     this.name = 'QueueRefusedError'
+  }
+}
+
+/**
+ * Media a post names are no longer there (deleted, or removed by the cleanup, since they were
+ * checked): nothing of the unit of work was done.
+ */
+export class MediaUnavailableError extends Error {
+  constructor(readonly mediaIds: string[]) {
+    super(`Media ${mediaIds.join(', ')} no longer exist.`)
+    this.name = 'MediaUnavailableError'
   }
 }
 
@@ -728,12 +753,13 @@ export interface NewFeedItem {
   postId: string
   content: string
   mediaUrls: string[]
+  attachments?: FeedAttachment[]
   now: number
 }
 
 export interface FeedStore {
   /** Adds a post to an account's feed, once; a second call answers the item already there. */
-  publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number): Promise<FeedItem>
+  publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number, attachments?: FeedAttachment[]): Promise<FeedItem>
   /** The newest items first. */
   recent(accountId: string, limit: number): Promise<FeedItem[]>
 }
@@ -897,6 +923,116 @@ export interface WorkspacesStore {
   removeMember(id: string, userId: string): Promise<MemberChange>
 }
 
+/** A media object about to be uploaded: its row reserves its size against the user's quota. */
+export interface NewMedia {
+  id: string
+  /** The secret part of its public URL. */
+  token: string
+  /** Its public URL (`<public-url>/media/<token>.<ext>`), kept as given. */
+  url: string
+  contentType: MediaType
+  /** The size reserved: the declared length, or the most the upload may grow to. */
+  bytes: number
+  altText: string | null
+}
+
+/** What was learnt from an upload's bytes once they were all stored. */
+export interface MediaFacts {
+  contentType: MediaType
+  bytes: number
+  sha256: string
+  width: number | null
+  height: number | null
+  durationMs: number | null
+}
+
+export type MediaReservation = { kind: 'reserved' } | { kind: 'quota_exceeded'; used: number }
+
+export type MediaDeletion = { kind: 'ok' } | { kind: 'not_found' } | { kind: 'in_use'; postIds: string[] }
+
+/** A tus upload in progress: where it is, and the media row it will complete. */
+export interface UploadRecord {
+  id: string
+  userId: string
+  mediaId: string
+  length: number
+  offset: number
+  /** Pieces stored so far, in order: piece n is `uploadPartKey(id, n)` in the media store. */
+  parts: number
+  contentType: MediaType
+  altText: string | null
+  createdAt: number
+  expiresAt: number
+}
+
+export interface NewUpload {
+  id: string
+  length: number
+  expiresAt: number
+}
+
+/** Why a PATCH may not write to an upload now. */
+export type UploadLock =
+  | { kind: 'locked'; upload: UploadRecord; lease: number }
+  | { kind: 'not_found' }
+  | { kind: 'offset_mismatch'; offset: number }
+  | { kind: 'busy' }
+
+/** Media (or an abandoned upload) the cleanup has claimed: remove its bytes, then `removed`. */
+export interface RemovableMedia {
+  id: string
+  /** The tus upload it came from, whose pieces go too; null for a direct upload. */
+  uploadId: string | null
+  parts: number
+  /** The claim's lease: `removed` deletes the row only while the claim still holds (a fencing token). */
+  lease: number
+}
+
+/**
+ * Media objects and tus uploads: the rows; the bytes are the media store's. Every media the API
+ * shows is `ready`; `uploading` rows reserve quota; `deleting` ones wait for the cleanup.
+ */
+export interface MediaObjectsStore {
+  /** Reserves an upload's size against `quota` (null: none), as an `uploading` row; or says how much is used. */
+  reserve(userId: string, media: NewMedia, quota: number | null, now: number): Promise<MediaReservation>
+  /** Makes an upload ready with the facts of its bytes; undefined if its row is gone (cleaned up meanwhile). */
+  complete(id: string, facts: MediaFacts, now: number): Promise<Media | undefined>
+  /** Drops an upload that failed, its row and reservation (its bytes were never stored, or are removed by the caller). */
+  discard(id: string): Promise<void>
+  get(userId: string, id: string): Promise<Media | undefined>
+  /** The user's ready media among `ids`, in no order. */
+  getMany(userId: string, ids: readonly string[]): Promise<Media[]>
+  /** Any user's ready media by the token of its public URL. */
+  byToken(token: string): Promise<Media | undefined>
+  /** Newest first, after the id `after` ('' for the first page). */
+  listPage(userId: string, after: string, limit: number): Promise<Media[]>
+  setAltText(userId: string, id: string, altText: string | null, now: number): Promise<Media | undefined>
+  /** Deletes media no draft, scheduled or publishing post uses: gone from the API at once, its bytes removed by the cleanup. */
+  delete(userId: string, id: string, now: number): Promise<MediaDeletion>
+  /** Bytes the user's media take or have reserved. */
+  usage(userId: string): Promise<number>
+  /** Starts a tus upload: its media row (reserved against `quota`) and its upload row, together. */
+  createUpload(userId: string, upload: NewUpload, media: NewMedia, quota: number | null, now: number): Promise<MediaReservation>
+  getUpload(userId: string, id: string, now: number): Promise<UploadRecord | undefined>
+  /** Claims an upload for one PATCH at `offset`, under a lease; or says why not. */
+  lockUpload(userId: string, id: string, offset: number, now: number, leaseMs: number): Promise<UploadLock>
+  /** Records one piece of `bytes` stored, while the lease holds; undefined when it no longer does. */
+  advanceUpload(id: string, lease: number, bytes: number): Promise<UploadRecord | undefined>
+  /** Gives a PATCH's claim up without a piece. */
+  unlockUpload(id: string, lease: number): Promise<void>
+  /** Ends an upload whose every byte arrived: its media ready, the upload gone, while the lease holds. */
+  finishUpload(id: string, lease: number, facts: MediaFacts, now: number): Promise<Media | undefined>
+  /** tus termination: the upload is gone at once, its pieces removed by the cleanup. False if there was none. */
+  terminateUpload(userId: string, id: string, now: number): Promise<boolean>
+  /**
+   * Claims up to `limit` media for removal, under a lease: unreferenced ones past `release_at`,
+   * uploads unfinished 24 h after they began, deleted ones, and claims that lapsed.
+   */
+  claimRemovable(now: number, limit: number, leaseMs: number): Promise<RemovableMedia[]>
+  /** Forgets a media whose bytes are gone, if the claim `lease` still holds. */
+  removed(id: string, lease: number): Promise<boolean>
+}
+
 /** Everything that touches storage, one family of data per member. */
 export interface Store {
   users: UsersStore
@@ -915,6 +1051,7 @@ export interface Store {
   metrics: MetricsStore
   analytics: AnalyticsStore
   oauth: OAuthStore
+  media: MediaObjectsStore
   /**
    * On an empty database only: creates the owner user and one key with every scope, together.
    * Undefined if there are users already.

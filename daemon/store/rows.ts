@@ -4,7 +4,8 @@
  */
 import type { Connection } from '../../src/api/accounts.js'
 import type { WebhookDeliveryAttempt } from '../../src/api/webhooks.js'
-import type { Overrides, PartKind, PostStatus, Repeat, Target, TargetStatus } from '../../src/api/posts.js'
+import type { MediaRef, Overrides, PartKind, PostMedia, PostStatus, Repeat, Target, TargetStatus } from '../../src/api/posts.js'
+import { MEDIA_EXTENSIONS, type Media, type MediaType } from '../../src/api/media.js'
 import { partsOf, versionFor } from '../../src/post-parts.js'
 import type { SeriesRule } from '../../src/recurrence.js'
 import type { ApiKey } from '../../src/api/api-keys.js'
@@ -16,7 +17,7 @@ import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
+import type { FeedAttachment, NewFeedItem, UploadRecord, StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -188,12 +189,17 @@ export interface FeedRow {
   published_at: number
 }
 
+/** A feed item's media as its column keeps them: URLs as given, uploaded media as objects after them. */
+export const feedMediaColumn = (item: Pick<NewFeedItem, 'mediaUrls' | 'attachments'>) => JSON.stringify([...item.mediaUrls, ...(item.attachments ?? [])])
+
 export function feedItemFromRow(row: FeedRow): FeedItem {
+  const media = JSON.parse(row.media_urls) as (string | FeedAttachment)[]
   return {
-      postId: row.post_id,
-      content: row.content,
-      mediaUrls: JSON.parse(row.media_urls) as string[],
-      publishedAt: row.published_at,
+    postId: row.post_id,
+    content: row.content,
+    mediaUrls: media.filter((m): m is string => typeof m === 'string'),
+    attachments: media.filter((m): m is FeedAttachment => typeof m !== 'string'),
+    publishedAt: row.published_at,
   }
 }
 
@@ -265,6 +271,8 @@ export interface PostRow {
   first_comment: string | null
   /** JSON: per-platform versions. */
   overrides: string
+  /** JSON: the uploaded media the post names, `[{id, alt_text}]`. */
+  media: string
 }
 
 /** A series' rule as a post row keeps it (JSON in `repeat_rule`), times in ms. */
@@ -303,6 +311,7 @@ export const SERIES_TEMPLATE_COLUMNS = [
   'account_id',
   'content',
   'media_urls',
+  'media',
   'platforms',
   'thread',
   'first_comment',
@@ -333,6 +342,12 @@ export function occurrenceRow(template: string, id: string, occurrence: number, 
     updated_at: now,
   }
   return { ...Object.fromEntries(SERIES_TEMPLATE_COLUMNS.filter((c) => c in copied).map((c) => [c, copied[c]])), ...own } as Record<string, unknown> & Pick<PostRow, 'id' | 'platforms' | 'user_id'>
+}
+
+/** What an occurrence row names of uploaded media, from its template's columns (absent in a template from before media: none). */
+export function templateMedia(row: Record<string, unknown>): { media: MediaRef[]; thread: { media?: MediaRef[] }[]; overrides: Overrides } {
+  const parse = <T>(column: string, none: T): T => (typeof row[column] === 'string' ? (JSON.parse(row[column] as string) as T) : none)
+  return { media: parse('media', []), thread: parse('thread', []), overrides: parse('overrides', {}) }
 }
 
 export interface TargetRow {
@@ -430,10 +445,31 @@ function partsOfTarget(row: TargetRow, parts: PartRow[]): Target['parts'] {
   return own.map((p) => ({ index: Number(p.idx), kind: p.kind, platform_post_id: p.platform_post_id, url: p.url, published_at: toIso(Number(p.published_at)) }))
 }
 
+/**
+ * Whether a post names uploaded media anywhere (itself, its thread, its per-platform versions),
+ * so that reads of every other post skip the media table. JSON text is enough to tell: a key
+ * `"media"` holding an object can only be structure, never inside a string, where a quote is
+ * always escaped.
+ */
+export function namesMedia(post: Pick<PostRow, 'media' | 'thread' | 'overrides'>): boolean {
+  return post.media !== '[]' || post.thread.includes('"media":[{') || post.overrides.includes('"media":[{')
+}
+
+/** Uploaded media as a post shows them, in the post's order: a media gone since is left out. */
+function postMediaOf(refs: MediaRef[] | undefined, media: ReadonlyMap<string, Media>): PostMedia[] {
+  const shown: PostMedia[] = []
+  for (const ref of refs ?? []) {
+    const m = media.get(ref.id)
+    if (m) shown.push({ id: m.id, url: m.url, content_type: m.content_type, width: m.width, height: m.height, alt_text: ref.alt_text ?? m.alt_text })
+  }
+  return shown
+}
+
 /** A post and its targets as the API shows them, targets in the order of the post's platforms. */
-export function postRecordOf(row: PostRow, targetRows: TargetRow[], partRows: PartRow[] = []): PostRecord {
+export function postRecordOf(row: PostRow, targetRows: TargetRow[], partRows: PartRow[] = [], mediaRows: readonly Media[] = []): PostRecord {
   const platforms = JSON.parse(row.platforms) as PlatformName[]
   const targets = [...targetRows].sort((a, b) => platforms.indexOf(a.platform) - platforms.indexOf(b.platform))
+  const media = new Map(mediaRows.map((m) => [m.id, m]))
   return {
     version: row.version,
     workspaceId: row.workspace_id,
@@ -443,8 +479,13 @@ export function postRecordOf(row: PostRow, targetRows: TargetRow[], partRows: Pa
       account_id: row.account_id,
       content: row.content,
       media_urls: JSON.parse(row.media_urls) as string[],
+      media: postMediaOf(JSON.parse(row.media ?? '[]') as MediaRef[], media),
       platforms,
-      thread: JSON.parse(row.thread ?? '[]') as { content: string; media_urls: string[] }[],
+      thread: (JSON.parse(row.thread ?? '[]') as { content: string; media_urls: string[]; media?: MediaRef[] }[]).map((part) => ({
+        content: part.content,
+        media_urls: part.media_urls,
+        ...(part.media?.length ? { media: postMediaOf(part.media, media) } : {}),
+      })),
       first_comment: row.first_comment ?? null,
       overrides: JSON.parse(row.overrides ?? '{}') as Overrides,
       scheduled_at: toIsoOrNull(row.scheduled_at),
@@ -591,6 +632,7 @@ export interface ClaimRow {
   user_id: string
   content: string
   media_urls: string
+  media: string
   thread: string
   first_comment: string | null
   overrides: string
@@ -602,7 +644,8 @@ export function claimedTargetOf(ref: TargetRef, row: ClaimRow, published: Stored
     {
       content: row.content,
       media_urls: JSON.parse(row.media_urls) as string[],
-      thread: JSON.parse(row.thread ?? '[]') as { content: string; media_urls: string[] }[],
+      media: JSON.parse(row.media ?? '[]') as MediaRef[],
+      thread: JSON.parse(row.thread ?? '[]') as { content: string; media_urls: string[]; media?: MediaRef[] }[],
       first_comment: row.first_comment ?? null,
       overrides: JSON.parse(row.overrides ?? '{}') as Overrides,
     },
@@ -618,6 +661,7 @@ export function claimedTargetOf(ref: TargetRef, row: ClaimRow, published: Stored
     uncertainSince: row.uncertain_since ?? undefined,
     content: version.content,
     mediaUrls: version.mediaUrls,
+    media: version.media,
     parts: partsOf(version),
     published: [...published].sort((a, b) => a.index - b.index),
   }
@@ -666,4 +710,77 @@ export function slotFromRow(row: SlotRow): Slot {
 export function slotRowOf(slot: Slot): SlotRow {
   const key = slotKey(slot)
   return { day: Math.floor(key / 1440) + 1, minute: key % 1440 }
+}
+
+
+export interface MediaRow {
+  id: string
+  user_id: string
+  status: 'uploading' | 'ready' | 'deleting'
+  content_type: MediaType
+  bytes: number
+  sha256: string | null
+  width: number | null
+  height: number | null
+  duration_ms: number | null
+  alt_text: string | null
+  token: string
+  url: string
+  created_at: number
+  updated_at: number
+  release_at: number | null
+  lease_expires_at: number | null
+  claimed_by: string | null
+}
+
+/** The path of a media's public URL: its token and the extension of its type. */
+export const mediaPath = (token: string, type: MediaType) => `/media/${token}.${MEDIA_EXTENSIONS[type]}`
+
+/** A media row as the API shows it. */
+export function mediaOf(row: MediaRow): Media {
+  return {
+    id: row.id,
+    content_type: row.content_type,
+    bytes: Number(row.bytes),
+    sha256: row.sha256 ?? '',
+    width: row.width,
+    height: row.height,
+    duration_ms: row.duration_ms,
+    alt_text: row.alt_text,
+    url: row.url,
+    created_at: toIso(Number(row.created_at)),
+  }
+}
+
+/** How long an upload nobody uses is kept, and how long an unfinished one may take. */
+export const MEDIA_GRACE_MS = 24 * 3_600_000
+
+export interface UploadRow {
+  id: string
+  user_id: string
+  media_id: string
+  length: number
+  upload_offset: number
+  parts: number
+  content_type: MediaType
+  alt_text: string | null
+  created_at: number
+  expires_at: number
+  lease_expires_at: number | null
+  claimed_by: string | null
+}
+
+export function uploadOf(row: UploadRow): UploadRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    mediaId: row.media_id,
+    length: Number(row.length),
+    offset: Number(row.upload_offset),
+    parts: row.parts,
+    contentType: row.content_type,
+    altText: row.alt_text,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+  }
 }

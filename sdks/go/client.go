@@ -102,6 +102,7 @@ type Client struct {
 	Analytics  *AnalyticsService
 	Feeds      *FeedsService
 	Workspaces *WorkspacesService
+	Media      *MediaService
 }
 
 // NewClient makes a client for the API at baseURL (https://host:port/v1; a URL with no path
@@ -151,6 +152,7 @@ func NewClient(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c.Analytics = &AnalyticsService{c}
 	c.Feeds = &FeedsService{c}
 	c.Workspaces = &WorkspacesService{c}
+	c.Media = &MediaService{c}
 	return c, nil
 }
 

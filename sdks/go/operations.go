@@ -55,4 +55,10 @@ var operations = map[string]any{
 	"addMember":             (*WorkspacesService).AddMember,
 	"updateMember":          (*WorkspacesService).SetRole,
 	"removeMember":          (*WorkspacesService).RemoveMember,
+	"uploadMedia":           (*MediaService).Upload,
+	"listMedia":             (*MediaService).List,
+	"getMedia":              (*MediaService).Get,
+	"updateMedia":           (*MediaService).Update,
+	"deleteMedia":           (*MediaService).Delete,
+	"getMediaFile":          (*MediaService).File,
 }

@@ -88,7 +88,7 @@ func newRecorder(t *testing.T) func(method any) string {
 	}
 	ctx := context.Background()
 	receivers := map[reflect.Type]reflect.Value{}
-	for _, r := range []any{c, c.Posts, c.Platforms, c.Accounts, c.Webhooks, c.APIKeys, c.AI, c.Analytics, c.Feeds, c.Workspaces} {
+	for _, r := range []any{c, c.Posts, c.Platforms, c.Accounts, c.Webhooks, c.APIKeys, c.AI, c.Analytics, c.Feeds, c.Workspaces, c.Media} {
 		receivers[reflect.TypeOf(r)] = reflect.ValueOf(r)
 	}
 	return func(method any) string {

@@ -27,6 +27,9 @@ type request struct {
 	query url.Values
 	// body is sent as JSON when not nil.
 	body any
+	// raw is sent as it is, with contentType, when not nil (an upload).
+	raw         []byte
+	contentType string
 	// idempotencyKey is sent on a POST; one is generated when it is empty.
 	idempotencyKey string
 	ifMatch        string
@@ -54,7 +57,7 @@ func pathOf(template string, values ...string) string {
 // do sends r, retrying what is safe to retry, and decodes the answer into r.out. It returns
 // the successful response's headers (an ETag, say).
 func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
-	var body []byte
+	body := r.raw
 	if r.body != nil {
 		var err error
 		if body, err = json.Marshal(r.body); err != nil {
@@ -101,7 +104,9 @@ func (c *Client) attempt(ctx context.Context, r request, body []byte, key string
 		req.Header.Set("Accept", "application/json")
 	}
 	req.Header.Set("User-Agent", "smm-go/"+Version)
-	if body != nil {
+	if r.raw != nil {
+		req.Header.Set("Content-Type", r.contentType)
+	} else if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if key != "" {

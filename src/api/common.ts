@@ -10,6 +10,8 @@ export const SCOPES = [
   'accounts:write',
   'posts:read',
   'posts:write',
+  'media:read',
+  'media:write',
   'analytics:read',
   'ai:generate',
   'webhooks:read',

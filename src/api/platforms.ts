@@ -24,11 +24,48 @@ export const TextLimits = v.object({
 /** As a module declares it (the fields it does not need left out); the API answers every field. */
 export type TextLimits = v.InferInput<typeof TextLimits>
 
+const Ratio = (description: string) => v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.description(description))), null)
+const Bound = (description: string) => v.optional(v.nullable(Count(description)), null)
+
+/** What one kind of uploaded media (images, or videos) must be to go to a platform; null in a field: no such rule. */
+export const MediaKindRules = v.pipe(
+  v.object({
+    types: v.pipe(v.array(v.string()), v.description('The content types of this kind the platform takes')),
+    max: Bound('The most of this kind one post may have'),
+    max_bytes: Bound('The largest file'),
+    min_width: Bound('Pixels across, at least'),
+    max_width: Bound('Pixels across, at most'),
+    min_height: Bound('Pixels down, at least'),
+    max_height: Bound('Pixels down, at most'),
+    max_pixels: Bound('Width times height, at most'),
+    min_aspect_ratio: Ratio('Width divided by height, at least (0.8 is 4:5)'),
+    max_aspect_ratio: Ratio('Width divided by height, at most (1.91 is 1.91:1)'),
+    min_duration_ms: Bound('A video’s length, at least'),
+    max_duration_ms: Bound('A video’s length, at most'),
+  }),
+  v.title('MediaKindRules'),
+)
+export type MediaKindRules = v.InferInput<typeof MediaKindRules>
+
+/** How a platform gets uploaded media: their bytes by its upload API, their public URL for it to fetch, or a link in the text. */
+export const MEDIA_DELIVERIES = ['upload', 'url', 'link'] as const
+
 /** A platform's media rules. */
 export const MediaLimits = v.object({
-  max: v.pipe(v.nullable(Count('The most media URLs a post may have')), v.description('The most media URLs a post may have; null when smm enforces none')),
+  max: v.pipe(v.nullable(Count('The most media URLs a post may have')), v.description('The most media items (media_urls and uploaded media together) a post may have; null when smm enforces none')),
   required: v.optional(v.pipe(v.boolean(), v.description('true: a post without media is refused')), false),
   types: v.optional(v.pipe(v.nullable(v.array(v.string())), v.description('The media types the platform takes (checked when the media is fetched at publish time); null: any the platform links to')), null),
+  image: v.optional(v.pipe(v.nullable(MediaKindRules), v.description('What an uploaded image must be; null: the platform takes no images')), null),
+  video: v.optional(v.pipe(v.nullable(MediaKindRules), v.description('What an uploaded video must be; null: the platform takes no videos')), null),
+  mixed: v.optional(v.pipe(v.boolean(), v.description('false: one post holds images or a video, not both')), true),
+  alt_text_max: v.optional(v.pipe(v.nullable(Count('Characters')), v.description('The longest alt text the platform keeps; null: it has no alt text (what is given is not sent)')), null),
+  send: v.optional(
+    v.pipe(
+      v.picklist(MEDIA_DELIVERIES),
+      v.description("How uploaded media reach the platform: upload (their bytes, by its upload API), url (it fetches their public URL, which must then be reachable from the internet), link (their URL goes in the text)"),
+    ),
+    'upload',
+  ),
 })
 export type MediaLimits = v.InferInput<typeof MediaLimits>
 
@@ -60,6 +97,10 @@ export const PlatformInfo = v.pipe(
     first_comment: v.pipe(
       v.nullable(v.picklist(['reply', 'comment'])),
       v.description('How a first comment goes out: a reply to the post, or a comment on it; null: the platform has neither, and a post with a first_comment for it is refused'),
+    ),
+    uploads_media: v.pipe(
+      v.boolean(),
+      v.description('true: this daemon publishes uploaded media (`media` of a post) to the platform, as limits.media.send says; false: not yet, and a post with uploaded media for it is refused (media_urls still work)'),
     ),
   }),
   v.title('Platform'),

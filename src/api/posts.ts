@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
 import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput } from './common.js'
+import { AltText, MEDIA_TYPES } from './media.js'
 import { route } from './route.js'
 import { unknownWorkspace, WorkspaceFilter } from './workspaces.js'
 import { MAX_OCCURRENCES, overAYear, parseInterval, underAnHour } from '../recurrence.js'
@@ -28,6 +29,37 @@ const MediaUrls = v.pipe(
   v.array(v.pipe(v.string(), v.check(isHttpsUrl, 'must be an absolute https:// URL (without user:password@)'))),
   v.maxLength(MAX_MEDIA, `must hold at most ${MAX_MEDIA} URLs`),
 )
+/** One uploaded media a post (or a part, or a platform's version) uses, in order. */
+export const MediaRef = v.pipe(
+  v.strictObject({
+    id: v.pipe(v.string(), v.description('A media object of yours (`med_…`), from POST /v1/media or a finished upload')),
+    alt_text: v.optional(v.pipe(v.nullable(AltText), v.description("Alt text for this post, in place of the media's own; absent or null: the media's own"))),
+  }),
+  v.title('MediaRef'),
+)
+export type MediaRef = v.InferOutput<typeof MediaRef>
+
+const MediaRefs = v.pipe(
+  v.array(MediaRef),
+  v.maxLength(MAX_MEDIA, `must hold at most ${MAX_MEDIA} items`),
+  v.check((list) => new Set(list.map((m) => m.id)).size === list.length, 'must not name a media twice'),
+  v.description('Uploaded media, in order, beside (after) any media_urls'),
+)
+
+/** An uploaded media as a post shows it. */
+export const PostMedia = v.pipe(
+  v.object({
+    id: v.string(),
+    url: v.pipe(v.string(), v.description("The media's public URL")),
+    content_type: v.picklist(MEDIA_TYPES),
+    width: v.nullable(v.pipe(v.number(), v.integer())),
+    height: v.nullable(v.pipe(v.number(), v.integer())),
+    alt_text: v.pipe(v.nullable(v.string()), v.description("The alt text it goes out with: the post's own, else the media's")),
+  }),
+  v.title('PostMedia'),
+)
+export type PostMedia = v.InferOutput<typeof PostMedia>
+
 const Content = v.pipe(v.string(), v.maxLength(MAX_CONTENT_CHARS, `must be at most ${MAX_CONTENT_CHARS} characters`))
 /** How many follow-up parts a thread may have after the post itself. */
 export const MAX_THREAD_PARTS = 24
@@ -37,9 +69,10 @@ export const ThreadPart = v.pipe(
   v.strictObject({
     content: v.optional(Content),
     media_urls: v.optional(MediaUrls),
+    media: v.optional(MediaRefs),
   }),
   v.title('ThreadPart'),
-  v.description('A follow-up part: content, media_urls or both (one of them must say something)'),
+  v.description('A follow-up part: content, media_urls, media or more than one (one of them must say something)'),
 )
 export type ThreadPart = v.InferOutput<typeof ThreadPart>
 
@@ -62,6 +95,7 @@ export const PlatformOverride = v.pipe(
   v.strictObject({
     content: v.optional(Content),
     media_urls: v.optional(MediaUrls),
+    media: v.optional(MediaRefs),
     thread: v.optional(Thread),
     first_comment: v.optional(FirstComment),
   }),
@@ -119,6 +153,7 @@ export const PostCreate = v.strictObject({
   account_id: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
   content: v.optional(Content),
   media_urls: v.optional(MediaUrls),
+  media: v.optional(MediaRefs),
   scheduled_at: v.optional(
     v.pipe(
       TimestampInput,
@@ -177,6 +212,7 @@ export const PostUpdate = v.strictObject({
   account_id: v.optional(v.pipe(v.string(), v.description('If present, must be the post’s own account: a post cannot move'))),
   content: v.optional(Content),
   media_urls: v.optional(MediaUrls),
+  media: v.optional(MediaRefs),
   scheduled_at: v.optional(TimestampInput),
   platforms: v.optional(Platforms),
   thread: v.optional(Thread),
@@ -259,8 +295,9 @@ export const Post = v.pipe(
     account_id: v.string(),
     content: v.string(),
     media_urls: v.array(v.string()),
+    media: v.pipe(v.array(PostMedia), v.description('Uploaded media, in order (a media deleted since is left out)')),
     platforms: v.array(v.picklist(PLATFORM_NAMES)),
-    thread: v.array(v.object({ content: v.string(), media_urls: v.array(v.string()) })),
+    thread: v.array(v.object({ content: v.string(), media_urls: v.array(v.string()), media: v.optional(v.pipe(v.array(PostMedia), v.description('Uploaded media of the part; absent when it has none'))) })),
     first_comment: v.nullable(v.string()),
     overrides: v.pipe(Overrides, v.description('Per-platform versions as given; {} when there are none')),
     scheduled_at: v.pipe(

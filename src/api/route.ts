@@ -18,6 +18,11 @@ export interface RouteDef {
   params?: v.ObjectSchema<v.ObjectEntries, undefined>
   query?: v.GenericSchema
   body?: v.GenericSchema
+  /**
+   * The body is not JSON but bytes of these types, read by the handler as a stream (an upload):
+   * the JSON body reader leaves such a request alone.
+   */
+  rawBody?: { types: string[]; description: string }
   /** The success status, and its body's schema (none for 204). */
   status: number
   response?: v.GenericSchema

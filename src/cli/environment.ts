@@ -27,6 +27,16 @@ export const DAEMON_ENVIRONMENT: readonly EnvironmentVariable[] = [
     meaning: "replace an OAuth platform's endpoints (full URLs; the API's origin) for tests or a gateway; private addresses need --allow-private-network",
   },
   {
+    name: 'SMM_S3_ENDPOINT',
+    default: "AWS S3's own",
+    meaning: 'with `--media-store s3://…`: another S3-compatible server (MinIO, Garage, R2…), addressed path-style; the credentials are the AWS SDK\'s (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, or its profiles and roles)',
+  },
+  {
+    name: 'SMM_S3_REGION',
+    default: '`AWS_REGION`, else us-east-1',
+    meaning: 'with `--media-store s3://…`: the bucket\'s region',
+  },
+  {
     name: 'SMM_TMPDIR, then TMPDIR',
     default: '/tmp',
     meaning: "smm-daemon only: where the SQLite addon's private copy goes (smm-<uid>, mode 0700)",

@@ -23,7 +23,9 @@ export interface ClusterNode {
  * as they come: a pipe left unread would stop a daemon once full.
  */
 export async function startCluster(databaseUrl: string, count: number, env: NodeJS.ProcessEnv = {}): Promise<{ nodes: ClusterNode[]; key: string }> {
-  const shared = { ...process.env, SMM_DATABASE_URL: databaseUrl, SMM_SECRET_KEY: randomBytes(32).toString('base64'), ...env }
+  // The nodes share one media directory, as they would a mount.
+  const media = mkdtempSync(join(tmpdir(), 'smm-shared-media-'))
+  const shared = { ...process.env, SMM_DATABASE_URL: databaseUrl, SMM_SECRET_KEY: randomBytes(32).toString('base64'), SMM_MEDIA_STORE: `file://${media}`, ...env }
   const nodes: ClusterNode[] = []
   for (let i = 0; i < count; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), `smm-node${i}-`))

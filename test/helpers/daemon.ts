@@ -40,6 +40,8 @@ export async function startTestDaemon(
   // SMM_TEST_STORE=postgres runs a suite's daemons on PostgreSQL, each on a database of its own.
   const postgres = !rest.databaseUrl && process.env.SMM_TEST_STORE === 'postgres' ? await freshDatabase() : undefined
   if (postgres) rest.databaseUrl = postgres.url
+  // A daemon on PostgreSQL names its media store: here the data dir's, as a mount nodes would share.
+  if (rest.databaseUrl) rest.mediaStore ??= `file://${join(dataDir, 'media')}`
   const logs: string[] = []
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -32,6 +32,7 @@ export function makePost(fields: Partial<Post> & { id: string; scheduled_at: str
     account_id: 'acc_1',
     content: 'Hello world',
     media_urls: [],
+    media: [],
     platforms,
     status: 'scheduled',
     targets: platforms.map((platform) => ({
@@ -80,8 +81,8 @@ export const ACCOUNTS: Account[] = [
 
 /** Platforms as GET /v1/platforms lists them, with the limits the daemon's modules declare. */
 export const PLATFORMS: PlatformInfo[] = [
-  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS), thread: 'consecutive', first_comment: null },
-  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits), thread: p.thread, first_comment: p.firstComment })),
+  { name: 'feed', label: 'Feed', auth: 'credentials', credentials: [], limits: v.parse(PlatformLimits, FEED_LIMITS), thread: 'consecutive', first_comment: null, uploads_media: true },
+  ...[mastodon, bluesky, telegram].map((p) => ({ name: p.name, label: p.label, auth: p.auth, credentials: [], limits: v.parse(PlatformLimits, p.limits), thread: p.thread, first_comment: p.firstComment, uploads_media: p.uploadsMedia === true })),
 ]
 
 export class MemorySource implements CalendarSource {
@@ -154,7 +155,7 @@ export class MemorySource implements CalendarSource {
   createPost(input: PostCreateInput): Promise<Post> {
     return this.call('createPost', [input], () => {
       // The calendar creates one-off posts: a series (`repeat`) is the daemon's to expand.
-      const { repeat: _repeat, draft, queue, thread: _thread, ...fields } = input
+      const { repeat: _repeat, draft, queue, thread: _thread, media: _media, ...fields } = input
       const at = queue ? this.queueSlot(input.account_id) : (input.scheduled_at ?? (draft ? null : new Date(this.now()).toISOString()))
       const stamp = new Date(this.now()).toISOString()
       const post = makePost({ id: `pst_${this.seq++}`, ...fields, status: draft ? 'draft' : 'scheduled', scheduled_at: at, created_at: stamp, updated_at: stamp })

@@ -1,6 +1,6 @@
 import { Batcher } from '../../batcher.js'
 import type { FeedItem, FeedStore, NewFeedItem } from '../port.js'
-import { feedItemFromRow, type FeedRow } from '../rows.js'
+import { feedItemFromRow, feedMediaColumn, type FeedRow } from '../rows.js'
 import type { Sql } from './connect.js'
 
 export function feedStore(sql: Sql): FeedStore {
@@ -11,7 +11,7 @@ export function feedStore(sql: Sql): FeedStore {
     // Keyed by (account, post): a re-sent publish answers the item already there.
     await sql`
       INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at)
-      SELECT * FROM unnest(${accounts}::text[], ${posts}::text[], ${items.map((i) => i.content)}::text[], ${items.map((i) => JSON.stringify(i.mediaUrls))}::text[],
+      SELECT * FROM unnest(${accounts}::text[], ${posts}::text[], ${items.map((i) => i.content)}::text[], ${items.map(feedMediaColumn)}::text[],
                            ${items.map((i) => i.now)}::bigint[])
       ON CONFLICT DO NOTHING`
     const rows = await sql<FeedRow[]>`
@@ -21,7 +21,7 @@ export function feedStore(sql: Sql): FeedStore {
     // Written again item by item if it fails: the insert of an item already there does nothing.
   }, { retryAlone: true })
   return {
-    publish: (accountId, postId, content, mediaUrls, now) => adding.add({ accountId, postId, content, mediaUrls, now }),
+    publish: (accountId, postId, content, mediaUrls, now, attachments) => adding.add({ accountId, postId, content, mediaUrls, attachments, now }),
     async recent(accountId, limit) {
       return (
         await sql<FeedRow[]>`SELECT * FROM feed_items WHERE account_id = ${accountId} ORDER BY published_at DESC, post_id DESC LIMIT ${limit}`

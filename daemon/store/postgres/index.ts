@@ -9,6 +9,7 @@ import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
 import { metricsStore } from './metrics.js'
+import { mediaStore } from './media.js'
 import { migrate } from './migrate.js'
 import { oauthStore } from './oauth.js'
 import { postsStore } from './posts.js'
@@ -66,6 +67,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
     metrics: guarded(metricsStore(sql)),
     analytics: guarded(analyticsStore(sql)),
     oauth: guarded(oauthStore(sql)),
+    media: guarded(mediaStore(sql)),
     async bootstrapOwner(owner, now) {
       return sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`

@@ -1,7 +1,10 @@
 import { newId } from '../../../src/ids.js'
-import type { AccountDeletion, Change, NewPost, PostChanges, PostFilters, PostRecord, PostsStore, ScheduleAt, WorkspaceScope } from '../port.js'
+import { mediaIdsOf } from '../../../src/post-parts.js'
+import type { MediaRef, Overrides } from '../../../src/api/posts.js'
+import { MediaUnavailableError, type AccountDeletion, type Change, type NewPost, type PostChanges, type PostFilters, type PostRecord, type PostsStore, type ScheduleAt, type WorkspaceScope } from '../port.js'
 import { accountsByIds } from './accounts.js'
 import type { PostRow } from '../rows.js'
+import { releaseOrphans, setPostMedia } from './media.js'
 import { recordOf, recordsOf } from './post-records.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
@@ -21,6 +24,12 @@ function whereOf(q: Queryable, scope: WorkspaceScope, filters: PostFilters) {
     ${after ? (filters.order === 'asc' ? q`AND coalesce(p.scheduled_at, p.created_at) >= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) > (${after.scheduledAt}, ${after.id})` : q`AND coalesce(p.scheduled_at, p.created_at) <= ${after.scheduledAt} AND (coalesce(p.scheduled_at, p.created_at), p.id) < (${after.scheduledAt}, ${after.id})`) : q``}`
 }
 
+/** Names the post's media in post_media, or throws (rolling the transaction back) when one is gone. */
+async function linkMedia(tx: Queryable, postId: string, post: { media?: MediaRef[]; thread: { media?: MediaRef[] }[]; overrides: Overrides }, now: number): Promise<void> {
+  const missing = await setPostMedia(tx, postId, mediaIdsOf(post), now)
+  if (missing.length) throw new MediaUnavailableError(missing)
+}
+
 /** The post in the scope, its row locked until the transaction ends: an edit and the scheduler's claim take turns. */
 async function ownedForUpdate(q: Queryable, scope: WorkspaceScope, id: string): Promise<PostRecord | undefined> {
   return (await recordsOf(q, await q<PostRow[]>`SELECT * FROM posts WHERE id = ${id} AND workspace_id = ANY(${scope}::text[]) FOR UPDATE`))[0]
@@ -34,11 +43,12 @@ async function insertPost(tx: Queryable, authorId: string, input: NewPost, now: 
   const id = newId('pst', now)
   const scheduledAt = input.queue ? await pickSlot(tx, input.accountId, now, index) : input.scheduledAt
   await tx`
-    INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
+    INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides, media)
     VALUES (${id}, ${input.workspaceId}, ${authorId}, ${input.accountId}, ${input.content}, ${JSON.stringify(input.mediaUrls)},
             ${JSON.stringify(input.platforms)}, ${scheduledAt}, ${input.draft ? 'draft' : 'scheduled'}, 1, ${now}, ${now},
-            ${JSON.stringify(input.thread ?? [])}, ${input.firstComment ?? null}, ${JSON.stringify(input.overrides ?? {})})`
+            ${JSON.stringify(input.thread ?? [])}, ${input.firstComment ?? null}, ${JSON.stringify(input.overrides ?? {})}, ${JSON.stringify(input.media ?? [])})`
   await tx`INSERT INTO post_targets ${tx(input.platforms.map((platform) => ({ post_id: id, platform, status: 'pending' })))}`
+  await linkMedia(tx, id, { media: input.media, thread: input.thread ?? [], overrides: input.overrides ?? {} }, now)
   if (input.repeat) await startSeries(tx, id, input.repeat, now)
   const record = (await recordOf(tx, id))!
   await appendEvent(tx, input.workspaceId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
@@ -92,7 +102,10 @@ export function postsStore(sql: Sql): PostsStore {
         }
         const [gone] = await accountsByIds(tx, [accountId])
         await appendEvent(tx, account.workspace_id, 'account.deleted', gone, now)
+        const used = await tx<{ media_id: string }[]>`SELECT DISTINCT pm.media_id FROM post_media pm JOIN posts p ON p.id = pm.post_id WHERE p.account_id = ${accountId}`
         await tx`DELETE FROM accounts WHERE id = ${accountId}`
+        // What only this account's posts used goes with them, at the cleanup's next run.
+        await releaseOrphans(tx, used.map((r) => r.media_id), now)
         return { kind: 'ok', cancelled: open.length }
       })
     },
@@ -104,16 +117,22 @@ export function postsStore(sql: Sql): PostsStore {
         if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
         if (current.version !== version) return { kind: 'version_mismatch', record: current }
         const p = current.post
+        // What the post keeps as given (its thread and media as named, not as the API shows them).
+        const [row] = await tx<PostRow[]>`SELECT * FROM posts WHERE id = ${id}`
         const platforms = changes.platforms ?? p.platforms
         const scheduledAt = changes.scheduledAt ?? (p.scheduled_at === null ? null : Date.parse(p.scheduled_at))
+        const thread = changes.thread ? JSON.stringify(changes.thread) : row!.thread
+        const overrides = changes.overrides ? JSON.stringify(changes.overrides) : row!.overrides
+        const media = changes.media ? JSON.stringify(changes.media) : row!.media
         await tx`
           UPDATE posts SET content = ${changes.content ?? p.content}, media_urls = ${JSON.stringify(changes.mediaUrls ?? p.media_urls)},
                  platforms = ${JSON.stringify(platforms)}, scheduled_at = ${scheduledAt},
-                 thread = ${JSON.stringify(changes.thread ?? p.thread)},
+                 thread = ${thread},
                  first_comment = ${changes.firstComment !== undefined ? changes.firstComment : p.first_comment},
-                 overrides = ${JSON.stringify(changes.overrides ?? p.overrides)},
+                 overrides = ${overrides}, media = ${media},
                  updated_at = ${now}, version = version + 1
            WHERE id = ${id}`
+        await linkMedia(tx, id, { media: JSON.parse(media) as MediaRef[], thread: JSON.parse(thread) as { media?: MediaRef[] }[], overrides: JSON.parse(overrides) as Overrides }, now)
         // A new time replaces a retry's: the post is due when the user now says.
         if (changes.scheduledAt !== undefined) await tx`UPDATE post_targets SET next_attempt_at = NULL WHERE post_id = ${id} AND status = 'pending'`
         if (changes.platforms) {

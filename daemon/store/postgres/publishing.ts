@@ -145,7 +145,7 @@ export function publishingStore(sql: Sql, nodeId: string): PublishingStore {
        WHERE p.id = t.post_id AND t.post_id = r.post_id AND t.platform = r.platform AND t.status = 'pending' AND t.next_attempt_at <= r.now
          AND (t.claimed_by = ${nodeId} OR t.lease_expires_at IS NULL OR t.lease_expires_at <= r.now)
       RETURNING t.post_id, t.platform, t.claim, t.attempts, t.attempts_before_retry, t.next_attempt_at, t.uncertain_since, p.user_id, p.content, p.media_urls,
-                p.thread, p.first_comment, p.overrides`
+                p.media, p.thread, p.first_comment, p.overrides`
     const claimed = new Map(rows.map((row) => [`${row.post_id} ${row.platform}`, row]))
     // The parts an earlier attempt got out: the attempt resumes after them.
     const withParts = rows.filter((r) => hasPartRows(r, [r])).map((r) => r.post_id)

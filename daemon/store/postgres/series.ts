@@ -2,7 +2,9 @@ import { newId } from '../../../src/ids.js'
 import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { NewRepeat } from '../port.js'
-import { newRepeatRule, occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
+import { mediaIdsOf } from '../../../src/post-parts.js'
+import { setPostMedia } from './media.js'
+import { newRepeatRule, occurrenceRow, templateMedia, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
 import type { Queryable } from './connect.js'
 import { appendEvent } from './events.js'
 import { recordOf } from './post-records.js'
@@ -57,6 +59,8 @@ export async function advanceSeries(tx: Queryable, row: PostRow, now: number): P
   await tx`INSERT INTO posts ${tx(occurrence as Record<string, string | number | null>)}`
   const platforms = JSON.parse(occurrence.platforms) as PlatformName[]
   await tx`INSERT INTO post_targets ${tx(platforms.map((platform) => ({ post_id: occurrence.id, platform, status: 'pending' })))}`
+  // The media the series names, those still there (a media named by a scheduled post cannot be deleted).
+  await setPostMedia(tx, occurrence.id, mediaIdsOf(templateMedia(occurrence)), now)
   await tx`UPDATE post_series SET last_occurrence = ${next.occurrence} WHERE id = ${series.id}`
   await appendEvent(tx, row.workspace_id, 'post.scheduled', (await recordOf(tx, occurrence.id))!.post, now)
 }

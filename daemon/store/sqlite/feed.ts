@@ -1,7 +1,7 @@
 import { Batcher } from '../../batcher.js'
 import type { Db } from './db.js'
-import type { FeedItem, NewFeedItem } from '../port.js'
-import { feedItemFromRow as fromRow, type FeedRow as Row } from '../rows.js'
+import type { FeedAttachment, FeedItem, NewFeedItem } from '../port.js'
+import { feedItemFromRow as fromRow, feedMediaColumn, type FeedRow as Row } from '../rows.js'
 
 export function feedStore(db: Db) {
   // Keyed by (account, post): publishing the same post again is a no-op, which is what makes
@@ -17,7 +17,7 @@ export function feedStore(db: Db) {
   )
 
   const addAll = db.transaction((items: NewFeedItem[]) => {
-    const json = JSON.stringify(items.map((i) => [i.accountId, i.postId, i.content, JSON.stringify(i.mediaUrls), i.now]))
+    const json = JSON.stringify(items.map((i) => [i.accountId, i.postId, i.content, feedMediaColumn(i), i.now]))
     insert.run(json)
     const rows = new Map(these.all(json).map((row) => [`${row.account_id} ${row.post_id}`, row]))
     return items.map((i) => fromRow(rows.get(`${i.accountId} ${i.postId}`)!))
@@ -28,8 +28,8 @@ export function feedStore(db: Db) {
 
   return {
     /** Adds a post to an account's feed, once; a second call answers the item already there. */
-    async publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number): Promise<FeedItem> {
-      return adding.add({ accountId, postId, content, mediaUrls, now })
+    async publish(accountId: string, postId: string, content: string, mediaUrls: string[], now: number, attachments?: FeedAttachment[]): Promise<FeedItem> {
+      return adding.add({ accountId, postId, content, mediaUrls, attachments, now })
     },
     /** The newest items first. */
     async recent(accountId: string, limit: number): Promise<FeedItem[]> {

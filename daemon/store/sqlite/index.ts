@@ -9,6 +9,7 @@ import { openDatabase, type Db } from './db.js'
 import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
 import { idempotencyStore } from './idempotency.js'
+import { mediaStore } from './media.js'
 import { metricsStore } from './metrics.js'
 import { metricsRollups } from './metrics-rollups.js'
 import { oauthStore } from './oauth.js'
@@ -72,6 +73,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
     metrics: metricsStore(db, accounts, metricsRollups(db)),
     analytics: analyticsStore(db),
     oauth: oauthStore(db),
+    media: mediaStore(db),
     /** The data dir holds its database and its key file together: one daemon, one key. */
     async acceptsSecretKey() {
       return true

@@ -4,8 +4,11 @@ import type { Db } from './db.js'
 import type { accountsStore } from './accounts.js'
 import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
-import type { AccountDeletion, PostRecord, NewPost, PostChanges, PostFilters, Change, ScheduleAt, WorkspaceScope } from '../port.js'
+import { mediaIdsOf } from '../../../src/post-parts.js'
+import type { MediaRef, Overrides } from '../../../src/api/posts.js'
+import { MediaUnavailableError, type AccountDeletion, type PostRecord, type NewPost, type PostChanges, type PostFilters, type Change, type ScheduleAt, type WorkspaceScope } from '../port.js'
 import type { PostRow } from '../rows.js'
+import { mediaReferences } from './media.js'
 import { postReader } from './post-reader.js'
 import { seriesSteps } from './series.js'
 
@@ -21,18 +24,26 @@ const FEW_TARGETS = 2_000
 export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accounts: ReturnType<typeof accountsStore>, queues: ReturnType<typeof queuesStore>) {
   const reader = postReader(db)
   const series = seriesSteps(db, events)
-  const insert = db.prepare<[string, string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number, string, string | null, string], void>(
-    `INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+  // Prepared on first use: a database from before media (a migration's own test) has no such tables.
+  let references: ReturnType<typeof mediaReferences> | undefined
+  const media = () => (references ??= mediaReferences(db))
+  const insert = db.prepare<[string, string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number, string, string | null, string, string], void>(
+    `INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides, media)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
   )
   const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
   // The compare-and-swap on status and version is what makes an edit racing the scheduler's
   // claim (or another edit) lose cleanly instead of overwriting.
-  const update = db.prepare<[string, string, string, number | null, number, string, string | null, string, string, number], void>(
-    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, thread = ?, first_comment = ?, overrides = ?, version = version + 1
+  const update = db.prepare<[string, string, string, number | null, number, string, string | null, string, string, string, number], void>(
+    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, thread = ?, first_comment = ?, overrides = ?, media = ?, version = version + 1
       WHERE id = ? AND status IN ('scheduled', 'draft') AND version = ?`,
   )
+  /** Names the post's media in post_media, or throws (rolling the unit of work back) when one is gone. */
+  const linkMedia = (postId: string, post: { media?: MediaRef[]; thread: { media?: MediaRef[] }[]; overrides: Overrides }, now: number) => {
+    const missing = media().setSync(postId, mediaIdsOf(post), now)
+    if (missing.length) throw new MediaUnavailableError(missing)
+  }
   const cancel = db.prepare<[number, number, string], void>(
     "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status IN ('scheduled', 'draft')",
   )
@@ -80,8 +91,10 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       JSON.stringify(input.thread ?? []),
       input.firstComment ?? null,
       JSON.stringify(input.overrides ?? {}),
+      JSON.stringify(input.media ?? []),
     )
     for (const platform of input.platforms) insertTarget.run(id, platform)
+    linkMedia(id, { media: input.media, thread: input.thread ?? [], overrides: input.overrides ?? {} }, now)
     if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
     events.appendSync(input.workspaceId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
@@ -101,19 +114,26 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
     if (current.version !== version) return { kind: 'version_mismatch', record: current }
     const p = current.post
+    // What the post keeps as given (its thread and media as named, not as the API shows them).
+    const row = reader.rowSync(id)!
     const platforms = changes.platforms ?? p.platforms
+    const thread = changes.thread ? JSON.stringify(changes.thread) : row.thread
+    const overrides = changes.overrides ? JSON.stringify(changes.overrides) : row.overrides
+    const mediaRefs = changes.media ? JSON.stringify(changes.media) : row.media
     update.run(
       changes.content ?? p.content,
       JSON.stringify(changes.mediaUrls ?? p.media_urls),
       JSON.stringify(platforms),
       changes.scheduledAt ?? (p.scheduled_at === null ? null : Date.parse(p.scheduled_at)),
       now,
-      JSON.stringify(changes.thread ?? p.thread),
+      thread,
       changes.firstComment !== undefined ? changes.firstComment : p.first_comment,
-      JSON.stringify(changes.overrides ?? p.overrides),
+      overrides,
+      mediaRefs,
       id,
       version,
     )
+    linkMedia(id, { media: JSON.parse(mediaRefs) as MediaRef[], thread: JSON.parse(thread) as { media?: MediaRef[] }[], overrides: JSON.parse(overrides) as Overrides }, now)
     if (changes.scheduledAt !== undefined) forgetRetryTime.run(id)
     if (changes.platforms) {
       // Targets of a scheduled post hold no results yet, so they can simply be redrawn.
@@ -173,7 +193,10 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       events.appendSync(account.workspace_id, 'post.cancelled', reader.recordSync(id)!.post, now)
     }
     events.appendSync(account.workspace_id, 'account.deleted', account, now)
+    const used = media().ofAccountSync(accountId)
     deleteAccountRow.run(accountId)
+    // What only this account's posts used goes with them, at the cleanup's next run.
+    media().releaseOrphansSync(used, now)
     return { kind: 'ok', cancelled: open.length }
   })
 

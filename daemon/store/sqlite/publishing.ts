@@ -225,7 +225,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       // A target asked for twice in one batch is claimed once.
       rows.delete(key)
       const post = posts.get(ref.postId)!
-      const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
+      const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, media: post.media, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
       // The parts an earlier attempt got out: the attempt resumes after them.
       return claimedTargetOf(ref, claim, hasPartRows(post, [row]) ? partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf) : [])
     })

@@ -9,6 +9,7 @@ import { snapshotRollupsPerBatch } from './migrations/0015-snapshot-rollups-per-
 import { rollupsSummedPerSettlementBatch } from './migrations/0016-rollups-summed-per-settlement-batch.js'
 import { outboxQueue } from './migrations/0017-outbox-queue.js'
 import { claimFencingToken } from './migrations/0018-claim-fencing-token.js'
+import { media } from './migrations/0019-media.js'
 import { workspaces } from './migrations/0020-workspaces.js'
 import type { Migration } from '../migrations.js'
 
@@ -17,4 +18,4 @@ import type { Migration } from '../migrations.js'
  * added since, appended here. Every file in migrations/ (its index too) is history once landed:
  * a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, workspaces]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces]

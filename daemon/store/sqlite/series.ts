@@ -2,7 +2,9 @@ import { newId } from '../../../src/ids.js'
 import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { NewRepeat } from '../port.js'
-import { newRepeatRule, occurrenceRow, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
+import { mediaIdsOf } from '../../../src/post-parts.js'
+import { mediaReferences } from './media.js'
+import { newRepeatRule, occurrenceRow, templateMedia, seriesRuleOf, seriesTemplateOf, type PostRow, type RepeatRule } from '../rows.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { postReader } from './post-reader.js'
@@ -21,6 +23,9 @@ interface SeriesRow {
  */
 export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
   const reader = postReader(db)
+  // Prepared on first use: a database from before media (a migration's own test) has no such tables.
+  let references: ReturnType<typeof mediaReferences> | undefined
+  const media = () => (references ??= mediaReferences(db))
   const insertSeries = db.prepare<[string, string, string, string, string, number], void>(
     'INSERT INTO post_series (id, workspace_id, user_id, account_id, template, last_occurrence, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)',
   )
@@ -75,6 +80,8 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
       const occurrence = occurrenceRow(series.template, newId('pst', now), next.occurrence, next.at, now)
       insertOccurrence(occurrence)
       for (const platform of JSON.parse(occurrence.platforms) as PlatformName[]) insertTarget.run(occurrence.id, platform)
+      // The media the series names, those still there (a media named by a scheduled post cannot be deleted).
+      media().setSync(occurrence.id, mediaIdsOf(templateMedia(occurrence)), now)
       setLast.run(next.occurrence, series.id)
       events.appendSync(row.workspace_id, 'post.scheduled', reader.recordSync(occurrence.id)!.post, now)
     },

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
 from ._records import Account, ApiKey, Connection, Member, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, Workspace
-from ._transport import Transport
+from ._transport import Transport, Upload
 
 R = TypeVar("R", bound=Record)
 Time = Union[datetime, str]
@@ -371,6 +371,34 @@ class Feeds(_Resource):
         return self._text(account_id, "html")
 
 
+class MediaFiles(_Resource):
+    """Images and videos you upload (/v1/media), and their bytes by public URL."""
+
+    def upload(self, data: bytes, *, content_type: str, alt_text: Optional[str] = None, idempotency_key: Optional[str] = None) -> Record:
+        """Uploads a file's bytes: image/jpeg, image/png, image/gif, image/webp, video/mp4 or video/quicktime."""
+        return self._one(Record, "POST", self._t.path("/media"), body=Upload(data, content_type), query={"alt_text": alt_text},
+                         idempotency_key=idempotency_key)
+
+    def get(self, id: str) -> Record:
+        return self._one(Record, "GET", self._t.path("/media/{id}", id=id))
+
+    def list(self, limit: Optional[int] = None) -> Iterator[Record]:
+        """Your media, newest first."""
+        return self._pages(Record, self._t.path("/media"), {"limit": limit})
+
+    def update(self, id: str, *, alt_text: Optional[str]) -> Record:
+        """Changes the alt text (None removes it)."""
+        return self._one(Record, "PATCH", self._t.path("/media/{id}", id=id), body={"alt_text": alt_text})
+
+    def delete(self, id: str) -> None:
+        """Deletes it; ApiError media_in_use while a draft, scheduled or publishing post uses it."""
+        self._none("DELETE", self._t.path("/media/{id}", id=id))
+
+    def file(self, file: str) -> bytes:
+        """The bytes behind a media's public URL, by its last segment (<token>.<ext>)."""
+        return self._t.request("GET", self._t.root_path("/media/{file}", file=file)).body
+
+
 class Client:
     """A client of one smm API.
 
@@ -397,6 +425,7 @@ class Client:
         self.analytics = Analytics(self._t)
         self.feeds = Feeds(self._t)
         self.workspaces = Workspaces(self._t)
+        self.media = MediaFiles(self._t)
 
     def me(self) -> User:
         """The key's owner: plan, limits, time zone."""

@@ -54,4 +54,10 @@ OPERATIONS: Dict[str, str] = {
     "addMember": "workspaces.add_member",
     "updateMember": "workspaces.set_role",
     "removeMember": "workspaces.remove_member",
+    "uploadMedia": "media.upload",
+    "listMedia": "media.list",
+    "getMedia": "media.get",
+    "updateMedia": "media.update",
+    "deleteMedia": "media.delete",
+    "getMediaFile": "media.file",
 }

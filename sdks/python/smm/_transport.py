@@ -41,6 +41,14 @@ def _retry_after(value: Optional[str]) -> Optional[float]:
         return None
 
 
+class Upload:
+    """A body sent as it is, with its content type: a media file's bytes."""
+
+    def __init__(self, data: bytes, content_type: str) -> None:
+        self.data = data
+        self.content_type = content_type
+
+
 class Response:
     def __init__(self, status: int, headers: Mapping[str, str], body: bytes) -> None:
         self.status = status
@@ -90,7 +98,10 @@ class Transport:
         if headers:
             sent.update(headers)
         payload = None
-        if body is not None:
+        if isinstance(body, Upload):
+            payload = body.data
+            sent["Content-Type"] = body.content_type
+        elif body is not None:
             payload = json.dumps(body).encode("utf-8")
             sent["Content-Type"] = "application/json"
         if method == "POST":

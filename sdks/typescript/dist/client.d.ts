@@ -70,6 +70,26 @@ export declare class SmmClient extends ApiCore {
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id: string, options?: RequestOptions) => Promise<Result<"retryPost">>;
     };
+    readonly media: {
+        /**
+         * Uploads a file (a path, read as a stream) or bytes, with its content type
+         * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`);
+         * `onProgress` is told as the bytes leave.
+         */
+        upload: (file: string | Buffer, params: {
+            contentType: string;
+            onProgress?: (sent: number, total: number) => void;
+        }, options?: RequestOptions) => Promise<Result<"uploadMedia">>;
+        list: (options?: RequestOptions) => AsyncGenerator<import("./generated.js").Media, any, any>;
+        listPage: (query?: Query<"listMedia">, options?: RequestOptions) => Promise<Page<import("./generated.js").Media>>;
+        get: (id: string, options?: RequestOptions) => Promise<Result<"getMedia">>;
+        /** Changes the alt text (`null` removes it). */
+        update: (id: string, changes: Body<"updateMedia">, options?: RequestOptions) => Promise<Result<"updateMedia">>;
+        /** The bytes behind a media's public URL, by its last segment (`<token>.<ext>`); no key is needed for it. */
+        file: (file: string, options?: RequestOptions) => Promise<Buffer>;
+        /** Deletes it; 409 `media_in_use` while a draft, scheduled or publishing post uses it. */
+        delete: (id: string, options?: RequestOptions) => Promise<void>;
+    };
     readonly platforms: {
         /** The platforms this daemon publishes to, in a fixed order, each with how it connects and its limits (one page: there are few). */
         list: (options?: RequestOptions) => AsyncGenerator<import("./generated.js").Platform, any, any>;
@@ -201,6 +221,12 @@ export declare const methodFor: {
     readonly getAtomFeed: "feeds.atom";
     readonly getJsonFeed: "feeds.json";
     readonly getHtmlFeed: "feeds.html";
+    readonly uploadMedia: "media.upload";
+    readonly listMedia: "media.list";
+    readonly getMedia: "media.get";
+    readonly updateMedia: "media.update";
+    readonly deleteMedia: "media.delete";
+    readonly getMediaFile: "media.file";
     readonly getAnalytics: "analytics.get";
     readonly listWorkspaces: "workspaces.list";
     readonly createWorkspace: "workspaces.create";

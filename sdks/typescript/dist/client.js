@@ -1,3 +1,4 @@
+import { createReadStream, statSync } from 'node:fs';
 import { ApiCore } from './core.js';
 const iso = (t) => (t instanceof Date ? t.toISOString() : t);
 /** The input with its Date fields as RFC 3339 text, as the API reads them. */
@@ -80,6 +81,27 @@ export class SmmClient extends ApiCore {
         cancel: (id, query = {}, options) => this.request('cancelPost', { params: { id }, query }, options),
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id, options) => this.request('retryPost', { params: { id } }, options),
+    };
+    media = {
+        /**
+         * Uploads a file (a path, read as a stream) or bytes, with its content type
+         * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`);
+         * `onProgress` is told as the bytes leave.
+         */
+        upload: (file, params, options) => {
+            const length = typeof file === 'string' ? statSync(file).size : file.length;
+            const open = () => (typeof file === 'string' ? createReadStream(file) : file);
+            return this.request('uploadMedia', { upload: { open, contentType: params.contentType, length, onProgress: params.onProgress } }, options);
+        },
+        list: (options) => this.#lister('listMedia').all({}, options),
+        listPage: (query = {}, options) => this.#lister('listMedia').page(query, options),
+        get: (id, options) => this.request('getMedia', { params: { id } }, options),
+        /** Changes the alt text (`null` removes it). */
+        update: (id, changes, options) => this.request('updateMedia', { params: { id }, body: changes }, options),
+        /** The bytes behind a media's public URL, by its last segment (`<token>.<ext>`); no key is needed for it. */
+        file: (file, options) => this.request('getMediaFile', { params: { file } }, options),
+        /** Deletes it; 409 `media_in_use` while a draft, scheduled or publishing post uses it. */
+        delete: (id, options) => this.request('deleteMedia', { params: { id } }, options),
     };
     platforms = {
         /** The platforms this daemon publishes to, in a fixed order, each with how it connects and its limits (one page: there are few). */
@@ -212,6 +234,12 @@ export const methodFor = {
     getAtomFeed: 'feeds.atom',
     getJsonFeed: 'feeds.json',
     getHtmlFeed: 'feeds.html',
+    uploadMedia: 'media.upload',
+    listMedia: 'media.list',
+    getMedia: 'media.get',
+    updateMedia: 'media.update',
+    deleteMedia: 'media.delete',
+    getMediaFile: 'media.file',
     getAnalytics: 'analytics.get',
     listWorkspaces: 'workspaces.list',
     createWorkspace: 'workspaces.create',

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { ConnectionError, SmmApiError } from './errors.js';
 import { type OperationId, type Operations } from './generated.js';
 import { type TlsTrust } from './tls.js';
@@ -18,6 +19,19 @@ export interface RequestInput {
     params?: Record<string, string | number>;
     query?: Record<string, unknown>;
     body?: unknown;
+    /** Bytes to send as they are (an upload) instead of a JSON body. */
+    upload?: UploadBody;
+}
+/**
+ * An upload's bytes: opened anew for every attempt (a retry sends them again from the start),
+ * with their type and length.
+ */
+export interface UploadBody {
+    open: () => Readable | Buffer;
+    contentType: string;
+    length: number;
+    /** Told as the bytes leave: how many were sent of `length`. */
+    onProgress?: (sent: number, total: number) => void;
 }
 /** Per-call options, the last argument of every method. */
 export interface RequestOptions {

@@ -112,8 +112,12 @@ export class ApiCore {
         // One key for the call, not per attempt: the retry must be recognised as the same request.
         if (method === 'POST')
             headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
-        const payload = input.body === undefined ? undefined : JSON.stringify(input.body);
-        if (payload !== undefined)
+        const payload = input.upload ?? (input.body === undefined ? undefined : JSON.stringify(input.body));
+        if (input.upload) {
+            headers['content-type'] = input.upload.contentType;
+            headers['content-length'] = String(input.upload.length);
+        }
+        else if (payload !== undefined)
             headers['content-type'] = 'application/json';
         const maxRetries = this.#options.maxRetries ?? 2;
         for (let attempt = 1;; attempt++) {
@@ -169,6 +173,9 @@ export class ApiCore {
     #success(res) {
         if (res.status === 204 || res.text === '')
             return undefined;
+        // A media file is bytes, not text.
+        if (/^(image|video)\//.test(res.headers['content-type'] ?? ''))
+            return res.bytes;
         if (!/json/.test(res.headers['content-type'] ?? ''))
             return res.text;
         const value = parseJson(res.text);
@@ -200,12 +207,24 @@ export class ApiCore {
                     for (const [name, value] of Object.entries(res.headers))
                         if (value !== undefined)
                             flat[name] = Array.isArray(value) ? value.join(', ') : value;
-                    resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
+                    const bytes = Buffer.concat(chunks);
+                    resolve({ status: res.statusCode ?? 0, headers: flat, text: bytes.toString('utf8'), bytes });
                 });
             });
             req.setTimeout(timeoutMs, () => req.destroy(new ConnectionError('timeout', `${this.baseUrl} did not answer within ${timeoutMs / 1000} s.`)));
             req.on('error', (error) => reject(this.#connectionError(error)));
-            req.end(payload);
+            if (payload === undefined || typeof payload === 'string')
+                return void req.end(payload);
+            const bytes = payload.open();
+            if (Buffer.isBuffer(bytes)) {
+                payload.onProgress?.(bytes.length, payload.length);
+                return void req.end(bytes);
+            }
+            let sent = 0;
+            bytes.on('data', (chunk) => payload.onProgress?.((sent += chunk.length), payload.length));
+            // The daemon may answer (a refusal) before it read everything: then the rest is not sent.
+            bytes.on('error', (error) => req.destroy(error));
+            bytes.pipe(req);
         });
     }
     #connectionError(error) {

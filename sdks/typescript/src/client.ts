@@ -1,3 +1,4 @@
+import { createReadStream, statSync } from 'node:fs'
 import { ApiCore, type Body, type Page, type Query, type RequestOptions, type Result } from './core.js'
 import type { OperationId } from './generated.js'
 
@@ -103,6 +104,33 @@ export class SmmClient extends ApiCore {
       this.request('cancelPost', { params: { id }, query }, options),
     /** Publishes the failed targets of a failed or partially published post again, now. */
     retry: (id: string, options?: RequestOptions): Promise<Result<'retryPost'>> => this.request('retryPost', { params: { id } }, options),
+  }
+
+  readonly media = {
+    /**
+     * Uploads a file (a path, read as a stream) or bytes, with its content type
+     * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`);
+     * `onProgress` is told as the bytes leave.
+     */
+    upload: (
+      file: string | Buffer,
+      params: { contentType: string; onProgress?: (sent: number, total: number) => void },
+      options?: RequestOptions,
+    ): Promise<Result<'uploadMedia'>> => {
+      const length = typeof file === 'string' ? statSync(file).size : file.length
+      const open = () => (typeof file === 'string' ? createReadStream(file) : file)
+      return this.request('uploadMedia', { upload: { open, contentType: params.contentType, length, onProgress: params.onProgress } }, options)
+    },
+    list: (options?: RequestOptions) => this.#lister('listMedia').all({}, options),
+    listPage: (query: Query<'listMedia'> = {}, options?: RequestOptions) => this.#lister('listMedia').page(query, options),
+    get: (id: string, options?: RequestOptions): Promise<Result<'getMedia'>> => this.request('getMedia', { params: { id } }, options),
+    /** Changes the alt text (`null` removes it). */
+    update: (id: string, changes: Body<'updateMedia'>, options?: RequestOptions): Promise<Result<'updateMedia'>> =>
+      this.request('updateMedia', { params: { id }, body: changes }, options),
+    /** The bytes behind a media's public URL, by its last segment (`<token>.<ext>`); no key is needed for it. */
+    file: (file: string, options?: RequestOptions): Promise<Buffer> => this.request('getMediaFile', { params: { file } }, options) as Promise<unknown> as Promise<Buffer>,
+    /** Deletes it; 409 `media_in_use` while a draft, scheduled or publishing post uses it. */
+    delete: (id: string, options?: RequestOptions): Promise<void> => this.request('deleteMedia', { params: { id } }, options),
   }
 
   readonly platforms = {
@@ -260,6 +288,12 @@ export const methodFor = {
   getAtomFeed: 'feeds.atom',
   getJsonFeed: 'feeds.json',
   getHtmlFeed: 'feeds.html',
+  uploadMedia: 'media.upload',
+  listMedia: 'media.list',
+  getMedia: 'media.get',
+  updateMedia: 'media.update',
+  deleteMedia: 'media.delete',
+  getMediaFile: 'media.file',
   getAnalytics: 'analytics.get',
   listWorkspaces: 'workspaces.list',
   createWorkspace: 'workspaces.create',

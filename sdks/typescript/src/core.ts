@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import https from 'node:https'
+import type { Readable } from 'node:stream'
 import { ConnectionError, RateLimitError, SmmApiError, type Problem } from './errors.js'
 import { operations, type OperationId, type Operations } from './generated.js'
 import { createAgent, isCertificateError, type TlsTrust } from './tls.js'
@@ -20,6 +21,20 @@ export interface RequestInput {
   params?: Record<string, string | number>
   query?: Record<string, unknown>
   body?: unknown
+  /** Bytes to send as they are (an upload) instead of a JSON body. */
+  upload?: UploadBody
+}
+
+/**
+ * An upload's bytes: opened anew for every attempt (a retry sends them again from the start),
+ * with their type and length.
+ */
+export interface UploadBody {
+  open: () => Readable | Buffer
+  contentType: string
+  length: number
+  /** Told as the bytes leave: how many were sent of `length`. */
+  onProgress?: (sent: number, total: number) => void
 }
 
 /** Per-call options, the last argument of every method. */
@@ -76,6 +91,7 @@ interface RawResponse {
   status: number
   headers: Record<string, string>
   text: string
+  bytes: Buffer
 }
 
 /** One page of a list: its items and the cursor of the next (null on the last). */
@@ -186,8 +202,11 @@ export class ApiCore {
     if (options.ifMatch) headers['if-match'] = options.ifMatch
     // One key for the call, not per attempt: the retry must be recognised as the same request.
     if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID()
-    const payload = input.body === undefined ? undefined : JSON.stringify(input.body)
-    if (payload !== undefined) headers['content-type'] = 'application/json'
+    const payload = input.upload ?? (input.body === undefined ? undefined : JSON.stringify(input.body))
+    if (input.upload) {
+      headers['content-type'] = input.upload.contentType
+      headers['content-length'] = String(input.upload.length)
+    } else if (payload !== undefined) headers['content-type'] = 'application/json'
 
     const maxRetries = this.#options.maxRetries ?? 2
     for (let attempt = 1; ; attempt++) {
@@ -241,6 +260,8 @@ export class ApiCore {
 
   #success(res: RawResponse): unknown {
     if (res.status === 204 || res.text === '') return undefined
+    // A media file is bytes, not text.
+    if (/^(image|video)\//.test(res.headers['content-type'] ?? '')) return res.bytes
     if (!/json/.test(res.headers['content-type'] ?? '')) return res.text
     const value = parseJson(res.text)
     if (value === undefined) throw this.#unexpected(res, 'with a body that is not JSON.')
@@ -259,7 +280,7 @@ export class ApiCore {
     return new SmmApiError({ type: 'about:blank', title: 'Unexpected response', status: res.status, detail, code: 'unexpected_response' }, res.headers)
   }
 
-  #send(method: string, url: URL, headers: Record<string, string>, payload: string | undefined, signal?: AbortSignal): Promise<RawResponse> {
+  #send(method: string, url: URL, headers: Record<string, string>, payload: string | UploadBody | undefined, signal?: AbortSignal): Promise<RawResponse> {
     const timeoutMs = this.#options.timeoutMs ?? 30_000
     return new Promise((resolve, reject) => {
       const req = https.request(url, { method, headers, agent: this.#agent, signal }, (res) => {
@@ -269,12 +290,23 @@ export class ApiCore {
         res.on('end', () => {
           const flat: Record<string, string> = {}
           for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
-          resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') })
+          const bytes = Buffer.concat(chunks)
+          resolve({ status: res.statusCode ?? 0, headers: flat, text: bytes.toString('utf8'), bytes })
         })
       })
       req.setTimeout(timeoutMs, () => req.destroy(new ConnectionError('timeout', `${this.baseUrl} did not answer within ${timeoutMs / 1000} s.`)))
       req.on('error', (error) => reject(this.#connectionError(error)))
-      req.end(payload)
+      if (payload === undefined || typeof payload === 'string') return void req.end(payload)
+      const bytes = payload.open()
+      if (Buffer.isBuffer(bytes)) {
+        payload.onProgress?.(bytes.length, payload.length)
+        return void req.end(bytes)
+      }
+      let sent = 0
+      bytes.on('data', (chunk: Buffer) => payload.onProgress?.((sent += chunk.length), payload.length))
+      // The daemon may answer (a refusal) before it read everything: then the rest is not sent.
+      bytes.on('error', (error) => req.destroy(error))
+      bytes.pipe(req)
     })
   }
 

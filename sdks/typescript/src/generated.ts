@@ -42,7 +42,7 @@ export interface User {
 export interface ApiKey {
   id: string
   name: string
-  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
+  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "media:read" | "media:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
   /** The first 12 characters of the key, for recognising it */
   prefix: string
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
@@ -55,7 +55,7 @@ export interface ApiKey {
 export interface ApiKeyWithSecret {
   id: string
   name: string
-  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
+  scopes: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "media:read" | "media:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
   /** The first 12 characters of the key, for recognising it */
   prefix: string
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
@@ -158,6 +158,22 @@ export interface WebhookDeliveryAttempt {
   created_at: string
 }
 
+export interface MediaKindRules {
+  /** The content types of this kind the platform takes */
+  types: string[]
+  max?: number | null
+  max_bytes?: number | null
+  min_width?: number | null
+  max_width?: number | null
+  min_height?: number | null
+  max_height?: number | null
+  max_pixels?: number | null
+  min_aspect_ratio?: number | null
+  max_aspect_ratio?: number | null
+  min_duration_ms?: number | null
+  max_duration_ms?: number | null
+}
+
 export interface PlatformLimits {
   text: {
     /** The most characters a post may have, counted as `count` says */
@@ -171,12 +187,22 @@ export interface PlatformLimits {
     media_links?: boolean
   }
   media: {
-    /** The most media URLs a post may have; null when smm enforces none */
+    /** The most media items (media_urls and uploaded media together) a post may have; null when smm enforces none */
     max: number | null
     /** true: a post without media is refused */
     required?: boolean
     /** The media types the platform takes (checked when the media is fetched at publish time); null: any the platform links to */
     types?: string[] | null
+    /** What an uploaded image must be; null: the platform takes no images */
+    image?: MediaKindRules | null
+    /** What an uploaded video must be; null: the platform takes no videos */
+    video?: MediaKindRules | null
+    /** false: one post holds images or a video, not both */
+    mixed?: boolean
+    /** The longest alt text the platform keeps; null: it has no alt text (what is given is not sent) */
+    alt_text_max?: number | null
+    /** How uploaded media reach the platform: upload (their bytes, by its upload API), url (it fetches their public URL, which must then be reachable from the internet), link (their URL goes in the text) */
+    send?: "upload" | "url" | "link"
   }
 }
 
@@ -193,6 +219,8 @@ export interface Platform {
   thread: "replies" | "consecutive"
   /** How a first comment goes out: a reply to the post, or a comment on it; null: the platform has neither, and a post with a first_comment for it is refused */
   first_comment: "reply" | "comment" | null
+  /** true: this daemon publishes uploaded media (`media` of a post) to the platform, as limits.media.send says; false: not yet, and a post with uploaded media for it is refused (media_urls still work) */
+  uploads_media: boolean
 }
 
 export interface Connection {
@@ -241,14 +269,36 @@ export interface Queue {
   next: string[]
 }
 
+export interface PostMedia {
+  id: string
+  /** The media's public URL */
+  url: string
+  content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "video/mp4" | "video/quicktime"
+  width: number | null
+  height: number | null
+  /** The alt text it goes out with: the post's own, else the media's */
+  alt_text: string | null
+}
+
+export interface MediaRef {
+  /** A media object of yours (`med_…`), from POST /v1/media or a finished upload */
+  id: string
+  /** Alt text for this post, in place of the media's own; absent or null: the media's own */
+  alt_text?: string | null
+}
+
 export interface ThreadPart {
   content?: string
   media_urls?: string[]
+  /** Uploaded media, in order, beside (after) any media_urls */
+  media?: MediaRef[]
 }
 
 export interface PlatformOverride {
   content?: string
   media_urls?: string[]
+  /** Uploaded media, in order, beside (after) any media_urls */
+  media?: MediaRef[]
   /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
   thread?: ThreadPart[]
   /** Published right after the post, before any thread part: as a reply to the post, or a comment on it where the platform has comments (GET /v1/platforms: first_comment). Refused on a platform with neither. null: none. */
@@ -302,10 +352,14 @@ export interface Post {
   account_id: string
   content: string
   media_urls: string[]
+  /** Uploaded media, in order (a media deleted since is left out) */
+  media: PostMedia[]
   platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
   thread: Array<{
     content: string
     media_urls: string[]
+    /** Uploaded media of the part; absent when it has none */
+    media?: PostMedia[]
   }>
   first_comment: string | null
   /** Per-platform versions as given; {} when there are none */
@@ -377,6 +431,28 @@ export interface PostValidation {
 export interface BulkValidation {
   valid: true
   count: number
+}
+
+export interface Media {
+  id: string
+  /** The type, as checked against the bytes */
+  content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "video/mp4" | "video/quicktime"
+  /** Its size in bytes */
+  bytes: number
+  /** SHA-256 of the bytes, hex */
+  sha256: string
+  /** Pixels across; null where it could not be read */
+  width: number | null
+  /** Pixels down; null where it could not be read */
+  height: number | null
+  /** A video’s length; null for an image */
+  duration_ms: number | null
+  /** The description read to people who cannot see it; a post may give its own */
+  alt_text: string | null
+  /** Where anyone with the link can fetch it, without a key (`<public-url>/media/<token>.<ext>`, the token unguessable): what platforms that fetch media and feed readers are given. It answers 404 once the media is deleted. */
+  url: string
+  /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+  created_at: string
 }
 
 export interface AnalyticsMetrics {
@@ -551,7 +627,7 @@ export interface Operations {
   createApiKey: {
     body: {
       name: string
-      scopes?: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
+      scopes?: Array<"profile:read" | "profile:write" | "accounts:read" | "accounts:write" | "posts:read" | "posts:write" | "media:read" | "media:write" | "analytics:read" | "ai:generate" | "webhooks:read" | "webhooks:write" | "keys:write" | "workspaces:read" | "workspaces:write" | "posts:approve">
       expires_at?: string | null
     }
     response: ApiKeyWithSecret
@@ -803,6 +879,8 @@ export interface Operations {
       account_id: string
       content?: string
       media_urls?: string[]
+      /** Uploaded media, in order, beside (after) any media_urls */
+      media?: MediaRef[]
       scheduled_at?: string
       platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -855,6 +933,8 @@ export interface Operations {
       account_id: string
       content?: string
       media_urls?: string[]
+      /** Uploaded media, in order, beside (after) any media_urls */
+      media?: MediaRef[]
       scheduled_at?: string
       platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -909,6 +989,8 @@ export interface Operations {
         account_id: string
         content?: string
         media_urls?: string[]
+        /** Uploaded media, in order, beside (after) any media_urls */
+        media?: MediaRef[]
         scheduled_at?: string
         platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
         /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -977,6 +1059,8 @@ export interface Operations {
       account_id?: string
       content?: string
       media_urls?: string[]
+      /** Uploaded media, in order, beside (after) any media_urls */
+      media?: MediaRef[]
       scheduled_at?: string
       platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -1040,6 +1124,58 @@ export interface Operations {
       id: string
     }
     response: Post
+  }
+  /** Upload an image or a video: the raw bytes as the body, with their Content-Type */
+  uploadMedia: {
+    query: {
+      /** Its alt text (PATCH /v1/media/{id} changes it later) */
+      alt_text?: string
+    }
+    response: Media
+  }
+  /** List your media, newest first */
+  listMedia: {
+    query: {
+      limit?: string
+      cursor?: string
+    }
+    response: {
+      data: Media[]
+      has_more: boolean
+      next_cursor: string | null
+    }
+  }
+  /** Get one media object */
+  getMedia: {
+    params: {
+      id: string
+    }
+    response: Media
+  }
+  /** Change a media object’s alt text */
+  updateMedia: {
+    params: {
+      id: string
+    }
+    body: {
+      /** The new alt text; null removes it */
+      alt_text: string | null
+    }
+    response: Media
+  }
+  /** Delete a media object; 409 media_in_use while a draft, scheduled or publishing post uses it */
+  deleteMedia: {
+    params: {
+      id: string
+    }
+    response: void
+  }
+  /** The bytes of a media object, by the capability URL in its `url` (no key needed) */
+  getMediaFile: {
+    params: {
+      file: string
+    }
+    response: string
   }
   /** The account's feed as RSS 2.0 (media as enclosures) */
   getRssFeed: {
@@ -1227,6 +1363,12 @@ export const operations = {
   cancelPost: { method: 'DELETE', path: '/v1/posts/{id}' },
   schedulePost: { method: 'POST', path: '/v1/posts/{id}/schedule' },
   retryPost: { method: 'POST', path: '/v1/posts/{id}/retry' },
+  uploadMedia: { method: 'POST', path: '/v1/media' },
+  listMedia: { method: 'GET', path: '/v1/media' },
+  getMedia: { method: 'GET', path: '/v1/media/{id}' },
+  updateMedia: { method: 'PATCH', path: '/v1/media/{id}' },
+  deleteMedia: { method: 'DELETE', path: '/v1/media/{id}' },
+  getMediaFile: { method: 'GET', path: '/media/{file}' },
   getRssFeed: { method: 'GET', path: '/feeds/{account_id}.rss' },
   getAtomFeed: { method: 'GET', path: '/feeds/{account_id}.atom' },
   getHtmlFeed: { method: 'GET', path: '/feeds/{account_id}.html' },

@@ -20,7 +20,7 @@ module Smm
       Net::OpenTimeout, Net::ReadTimeout, EOFError, IOError, SocketError, OpenSSL::SSL::SSLError
     ].freeze
 
-    attr_reader :base_url, :max_retries, :posts, :platforms, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds, :workspaces
+    attr_reader :base_url, :max_retries, :posts, :platforms, :accounts, :webhooks, :api_keys, :ai, :analytics, :feeds, :workspaces, :media
 
     # base_url: the API's, with /v1 (added when the URL has no path); https only.
     # max_retries: how many times a 429, a 5xx or a connection failure is retried.
@@ -55,6 +55,7 @@ module Smm
       @analytics = Analytics.new(self)
       @feeds = Feeds.new(self)
       @workspaces = Workspaces.new(self)
+      @media = Media.new(self)
     end
 
     # An https URL, with /v1 added when it has no path; anything else is refused before any
@@ -112,7 +113,8 @@ module Smm
     # A POST always carries an Idempotency-Key (the one given, or a new one), the same on every
     # attempt, so a retried create never makes two resources.
     # path is the OpenAPI path (`/v1/posts/{id}`), filled from params.
-    def request(method, path, params: {}, query: nil, body: nil, idempotency_key: nil, if_match: nil)
+    # raw: [bytes, content_type] sends bytes as they are (an upload) instead of a JSON body.
+    def request(method, path, params: {}, query: nil, body: nil, idempotency_key: nil, if_match: nil, raw: nil)
       headers = {
         "Authorization" => "Bearer #{@api_key}",
         "Accept" => "application/json",
@@ -121,7 +123,9 @@ module Smm
       headers["Idempotency-Key"] = idempotency_key || SecureRandom.uuid if method == "POST"
       headers["If-Match"] = if_match if if_match
       payload = nil
-      unless body.nil?
+      if raw
+        payload, headers["Content-Type"] = raw
+      elsif !body.nil?
         headers["Content-Type"] = "application/json"
         payload = JSON.generate(body)
       end

@@ -55,6 +55,12 @@ module Smm
     "listMembers" => %i[workspaces members],
     "addMember" => %i[workspaces add_member],
     "updateMember" => %i[workspaces set_role],
-    "removeMember" => %i[workspaces remove_member]
+    "removeMember" => %i[workspaces remove_member],
+    "uploadMedia" => %i[media upload],
+    "listMedia" => %i[media list],
+    "getMedia" => %i[media get],
+    "updateMedia" => %i[media update],
+    "deleteMedia" => %i[media delete],
+    "getMediaFile" => %i[media file]
   }.freeze
 end

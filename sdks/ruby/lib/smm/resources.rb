@@ -344,4 +344,37 @@ module Smm
       @client.request("GET", "/feeds/{account_id}.html", params: { account_id: account_id }).body
     end
   end
+
+  # Images and videos you upload (/v1/media), and their bytes by public URL.
+  class Media < Resource
+    # A file's bytes: image/jpeg, image/png, image/gif, image/webp, video/mp4 or video/quicktime.
+    def upload(bytes, content_type:, alt_text: nil, idempotency_key: nil)
+      call("POST", "/v1/media", query: fields(alt_text: alt_text), raw: [bytes, content_type], idempotency_key: idempotency_key)
+    end
+
+    def get(id)
+      call("GET", "/v1/media/{id}", params: { id: id })
+    end
+
+    # Your media, newest first.
+    def list(limit: nil)
+      List.new(@client, "/v1/media", query: fields(limit: limit))
+    end
+
+    # Changes the alt text (nil removes it).
+    def update(id, alt_text:)
+      call("PATCH", "/v1/media/{id}", params: { id: id }, body: { alt_text: alt_text })
+    end
+
+    # Raises a ConflictError (media_in_use) while a draft, scheduled or publishing post uses it.
+    def delete(id)
+      call("DELETE", "/v1/media/{id}", params: { id: id })
+      nil
+    end
+
+    # The bytes behind a media's public URL, by its last segment (<token>.<ext>).
+    def file(file)
+      @client.request("GET", "/media/{file}", params: { file: file }).body
+    end
+  end
 end

@@ -1,0 +1,50 @@
+import type { Readable } from 'node:stream'
+
+/** A byte range of an object, both ends included (as HTTP's Range writes it). */
+export interface ByteRange {
+  start: number
+  end: number
+}
+
+/**
+ * Where media bytes live: a port beside the store, in the same shape (one contract suite, a
+ * file-system and an S3-compatible implementation). Bytes stream through; nothing holds a whole
+ * object in memory. Keys are paths of plain segments (`media/med_…`, `uploads/upl_…/3`).
+ */
+export interface MediaStore {
+  /** Where the bytes are, for people and logs: a directory, or `s3://bucket/prefix at endpoint`. */
+  readonly location: string
+  /**
+   * Writes `body` under `key`. The object appears whole or not at all: if `body` fails (a client
+   * that stops sending) or the write does, nothing is left under `key`. Answers the bytes written.
+   */
+  put(key: string, body: Readable, contentType: string): Promise<number>
+  /** The object's bytes, or those of `range`; MediaNotFoundError if there is none. */
+  get(key: string, range?: ByteRange): Promise<Readable>
+  /** The object's size; undefined if there is none. */
+  size(key: string): Promise<number | undefined>
+  /** Removes an object; nothing to remove is no error. */
+  delete(key: string): Promise<void>
+  /** Every key under `prefix`, in no particular order. */
+  list(prefix: string): AsyncIterable<string>
+  close(): Promise<void>
+}
+
+export class MediaNotFoundError extends Error {
+  constructor(key: string) {
+    super(`No media object ${key}`)
+    this.name = 'MediaNotFoundError'
+  }
+}
+
+/** Where a media object's bytes are kept. */
+export const mediaKey = (mediaId: string) => `media/${mediaId}`
+
+/** Where piece `n` of a tus upload is kept until the upload is whole. */
+export const uploadPartKey = (uploadId: string, n: number) => `uploads/${uploadId}/${String(n).padStart(6, '0')}`
+
+/** Keys are made by smm from its own ids, never from user input; this is the guard that says so. */
+export function checkKey(key: string): string {
+  if (!/^[a-z]+(\/[A-Za-z0-9_-]+)+$/.test(key)) throw new Error(`Not a media store key: ${JSON.stringify(key)}`)
+  return key
+}
