@@ -286,7 +286,7 @@ describe('an import file edited into an invalid state', () => {
     // Fixed, those lines leave what only the daemon can find: a series ending in the past and a blank thread part.
     const daemonSide = await smm(['posts', 'import', csv('edited-2.csv', lines.split('\n').filter((_, i) => i !== 6 && i !== 8).join('\n'))])
     expect(daemonSide.code).toBe(2)
-    expect(daemonSide.stderr).toMatch(/^Error: 2 lines of .* are invalid; nothing was created:\n {2}line 2, until: .*\n {2}line 4, content: is required \(and not blank\) unless media_urls has at least one URL: a thread part must say something\n$/)
+    expect(daemonSide.stderr).toMatch(/^Error: 2 lines of .* are invalid; nothing was created:\n {2}line 2, until: .*\n {2}line 4, content: is required \(and not blank\) unless the part has media: a thread part must say something\n$/)
     expect(await postCount()).toBe(before)
     const skipping = await smm(['posts', 'import', csv('edited-3.csv', lines.split('\n').filter((_, i) => i !== 6 && i !== 8).join('\n')), '--skip-invalid', '--json'])
     expect(skipping.code, skipping.stderr).toBe(0)
