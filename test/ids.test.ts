@@ -64,7 +64,10 @@ describe('ids the daemon hands out', () => {
     const posts = bulk.body.data.map((p: { id: string }) => p.id)
     seen.push(...posts)
     const time = (id: string) => id.split('_')[1]!.slice(0, 10)
-    expect(new Set([...accounts, ...posts].map(time)).size).toBe(1)
+    // Each kind's ids share one millisecond (a kind keeps the latest time it has seen, so another
+    // daemon earlier in this process may have set it; the kinds need not agree with each other).
+    expect(new Set(accounts.map(time)).size).toBe(1)
+    expect(new Set(posts.map(time)).size).toBe(1)
     for (let i = 0; i < seen.length; i++) for (let j = i + 1; j < seen.length; j++) expect(gap(seen[i]!, seen[j]!) > FAR, `${seen[i]} ${seen[j]}`).toBe(true)
     // Lists still give them in the order they were made.
     const listed = (await t.http.get('/v1/accounts?limit=100', { key: t.key })).body.data.map((a: { id: string }) => a.id)
