@@ -160,7 +160,7 @@ describe('media: bad uploads', () => {
     expect([html.status, html.body.code]).toEqual([422, 'media_type_mismatch'])
     const wrongImage = await upload(t, png(4, 4), 'image/jpeg')
     expect([wrongImage.status, wrongImage.body.code]).toEqual([422, 'media_type_mismatch'])
-    expect(wrongImage.body.detail).toBe('The body was sent as image/jpeg, but its bytes are a image/png file. Send it with its own Content-Type (image/png).')
+    expect(wrongImage.body.detail).toBe('The body was sent as image/jpeg, but its bytes are image/png. Send it with its own Content-Type (image/png).')
     const pdf = await upload(t, Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n'), 'image/png')
     expect(pdf.body.detail).toContain('application/pdf, not a type smm takes')
     const empty = await upload(t, Buffer.alloc(0), 'image/png')

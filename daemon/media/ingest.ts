@@ -109,7 +109,7 @@ export async function ingest(source: AsyncIterable<Buffer>, declared: MediaType,
   const sniffed = await fileTypeFromBuffer(first)
   const actual = sniffed && (SAME_TYPE[sniffed.mime] ?? sniffed.mime)
   if (actual !== declared) {
-    const what = actual ? (isMediaType(actual) ? `a ${actual} file` : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
+    const what = actual ? (isMediaType(actual) ? actual : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
     throw new ApiError(422, 'media_type_mismatch', `The body was sent as ${declared}, but its bytes are ${what}. Send it with its own Content-Type${actual && isMediaType(actual) ? ` (${actual})` : ''}.`)
   }
 
