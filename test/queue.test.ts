@@ -10,7 +10,7 @@ import { freeSlots, slotOccurrences, type Slot } from '../src/queue-slots.js'
 import { ManualClock } from '../src/time.js'
 import { sql, startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { freshDatabase } from './helpers/postgres.js'
-import { feedAccount, liftLimits } from './helpers/posts.js'
+import { eventsOf, feedAccount, liftLimits } from './helpers/posts.js'
 
 const NY = 'America/New_York'
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -146,12 +146,19 @@ describe.each(stores)('queue slots over the API on $name', ({ name, database }) 
   it('is full when no slot is free within 366 days: a bulk creates none, pointing at the post that found none', async () => {
     const other = await feedAccount(t, 'Weekly')
     expect((await put([{ day: 'monday', time: '09:00' }], other)).status).toBe(200)
-    const posts = Array.from({ length: 54 }, () => ({ account_id: other, content: 'Weekly', platforms: ['feed'], queue: true }))
-    const res = await t.http.post('/v1/posts/bulk', { posts }, { key: t.key })
-    expect(res.status).toBe(422)
-    expect(res.body.code).toBe('queue_full')
-    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '#/posts/52/queue', code: 'queue_full' })])
+    const posts = Array.from({ length: 60 }, () => ({ account_id: other, content: 'Weekly', platforms: ['feed'], queue: true }))
+    // A dry run answers what the request would: the same refusal, at the same post.
+    const events = (await eventsOf(t, 'post.scheduled')).length
+    for (const dry_run of [true, false]) {
+      const res = await t.http.post('/v1/posts/bulk', { posts, dry_run }, { key: t.key })
+      expect(res.status, `dry_run: ${dry_run}`).toBe(422)
+      expect(res.body.code).toBe('queue_full')
+      expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '#/posts/52/queue', code: 'queue_full' })])
+    }
+    const fits = await t.http.post('/v1/posts/bulk', { posts: posts.slice(0, 52), dry_run: true }, { key: t.key })
+    expect(fits.body).toEqual({ valid: true, count: 52 })
     expect((await t.http.get(`/v1/posts?account_id=${other}`, { key: t.key })).body.data).toEqual([])
+    expect((await eventsOf(t, 'post.scheduled')).length).toBe(events)
   })
 
   it('empties the queue with [] and forgets the slots with the account', async () => {

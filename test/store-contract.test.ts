@@ -1099,8 +1099,14 @@ describe.each(backends)('the store on $name', (backend) => {
       const friday = now + 4 * 86_400_000 + 17.5 * 3_600_000
       const byHand = await store.posts.create(user, newPost(account, monday9, ['feed']), now)
       expect(await store.queues.taken(account, now, now + 86_400_000)).toEqual([monday9])
+      // A dry run does the same and keeps nothing: the same slots, taken in turn, no post, no event.
+      const events = (await store.events.listAfter('', 100_000)).length
+      const tried = await store.posts.createMany(user, [queued, queued], now, { dryRun: true })
+      expect(tried.map((r) => r.post.scheduled_at)).toEqual([new Date(friday).toISOString(), new Date(monday9 + 7 * 86_400_000).toISOString()])
+      expect((await store.posts.list(scope, { order: 'asc', accountId: account }, 10)).map((r) => r.post.id)).toEqual([byHand.post.id])
+      expect((await store.events.listAfter('', 100_000)).length).toBe(events)
       const made = await store.posts.createMany(user, [queued, queued], now)
-      expect(made.map((r) => r.post.scheduled_at)).toEqual([new Date(friday).toISOString(), new Date(monday9 + 7 * 86_400_000).toISOString()])
+      expect(made.map((r) => r.post.scheduled_at)).toEqual(tried.map((r) => r.post.scheduled_at))
       await store.posts.cancel(scope, byHand.post.id, now)
       expect((await store.posts.create(user, queued, now)).post.scheduled_at).toBe(new Date(monday9).toISOString())
       const draft = await store.posts.create(user, { ...newPost(account, 0, ['feed']), scheduledAt: null, draft: true }, now)

@@ -282,8 +282,6 @@ function normalisedThread(thread: ThreadPart[]): NonNullable<NewPost['thread']> 
 export interface CheckedPost {
   post: NewPost
   targets: TargetMeasure[]
-  /** A queued post: the slot it would take now (the store picks again, for good, when it creates it). */
-  slot?: number
 }
 
 /** The 422 of a queued post that has no slot to take, at `pointer`. */
@@ -294,15 +292,14 @@ export function queueRefusal(error: QueueRefusedError, pointer = '#/queue'): Fie
     : { pointer, code: 'queue_full', detail: `account ${account} has no free queue slot in the next 366 days; add slots with PUT /v1/accounts/${account}/queue, or give scheduled_at` }
 }
 
-/** The slot a queued post of the account would take now, or its 422 at #/queue. */
-async function queueCheck(deps: AppDeps, account: Account): Promise<{ slot?: number; errors: FieldError[] }> {
+/** A queued post's 422 at #/queue when the account has no slot for it now (listed with the post's other errors). */
+async function queueCheck(deps: AppDeps, account: Account): Promise<{ errors: FieldError[] }> {
   const slots = await deps.store.queues.get([account.workspace_id], account.id)
   if (!slots) return { errors: [] }
   const now = deps.clock.now()
   const taken = new Set(await deps.store.queues.taken(account.id, now, now + QUEUE_HORIZON_MS))
   const slot = nextFreeSlot(slots, await zoneOf(deps, account), now, taken)
-  if (typeof slot === 'string') return { errors: [queueRefusal(new QueueRefusedError(slot, account.id))] }
-  return { slot, errors: [] }
+  return { errors: typeof slot === 'string' ? [queueRefusal(new QueueRefusedError(slot, account.id))] : [] }
 }
 
 /** `queue` and `scheduled_at` name the time two ways: one at most. */
@@ -376,7 +373,7 @@ export async function parseNewPost(deps: AppDeps, access: Access, raw: unknown):
     firstComment: draft.firstComment,
     overrides: draft.overrides,
   }
-  return { post, targets: checked.targets, ...(queue?.slot !== undefined ? { slot: queue.slot } : {}) }
+  return { post, targets: checked.targets }
 }
 
 /**

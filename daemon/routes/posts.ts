@@ -99,21 +99,24 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
     respond(ctx, record, 201)
   })
 
-  // The same parse as create, and then nothing: no row, no event, no scheduler wake.
+  // Create, rolled back: the same parse and the same store work (a queued post takes its slot),
+  // then nothing kept: no row, no event, no scheduler wake.
   bind(router, { ...routes.validatePost, body: undefined }, async (ctx, { principal }) => {
-    const { post, targets, slot } = await parseNewPost(deps, accessOf(principal), ctx.request.body ?? {})
-    const at = slot ?? post.scheduledAt
-    ctx.body = { valid: true, scheduled_at: at === null ? null : new Date(at).toISOString(), targets }
+    const { post, targets } = await parseNewPost(deps, accessOf(principal), ctx.request.body ?? {})
+    const [record] = await refusingQueue(() => '#/queue', () => store.posts.createMany(principal.user.id, [post], clock.now(), { dryRun: true }))
+    ctx.body = { valid: true, scheduled_at: record!.post.scheduled_at, targets }
   })
 
   // Every post is parsed by parseNewPost before any is created; the store creates all or none.
+  // A dry run is the same request rolled back, so it refuses what the real one would (queued
+  // posts beyond the free slots, say) and nothing else.
   bind(router, { ...routes.createPosts, body: undefined }, async (ctx, { principal }) => {
     const { posts, dryRun } = await parseNewPosts(deps, accessOf(principal), ctx.request.body ?? {})
+    const records = await refusingQueue((index) => `#/posts/${index}/queue`, () => store.posts.createMany(principal.user.id, posts, clock.now(), { dryRun }))
     if (dryRun) {
-      ctx.body = { valid: true, count: posts.length }
+      ctx.body = { valid: true, count: records.length }
       return
     }
-    const records = await refusingQueue((index) => `#/posts/${index}/queue`, () => store.posts.createMany(principal.user.id, posts, clock.now()))
     scheduler.wake()
     ctx.status = 201
     ctx.body = { data: records.map((r) => r.post) }

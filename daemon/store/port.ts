@@ -409,6 +409,24 @@ export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'media
 /** When a draft is to be published: at an instant, or at the account's next free queue slot. */
 export type ScheduleAt = { at: number } | { queue: true }
 
+/** Thrown inside a dry run's transaction to roll it back, carrying what it made. */
+export class DryRunRollback<T> extends Error {
+  constructor(readonly result: T) {
+    super('dry run: rolled back')
+    this.name = 'DryRunRollback'
+  }
+}
+
+/** What a transaction answered, or, when it was a dry run rolled back, what it had made. */
+export async function dryRunResult<T>(transaction: () => T | Promise<T>): Promise<T> {
+  try {
+    return await transaction()
+  } catch (error) {
+    if (error instanceof DryRunRollback) return error.result as T
+    throw error
+  }
+}
+
 /**
  * A queued post found no slot (the account has none, or none is free within the horizon):
  * nothing of the unit of work was done. `index` is the post's place in a createMany.
@@ -611,9 +629,11 @@ export interface PostsStore {
   create(authorId: string, input: NewPost, now: number): Promise<PostRecord>
   /**
    * Creates several posts, each with its `post.scheduled` event, in one transaction: all or
-   * none. Answers the records in the order of `inputs`.
+   * none. Answers the records in the order of `inputs`. With `dryRun`, the transaction does all
+   * of it and is then rolled back: the same refusals (QueueRefusedError when queued posts run
+   * out of slots), the records as they would be, and nothing kept.
    */
-  createMany(authorId: string, inputs: NewPost[], now: number): Promise<PostRecord[]>
+  createMany(authorId: string, inputs: NewPost[], now: number, options?: { dryRun?: boolean }): Promise<PostRecord[]>
   get(scope: WorkspaceScope, id: string): Promise<PostRecord | undefined>
   list(scope: WorkspaceScope, filters: PostFilters, limit: number): Promise<PostRecord[]>
   /** How many posts in the scope match the filters (after the cursor, when there is one). */

@@ -1,7 +1,7 @@
 import { newId } from '../../../src/ids.js'
 import { mediaIdsOf } from '../../../src/post-parts.js'
 import type { MediaRef, Overrides } from '../../../src/api/posts.js'
-import { MediaUnavailableError, type AccountDeletion, type Change, type NewPost, type PostChanges, type PostFilters, type PostRecord, type PostsStore, type ScheduleAt, type WorkspaceScope } from '../port.js'
+import { DryRunRollback, dryRunResult, MediaUnavailableError, type AccountDeletion, type Change, type NewPost, type PostChanges, type PostFilters, type PostRecord, type PostsStore, type ScheduleAt, type WorkspaceScope } from '../port.js'
 import { accountsByIds } from './accounts.js'
 import type { PostRow } from '../rows.js'
 import { releaseOrphans, setPostMedia } from './media.js'
@@ -61,13 +61,16 @@ export function postsStore(sql: Sql): PostsStore {
       return sql.begin((tx) => insertPost(tx, authorId, input, now))
     },
 
-    async createMany(authorId, inputs, now) {
+    async createMany(authorId, inputs, now, { dryRun = false } = {}) {
       // One transaction: a refusal of any insert (the account deleted meanwhile) rolls back all.
-      return sql.begin(async (tx) => {
-        const records: PostRecord[] = []
-        for (const [index, input] of inputs.entries()) records.push(await insertPost(tx, authorId, input, now, index))
-        return records
-      })
+      return dryRunResult(() =>
+        sql.begin(async (tx) => {
+          const records: PostRecord[] = []
+          for (const [index, input] of inputs.entries()) records.push(await insertPost(tx, authorId, input, now, index))
+          if (dryRun) throw new DryRunRollback(records)
+          return records
+        }),
+      )
     },
 
     async get(scope, id) {

@@ -6,7 +6,7 @@ import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
 import { mediaIdsOf } from '../../../src/post-parts.js'
 import type { MediaRef, Overrides } from '../../../src/api/posts.js'
-import { MediaUnavailableError, type AccountDeletion, type PostRecord, type NewPost, type PostChanges, type PostFilters, type Change, type ScheduleAt, type WorkspaceScope } from '../port.js'
+import { DryRunRollback, dryRunResult, MediaUnavailableError, type AccountDeletion, type PostRecord, type NewPost, type PostChanges, type PostFilters, type Change, type ScheduleAt, type WorkspaceScope } from '../port.js'
 import type { PostRow } from '../rows.js'
 import { mediaReferences } from './media.js'
 import { postReader } from './post-reader.js'
@@ -104,9 +104,11 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   // One transaction around the single creation's steps: a throw anywhere (a foreign key, a
   // constraint, no free slot) rolls back every post created before it; queued posts fill
   // consecutive free slots, each seeing the ones before it taken.
-  const createMany = db.transaction((authorId: string, inputs: NewPost[], now: number): PostRecord[] =>
-    inputs.map((input, index) => create(authorId, input, now, index)),
-  )
+  const createMany = db.transaction((authorId: string, inputs: NewPost[], now: number, dryRun: boolean): PostRecord[] => {
+    const records = inputs.map((input, index) => create(authorId, input, now, index))
+    if (dryRun) throw new DryRunRollback(records)
+    return records
+  })
 
   const change = db.transaction((scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Change => {
     const current = owned(scope, id)
@@ -248,8 +250,8 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     },
 
     /** Creates several posts as `create` does, in one transaction: all or none. */
-    async createMany(authorId: string, inputs: NewPost[], now: number): Promise<PostRecord[]> {
-      return createMany.immediate(authorId, inputs, now)
+    async createMany(authorId: string, inputs: NewPost[], now: number, { dryRun = false } = {}): Promise<PostRecord[]> {
+      return dryRunResult(() => createMany.immediate(authorId, inputs, now, dryRun))
     },
 
     /** The post; undefined if there is none in the scope. */
