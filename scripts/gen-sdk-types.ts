@@ -48,7 +48,8 @@ class Renderer {
     }
     if (s.const !== undefined) return JSON.stringify(s.const)
     if (s.enum) return s.enum.map((e) => JSON.stringify(e)).join(' | ')
-    if (s.anyOf) return s.anyOf.map((x) => this.type(x, indent)).join(' | ')
+    // An anyOf beside a type only narrows it (`format: date-time` or `date`): the type says it.
+    if (s.anyOf && !s.type) return s.anyOf.map((x) => this.type(x, indent)).join(' | ')
     const types = Array.isArray(s.type) ? s.type : [s.type]
     return types
       .map((t) => {

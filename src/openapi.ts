@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
 import type { RouteDef } from './api/route.js'
-import { Problem } from './api/common.js'
+import { IdempotencyKey, Problem } from './api/common.js'
 
 type JsonSchema = Record<string, unknown>
 
@@ -57,13 +57,8 @@ function parameters(def: RouteDef): JsonSchema[] {
     }
   }
   if (idempotent(def)) {
-    out.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      description: 'Makes the request safe to retry: the first response is replayed for 24 h.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
-    })
+    const { description, ...schema } = schemaOf(IdempotencyKey, 'input')
+    out.push({ name: 'Idempotency-Key', in: 'header', required: false, description, schema })
   }
   if (def.ifMatch) {
     out.push({

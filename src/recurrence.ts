@@ -28,7 +28,8 @@ export const MAX_SERIES_SPAN_MS = 366 * 86_400_000
 /** The most occurrences a series can have: hourly, for the longest span. */
 export const MAX_OCCURRENCES = MAX_SERIES_SPAN_MS / MIN_INTERVAL_MS + 1
 
-const DURATION = /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/
+/** An ISO 8601 duration of whole units, as `interval` takes it (the document states it as its pattern). */
+export const DURATION = /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/
 
 /** An ISO 8601 duration of whole units (P1W, PT6H, P1M, P1DT12H), or undefined; a zero duration is none. */
 export function parseInterval(text: string): Interval | undefined {

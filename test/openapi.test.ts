@@ -1,4 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/contract.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -112,5 +114,44 @@ describe('GET /v1/openapi.json', () => {
     expect(check('GET', '/v1/me', { ...me, status: 418 })[0]).toContain('418, which the document does not declare')
     expect(check('GET', '/v1/me', { ...me, headers: { ...me.headers, 'x-request-id': undefined as never } })).toEqual(['GET /v1/me 200 lacks the X-Request-Id header'])
     expect(check('GET', '/v1/me', { ...me, body: { ...me.body, id: 42 } })[0]).toContain('GET /v1/me 200 body:')
+  })
+
+  it('states what the server enforces: a value its schema refuses, the daemon refuses too, and one it allows the daemon takes', async () => {
+    const doc = (await t.http.get('/v1/openapi.json')).body
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats.default(ajv)
+    const accepts = (schema: object, value: unknown) => ajv.validate(schema, value)
+    const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema
+    const param = (path: string, method: string, name: string) => doc.paths[path][method].parameters.find((p: { name: string }) => p.name === name).schema
+    const create = body('/v1/posts', 'post').properties
+    const account = await feedAccount(t, 'Strict')
+    const later = new Date(t.clock.now() + 3_600_000).toISOString()
+    const post = (fields: Record<string, unknown>) => t.http.post('/v1/posts/validate', { account_id: account, content: 'x', platforms: ['feed'], ...fields }, { key: t.key })
+    // Each: the field's schema in the document, a value it refuses, one it allows, and how the daemon answers each.
+    const cases: [string, object, unknown, unknown, (value: unknown) => Promise<{ status: number }>][] = [
+      ['scheduled_at', create.scheduled_at, '2026-12-01 09:00', later, (v) => post({ scheduled_at: v })],
+      ['repeat.until', create.repeat.properties.until, '2027-01-01', '2027-01-01T00:00:00Z', (v) => post({ scheduled_at: later, repeat: { interval: 'P1D', until: v } })],
+      ['repeat.interval', create.repeat.properties.interval, 'every day', 'P1D', (v) => post({ scheduled_at: later, repeat: { interval: v, count: 2 } })],
+      ['media_urls', create.media_urls.items, 'http://cdn.example.com/a.png', 'https://cdn.example.com/a.png', (v) => post({ media_urls: [v] })],
+      ['media_urls (user:password@)', create.media_urls.items, 'https://me:pw@cdn.example.com/a.png', 'https://cdn.example.com/a.png?x=1', (v) => post({ media_urls: [v] })],
+      ['from', param('/v1/posts', 'get', 'from'), '2026-12-01T09:00', '2026-12-01T09:00:00+01:00', (v) => t.http.get(`/v1/posts?from=${encodeURIComponent(String(v))}`, { key: t.key })],
+      ['analytics from', param('/v1/analytics', 'get', 'from'), '2026-11', '2026-11-01', (v) => t.http.get(`/v1/analytics?from=${v}`, { key: t.key })],
+      ['cursor', param('/v1/posts', 'get', 'cursor'), '', undefined, (v) => t.http.get(`/v1/posts?cursor=${v}`, { key: t.key })],
+      ['limit', param('/v1/posts', 'get', 'limit'), '101', '100', (v) => t.http.get(`/v1/posts?limit=${v}`, { key: t.key })],
+      ['limit 0', param('/v1/posts', 'get', 'limit'), '0', '007', (v) => t.http.get(`/v1/posts?limit=${v}`, { key: t.key })],
+      ['timezone', body('/v1/me', 'patch').properties.timezone, '', 'Europe/Berlin', (v) => t.http.patch('/v1/me', { timezone: v }, { key: t.key })],
+      ['language', body('/v1/ai/generate', 'post').properties.language, '', 'pt-BR', (v) => t.http.post('/v1/ai/generate', { prompt: 'Launch day', language: v }, { key: t.key })],
+      ['Idempotency-Key', param('/v1/api-keys', 'post', 'Idempotency-Key'), '""', '"k-1"', (v) => t.http.post('/v1/api-keys', { name: 'idem' }, { key: t.key, headers: { 'idempotency-key': String(v) } })],
+      ['Idempotency-Key (blank)', param('/v1/api-keys', 'post', 'Idempotency-Key'), '"  "', 'k 2', (v) => t.http.post('/v1/api-keys', { name: 'idem' }, { key: t.key, headers: { 'idempotency-key': String(v) } })],
+    ]
+    for (const [field, schema, refused, allowed, send] of cases) {
+      expect(accepts(schema, refused), `${field}: the document allows ${JSON.stringify(refused)}`).toBe(false)
+      const no = await send(refused)
+      expect([400, 422], `${field}: ${JSON.stringify(refused)} answered ${no.status}`).toContain(no.status)
+      if (allowed === undefined) continue
+      expect(accepts(schema, allowed), `${field}: the document refuses ${JSON.stringify(allowed)}`).toBe(true)
+      const yes = await send(allowed)
+      expect(yes.status, `${field}: ${JSON.stringify(allowed)}`).toBeLessThan(300)
+    }
   })
 })

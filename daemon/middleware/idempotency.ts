@@ -1,19 +1,18 @@
 import { createHash } from 'node:crypto'
 import type Koa from 'koa'
+import * as v from 'valibot'
+import { IdempotencyKey } from '../../src/api/common.js'
 import { ApiError, conflict } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 
-// RFC 9110 printable ASCII (VCHAR and space), 1 to 255 of them, optionally in double quotes.
-const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/
 /** Response headers worth replaying: the ones that describe the stored body or the resource. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag']
 
 function parseKey(header: string): string {
-  const key = /^"(.*)"$/s.exec(header)?.[1] ?? header
-  if (!KEY_PATTERN.test(key) || key.trim() === '') {
+  if (!v.is(IdempotencyKey, header)) {
     throw new ApiError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters, bare or in double quotes.')
   }
-  return key
+  return /^"(.*)"$/s.exec(header)?.[1] ?? header
 }
 
 /** The response as it may be kept: a secret shown once is not stored beside its hash for 24 h. */

@@ -50,6 +50,8 @@ export const AiGenerateRequest = v.strictObject({
       v.string(),
       // Before the transform: the OpenAPI generator stops reading a pipe at a transform.
       v.description('BCP 47 tag of the language to write in (default: the language of the prompt)'),
+      // The shape of a tag (subtags of 1 to 8 letters and digits), which the document can state.
+      v.regex(/^[A-Za-z]{2,8}(?:-[A-Za-z\d]{1,8})*$/, 'must be a BCP 47 language tag such as en, fr or pt-BR'),
       v.check(isLanguageTag, 'must be a BCP 47 language tag such as en, fr or pt-BR'),
       v.transform((tag) => Intl.getCanonicalLocales(tag)[0]!),
     ),

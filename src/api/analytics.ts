@@ -20,6 +20,7 @@ const Bound = v.pipe(
     'must be an RFC 3339 date-time with a zone (2026-03-08T09:00:00Z) or a date YYYY-MM-DD (a whole day in your timezone)',
   ),
   v.check((s) => !s.startsWith('0000'), 'is outside the years 0001 to 9999'),
+  v.metadata({ anyOf: [{ format: 'date-time' }, { format: 'date' }] }),
 )
 
 export const AnalyticsQuery = v.strictObject({

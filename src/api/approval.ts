@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { EVENT_TYPES } from '../events.js'
-import { IdParams, listOf, PageQueryEntries, Timestamp, TimestampInput } from './common.js'
+import { IdParams, listOf, PageQueryEntries, Timestamp, timestampInput } from './common.js'
 import { Post } from './posts.js'
 import { route } from './route.js'
 
@@ -78,8 +78,8 @@ export const AuditQuery = v.strictObject({
       v.description('Only these kinds, separated by commas; `post.*` is every post kind'),
     ),
   ),
-  from: v.optional(v.pipe(TimestampInput, v.description('At or after this time'))),
-  to: v.optional(v.pipe(TimestampInput, v.description('Before this time'))),
+  from: v.optional(timestampInput('At or after this time')),
+  to: v.optional(timestampInput('Before this time')),
 })
 export type AuditQuery = v.InferOutput<typeof AuditQuery>
 

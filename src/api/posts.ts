@@ -1,10 +1,10 @@
 import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
-import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput } from './common.js'
+import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput, timestampInput } from './common.js'
 import { AltText, MEDIA_TYPES } from './media.js'
 import { route } from './route.js'
 import { unknownWorkspace, WorkspaceFilter } from './workspaces.js'
-import { MAX_OCCURRENCES, overAYear, parseInterval, underAnHour } from '../recurrence.js'
+import { DURATION, MAX_OCCURRENCES, overAYear, parseInterval, underAnHour } from '../recurrence.js'
 
 export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
 export type PostStatus = (typeof POST_STATUSES)[number]
@@ -26,7 +26,15 @@ function isHttpsUrl(value: string): boolean {
 }
 
 const MediaUrls = v.pipe(
-  v.array(v.pipe(v.string(), v.check(isHttpsUrl, 'must be an absolute https:// URL (without user:password@)'))),
+  v.array(
+    v.pipe(
+      v.string(),
+      // Written out as the document states it; then read as a URL, as it will be fetched.
+      v.regex(/^https:\/\/[\w.~%!$&'()*+,;=:[\]-]+(?:[/?#]\S*)?$/, 'must be an absolute https:// URL (without user:password@)'),
+      v.check(isHttpsUrl, 'must be an absolute https:// URL (without user:password@)'),
+      v.metadata({ format: 'uri' }),
+    ),
+  ),
   v.maxLength(MAX_MEDIA, `must hold at most ${MAX_MEDIA} URLs`),
 )
 /** One uploaded media a post (or a part, or a platform's version) uses, in order. */
@@ -124,6 +132,7 @@ const Platforms = v.pipe(
 export const RepeatInput = v.strictObject({
   interval: v.pipe(
     v.string(),
+    v.regex(DURATION, 'must be an ISO 8601 duration of whole units, like PT6H, P1D, P1W, P1M or P1Y'),
     v.check((text) => parseInterval(text) !== undefined, 'must be an ISO 8601 duration of whole units, like PT6H, P1D, P1W, P1M or P1Y'),
     v.check((text) => {
       const interval = parseInterval(text)
@@ -144,7 +153,7 @@ export const RepeatInput = v.strictObject({
       v.description('How many occurrences in all, the first included'),
     ),
   ),
-  until: v.optional(v.pipe(TimestampInput, v.description('No occurrence after this time'))),
+  until: v.optional(timestampInput('No occurrence after this time')),
 })
 export type RepeatInput = v.InferOutput<typeof RepeatInput>
 
@@ -155,10 +164,7 @@ export const PostCreate = v.strictObject({
   media_urls: v.optional(MediaUrls),
   media: v.optional(MediaRefs),
   scheduled_at: v.optional(
-    v.pipe(
-      TimestampInput,
-      v.description('When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled.'),
-    ),
+    timestampInput('When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled.'),
   ),
   platforms: Platforms,
   draft: v.optional(
@@ -223,7 +229,7 @@ export type PostUpdate = v.InferOutput<typeof PostUpdate>
 
 /** POST /v1/posts/{id}/schedule: when the draft is to be published ({} is now). */
 export const PostSchedule = v.strictObject({
-  scheduled_at: v.optional(v.pipe(TimestampInput, v.description('When to publish; at most 5 minutes in the past. Omitted (and no queue): now'))),
+  scheduled_at: v.optional(timestampInput('When to publish; at most 5 minutes in the past. Omitted (and no queue): now')),
   queue: v.optional(v.pipe(v.boolean(), v.description("true: at the account's next free queue slot"))),
 })
 export type PostSchedule = v.InferOutput<typeof PostSchedule>
@@ -367,8 +373,8 @@ export const PostListQuery = v.strictObject({
   ...WorkspaceFilter,
   platform: v.optional(PlatformName),
   series_id: v.optional(v.pipe(v.string(), v.description('Only the occurrences of this series (`ser_…`)'))),
-  from: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled at or after this time (a draft with no time: created at or after)'))),
-  to: v.optional(v.pipe(TimestampInput, v.description('Posts scheduled before this time (a draft with no time: created before)'))),
+  from: v.optional(timestampInput('Posts scheduled at or after this time (a draft with no time: created at or after)')),
+  to: v.optional(timestampInput('Posts scheduled before this time (a draft with no time: created before)')),
   order: v.optional(
     v.pipe(v.picklist(['asc', 'desc'], 'must be asc or desc'), v.description('By scheduled_at (a draft with no time by its created_at), then id; default asc')),
     'asc',

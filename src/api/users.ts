@@ -28,9 +28,12 @@ export type User = v.InferOutput<typeof User>
 /** An IANA time zone name, stored as the tz database spells it. */
 export const TimeZoneName = v.pipe(
   v.string(),
+  // The shape of every tz database name (and of no empty text), which the document can state;
+  // whether the zone exists is the tz database's to say.
+  v.regex(/^[A-Za-z][\w+-]*(?:\/[\w+-]+)*$/, TIME_ZONE_HINT),
   v.check((name) => canonicalTimeZone(name) !== undefined, TIME_ZONE_HINT),
-  v.transform((name) => canonicalTimeZone(name)!),
   v.description('IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow'),
+  v.transform((name) => canonicalTimeZone(name)!),
 )
 
 /** What a user may change about themselves; the plan and limits are the operator's. */

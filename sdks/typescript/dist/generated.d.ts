@@ -570,6 +570,7 @@ export interface Operations {
     updateMe: {
         body: {
             name?: string;
+            /** IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow */
             timezone?: string;
         };
         response: User;
@@ -578,6 +579,7 @@ export interface Operations {
     listApiKeys: {
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
         };
         response: {
@@ -622,6 +624,7 @@ export interface Operations {
     listWebhooks: {
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
             /** Only this workspace’s (default: every workspace you belong to) */
             workspace_id?: string;
@@ -700,6 +703,7 @@ export interface Operations {
         };
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
         };
         response: {
@@ -720,6 +724,7 @@ export interface Operations {
     listAccounts: {
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
             platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
             /** Only this workspace’s (default: every workspace you belong to) */
@@ -812,6 +817,7 @@ export interface Operations {
     listPosts: {
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
             /** Only posts in this state, or in any of several separated by commas (scheduled,publishing) */
             status?: string;
@@ -821,7 +827,9 @@ export interface Operations {
             platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram";
             /** Only the occurrences of this series (`ser_…`) */
             series_id?: string;
+            /** Posts scheduled at or after this time (a draft with no time: created at or after) */
             from?: string;
+            /** Posts scheduled before this time (a draft with no time: created before) */
             to?: string;
             /** By scheduled_at (a draft with no time by its created_at), then id; default asc */
             order?: "asc" | "desc";
@@ -844,6 +852,7 @@ export interface Operations {
             media_urls?: string[];
             /** Uploaded media, in order, beside (after) any media_urls */
             media?: MediaRef[];
+            /** When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled. */
             scheduled_at?: string;
             platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
             /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -856,6 +865,7 @@ export interface Operations {
                 interval: string;
                 /** How many occurrences in all, the first included */
                 count?: number;
+                /** No occurrence after this time */
                 until?: string;
             };
             /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -898,6 +908,7 @@ export interface Operations {
             media_urls?: string[];
             /** Uploaded media, in order, beside (after) any media_urls */
             media?: MediaRef[];
+            /** When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled. */
             scheduled_at?: string;
             platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
             /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -910,6 +921,7 @@ export interface Operations {
                 interval: string;
                 /** How many occurrences in all, the first included */
                 count?: number;
+                /** No occurrence after this time */
                 until?: string;
             };
             /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -954,6 +966,7 @@ export interface Operations {
                 media_urls?: string[];
                 /** Uploaded media, in order, beside (after) any media_urls */
                 media?: MediaRef[];
+                /** When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled. */
                 scheduled_at?: string;
                 platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
                 /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -966,6 +979,7 @@ export interface Operations {
                     interval: string;
                     /** How many occurrences in all, the first included */
                     count?: number;
+                    /** No occurrence after this time */
                     until?: string;
                 };
                 /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -1024,6 +1038,7 @@ export interface Operations {
             media_urls?: string[];
             /** Uploaded media, in order, beside (after) any media_urls */
             media?: MediaRef[];
+            /** RFC 3339 date-time with Z or an offset; converted to UTC */
             scheduled_at?: string;
             platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">;
             /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -1075,6 +1090,7 @@ export interface Operations {
             id: string;
         };
         body: {
+            /** When to publish; at most 5 minutes in the past. Omitted (and no queue): now */
             scheduled_at?: string;
             /** true: at the account's next free queue slot */
             queue?: boolean;
@@ -1100,6 +1116,7 @@ export interface Operations {
     listMedia: {
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
         };
         response: {
@@ -1192,6 +1209,7 @@ export interface Operations {
     listWorkspaces: {
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
         };
         response: {
@@ -1205,6 +1223,7 @@ export interface Operations {
         body: {
             name: string;
             approval_required?: boolean;
+            /** IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow */
             timezone?: string;
         };
         response: Workspace;
@@ -1224,6 +1243,7 @@ export interface Operations {
         body: {
             name?: string;
             approval_required?: boolean;
+            /** IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow */
             timezone?: string;
         };
         response: Workspace;
@@ -1242,6 +1262,7 @@ export interface Operations {
         };
         query: {
             limit?: string;
+            /** The next_cursor of the previous page */
             cursor?: string;
         };
         response: {

@@ -607,6 +607,7 @@ export interface Operations {
   updateMe: {
     body: {
       name?: string
+      /** IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow */
       timezone?: string
     }
     response: User
@@ -615,6 +616,7 @@ export interface Operations {
   listApiKeys: {
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
     }
     response: {
@@ -659,6 +661,7 @@ export interface Operations {
   listWebhooks: {
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
       /** Only this workspace’s (default: every workspace you belong to) */
       workspace_id?: string
@@ -737,6 +740,7 @@ export interface Operations {
     }
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
     }
     response: {
@@ -757,6 +761,7 @@ export interface Operations {
   listAccounts: {
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
       platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
       /** Only this workspace’s (default: every workspace you belong to) */
@@ -849,6 +854,7 @@ export interface Operations {
   listPosts: {
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
       /** Only posts in this state, or in any of several separated by commas (scheduled,publishing) */
       status?: string
@@ -858,7 +864,9 @@ export interface Operations {
       platform?: "feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram"
       /** Only the occurrences of this series (`ser_…`) */
       series_id?: string
+      /** Posts scheduled at or after this time (a draft with no time: created at or after) */
       from?: string
+      /** Posts scheduled before this time (a draft with no time: created before) */
       to?: string
       /** By scheduled_at (a draft with no time by its created_at), then id; default asc */
       order?: "asc" | "desc"
@@ -881,6 +889,7 @@ export interface Operations {
       media_urls?: string[]
       /** Uploaded media, in order, beside (after) any media_urls */
       media?: MediaRef[]
+      /** When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled. */
       scheduled_at?: string
       platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -893,6 +902,7 @@ export interface Operations {
         interval: string
         /** How many occurrences in all, the first included */
         count?: number
+        /** No occurrence after this time */
         until?: string
       }
       /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -935,6 +945,7 @@ export interface Operations {
       media_urls?: string[]
       /** Uploaded media, in order, beside (after) any media_urls */
       media?: MediaRef[]
+      /** When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled. */
       scheduled_at?: string
       platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -947,6 +958,7 @@ export interface Operations {
         interval: string
         /** How many occurrences in all, the first included */
         count?: number
+        /** No occurrence after this time */
         until?: string
       }
       /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -991,6 +1003,7 @@ export interface Operations {
         media_urls?: string[]
         /** Uploaded media, in order, beside (after) any media_urls */
         media?: MediaRef[]
+        /** When to publish; omitted: now (or, with queue, the next free slot). At most 5 minutes in the past. For a draft: the planned time, optional, not checked against the clock until the draft is scheduled. */
         scheduled_at?: string
         platforms: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
         /** true: keep the post as a draft (status `draft`, event `post.drafted`): checked as any post is except for its time, never published until POST /v1/posts/{id}/schedule */
@@ -1003,6 +1016,7 @@ export interface Operations {
           interval: string
           /** How many occurrences in all, the first included */
           count?: number
+          /** No occurrence after this time */
           until?: string
         }
         /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -1061,6 +1075,7 @@ export interface Operations {
       media_urls?: string[]
       /** Uploaded media, in order, beside (after) any media_urls */
       media?: MediaRef[]
+      /** RFC 3339 date-time with Z or an offset; converted to UTC */
       scheduled_at?: string
       platforms?: Array<"feed" | "mastodon" | "bluesky" | "telegram" | "discord" | "slack" | "x" | "linkedin" | "threads" | "facebook" | "instagram">
       /** Up to 24 parts published after the post, in order: a chain of replies where the platform has replies (GET /v1/platforms: thread "replies"), consecutive posts or messages elsewhere. [] or absent: no thread. */
@@ -1112,6 +1127,7 @@ export interface Operations {
       id: string
     }
     body: {
+      /** When to publish; at most 5 minutes in the past. Omitted (and no queue): now */
       scheduled_at?: string
       /** true: at the account's next free queue slot */
       queue?: boolean
@@ -1137,6 +1153,7 @@ export interface Operations {
   listMedia: {
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
     }
     response: {
@@ -1229,6 +1246,7 @@ export interface Operations {
   listWorkspaces: {
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
     }
     response: {
@@ -1242,6 +1260,7 @@ export interface Operations {
     body: {
       name: string
       approval_required?: boolean
+      /** IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow */
       timezone?: string
     }
     response: Workspace
@@ -1261,6 +1280,7 @@ export interface Operations {
     body: {
       name?: string
       approval_required?: boolean
+      /** IANA time zone, e.g. Europe/Berlin; the zone analytics days and the CLI and calendar times follow */
       timezone?: string
     }
     response: Workspace
@@ -1279,6 +1299,7 @@ export interface Operations {
     }
     query: {
       limit?: string
+      /** The next_cursor of the previous page */
       cursor?: string
     }
     response: {
