@@ -2,19 +2,17 @@ import { timingSafeEqual } from 'node:crypto'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../src/api-key.js'
 import { newId } from '../../../src/ids.js'
 import type { ApiKey, NewKeySecret } from '../../../src/api/api-keys.js'
+import type { CommitSignal } from './commits.js'
 import type { Db } from './db.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
 import type { Principal, NewApiKey, KeyRejection } from '../port.js'
 import { membershipsOf } from './workspaces.js'
 
-
-
-
 // last_used_at is written at most once a minute per key: exact enough to spot an unused key,
 // and it keeps a write off nearly every authenticated request.
 const LAST_USED_RESOLUTION_MS = 60_000
 
-export function apiKeysStore(db: Db) {
+export function apiKeysStore(db: Db, commits: CommitSignal) {
   const insert = db.prepare<[string, string, string, string, string, string, number, number | null], void>(
     'INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
@@ -42,24 +40,11 @@ export function apiKeysStore(db: Db) {
     return { ...keyFromRow(byId.get(id)!), secret }
   }
 
-
   // Keys already authenticated (with their owner's memberships), by hash, so the hot path does
-  // not re-read and re-map the same rows. Any change to the database drops them all (a member
-  // removed loses access with the next request): a commit by another connection (`smm
-  // admin` revoking a key, changing a plan) moves data_version; one by this connection moves
-  // total_changes(). Checking both is one tiny statement per request.
+  // not re-read and re-map the same rows. Any commit to the database drops them all (a member
+  // removed loses access with the next request), by this connection or another (`smm admin`
+  // revoking a key, changing a plan): asking is one read of the wal-index header per request.
   const known = new Map<string, { principal: Principal; revokedAt: number | null; expiresAt: number | null }>()
-  // Two statements: the pragma table-valued function form of the same query costs 15x more.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
-  const ownChanges = db.prepare<[], number>('SELECT total_changes()').pluck()
-  let seen = [-1, -1]
-  function changed(): boolean {
-    const d = dataVersion.get()!
-    const c = ownChanges.get()!
-    if (d === seen[0] && c === seen[1]) return false
-    seen = [d, c]
-    return true
-  }
 
   return {
     /** The synchronous core of `create`, for units of work that span tables. */
@@ -71,7 +56,7 @@ export function apiKeysStore(db: Db) {
 
     /** Finds the key with this hash and its owner, or says why it is not usable. */
     async authenticate(hash: string, now: number): Promise<Principal | KeyRejection> {
-      if (changed()) known.clear()
+      if (commits.changed()) known.clear()
       let entry = known.get(hash)
       if (!entry) {
         const row = byHash.get(hash)

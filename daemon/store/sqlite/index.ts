@@ -5,6 +5,7 @@ import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
 import { apiKeysStore } from './api-keys.js'
 import { BackgroundCheckpointer } from './checkpointer.js'
+import { commitSignal } from './commits.js'
 import { openDatabase, type Db } from './db.js'
 import { eventsStore } from './events.js'
 import { feedStore } from './feed.js'
@@ -41,7 +42,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
   const db = openDatabase(file)
   const checkpointer = options.backgroundCheckpoints && file !== ':memory:' ? BackgroundCheckpointer.start(db, file, options.backgroundCheckpoints) : undefined
   const users = usersStore(db)
-  const apiKeys = apiKeysStore(db)
+  const commits = commitSignal(db)
+  const apiKeys = apiKeysStore(db, commits)
   const rateLimits = rateLimitsStore(db)
   const events = eventsStore(db)
   const accounts = accountsStore(db, events)
@@ -90,6 +92,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
       rateLimits.flushSync()
       await checkpointer?.stop()
       db.close()
+      commits.close()
     },
   })
   return Object.assign(store, { db: db as Db, checkpointer })

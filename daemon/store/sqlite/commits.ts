@@ -1,0 +1,93 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import type { Db } from './db.js'
+
+/**
+ * The first copy of the wal-index header: the first 48 bytes of the `-shm` file, which every
+ * commit rewrites (its last frame, that frame's checksum and the change counter; a new salt when
+ * the log starts over). SQLite's own documentation of the unix VFS gives its layout
+ * (https://sqlite.org/walformat.html, "The WAL-Index Header").
+ */
+const HEADER_BYTES = 48
+
+/**
+ * `-shm` files this process reads, one descriptor each, shared by the stores open on it. Closing
+ * any descriptor of a file drops every POSIX lock the process holds on it, SQLite's among them
+ * (its lock that tells other processes the wal-index is in use), so a descriptor is closed only
+ * when the last store reading it has closed its database.
+ */
+const open = new Map<string, { fd: number; ino: number; users: number }>()
+
+function share(file: string) {
+  let ino: number
+  try {
+    ino = statSync(file).ino
+  } catch {
+    return undefined
+  }
+  const held = open.get(file)
+  if (held?.ino === ino) {
+    held.users += 1
+    return held
+  }
+  // None yet, or one of a file since deleted (its last connection closed), whose users keep theirs.
+  const fresh = { fd: openSync(file, 'r'), ino, users: 1 }
+  open.set(file, fresh)
+  return fresh
+}
+
+export interface CommitSignal {
+  /** True when anything was committed since the last call, by this connection or any other. */
+  changed(): boolean
+  /** Lets go of the `-shm` file; call after the database is closed. */
+  close(): void
+}
+
+/**
+ * Tells whether anything was committed to the database since it was last asked: by this
+ * connection, the checkpointer's, or another process's (`smm admin` revoking a key, changing a
+ * plan). It reads the wal-index header, the same bytes SQLite compares to learn this when a read
+ * begins (`PRAGMA data_version` is made from them): one pread, where asking SQLite is a statement
+ * whose read transaction takes and drops two file locks. A database without a wal-index (in
+ * memory) is asked instead: its count of changes by this connection, and its data version for
+ * any other's.
+ */
+export function commitSignal(db: Db): CommitSignal {
+  const file = `${db.name}-shm`
+  const shm = db.memory ? undefined : share(file)
+  if (!shm) {
+    // Two statements: the pragma's table-valued form, which could be one with the count, costs 15x more.
+    const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
+    const ownChanges = db.prepare<[], number>('SELECT total_changes()').pluck()
+    let seen = [-1, -1]
+    return {
+      changed() {
+        const now = [dataVersion.get()!, ownChanges.get()!]
+        if (now[0] === seen[0] && now[1] === seen[1]) return false
+        seen = now
+        return true
+      },
+      close() {},
+    }
+  }
+  const header = Buffer.alloc(HEADER_BYTES)
+  const seen = Buffer.alloc(HEADER_BYTES)
+  let first = true
+  let closed = false
+  return {
+    changed() {
+      readSync(shm.fd, header, 0, HEADER_BYTES, 0)
+      if (!first && header.equals(seen)) return false
+      first = false
+      header.copy(seen)
+      return true
+    },
+    close() {
+      if (closed) return
+      closed = true
+      shm.users -= 1
+      if (shm.users > 0) return
+      if (open.get(file) === shm) open.delete(file)
+      closeSync(shm.fd)
+    },
+  }
+}
