@@ -1,4 +1,5 @@
 import type Koa from 'koa'
+import type { Limits } from '../../src/api/users.js'
 import { ApiError } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 import { counterChildren, metricSet } from '../prometheus/registry.js'
@@ -29,15 +30,19 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
  * string to look up on every request.
  */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
-  let policy = ''
-  let state = ''
-  for (const w of decision.windows) {
-    const comma = policy === '' ? '' : ', '
-    policy += `${comma}"${w.name}";q=${w.limit};w=${w.seconds}`
-    state += `${comma}"${w.name}";r=${w.remaining};t=${seconds(w.resetMs)}`
-  }
-  return { 'ratelimit-policy': policy, ratelimit: state }
+  return { 'ratelimit-policy': policyField(decision), ratelimit: stateField(decision) }
 }
+
+const policyField = (decision: RateDecision) => decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', ')
+
+function stateField(decision: RateDecision): string {
+  let state = ''
+  for (const w of decision.windows) state += `${state === '' ? '' : ', '}"${w.name}";r=${w.remaining};t=${seconds(w.resetMs)}`
+  return state
+}
+
+/** RateLimit-Policy of each key owner's limits, made once: it changes only with the plan. */
+const policies = new WeakMap<Limits, string>()
 
 /**
  * Per-key limits over the minute, hour and day at once. A refused request is not counted, and
@@ -48,9 +53,10 @@ export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
   return async (ctx, next) => {
     const principal = ctx.state.principal
     if (!principal) return next()
-    const decision = await deps.store.rateLimits.consume(principal.key.id, principal.user.limits, deps.clock.now())
-    const headers = rateLimitHeaders(decision)
+    const limits = principal.user.limits
+    const decision = await deps.store.rateLimits.consume(principal.key.id, limits, deps.clock.now())
     if (!decision.admitted) {
+      const headers = rateLimitHeaders(decision)
       const wait = Math.max(...decision.windows.filter((w) => decision.violated.includes(w.name)).map((w) => seconds(w.resetMs)))
       refused.inc()
       throw new ApiError(
@@ -60,8 +66,11 @@ export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
         { headers: { ...headers, 'Retry-After': String(wait) }, extensions: { violated: decision.violated } },
       )
     }
+    let policy = policies.get(limits)
+    if (policy === undefined) policies.set(limits, (policy = policyField(decision)))
     // Straight to Node: Koa's `set` makes three arrays and lowercases the name once more per call.
-    for (const name in headers) ctx.res.setHeader(name, headers[name]!)
+    ctx.res.setHeader('ratelimit-policy', policy)
+    ctx.res.setHeader('ratelimit', stateField(decision))
     return next()
   }
 }

@@ -25,17 +25,20 @@ export function requestLog(deps: AppDeps, routeOf: (path: string, method: string
     } finally {
       const ms = performance.now() - started
       measured?.(ctx, ms / 1000)
-      deps.log.info({
-        msg: 'request',
-        req_id: ctx.state.requestId,
-        method: ctx.method,
-        // The route pattern, not the raw URL: a query string is the caller's and may hold anything.
-        route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? ctx.path,
-        status: ctx.status,
-        ms: Math.round(ms * 100) / 100,
-        key_id: ctx.state.principal?.key.id,
-        ip: ctx.state.clientIp,
-      })
+      // Below `info` the line is not made at all: its fields are read only to be written.
+      if (deps.log.isLevelEnabled('info')) {
+        deps.log.info({
+          msg: 'request',
+          req_id: ctx.state.requestId,
+          method: ctx.method,
+          // The route pattern, not the raw URL: a query string is the caller's and may hold anything.
+          route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 100) / 100,
+          key_id: ctx.state.principal?.key.id,
+          ip: ctx.state.clientIp,
+        })
+      }
     }
   }
 }
