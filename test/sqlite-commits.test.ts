@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import { commitSignal } from '../daemon/store/sqlite/commits.js'
 import { openDatabase } from '../daemon/store/sqlite/db.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'smm-commits-'))
+mkdirSync(join(dir, 'link'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('the commit signal the key cache asks on every request', () => {
@@ -49,19 +50,37 @@ describe('the commit signal the key cache asks on every request', () => {
     }
   })
 
-  it('keeps reading while another store on the same file closes (one descriptor, closed by the last)', () => {
+  it('shares one descriptor among the stores on a file, by any path to it, and keeps reading until the last closes', () => {
     const file = join(dir, 'shared.db')
     const first = openDatabase(file)
-    const second = openDatabase(file)
+    const second = openDatabase(join(dir, '.', 'link', '..', 'shared.db'))
     const a = commitSignal(first)
     const b = commitSignal(second)
+    a.changed()
+    b.changed()
+    second.exec('CREATE TABLE t (v TEXT)')
+    expect(a.changed(), "the other store's commit").toBe(true)
+    expect(b.changed(), "its own commit").toBe(true)
     second.close()
     b.close()
-    a.changed()
-    first.exec('CREATE TABLE t (v TEXT)')
-    expect(a.changed()).toBe(true)
+    first.exec("INSERT INTO t VALUES ('after')")
+    expect(a.changed(), 'a commit after the other store closed').toBe(true)
     first.close()
     a.close()
+
+    // A restart: the file's descriptor was let go with the last store; a new store reads afresh.
+    const reopened = openDatabase(file)
+    const c = commitSignal(reopened)
+    const other = new Database(file)
+    try {
+      c.changed()
+      other.prepare("INSERT INTO t VALUES ('after restart')").run()
+      expect(c.changed(), "another connection's commit after a restart").toBe(true)
+    } finally {
+      other.close()
+      reopened.close()
+      c.close()
+    }
   })
 
   it('asks SQLite when there is no wal-index (a database in memory)', () => {

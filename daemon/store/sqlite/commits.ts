@@ -15,24 +15,28 @@ const HEADER_BYTES = 48
  * (its lock that tells other processes the wal-index is in use), so a descriptor is closed only
  * when the last store reading it has closed its database.
  */
-const open = new Map<string, { fd: number; ino: number; users: number }>()
+const open = new Map<string, { fd: number; users: number }>()
 
+/**
+ * The shared descriptor of a `-shm` file, keyed by the file itself (device and inode), not by its
+ * path: two paths to one file (relative and absolute, a symlink) must still share one.
+ */
 function share(file: string) {
-  let ino: number
+  let id: string
   try {
-    ino = statSync(file).ino
+    const stat = statSync(file)
+    id = `${stat.dev}:${stat.ino}`
   } catch {
     return undefined
   }
-  const held = open.get(file)
-  if (held?.ino === ino) {
+  const held = open.get(id)
+  if (held) {
     held.users += 1
-    return held
+    return { id, held }
   }
-  // None yet, or one of a file since deleted (its last connection closed), whose users keep theirs.
-  const fresh = { fd: openSync(file, 'r'), ino, users: 1 }
-  open.set(file, fresh)
-  return fresh
+  const fresh = { fd: openSync(file, 'r'), users: 1 }
+  open.set(id, fresh)
+  return { id, held: fresh }
 }
 
 export interface CommitSignal {
@@ -52,9 +56,8 @@ export interface CommitSignal {
  * any other's.
  */
 export function commitSignal(db: Db): CommitSignal {
-  const file = `${db.name}-shm`
-  const shm = db.memory ? undefined : share(file)
-  if (!shm) {
+  const shared = db.memory ? undefined : share(`${db.name}-shm`)
+  if (!shared) {
     // Two statements: the pragma's table-valued form, which could be one with the count, costs 15x more.
     const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
     const ownChanges = db.prepare<[], number>('SELECT total_changes()').pluck()
@@ -69,6 +72,7 @@ export function commitSignal(db: Db): CommitSignal {
       close() {},
     }
   }
+  const { id, held: shm } = shared
   const header = Buffer.alloc(HEADER_BYTES)
   const seen = Buffer.alloc(HEADER_BYTES)
   let first = true
@@ -86,7 +90,7 @@ export function commitSignal(db: Db): CommitSignal {
       closed = true
       shm.users -= 1
       if (shm.users > 0) return
-      if (open.get(file) === shm) open.delete(file)
+      open.delete(id)
       closeSync(shm.fd)
     },
   }
