@@ -21,11 +21,12 @@ import { oauthCallbackRoute } from './routes/oauth.js'
 import { platformRoutes } from './routes/platforms.js'
 import { postRoutes } from './routes/posts.js'
 import { RouteTable } from './routes/table.js'
+import { uploadRoutes } from './routes/uploads.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { workspaceRoutes } from './routes/workspaces.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, uploadRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, oauthCallbackRoute]
 
 /**
  * Koa's context forwards its accessors to `ctx.request` and `ctx.response` through one function

@@ -87,7 +87,7 @@ export interface DaemonOverrides {
   /** Platform modules to add or replace (tests' loopback platforms, benchmarks' instrumented ones). */
   platforms?: Platform[]
   scheduler?: SchedulerOptions
-  /** Where the OAuth platforms' apps are read from (`SMM_PLATFORM_<NAME>_…`). Default: `process.env`. */
+  /** Where the OAuth platforms' apps (`SMM_PLATFORM_<NAME>_…`) and the S3 settings (`SMM_S3_…`, `AWS_…`) are read from. Default: `process.env`. */
   env?: NodeJS.ProcessEnv
 }
 
@@ -241,7 +241,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
   let store: Store
   let mediaStore: MediaStore
   try {
-    mediaStore = await openMediaStore(mediaSpec)
+    mediaStore = await openMediaStore(mediaSpec, overrides.env ?? process.env)
   } catch (error) {
     lock.release()
     throw error

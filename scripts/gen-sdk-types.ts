@@ -101,6 +101,8 @@ export function generateSdkTypes(): string {
   const ops: string[] = []
   for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(methods)) {
+      // A protocol's own operations (tus uploads) are left to that protocol's clients.
+      if (op['x-smm-protocol']) continue
       const parts: string[] = []
       for (const where of ['path', 'query'] as const) {
         const list = (op.parameters as any[]).filter((p) => p.in === where)

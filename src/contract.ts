@@ -8,6 +8,7 @@ import { metaRoutes } from './api/meta.js'
 import { platformRoutes } from './api/platforms.js'
 import { postRoutes } from './api/posts.js'
 import { queueRoutes } from './api/queue.js'
+import { uploadRoutes } from './api/uploads.js'
 import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
 import { webhookRoutes } from './api/webhooks.js'
@@ -27,6 +28,7 @@ export const routes = {
   ...queueRoutes,
   ...postRoutes,
   ...mediaRoutes,
+  ...uploadRoutes,
   ...feedRoutes,
   ...analyticsRoutes,
   ...workspaceRoutes,
@@ -34,3 +36,9 @@ export const routes = {
 
 export type Routes = typeof routes
 export type OperationId = keyof Routes
+
+/** The operations the SDKs and the CLI's client call: all but a protocol's own (tus), which its clients speak. */
+export type ClientOperationId = { [K in OperationId]: Routes[K] extends { protocol: string } ? never : K }[OperationId]
+
+/** Whether an operation is one the SDKs call (not a protocol's own, such as tus uploads). */
+export const isClientOperation = (operationId: OperationId): operationId is ClientOperationId => (routes[operationId] as RouteDef).protocol === undefined

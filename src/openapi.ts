@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
-import type { RouteDef } from './api/route.js'
+import type { HeaderDoc, RouteDef } from './api/route.js'
 import { IdempotencyKey, Problem } from './api/common.js'
 
 type JsonSchema = Record<string, unknown>
@@ -35,12 +35,20 @@ const HEADERS: Record<string, { description: string; required?: boolean; schema:
  * A response with its headers: X-Request-Id, nosniff and `no-store` always (a success the route
  * lets caches keep says for how long instead), the rate-limit fields on routes that need a key.
  */
-function response(def: RouteDef, description: string, extra: string[] = [], content?: JsonSchema, cacheControl?: string): JsonSchema {
+function response(def: RouteDef, description: string, extra: string[] = [], content?: JsonSchema, cacheControl?: string, own: Record<string, HeaderDoc> = {}): JsonSchema {
   const names = ['X-Request-Id', 'X-Content-Type-Options', 'Cache-Control', ...(def.scope ? ['RateLimit', 'RateLimit-Policy'] : []), ...extra]
   const headers: Record<string, JsonSchema> = Object.fromEntries(names.map((name) => [name, header(name)]))
   if (cacheControl) headers['Cache-Control'] = { description: 'How long caches may keep the answer', required: true, schema: { type: 'string', enum: [cacheControl] } }
+  for (const [name, doc] of Object.entries(own)) headers[name] = headerSchema(doc)
   return { description, headers, ...(content ? { content } : {}) }
 }
+
+/** A header a route declares itself, as the document writes one. */
+const headerSchema = ({ description, required = false, type = 'string' }: HeaderDoc) => ({
+  description,
+  required,
+  schema: type === 'integer' ? { type: 'integer', minimum: 0 } : { type: 'string' },
+})
 
 /** Every POST takes an Idempotency-Key (SPEC §4). */
 const idempotent = (def: RouteDef) => def.method === 'POST'
@@ -60,6 +68,7 @@ function parameters(def: RouteDef): JsonSchema[] {
     const { description, ...schema } = schemaOf(IdempotencyKey, 'input')
     out.push({ name: 'Idempotency-Key', in: 'header', required: false, description, schema })
   }
+  for (const [name, doc] of Object.entries(def.requestHeaders ?? {})) out.push({ name, in: 'header', ...headerSchema(doc) })
   if (def.ifMatch) {
     out.push({
       name: 'If-Match',
@@ -84,7 +93,7 @@ function responses(def: RouteDef): Record<string, unknown> {
     content = Object.fromEntries(types.map((type) => [type, type.endsWith('json') ? { schema } : { schema: { type: 'string' } }]))
   }
   const successHeaders = [...(def.status === 201 && !def.noLocation ? ['Location'] : []), ...(def.etag ? ['ETag'] : []), ...(idempotent(def) ? ['Idempotent-Replayed'] : [])]
-  const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content, def.cacheControl) }
+  const out: Record<string, unknown> = { [def.status]: response(def, def.summary, successHeaders, content, def.cacheControl, def.responseHeaders) }
   for (const [status, alt] of Object.entries(def.alternatives ?? {})) {
     const altHeaders = idempotent(def) ? ['Idempotent-Replayed'] : []
     out[status] = response(def, alt.description, altHeaders, { 'application/json': { schema: schemaOf(alt.response, 'output') } })
@@ -155,6 +164,7 @@ export function buildOpenApi(routes: Record<string, RouteDef>, version: string):
       security: def.scope ? [{ bearer: [] }] : [],
     }
     if (def.scope) operation['x-required-scope'] = def.scope
+    if (def.protocol) operation['x-smm-protocol'] = def.protocol
     if (def.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(def.body, 'input') } } }
     }

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MediaNotFoundError, mediaKey, openMediaStore, parseMediaStore, uploadPartKey, type MediaStore } from '../daemon/media/index.js'
+import { MediaNotFoundError, mediaKey, openMediaStore, parseMediaStore, uploadPieceKey, type MediaStore } from '../daemon/media/index.js'
+import { readPieces, removePieces, uploadPieces } from '../daemon/media/resumable.js'
 import { startTestS3, type TestS3 } from './helpers/s3.js'
 
 interface Backend {
@@ -90,14 +91,36 @@ describe.each(backends)('the media store on $name', (backend) => {
   })
 
   it('lists the keys under a prefix, and nothing for an empty one', async () => {
-    for (const n of [0, 1, 2]) await store.put(uploadPartKey('upl_01TESTLIST00000000000000000', n), Readable.from([Buffer.from(`piece ${n}`)]), 'application/octet-stream')
+    for (const n of [0, 1, 2]) await store.put(uploadPieceKey('upl_01TESTLIST00000000000000000', n * 7, 1000 + n), Readable.from([Buffer.from(`piece ${n}`)]), 'application/octet-stream')
     await store.put(mediaKey('med_01TESTLIST00000000000000000'), Readable.from([Buffer.from('x')]), 'image/gif')
     const listed: string[] = []
     for await (const key of store.list('uploads/upl_01TESTLIST00000000000000000')) listed.push(key)
-    expect(listed.sort()).toEqual([0, 1, 2].map((n) => uploadPartKey('upl_01TESTLIST00000000000000000', n)))
+    expect(listed.sort()).toEqual([0, 1, 2].map((n) => uploadPieceKey('upl_01TESTLIST00000000000000000', n * 7, 1000 + n)))
     const none: string[] = []
     for await (const key of store.list('uploads/upl_01NOTHING0000000000000000000')) none.push(key)
     expect(none).toEqual([])
+  })
+
+  it('assembles a tus upload from its pieces: at each offset the piece of the latest claim, whatever a lapsed writer left', async () => {
+    const id = 'upl_01TESTPIECES000000000000000'
+    const put = (offset: number, token: number, bytes: string) => store.put(uploadPieceKey(id, offset, token), Readable.from([Buffer.from(bytes)]), 'application/octet-stream')
+    // Claim 5 wrote at 0 and lapsed (its piece is longer, and not what the upload holds); claim 9 took over.
+    await put(0, 5, 'stale bytes here')
+    await put(0, 9, 'hello, ')
+    await put(7, 12, 'tus ')
+    await put(11, 20, 'world')
+    const keys = await uploadPieces(store, id, 16)
+    expect(keys).toEqual([uploadPieceKey(id, 0, 9), uploadPieceKey(id, 7, 12), uploadPieceKey(id, 11, 20)])
+    const chunks: Buffer[] = []
+    for await (const chunk of readPieces(store, keys)) chunks.push(chunk)
+    expect(Buffer.concat(chunks).toString()).toBe('hello, tus world')
+    // A piece missing in the middle is an error, never a shorter file.
+    await store.delete(uploadPieceKey(id, 7, 12))
+    await expect(uploadPieces(store, id, 16)).rejects.toThrow('no piece starts at 7 of 16 bytes')
+    await removePieces(store, id)
+    const left: string[] = []
+    for await (const key of store.list(`uploads/${id}`)) left.push(key)
+    expect(left).toEqual([])
   })
 
   it('refuses a key that is not one of its own', async () => {

@@ -126,7 +126,7 @@ describe('requests are exactly what they say', () => {
     const before = await keyNames()
     const deep = Buffer.from(`{"content":${'['.repeat(5_000)}${']'.repeat(5_000)},"name":${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}}`)
     // An upload's body is bytes, not JSON: its own tests refuse what it is not.
-    const writes = Object.values(routes).filter((r: RouteDef) => r.method !== 'GET' && r.method !== 'DELETE' && !r.rawBody)
+    const writes = Object.values(routes).filter((r: RouteDef) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !r.rawBody)
     expect(writes.length).toBeGreaterThan(15)
     for (const route of writes) {
       const path = route.path.replace(/\{(\w+)\}/g, 'x_01JD0000000000000000000000')

@@ -1283,6 +1283,109 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(first).toEqual({ postId: 'pst_1', content: 'hello', mediaUrls: ['https://example.com/a.png'], attachments: [], publishedAt: T0 })
     })
   })
+
+  describe('tus uploads', () => {
+    const DAY = 86_400_000
+    const LEASE = 60_000
+    let serial = 0
+    /** Starts an upload of `length` bytes for `userId`, reserving it against `quota`. */
+    const start = async (userId: string, length: number, quota: number | null = null) => {
+      const n = `${backend.name}${++serial}`.padEnd(12, '0')
+      const media = { id: `med_${n}`, token: `tok_${n}`, url: `https://smm.example/media/tok_${n}.png`, contentType: 'image/png' as const, bytes: length, altText: 'alt' }
+      const reserved = await store.media.createUpload(userId, { id: `upl_${n}`, length, expiresAt: T0 + DAY }, media, quota, T0)
+      return { uploadId: `upl_${n}`, mediaId: media.id, reserved }
+    }
+    const facts = (bytes: number) => ({ contentType: 'image/png' as const, bytes, sha256: 'ab'.repeat(32), width: 4, height: 3, durationMs: null })
+
+    it('reserves an upload against the quota, hides its media until it is finished, and keeps the upload, finished, until it expires', async () => {
+      const user = await store.users.create({ name: 'Uploader' }, T0)
+      const { uploadId, mediaId, reserved } = await start(user.id, 1_000, 1_500)
+      expect(reserved).toEqual({ kind: 'reserved' })
+      expect((await start(user.id, 600, 1_500)).reserved).toEqual({ kind: 'quota_exceeded', used: 1_000 })
+      expect(await store.media.usage(user.id)).toBe(1_000)
+      expect(await store.media.getUpload(user.id, uploadId, T0)).toMatchObject({ id: uploadId, userId: user.id, mediaId, length: 1_000, offset: 0, parts: 0, contentType: 'image/png', altText: 'alt', expiresAt: T0 + DAY })
+      expect(await store.media.get(user.id, mediaId)).toBeUndefined()
+      const other = await store.users.create({ name: 'Not the uploader' }, T0)
+      expect(await store.media.getUpload(other.id, uploadId, T0)).toBeUndefined()
+      expect((await store.media.lockUpload(other.id, uploadId, 0, T0, LEASE, 'req_x')).kind).toBe('not_found')
+
+      const first = await store.media.lockUpload(user.id, uploadId, 0, T0, LEASE, 'req_1')
+      if (first.kind !== 'locked') throw new Error(first.kind)
+      expect(await store.media.advanceUpload(uploadId, first.lease, 400)).toMatchObject({ offset: 400, parts: 1 })
+      expect(await store.media.lockUpload(user.id, uploadId, 0, T0, LEASE, 'req_2')).toEqual({ kind: 'offset_mismatch', offset: 400 })
+      const last = await store.media.lockUpload(user.id, uploadId, 400, T0 + 1, LEASE, 'req_3')
+      if (last.kind !== 'locked') throw new Error(last.kind)
+      // The last piece does not advance the upload: finishing it does, with its media, together.
+      expect(await store.media.advanceUpload(uploadId, last.lease, 600)).toBeUndefined()
+      const media = await store.media.finishUpload(uploadId, last.lease, facts(1_000), T0 + 2)
+      expect(media).toMatchObject({ id: mediaId, bytes: 1_000, width: 4, alt_text: 'alt' })
+      expect(await store.media.get(user.id, mediaId)).toEqual(media)
+      expect(await store.media.getUpload(user.id, uploadId, T0 + 3)).toMatchObject({ offset: 1_000, parts: 2 })
+      expect(await store.media.lockUpload(user.id, uploadId, 1_000, T0 + 3, LEASE, 'req_4')).toEqual({ kind: 'offset_mismatch', offset: 1_000 })
+      expect(await store.media.getUpload(user.id, uploadId, T0 + DAY)).toBeUndefined()
+      // Terminating a finished upload leaves its media alone.
+      expect(await store.media.terminateUpload(user.id, uploadId, T0 + 4)).toBe(true)
+      expect(await store.media.get(user.id, mediaId)).toEqual(media)
+    })
+
+    it('lets one request at a time write, and a claim whose lease lapsed write nothing once another holds the upload (on another node too)', async () => {
+      const user = await store.users.create({ name: 'Racer' }, T0)
+      const { uploadId, mediaId } = await start(user.id, 1_000)
+      const node2 = await another()
+      const a = await store.media.lockUpload(user.id, uploadId, 0, T0, LEASE, 'req_a')
+      if (a.kind !== 'locked') throw new Error(a.kind)
+      expect((await node2.media.lockUpload(user.id, uploadId, 0, T0 + 1, LEASE, 'req_b')).kind).toBe('busy')
+      // While a holds it, it may lengthen its claim; the new lease is its token from then on.
+      expect(await store.media.extendUpload(uploadId, a.lease, a.lease + LEASE)).toBe(true)
+      expect(await store.media.extendUpload(uploadId, a.lease, a.lease + 2 * LEASE)).toBe(false)
+      const aLease = a.lease + LEASE
+      expect((await node2.media.lockUpload(user.id, uploadId, 0, a.lease + 1, LEASE, 'req_b')).kind).toBe('busy')
+      // a stalls past its lease: b takes over with a greater token, and a's writes change nothing.
+      const b = await node2.media.lockUpload(user.id, uploadId, 0, aLease + 1, LEASE, 'req_b')
+      if (b.kind !== 'locked') throw new Error(b.kind)
+      expect(b.lease).toBeGreaterThan(aLease)
+      expect(await store.media.advanceUpload(uploadId, aLease, 500)).toBeUndefined()
+      expect(await store.media.extendUpload(uploadId, aLease, aLease + LEASE)).toBe(false)
+      expect(await store.media.finishUpload(uploadId, aLease, facts(1_000), aLease + 2)).toBeUndefined()
+      await store.media.unlockUpload(uploadId, aLease)
+      expect((await store.media.lockUpload(user.id, uploadId, 0, aLease + 3, LEASE, 'req_c')).kind).toBe('busy')
+      expect(await node2.media.advanceUpload(uploadId, b.lease, 300)).toMatchObject({ offset: 300, parts: 1 })
+      // Given up, the claim leaves the next one free at once, with a greater token still.
+      const c = await store.media.lockUpload(user.id, uploadId, 300, aLease + 4, LEASE, 'req_c')
+      if (c.kind !== 'locked') throw new Error(c.kind)
+      expect(c.lease).toBeGreaterThan(b.lease)
+      await store.media.unlockUpload(uploadId, c.lease)
+      const d = await node2.media.lockUpload(user.id, uploadId, 300, aLease + 5, LEASE, 'req_d')
+      if (d.kind !== 'locked') throw new Error(d.kind)
+      expect(d.lease).toBeGreaterThan(c.lease)
+      expect(await store.media.get(user.id, mediaId)).toBeUndefined()
+    })
+
+    it('terminates an upload: its claim and reservation go at once, and the cleanup claims it with the upload named, as it does an unfinished one past its expiry', async () => {
+      const user = await store.users.create({ name: 'Quitter' }, T0)
+      const dropped = await start(user.id, 1_000)
+      const stale = await start(user.id, 2_000)
+      const claim = await store.media.lockUpload(user.id, dropped.uploadId, 0, T0, LEASE, 'req_1')
+      if (claim.kind !== 'locked') throw new Error(claim.kind)
+      expect(await store.media.usage(user.id)).toBe(3_000)
+      expect(await store.media.terminateUpload(user.id, dropped.uploadId, T0 + 1)).toBe(true)
+      expect(await store.media.terminateUpload(user.id, dropped.uploadId, T0 + 2)).toBe(false)
+      expect(await store.media.getUpload(user.id, dropped.uploadId, T0 + 2)).toBeUndefined()
+      expect(await store.media.advanceUpload(dropped.uploadId, claim.lease, 10)).toBeUndefined()
+      expect(await store.media.usage(user.id)).toBe(2_000)
+
+      const removable = (now: number) => store.media.claimRemovable(now, 100, LEASE).then((all) => all.filter((m) => m.id === dropped.mediaId || m.id === stale.mediaId))
+      const now = await removable(T0 + 3)
+      expect(now.map((m) => [m.id, m.uploadId])).toEqual([[dropped.mediaId, dropped.uploadId]])
+      expect(await store.media.removed(dropped.mediaId, now[0]!.lease)).toBe(true)
+      // The stale one is kept while it may still be resumed, and claimed once it has expired.
+      const later = await removable(T0 + DAY)
+      expect(later.map((m) => [m.id, m.uploadId])).toEqual([[stale.mediaId, stale.uploadId]])
+      expect(await store.media.usage(user.id)).toBe(0)
+      expect(await store.media.removed(stale.mediaId, later[0]!.lease)).toBe(true)
+      expect(await store.media.getUpload(user.id, stale.uploadId, T0)).toBeUndefined()
+    })
+  })
 })
 
 describe('several daemons on one PostgreSQL database', () => {

@@ -40,8 +40,14 @@ export class MediaNotFoundError extends Error {
 /** Where a media object's bytes are kept. */
 export const mediaKey = (mediaId: string) => `media/${mediaId}`
 
-/** Where piece `n` of a tus upload is kept until the upload is whole. */
-export const uploadPartKey = (uploadId: string, n: number) => `uploads/${uploadId}/${String(n).padStart(6, '0')}`
+/** Where a tus upload's pieces are kept until the upload is whole. */
+export const uploadPrefix = (uploadId: string) => `uploads/${uploadId}`
+
+/**
+ * Where one piece of a tus upload is kept: named by the offset it starts at and by the token of
+ * the claim that wrote it, so a writer whose claim lapsed never overwrites its successor's piece.
+ */
+export const uploadPieceKey = (uploadId: string, offset: number, token: number) => `${uploadPrefix(uploadId)}/${String(offset).padStart(16, '0')}-${token}`
 
 /** Keys are made by smm from its own ids, never from user input; this is the guard that says so. */
 export function checkKey(key: string): string {

@@ -6,7 +6,7 @@ import { ApiError, conflict } from '../../src/errors.js'
 import type { AppDeps, State } from '../context.js'
 
 /** Response headers worth replaying: the ones that describe the stored body or the resource. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'etag']
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'upload-expires', 'tus-resumable']
 
 function parseKey(header: string): string {
   if (!v.is(IdempotencyKey, header)) {

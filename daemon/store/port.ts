@@ -970,18 +970,20 @@ export type MediaReservation = { kind: 'reserved' } | { kind: 'quota_exceeded'; 
 
 export type MediaDeletion = { kind: 'ok' } | { kind: 'not_found' } | { kind: 'in_use'; postIds: string[] }
 
-/** A tus upload in progress: where it is, and the media row it will complete. */
+/** A tus upload: where it is, and the media row it makes (ready once `offset` reaches `length`). */
 export interface UploadRecord {
   id: string
   userId: string
   mediaId: string
   length: number
+  /** Bytes stored so far; `length` once the upload is whole and its media ready. */
   offset: number
-  /** Pieces stored so far, in order: piece n is `uploadPartKey(id, n)` in the media store. */
+  /** Pieces recorded so far (one per PATCH that stored bytes). */
   parts: number
   contentType: MediaType
   altText: string | null
   createdAt: number
+  /** Past it, the upload is gone: unfinished, its bytes are removed; finished, its URL answers 404. */
   expiresAt: number
 }
 
@@ -1033,16 +1035,30 @@ export interface MediaObjectsStore {
   usage(userId: string): Promise<number>
   /** Starts a tus upload: its media row (reserved against `quota`) and its upload row, together. */
   createUpload(userId: string, upload: NewUpload, media: NewMedia, quota: number | null, now: number): Promise<MediaReservation>
+  /** The user's upload, finished or not, until it expires or is terminated. */
   getUpload(userId: string, id: string, now: number): Promise<UploadRecord | undefined>
-  /** Claims an upload for one PATCH at `offset`, under a lease; or says why not. */
-  lockUpload(userId: string, id: string, offset: number, now: number, leaseMs: number): Promise<UploadLock>
-  /** Records one piece of `bytes` stored, while the lease holds; undefined when it no longer does. */
+  /**
+   * Claims an unfinished upload for one PATCH at `offset`, under a lease, for `holder` (the
+   * request); or says why not. Each claim's lease is also its fencing token, greater than any
+   * earlier claim's on the upload, so of two pieces written at one offset the later claim's wins.
+   */
+  lockUpload(userId: string, id: string, offset: number, now: number, leaseMs: number, holder: string): Promise<UploadLock>
+  /** Records a piece of `bytes` stored, and gives the claim up, while the claim holds; undefined when it no longer does. */
   advanceUpload(id: string, lease: number, bytes: number): Promise<UploadRecord | undefined>
+  /** Lengthens a claim that still holds to `until`, which becomes its lease (and token); false if it no longer holds. */
+  extendUpload(id: string, lease: number, until: number): Promise<boolean>
   /** Gives a PATCH's claim up without a piece. */
   unlockUpload(id: string, lease: number): Promise<void>
-  /** Ends an upload whose every byte arrived: its media ready, the upload gone, while the lease holds. */
+  /**
+   * Ends an upload whose every byte arrived, while the claim holds: its offset reaches its length
+   * and its media is ready, together. The upload stays, finished, until it expires.
+   */
   finishUpload(id: string, lease: number, facts: MediaFacts, now: number): Promise<Media | undefined>
-  /** tus termination: the upload is gone at once, its pieces removed by the cleanup. False if there was none. */
+  /**
+   * tus termination: the upload is gone at once, and any claim on it with it. An unfinished one's
+   * media gives its reservation up and its pieces are removed by the cleanup; a finished one's
+   * media stays (it is deleted as media). False if there was none.
+   */
   terminateUpload(userId: string, id: string, now: number): Promise<boolean>
   /**
    * Claims up to `limit` media for removal, under a lease: unreferenced ones past `release_at`,

@@ -1,7 +1,14 @@
 import type * as v from 'valibot'
 import type { Scope } from './common.js'
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
+
+/** A header an operation reads or answers with, for the OpenAPI document. */
+export interface HeaderDoc {
+  description: string
+  required?: boolean
+  type?: 'string' | 'integer'
+}
 
 /**
  * One endpoint of the API, declared once: the daemon binds a handler to it and validates with
@@ -45,6 +52,15 @@ export interface RouteDef {
    * OpenAPI document lists exactly these and the shared ones, so a new status is declared here.
    */
   problems?: Record<number, string>
+  /** Request headers the operation reads, beyond the ones every route shares (a protocol's own). */
+  requestHeaders?: Record<string, HeaderDoc>
+  /** Headers its success answer carries, beyond the ones every route shares. */
+  responseHeaders?: Record<string, HeaderDoc>
+  /**
+   * The operation is part of a protocol with clients of its own (`tus`: tus 1.0 resumable
+   * uploads): the document marks it `x-smm-protocol`, and the SDKs leave it to those clients.
+   */
+  protocol?: 'tus'
   /**
    * Response fields shown in this one response only (a key's or a webhook's secret): never
    * stored for an idempotent replay, which answers the same resource without them.

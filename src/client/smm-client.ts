@@ -1,5 +1,5 @@
 import { VERSION } from '../config.js'
-import { routes, type OperationId, type Routes } from '../contract.js'
+import { isClientOperation, routes, type ClientOperationId, type OperationId, type Routes } from '../contract.js'
 import { ApiError } from '../errors.js'
 import { ApiCore, SmmApiError, type RequestInput } from '../../sdks/typescript/src/index.js'
 import type { TlsTrust } from './tls.js'
@@ -77,7 +77,7 @@ export class SmmClient {
   }
 
   /** Calls one operation by its id: what every typed method does. */
-  async request<K extends OperationId>(operationId: K, ...[input, options]: CallArgs<Routes[K]>): Promise<Awaited<ReturnType<RouteMethods[K]>>> {
+  async request<K extends ClientOperationId>(operationId: K, ...[input, options]: CallArgs<Routes[K]>): Promise<Awaited<ReturnType<RouteMethods[K]>>> {
     try {
       return (await this.#core.request(operationId, input as RequestInput, options)) as never
     } catch (error) {
@@ -105,10 +105,10 @@ export class SmmClient {
 
 // The typed methods are generated from the contract: a new route is a new method, no code here.
 export interface SmmClient extends RouteMethods {}
-for (const operationId of Object.keys(routes) as OperationId[]) {
+for (const operationId of (Object.keys(routes) as OperationId[]).filter(isClientOperation)) {
   Object.defineProperty(SmmClient.prototype, operationId, {
     value(this: SmmClient, input?: unknown, options?: CallOptions) {
-      return (this.request as (id: OperationId, input?: unknown, options?: CallOptions) => Promise<unknown>)(operationId, input, options)
+      return (this.request as (id: ClientOperationId, input?: unknown, options?: CallOptions) => Promise<unknown>)(operationId, input, options)
     },
     writable: true,
     configurable: true,

@@ -1,5 +1,5 @@
 import type * as v from 'valibot'
-import type { OperationId, RouteDef, Routes } from '../contract.js'
+import type { ClientOperationId, RouteDef, Routes } from '../contract.js'
 
 type In<S> = S extends v.GenericSchema ? v.InferInput<S> : never
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : void
@@ -39,13 +39,13 @@ export type CallArgs<R extends RouteDef> = {} extends RouteInput<R>
 
 /** One typed method per operation of the contract, named by its operation id. */
 export type RouteMethods = {
-  [K in OperationId]: (...args: CallArgs<Routes[K]>) => Promise<RouteOutput<Routes[K]>>
+  [K in ClientOperationId]: (...args: CallArgs<Routes[K]>) => Promise<RouteOutput<Routes[K]>>
 }
 
 /** The operations that answer a page of a list (`{data, has_more, next_cursor}`). */
 export type ListOperationId = {
-  [K in OperationId]: RouteOutput<Routes[K]> extends { data: unknown[]; next_cursor: string | null } ? K : never
-}[OperationId]
+  [K in ClientOperationId]: RouteOutput<Routes[K]> extends { data: unknown[]; next_cursor: string | null } ? K : never
+}[ClientOperationId]
 
 /** The item type of a list operation. */
 export type ListItem<K extends ListOperationId> = RouteOutput<Routes[K]> extends { data: (infer T)[] } ? T : never

@@ -122,43 +122,57 @@ export function mediaStore(sql: Sql): MediaObjectsStore {
       const [row] = await sql<UploadRow[]>`SELECT * FROM uploads WHERE id = ${id} AND user_id = ${userId} AND expires_at > ${now}`
       return row && uploadOf(row)
     },
-    async lockUpload(userId, id, offset, now, leaseMs): Promise<UploadLock> {
+    async lockUpload(userId, id, offset, now, leaseMs, holder): Promise<UploadLock> {
       return sql.begin(async (tx): Promise<UploadLock> => {
         const [row] = await tx<UploadRow[]>`SELECT * FROM uploads WHERE id = ${id} AND user_id = ${userId} AND expires_at > ${now} FOR UPDATE`
         if (!row) return { kind: 'not_found' }
-        if (row.upload_offset !== offset) return { kind: 'offset_mismatch', offset: row.upload_offset }
-        if (row.lease_expires_at !== null && row.lease_expires_at > now) return { kind: 'busy' }
-        // A lease is also the claim's fencing token: it must differ from any a lapsed claim held.
-        const lease = Math.max(now + leaseMs, (row.lease_expires_at ?? 0) + 1)
-        const [locked] = await tx<UploadRow[]>`UPDATE uploads SET lease_expires_at = ${lease} WHERE id = ${id} RETURNING *`
+        if (row.upload_offset !== offset || row.upload_offset === row.length) return { kind: 'offset_mismatch', offset: row.upload_offset }
+        const held = row.lease_expires_at ?? 0
+        if (row.claimed_by !== null && held > now) return { kind: 'busy' }
+        // The lease stays when a claim is given up, so this one's is greater: it is the fencing token.
+        const lease = Math.max(now + leaseMs, held + 1)
+        const [locked] = await tx<UploadRow[]>`UPDATE uploads SET lease_expires_at = ${lease}, claimed_by = ${holder} WHERE id = ${id} RETURNING *`
         return { kind: 'locked', upload: uploadOf(locked!), lease }
       })
     },
     async advanceUpload(id, lease, bytes) {
       const [row] = await sql<UploadRow[]>`
-        UPDATE uploads SET upload_offset = upload_offset + ${bytes}, parts = parts + 1, lease_expires_at = NULL
-         WHERE id = ${id} AND lease_expires_at = ${lease} RETURNING *`
+        UPDATE uploads SET upload_offset = upload_offset + ${bytes}, parts = parts + 1, claimed_by = NULL
+         WHERE id = ${id} AND lease_expires_at = ${lease} AND claimed_by IS NOT NULL AND upload_offset + ${bytes} < length RETURNING *`
       return row && uploadOf(row)
     },
+    async extendUpload(id, lease, until) {
+      const rows = await sql`UPDATE uploads SET lease_expires_at = ${until} WHERE id = ${id} AND lease_expires_at = ${lease} AND claimed_by IS NOT NULL RETURNING id`
+      return rows.length > 0
+    },
     async unlockUpload(id, lease) {
-      await sql`UPDATE uploads SET lease_expires_at = NULL WHERE id = ${id} AND lease_expires_at = ${lease}`
+      await sql`UPDATE uploads SET claimed_by = NULL WHERE id = ${id} AND lease_expires_at = ${lease} AND claimed_by IS NOT NULL`
     },
     async finishUpload(id, lease, f, now) {
       return sql.begin(async (tx) => {
-        const [upload] = await tx<UploadRow[]>`SELECT * FROM uploads WHERE id = ${id} AND lease_expires_at = ${lease} FOR UPDATE`
+        const [upload] = await tx<UploadRow[]>`SELECT * FROM uploads WHERE id = ${id} AND lease_expires_at = ${lease} AND claimed_by IS NOT NULL FOR UPDATE`
         if (!upload) return undefined
         const [row] = await tx<MediaRow[]>`
           UPDATE media SET status = 'ready', content_type = ${f.contentType}, bytes = ${f.bytes}, sha256 = ${f.sha256}, width = ${f.width}, height = ${f.height},
                  duration_ms = ${f.durationMs}, updated_at = ${now}, release_at = ${now + MEDIA_GRACE_MS}
            WHERE id = ${upload.media_id} AND status = 'uploading' RETURNING *`
         if (!row) return undefined
-        await tx`DELETE FROM uploads WHERE id = ${id}`
+        await tx`UPDATE uploads SET upload_offset = length, parts = parts + 1, claimed_by = NULL WHERE id = ${id}`
         return mediaOf(row)
       })
     },
     async terminateUpload(userId, id, now) {
-      const rows = await sql`UPDATE uploads SET expires_at = ${now} WHERE id = ${id} AND user_id = ${userId} AND expires_at > ${now} RETURNING id`
-      return rows.length > 0
+      return sql.begin(async (tx) => {
+        const [row] = await tx<UploadRow[]>`
+          UPDATE uploads SET expires_at = ${now}, claimed_by = NULL WHERE id = ${id} AND user_id = ${userId} AND expires_at > ${now} RETURNING *`
+        if (!row) return false
+        if (row.upload_offset < row.length) {
+          await tx`
+            UPDATE media SET status = 'deleting', release_at = ${now}, updated_at = ${now}, lease_expires_at = NULL, claimed_by = NULL
+             WHERE id = ${row.media_id} AND status = 'uploading'`
+        }
+        return true
+      })
     },
     async claimRemovable(now, limit, leaseMs): Promise<RemovableMedia[]> {
       const lease = now + leaseMs

@@ -82,16 +82,23 @@ export function mediaStore(db: Db): MediaObjectsStore {
     'INSERT INTO uploads (id, user_id, media_id, length, content_type, alt_text, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
   const upload = db.prepare<[string, string, number], UploadRow>('SELECT * FROM uploads WHERE id = ? AND user_id = ? AND expires_at > ?')
-  const lockUpload = db.prepare<[number, string, number], UploadRow>(
-    'UPDATE uploads SET lease_expires_at = ? WHERE id = ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?) RETURNING *',
+  // A claim holds while `claimed_by` names its request and its lease has not passed; the lease
+  // stays when the claim is given up, so the next claim's is greater (it is the fencing token).
+  const claimUpload = db.prepare<[number, string, string], UploadRow>('UPDATE uploads SET lease_expires_at = ?, claimed_by = ? WHERE id = ? RETURNING *')
+  const advance = db.prepare<[number, string, number, number], UploadRow>(
+    `UPDATE uploads SET upload_offset = upload_offset + ?, parts = parts + 1, claimed_by = NULL
+      WHERE id = ? AND lease_expires_at = ? AND claimed_by IS NOT NULL AND upload_offset + ? < length RETURNING *`,
   )
-  const advance = db.prepare<[number, string, number], UploadRow>(
-    'UPDATE uploads SET upload_offset = upload_offset + ?, parts = parts + 1, lease_expires_at = NULL WHERE id = ? AND lease_expires_at = ? RETURNING *',
+  const extend = db.prepare<[number, string, number], void>('UPDATE uploads SET lease_expires_at = ? WHERE id = ? AND lease_expires_at = ? AND claimed_by IS NOT NULL')
+  const unlock = db.prepare<[string, number], void>('UPDATE uploads SET claimed_by = NULL WHERE id = ? AND lease_expires_at = ? AND claimed_by IS NOT NULL')
+  const heldUpload = db.prepare<[string, number], UploadRow>('SELECT * FROM uploads WHERE id = ? AND lease_expires_at = ? AND claimed_by IS NOT NULL')
+  const finished = db.prepare<[string], void>('UPDATE uploads SET upload_offset = length, parts = parts + 1, claimed_by = NULL WHERE id = ?')
+  const terminate = db.prepare<[number, string, string, number], UploadRow>(
+    'UPDATE uploads SET expires_at = ?, claimed_by = NULL WHERE id = ? AND user_id = ? AND expires_at > ? RETURNING *',
   )
-  const unlock = db.prepare<[string, number], void>('UPDATE uploads SET lease_expires_at = NULL WHERE id = ? AND lease_expires_at = ?')
-  const heldUpload = db.prepare<[string, number], UploadRow>('SELECT * FROM uploads WHERE id = ? AND lease_expires_at = ?')
-  const deleteUpload = db.prepare<[string], void>('DELETE FROM uploads WHERE id = ?')
-  const terminate = db.prepare<[number, string, string, number], UploadRow>('UPDATE uploads SET expires_at = ? WHERE id = ? AND user_id = ? AND expires_at > ? RETURNING *')
+  const abandon = db.prepare<[number, number, string], void>(
+    "UPDATE media SET status = 'deleting', release_at = ?, updated_at = ?, lease_expires_at = NULL, claimed_by = NULL WHERE id = ? AND status = 'uploading'",
+  )
   const candidates = db.prepare<[{ now: number; stale: number; limit: number }], { id: string }>(
     `SELECT id FROM media
       WHERE (status = 'ready' AND release_at <= @now AND NOT EXISTS (SELECT 1 FROM post_media pm WHERE pm.media_id = media.id))
@@ -120,22 +127,29 @@ export function mediaStore(db: Db): MediaObjectsStore {
     if (reserved.kind === 'reserved') insertUpload.run(up.id, userId, media.id, up.length, media.contentType, media.altText, now, up.expiresAt)
     return reserved
   })
-  const lock = db.transaction((userId: string, id: string, offset: number, now: number, leaseMs: number): UploadLock => {
+  const lock = db.transaction((userId: string, id: string, offset: number, now: number, leaseMs: number, holder: string): UploadLock => {
     const row = upload.get(id, userId, now)
     if (!row) return { kind: 'not_found' }
-    if (Number(row.upload_offset) !== offset) return { kind: 'offset_mismatch', offset: Number(row.upload_offset) }
-    // A lease is also the claim's fencing token: it must differ from any a lapsed claim held.
-    const lease = Math.max(now + leaseMs, Number(row.lease_expires_at ?? 0) + 1)
-    const locked = lockUpload.get(lease, id, now)
-    return locked ? { kind: 'locked', upload: uploadOf(locked), lease } : { kind: 'busy' }
+    const at = Number(row.upload_offset)
+    if (at !== offset || at === Number(row.length)) return { kind: 'offset_mismatch', offset: at }
+    const held = Number(row.lease_expires_at ?? 0)
+    if (row.claimed_by !== null && held > now) return { kind: 'busy' }
+    const lease = Math.max(now + leaseMs, held + 1)
+    return { kind: 'locked', upload: uploadOf(claimUpload.get(lease, holder, id)!), lease }
   })
   const finish = db.transaction((id: string, lease: number, facts: MediaFacts, now: number): Media | undefined => {
     const row = heldUpload.get(id, lease)
     if (!row) return undefined
     const done = completeSync(row.media_id, facts, now)
     if (!done) return undefined
-    deleteUpload.run(id)
+    finished.run(id)
     return show(done)
+  })
+  const terminateSync = db.transaction((userId: string, id: string, now: number): boolean => {
+    const row = terminate.get(now, id, userId, now)
+    if (!row) return false
+    if (Number(row.upload_offset) < Number(row.length)) abandon.run(now, now, row.media_id)
+    return true
   })
   const remove = db.transaction((userId: string, id: string, now: number): MediaDeletion => {
     if (!get.get(id, userId)) return { kind: 'not_found' }
@@ -199,12 +213,15 @@ export function mediaStore(db: Db): MediaObjectsStore {
       const row = upload.get(id, userId, now)
       return row && uploadOf(row)
     },
-    async lockUpload(userId, id, offset, now, leaseMs) {
-      return lock.immediate(userId, id, offset, now, leaseMs)
+    async lockUpload(userId, id, offset, now, leaseMs, holder) {
+      return lock.immediate(userId, id, offset, now, leaseMs, holder)
     },
     async advanceUpload(id, lease, bytes): Promise<UploadRecord | undefined> {
-      const row = advance.get(bytes, id, lease)
+      const row = advance.get(bytes, id, lease, bytes)
       return row && uploadOf(row)
+    },
+    async extendUpload(id, lease, until) {
+      return extend.run(until, id, lease).changes > 0
     },
     async unlockUpload(id, lease) {
       unlock.run(id, lease)
@@ -213,7 +230,7 @@ export function mediaStore(db: Db): MediaObjectsStore {
       return finish.immediate(id, lease, facts, now)
     },
     async terminateUpload(userId, id, now) {
-      return terminate.get(now, id, userId, now) !== undefined
+      return terminateSync.immediate(userId, id, now)
     },
     async claimRemovable(now, limit, leaseMs) {
       return claimRemovable.immediate(now, limit, leaseMs)

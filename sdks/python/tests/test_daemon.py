@@ -270,8 +270,9 @@ class Coverage(unittest.TestCase):
     def test_every_operation_of_the_openapi_document_has_a_method(self) -> None:
         api = client()
         document = api.openapi()
+        # A protocol's own operations (tus uploads) are left to that protocol's clients.
         operations = sorted(op["operationId"] for item in document["paths"].values() for op in item.values()
-                            if isinstance(op, dict) and "operationId" in op)
+                            if isinstance(op, dict) and "operationId" in op and "x-smm-protocol" not in op)
         missing = [op for op in operations if op not in smm.OPERATIONS]
         self.assertEqual(missing, [], "operations of /v1/openapi.json with no method in smm.OPERATIONS")
         for operation, dotted in smm.OPERATIONS.items():

@@ -15,7 +15,8 @@ class DaemonTest < Minitest::Test
   end
 
   def test_every_operation_in_the_openapi_document_has_a_method
-    operations = @client.openapi.fetch("paths").values.flat_map { |item| item.values.map { |op| op["operationId"] } }.compact
+    # A protocol's own operations (tus uploads) are left to that protocol's clients.
+    operations = @client.openapi.fetch("paths").values.flat_map { |item| item.values.reject { |op| op["x-smm-protocol"] }.map { |op| op["operationId"] } }.compact
     refute_empty operations
     missing = operations.reject { |id| Smm::OPERATIONS.key?(id) }
     assert_empty missing, "operations with no method in Smm::OPERATIONS: #{missing.join(', ')}"

@@ -328,7 +328,9 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     const doc = await client.openApi()
     const lacking = []
     for (const methods of Object.values(doc.paths)) {
-      for (const { operationId } of Object.values(methods)) {
+      for (const { operationId, 'x-smm-protocol': protocol } of Object.values(methods)) {
+        // A protocol's own operations (tus uploads) are left to that protocol's clients.
+        if (protocol) continue
         const path = methodFor[operationId]
         const fn = path?.split('.').reduce((at, name) => at?.[name], client)
         if (typeof fn !== 'function') lacking.push(operationId)
