@@ -375,7 +375,7 @@ describe('usage lines', () => {
     const help = await smm(['posts', 'create', '--help'])
     expect(usageOf(help.stdout)).toBe(
       '$ smm posts create [--json] [--profile <value>] [--tz <zone>] [--account <acc_…|name>] [--platform <platform>...] [--text <value> | --file <file>] ' +
-        '[--media <url>...] [--at <time> | --in <duration> | --queue] [--draft | --every <interval> [--count <n>] [--until <time>]] [--first-comment <text>] ' +
+        '[--media <file|med_…|url>...] [--alt <text>...] [--at <time> | --in <duration> | --queue] [--draft | --every <interval> [--count <n>] [--until <time>]] [--first-comment <text>] ' +
         '[--thread <text>...] [--text-for <platform>=<text>...] [--dry-run]',
     )
   })

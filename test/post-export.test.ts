@@ -41,8 +41,16 @@ describe('requestOf', () => {
 
 describe('csvOf', () => {
   it('refuses a post with a field it has no column for, rather than drop it', () => {
-    const request = { ...requestOf(occurrence(1, { count: 4 })), media: [{ id: 'med_1', alt_text: 'A chart' }] }
-    expect(csvOf([{ id: 'pst_1', request }])).toEqual({ cannot: 'post pst_1 has media, which has no column' })
+    const request = { ...requestOf(occurrence(1, { count: 4 })), queue: true }
+    expect(csvOf([{ id: 'pst_1', request }])).toEqual({ cannot: 'post pst_1 has queue, which has no column' })
     expect(csvOf([{ id: 'pst_1', request: requestOf(occurrence(1, { count: 4 })) }])).toHaveProperty('csv')
+  })
+
+  it('writes uploaded media by id after the links, and refuses alt text, which no column holds', () => {
+    const request = { ...requestOf(occurrence(1, { count: 4 })), media_urls: ['https://example.com/a.png'], media: [{ id: 'med_1' }] }
+    const written = csvOf([{ id: 'pst_1', request }])
+    expect('csv' in written && written.csv.split('\r\n')[1]).toContain(',https://example.com/a.png med_1,')
+    const described = { ...request, thread: [{ content: 'Part', media: [{ id: 'med_2', alt_text: 'A chart' }] }] }
+    expect(csvOf([{ id: 'pst_1', request: described }])).toEqual({ cannot: 'post pst_1 gives its uploaded media alt text, and no column holds alt text' })
   })
 })

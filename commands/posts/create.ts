@@ -6,7 +6,8 @@ import type { SmmClient } from '../../src/client/smm-client.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
 import { usageError } from '../../src/cli/command-error.js'
 import { readContent } from '../../src/cli/content-input.js'
-import { account, every, repeatable, duration, platform, platformText, time } from '../../src/cli/flags.js'
+import { account, alt, every, repeatable, duration, media, platform, platformText, time } from '../../src/cli/flags.js'
+import { mediaArg, mediaWithAlt, postMedia } from '../../src/cli/media-input.js'
 import { localTime } from '../../src/cli/output.js'
 import { listWords, seriesWords } from '../../src/cli/post-output.js'
 import { formatNumber } from '../../src/numbers.js'
@@ -23,6 +24,8 @@ Without --account, your only account is used; without --platform, that account's
 
 With --every the post repeats: it is the first occurrence of a series, and each time one is published (or fails), the next is scheduled as a new post. --every takes 1h, 12h, 2d, 1w, 1mo (a month; 1m is refused: minutes or months?), 1y, or an ISO 8601 duration (P1W). Days, weeks, months and years keep the wall-clock time in your time zone across DST; a month keeps the day of the month (the 31st falls on the 30th or 28th in shorter months). The series must end: --count N (every occurrence, the first included) or --until TIME (read as --at; a bare date includes that day), at most a year after the first.
 
+--media attaches a file from this disk (uploaded first, as \`media upload\` does, with a progress bar on a terminal for large ones), a media uploaded before (med_…) or an https:// URL of media hosted elsewhere; give it once per item. --alt right after a --media gives its alt text (a file's becomes the media's own; an uploaded media's is this post's). Links come before uploaded media in the post.
+
 --first-comment is published right after the post, as a reply to it (Mastodon, Bluesky, X, Threads, Telegram) or a comment on it (Facebook, Instagram, LinkedIn); the feed, Discord and Slack have neither and refuse it. Each --thread is one more part after the post, in order: a chain of replies where the platform has replies, consecutive posts elsewhere. --text-for PLATFORM=TEXT gives one platform its own text; it is checked against that platform's rules.
 
 With --dry-run the daemon runs the very same checks and creates nothing: it says when the post would go out and how long the text is on each platform against its limit, or names the same problems.`
@@ -31,6 +34,7 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     '<%= config.bin %> posts create --account acc_01JD3Q7ZV6YV9M2R8X4T5N6P7A --platform mastodon --platform bluesky --text "We launch today" --at "tomorrow 9am"',
     '<%= config.bin %> posts create --platform feed --text "Back in 2 hours" --in 2h',
     '<%= config.bin %> posts create --platform telegram --file notes.md --media https://example.com/launch.png --at "2026-11-21 09:00"',
+    '<%= config.bin %> posts create --platform mastodon --text "Our new office" --media ./office.jpg --alt "A bright room with six desks" --media ./team.png --alt "The team on the stairs"',
     'echo "Shipped" | <%= config.bin %> posts create --platform feed --json',
     '<%= config.bin %> posts create --platform feed --platform x --file launch.txt --at "tomorrow 9am" --dry-run',
     '<%= config.bin %> posts create --platform mastodon --text "Office hours are open" --at "monday 9am" --every 1w --until 2027-03-01',
@@ -47,7 +51,8 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
     platform: platform({ description: 'A platform to publish on (repeatable); default: the account’s only connected one', ...repeatable }),
     text: Flags.string({ description: 'The text of the post', exclusive: ['file'] }),
     file: Flags.string({ description: 'Read the text from this file (- for standard input)', helpValue: '<file>', exclusive: ['text'] }),
-    media: Flags.string({ description: 'An https:// URL of an image or video to attach (repeatable)', helpValue: '<url>', ...repeatable }),
+    media: media({ ...repeatable }),
+    alt: alt({ ...repeatable }),
     at: time({ description: 'When to publish: RFC 3339, a local date-time or a phrase ("tomorrow 9am"); default: now', exclusive: ['in', 'queue'] }),
     in: duration({ description: 'Publish after this long: 2h, 45m, 1h30m, 3d', exclusive: ['at', 'queue'] }),
     queue: Flags.boolean({ description: 'Publish at the account’s next free queue slot (see `accounts queue`)', exclusive: ['at', 'in', 'draft', 'every'] }),
@@ -62,13 +67,13 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
   }
 
   async run(): Promise<Post | PostValidation> {
-    const { flags } = await this.parse(PostsCreate)
-    const media = flags.media ?? []
+    const { flags, raw } = await this.parse(PostsCreate)
+    const mediaValues = flags.media ?? []
     const content = await readContent({
       text: flags.text,
       file: flags.file,
       stdinWhenPiped: true,
-      missing: media.length
+      missing: mediaValues.length
         ? undefined
         : `No text: give --text "…", --file FILE, or pipe it in (echo "…" | ${this.config.bin} posts create …${this.profileFlag()}).`,
     })
@@ -82,11 +87,14 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
       if (overrides[name]) throw usageError('duplicate_flag', `--text-for: ${name} is given twice; give each platform one text.`)
       overrides[name] = { content: text }
     }
+    // A dry run uploads nothing: it checks the files here, and the post without them.
+    const attached = await postMedia(mediaWithAlt(raw), flags['dry-run'] ? 'check only' : { client: () => this.client(), progress: this.showsProgress() })
     const body = {
       account_id: accountId,
       platforms,
       ...(content !== undefined ? { content } : {}),
-      ...(media.length ? { media_urls: media } : {}),
+      ...(attached.media_urls.length ? { media_urls: attached.media_urls } : {}),
+      ...(attached.media.length ? { media: attached.media } : {}),
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
       ...(repeat ? { repeat } : {}),
       ...(flags.queue ? { queue: true } : {}),
@@ -102,6 +110,8 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
         const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)}${more(target.parts.length)})`))
         const when = flags.draft ? 'would be kept as a draft' : scheduledAt || flags.queue ? `would be scheduled for ${localTime(checked.scheduled_at)}` : 'would go out now'
         this.log(`Valid: ${when} on ${on}.`)
+        const files = mediaValues.filter((value) => mediaArg(value).kind === 'file').length
+        if (files) this.log(`${files === 1 ? 'The file is' : `The ${files} files are`} fine here; uploaded when the post is created, ${files === 1 ? 'it is' : 'they are'} checked against each platform's media rules then.`)
         if (repeat) this.log(`It would repeat ${describeInterval(repeat.interval)}${repeat.count === undefined ? '' : `, ${repeat.count} times`}${repeat.until ? `${repeat.count === undefined ? '' : ' or'} until ${localTime(repeat.until)}` : ''}.`)
       }
       return checked

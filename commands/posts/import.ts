@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { Args, Flags } from '@oclif/core'
 import type { Post, PostCreate } from '../../src/api/posts.js'
 import { ApiError } from '../../src/errors.js'
@@ -6,15 +7,18 @@ import { ApiCommand } from '../../src/cli/api-command.js'
 import { CommandError, usageError } from '../../src/cli/command-error.js'
 import { localTime } from '../../src/cli/output.js'
 import { CsvSyntaxError, csvText } from '../../src/cli/csv.js'
+import { attachImportMedia, checkImportMedia } from '../../src/cli/import-media.js'
 import { readImportCsv } from '../../src/cli/post-csv.js'
 import { lineErrorsOf, lineReport, readImportJson, type ImportFile, type ImportPost, type LineError } from '../../src/cli/post-import.js'
 
 export default class PostsImport extends ApiCommand {
   static override description = `Schedule many posts from a CSV or JSON file (what \`posts export\` writes): all of them, or none if any line is invalid.
 
-A CSV file's first line names its columns, in any order: account (an id or a unique name, as --account takes it), platforms (separated by spaces), content and at (as --at takes it, in your time zone; empty: now) are required; media_urls (https:// URLs separated by spaces), first_comment (published right after the post, as a reply or a comment where the platform has them), draft (true: keep it as a draft), every, count and until (the post repeats, as --every, --count and --until take them), part and without are optional. Quote a field that holds a comma, a quote (doubled: "") or a line break. The file is UTF-8 (a line that is not is reported, as "CSV UTF-8" in spreadsheets avoids), and names each column once.
+A CSV file's first line names its columns, in any order: account (an id or a unique name, as --account takes it), platforms (separated by spaces), content and at (as --at takes it, in your time zone; empty: now) are required; media_urls (separated by spaces: https:// URLs, media uploaded before (med_…), or image and video files, named relative to the CSV file's folder, which they may not leave, and uploaded when the posts are created), first_comment (published right after the post, as a reply or a comment where the platform has them), draft (true: keep it as a draft), every, count and until (the post repeats, as --every, --count and --until take them), part and without are optional. Quote a field that holds a comma, a quote (doubled: "") or a line break. The file is UTF-8 (a line that is not is reported, as "CSV UTF-8" in spreadsheets avoids), and names each column once.
 
 Each line is a post, unless its part column names what it adds to the post above it: "thread" (the next part of its thread: content and media_urls), a platform ("bluesky": that platform's own version: its content, media_urls and first_comment replace the post's where given, and without lists what it goes without: first_comment, thread, media_urls) or "bluesky thread" (the next part of that version's own thread). Such a line leaves the post's own columns (account to until) empty.
+
+A CSV has no column for alt text: give a file its alt text with \`media upload --alt\` and name it by its id (med_…), or import JSON.
 
 A file whose first character is [ is JSON: an array of what POST /v1/posts takes (what \`posts export --format json\` writes), with account_id as an id or a name and scheduled_at and repeat.until as --at takes them.
 
@@ -49,7 +53,10 @@ the second",tomorrow 9am,,`
     const skipInvalid = flags['skip-invalid']
     const { posts, errors } = readImportFile(readFileSync(args.file === '-' ? 0 : args.file))
     if (errors.length) throw invalidLines(args.file, errors)
+    // Files are named relative to the import file (standard input: the current directory).
+    const media = await checkImportMedia(posts, args.file === '-' ? '.' : dirname(args.file))
     const resolved = await this.requests(posts)
+    resolved.errors.push(...media.errors)
     // Posts left out with --skip-invalid, and why: said on standard error, with their lines.
     const skipped: LineError[] = []
     const failing = (found: LineError[]) => (item: { post: ImportPost }) => found.some((e) => e.post === item.post)
@@ -67,6 +74,12 @@ the second",tomorrow 9am,,`
     let answer
     try {
       if (items.length === 0) throw invalidLines(args.file, skipped)
+      // Only once every line is known good: files are uploaded (a dry run uploads none).
+      await attachImportMedia(
+        items.map((item) => item.request),
+        media.files,
+        flags['dry-run'] ? 'check only' : { client: () => this.client(), progress: this.showsProgress() },
+      )
       answer = await send(items)
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 422 && error.errors.some((e) => e.pointer.startsWith('#/posts/')))) throw error

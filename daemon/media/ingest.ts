@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { fileTypeFromBuffer } from 'file-type'
 import { imageSize } from 'image-size'
 import * as MP4Box from 'mp4box'
-import { MEDIA_TYPES, type MediaType } from '../../src/api/media.js'
+import { isMediaType, MEDIA_TYPES, mediaTypeOf, type MediaType } from '../../src/api/media.js'
 import { ApiError } from '../../src/errors.js'
 import type { MediaFacts } from '../store/index.js'
 import type { MediaStore } from './port.js'
@@ -15,10 +15,7 @@ const IMAGE_HEAD_BYTES = 1024 * 1024
 /** A JPEG's end-of-image marker is looked for in this much of its end: cameras append data after it. */
 const TAIL_BYTES = 64 * 1024
 
-/** Names file-type gives that are one of our types under another name. */
-const SAME_TYPE: Record<string, MediaType> = { 'image/apng': 'image/png', 'video/x-m4v': 'video/mp4' }
-
-export const isMediaType = (type: string): type is MediaType => (MEDIA_TYPES as readonly string[]).includes(type)
+export { isMediaType }
 
 export const unsupportedType = (given: string) =>
   new ApiError(
@@ -107,7 +104,7 @@ export async function ingest(source: AsyncIterable<Buffer>, declared: MediaType,
   const first = Buffer.concat(start)
   if (first.length === 0) throw new ApiError(422, 'media_empty', 'The body is empty: send the bytes of the file.')
   const sniffed = await fileTypeFromBuffer(first)
-  const actual = sniffed && (SAME_TYPE[sniffed.mime] ?? sniffed.mime)
+  const actual = sniffed && mediaTypeOf(sniffed.mime)
   if (actual !== declared) {
     const what = actual ? (isMediaType(actual) ? actual : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
     throw new ApiError(422, 'media_type_mismatch', `The body was sent as ${declared}, but its bytes are ${what}. Send it with its own Content-Type${actual && isMediaType(actual) ? ` (${actual})` : ''}.`)

@@ -6,6 +6,18 @@ import { route } from './route.js'
 export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/quicktime'] as const
 export type MediaType = (typeof MEDIA_TYPES)[number]
 
+/** Whether a type is one smm takes. */
+export const isMediaType = (type: string): type is MediaType => (MEDIA_TYPES as readonly string[]).includes(type)
+
+/** Names a sniffer (file-type) gives that are one of our types under another name. */
+const SAME_TYPE: Record<string, MediaType> = { 'image/apng': 'image/png', 'video/x-m4v': 'video/mp4' }
+
+/** A sniffed type as smm names it: one of MEDIA_TYPES when it is one under another name. */
+export const mediaTypeOf = (sniffed: string): string => SAME_TYPE[sniffed] ?? sniffed
+
+/** The types smm takes, in words, for a message that says what to use instead. */
+export const MEDIA_TYPES_IN_WORDS = 'JPEG, PNG, GIF and WebP images, MP4 and QuickTime (.mov) videos'
+
 /** The file name extension a media URL ends in, by type. */
 export const MEDIA_EXTENSIONS: Record<MediaType, string> = {
   'image/jpeg': 'jpg',

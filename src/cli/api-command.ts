@@ -301,6 +301,11 @@ export abstract class ApiCommand extends BaseCommand {
     }
   }
 
+  /** Whether a long transfer may draw its progress: on a terminal, for a person (not --json). */
+  protected showsProgress(): boolean {
+    return process.stderr.isTTY === true && !this.jsonEnabled()
+  }
+
   override async finally(error: Error | undefined): Promise<unknown> {
     this.#client?.close()
     return super.finally(error)

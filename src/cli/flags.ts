@@ -113,3 +113,18 @@ export const every = Flags.custom<string>({
   helpValue: '<interval>',
   parse: async (input) => parseIntervalInput(input),
 })
+
+/**
+ * `--media`: a local file (uploaded first), an uploaded media (med_…) or an https:// URL, read by
+ * src/cli/media-input.ts. Call it with `...repeatable` and, where it differs, a description.
+ */
+export const media = Flags.custom<string>({
+  description: 'A file to upload and attach (JPEG, PNG, GIF, WebP, MP4, MOV), an uploaded media (med_…) or an https:// URL (repeatable, in order)',
+  helpValue: '<file|med_…|url>',
+})
+
+/** `--alt`: the alt text of the `--media` before it (media-input.ts pairs them). Call it with `...repeatable`. */
+export const alt = Flags.custom<string>({
+  description: 'Alt text of the --media right before it, read to people who cannot see it (repeatable)',
+  helpValue: '<text>',
+})

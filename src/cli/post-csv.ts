@@ -3,7 +3,7 @@
 // thread (`thread`), each platform's own version (`mastodon`), and the thread of that version
 // (`mastodon thread`).
 import { PLATFORM_NAMES, type PlatformName } from '../api/common.js'
-import type { PlatformOverride, PostCreate, ThreadPart } from '../api/posts.js'
+import type { MediaRef, PlatformOverride, PostCreate, ThreadPart } from '../api/posts.js'
 import { formatCsv, parseCsv } from './csv.js'
 import type { ImportFile, ImportPost, LineError, Place } from './post-import.js'
 import { parseIntervalInput, TimeInputError } from './time-input.js'
@@ -172,7 +172,7 @@ function postLine(line: number, cell: (name: Column) => string, problem: (column
 }
 
 /** The fields of a request the CSV's columns and part lines hold. */
-const HELD = new Set(['account_id', 'platforms', 'content', 'media_urls', 'scheduled_at', 'draft', 'repeat', 'thread', 'first_comment', 'overrides'])
+const HELD = new Set(['account_id', 'platforms', 'content', 'media_urls', 'media', 'scheduled_at', 'draft', 'repeat', 'thread', 'first_comment', 'overrides'])
 
 /**
  * Posts as the lines of the CSV, header first, or why CSV cannot hold one of them exactly (then
@@ -183,7 +183,9 @@ const HELD = new Set(['account_id', 'platforms', 'content', 'media_urls', 'sched
 export function csvOf(requests: { id: string; request: PostCreate }[]): { csv: string } | { cannot: string } {
   const records: string[][] = [[...CSV_COLUMNS]]
   const record = (cells: Partial<Record<Column, string>>) => records.push(CSV_COLUMNS.map((name) => cells[name] ?? ''))
-  const partCells = (part: ThreadPart) => ({ content: part.content ?? '', media_urls: (part.media_urls ?? []).join(' ') })
+  // Uploaded media go in the media_urls cell by id, after the URLs, as import reads them.
+  const mediaCell = (holder: { media_urls?: string[]; media?: MediaRef[] }) => [...(holder.media_urls ?? []), ...(holder.media ?? []).map((m) => m.id)].join(' ')
+  const partCells = (part: ThreadPart) => ({ content: part.content ?? '', media_urls: mediaCell(part) })
   for (const { id, request } of requests) {
     const unheld = Object.keys(request).find((field) => !HELD.has(field))
     if (unheld) return { cannot: `post ${id} has ${unheld}, which has no column` }
@@ -192,6 +194,8 @@ export function csvOf(requests: { id: string; request: PostCreate }[]): { csv: s
       if (override?.content === '') return { cannot: `post ${id} has no text on ${name} (its ${name} version's content is ""), and an empty content cell means the post's own text` }
       urls.push(...(override?.media_urls ?? []), ...(override?.thread ?? []).flatMap((part) => part.media_urls ?? []))
     }
+    const described = [request, ...(request.thread ?? []), ...Object.values(request.overrides ?? {}).flatMap((o) => (o ? [o, ...(o.thread ?? [])] : []))].some((holder) => holder.media?.some((m) => m.alt_text != null))
+    if (described) return { cannot: `post ${id} gives its uploaded media alt text, and no column holds alt text` }
     const spaced = urls.find((url) => /\s/.test(url))
     if (spaced) return { cannot: `post ${id} has a media URL with a space in it ("${spaced}"), and the media_urls cell separates URLs by spaces` }
     record({
@@ -203,13 +207,13 @@ export function csvOf(requests: { id: string; request: PostCreate }[]): { csv: s
       count: request.repeat?.count === undefined ? '' : String(request.repeat.count),
       until: request.repeat?.until ?? '',
       content: request.content ?? '',
-      media_urls: (request.media_urls ?? []).join(' '),
+      media_urls: mediaCell(request),
       first_comment: request.first_comment ?? '',
     })
     for (const part of request.thread ?? []) record({ part: 'thread', ...partCells(part) })
     for (const [name, override] of Object.entries(request.overrides ?? {}) as [PlatformName, PlatformOverride][]) {
-      const without = DROPPABLE.filter((field) => (field === 'first_comment' ? override.first_comment === null : override[field]?.length === 0))
-      record({ part: name, content: override.content ?? '', media_urls: (override.media_urls ?? []).join(' '), first_comment: override.first_comment ?? '', without: without.join(' ') })
+      const without = DROPPABLE.filter((field) => (field === 'first_comment' ? override.first_comment === null : field === 'media_urls' ? override.media_urls?.length === 0 && !override.media?.length : override[field]?.length === 0))
+      record({ part: name, content: override.content ?? '', media_urls: mediaCell(override), first_comment: override.first_comment ?? '', without: without.join(' ') })
       for (const part of override.thread ?? []) record({ part: `${name} thread`, ...partCells(part) })
     }
   }

@@ -1,4 +1,4 @@
-import { PostCreate, type Post } from '../api/posts.js'
+import { PostCreate, type Post, type PostMedia } from '../api/posts.js'
 import type { FieldError } from '../errors.js'
 
 /** Where a field of an imported post is in its file: a line and, said the file's way, a column. */
@@ -67,6 +67,10 @@ export function requestOf(post: Post): PostCreate {
     const value = (post as Record<string, unknown>)[field]
     if (field !== 'repeat' && said(value)) request[field] = value
   }
+  // Uploaded media as a request names them: by id, with the alt text they go out with.
+  const refs = (media: PostMedia[] | undefined) => media?.map((m) => ({ id: m.id, ...(m.alt_text !== null ? { alt_text: m.alt_text } : {}) }))
+  if (post.media.length) request.media = refs(post.media)
+  if (request.thread) request.thread = post.thread.map(({ media, ...part }) => ({ ...part, ...(media?.length ? { media: refs(media) } : {}) }))
   if (post.status === 'draft') request.draft = true
   const left = post.repeat?.count == null ? undefined : post.repeat.count - (post.occurrence ?? 1) + 1
   if (post.repeat && (post.repeat.until !== null || (left !== undefined && left >= 2))) {

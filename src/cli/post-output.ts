@@ -2,6 +2,7 @@ import type { Post, PostStatus, Repeat, Target, TargetStatus } from '../api/post
 import { clipToWidth, printable } from '../display-width.js'
 import { partsOf, versionFor } from '../post-parts.js'
 import { describeInterval } from '../recurrence.js'
+import { attachmentLines } from './media-output.js'
 import { details, localTime, paint, table, type Column, type Detail, type Style } from './output.js'
 
 const POST_STYLES: Record<PostStatus, Style> = {
@@ -27,6 +28,9 @@ export function oneLine(text: string, max: number): string {
   return clipToWidth(printable(text.replace(/\r?\n/g, ' ↵ ').replace(/\s+/g, ' ').trim()), max)
 }
 
+/** How many media a post or a part carries: linked and uploaded. */
+const mediaCount = (p: { media_urls: readonly string[]; media?: readonly unknown[] }) => p.media_urls.length + (p.media?.length ?? 0)
+
 /** Posts as an aligned table: what `posts list` prints. */
 export function postTable(posts: readonly Post[]): string {
   const columns: Column<Post>[] = [
@@ -36,7 +40,7 @@ export function postTable(posts: readonly Post[]): string {
     { header: 'SCHEDULED', value: (p) => (p.scheduled_at === null ? '-' : localTime(p.scheduled_at)) },
     { header: 'STATUS', value: (p) => p.status, style: (p) => POST_STYLES[p.status] },
     { header: 'PLATFORMS', value: (p) => p.platforms.join(',') },
-    { header: 'CONTENT', value: (p) => oneLine(p.content || (p.media_urls.length ? `(${p.media_urls.length} media)` : ''), 50) },
+    { header: 'CONTENT', value: (p) => oneLine(p.content || (mediaCount(p) ? `(${mediaCount(p)} media)` : ''), 50) },
   ]
   return table(posts, columns)
 }
@@ -56,7 +60,6 @@ export function postDetails(post: Post): string {
     ['Scheduled', post.scheduled_at === null ? '- (a draft with no time yet)' : localTime(post.scheduled_at)],
     ['Platforms', post.platforms.join(', ')],
   ]
-  if (post.media_urls.length) pairs.push(['Media', post.media_urls.join(' ')])
   if (post.repeat) pairs.push(['Series', `${post.series_id}, occurrence ${post.occurrence}${post.repeat.count === null ? '' : ` of ${post.repeat.count}`}: repeats ${seriesWords(post.repeat)}`])
   if (post.published_at) pairs.push(['Published', localTime(post.published_at)])
   if (post.cancelled_at) pairs.push(['Cancelled', localTime(post.cancelled_at)])
@@ -75,9 +78,15 @@ export function postDetails(post: Post): string {
   const indent = (text: string) => printable(text, { lines: true }).replace(/^(?=.)/gm, '  ')
   const content = post.content ? indent(post.content) : paint('dim', '  (no text)')
   const sections = [details(pairs), content]
+  const attachments = attachmentLines(post.media_urls, post.media)
+  if (attachments.length) sections.push(`Media:\n${attachments.map((line, i) => `  ${i + 1}. ${line}`).join('\n')}`)
   if (post.first_comment) sections.push(`First comment:\n${indent(post.first_comment)}`)
   if (post.thread?.length) {
-    sections.push(`Thread:\n${post.thread.map((part, i) => `  ${i + 1}. ${oneLine(part.content || `(${part.media_urls.length} media)`, 70)}`).join('\n')}`)
+    const partLines = (part: (typeof post.thread)[number], i: number) => [
+      `  ${i + 1}. ${oneLine(part.content || `(${mediaCount(part)} media)`, 70)}`,
+      ...attachmentLines(part.media_urls, part.media).map((line) => `     ${paint('dim', 'media')} ${line}`),
+    ]
+    sections.push(`Thread:\n${post.thread.flatMap(partLines).join('\n')}`)
   }
   for (const [platform, override] of Object.entries(post.overrides ?? {})) {
     if (!override) continue

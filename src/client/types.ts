@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import type { UploadBody } from '../../sdks/typescript/src/index.js'
 import type { ClientOperationId, RouteDef, Routes } from '../contract.js'
 
 type In<S> = S extends v.GenericSchema ? v.InferInput<S> : never
@@ -13,7 +14,9 @@ type Part<Name extends string, T> = {} extends T ? { [K in Name]?: T } : { [K in
 /** What a call to one route takes: its path parameters, query and body, each where it has one. */
 export type RouteInput<R extends RouteDef> = (R['params'] extends v.GenericSchema ? Part<'params', In<R['params']>> : {}) &
   (R['query'] extends v.GenericSchema ? Part<'query', QueryInput<In<R['query']>>> : {}) &
-  (R['body'] extends v.GenericSchema ? Part<'body', In<R['body']>> : {})
+  (R['body'] extends v.GenericSchema ? Part<'body', In<R['body']>> : {}) &
+  // A route that takes bytes (an upload) is given them as a stream opened anew for each attempt.
+  (R['rawBody'] extends object ? { upload: UploadBody } : {})
 
 type Alternatives<R extends RouteDef> = R['alternatives'] extends Record<number, { response: infer S }> ? Out<S> : never
 

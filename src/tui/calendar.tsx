@@ -2,6 +2,7 @@
 // talk to the outside world live here (see calendar-app.tsx and use-calendar-input.ts).
 
 import { Box, Text } from 'ink'
+import { mediaShape } from '../media-shape.js'
 import { formatTime, monthGrid, partsOf, weekDays, type CivilDate } from '../zoned-time.js'
 import { dayEntries, selectedEntry, type CalendarState } from './calendar-state.js'
 import type { Post } from './calendar-source.js'
@@ -235,6 +236,14 @@ function DayPanel({ state, layout, days }: { state: CalendarState; layout: Layou
   )
 }
 
+/** A post's attachments as the agenda lists them: its links, then its uploads with the alt text they go out with. */
+function attachments(post: Post): string[] {
+  return [
+    ...post.media_urls.map((url) => `link ${oneLine(url)}`),
+    ...(post.media ?? []).map((m) => `media ${mediaShape(m)} · ${m.alt_text ? `alt: “${oneLine(m.alt_text)}”` : 'no alt text'}`),
+  ]
+}
+
 function DayAgenda({ state, layout, days }: { state: CalendarState; layout: Layout; days: Days }) {
   const { width } = layout
   const entries = days.get(state.cursor) ?? []
@@ -256,6 +265,9 @@ function DayAgenda({ state, layout, days }: { state: CalendarState; layout: Layo
         <Box key={post.id} flexDirection="column" marginBottom={1}>
           <PostLine post={post} state={state} width={width} selected={start + i === state.selected} detail />
           <Text wrap="truncate" dimColor>{clip(`      ${post.id} · ${post.account_id}`, width)}</Text>
+          {attachments(post).map((line, n) => (
+            <Text key={`media-${n}`} wrap="truncate" dimColor>{clip(`      ${line}`, width)}</Text>
+          ))}
           {post.targets
             .filter((t) => t.status === 'failed' || t.status === 'unconfirmed' || t.url)
             .map((t) => (

@@ -105,6 +105,24 @@ describe('the week view and the day agenda', () => {
     frame = await press('j', (f) => f.includes('▸11:30 ● published'))
     expect(frame).not.toContain('▸09:00')
   })
+
+  it('lists each post’s attachments in the day agenda: links, and uploaded media with their alt text', async () => {
+    const media = (id: string, alt_text: string | null) => ({ id, url: `https://smm.example/media/${id}.png`, content_type: 'image/png' as const, width: 1200, height: 800, alt_text })
+    const { app, press } = open(
+      new MemorySource([
+        makePost({
+          id: 'pst_m',
+          scheduled_at: '2026-11-21T08:00:00Z',
+          content: 'Office tour',
+          media_urls: ['https://example.com/plan.jpg'],
+          media: [media('med_1', 'Six desks by a window'), media('med_2', null)],
+        }),
+      ]),
+    )
+    await waitForFrame(app.lastFrame, loaded)
+    const frame = await press(KEY.enter, (f) => f.includes('day view'))
+    expect(frame).toMatch(/Office tour\n.*pst_m .*\n +link https:\/\/example\.com\/plan\.jpg\n +media PNG 1200×800 · alt: “Six desks by a window”\n +media PNG 1200×800 · no alt text\n/)
+  })
 })
 
 describe('writing a post', () => {

@@ -15,6 +15,7 @@ export {
   type Result,
   type RetryEvent,
   type SmmClientOptions,
+  type UploadBody,
 } from './core.js'
 export {
   ConnectionError,
