@@ -3,7 +3,7 @@
  * modules only.
  */
 export { SmmClient, methodFor, type PostCreateParams, type PostListParams, type PostScheduleParams, type PostUpdateParams } from './client.js';
-export { ApiCore, SDK_VERSION, type Body, type Page, type Params, type Query, type RequestInput, type RequestOptions, type Result, type RetryEvent, type SmmClientOptions, } from './core.js';
+export { ApiCore, SDK_VERSION, type Body, type Page, type Params, type Query, type RequestInput, type RequestOptions, type Result, type RetryEvent, type SmmClientOptions, type UploadBody, } from './core.js';
 export { ConnectionError, RateLimitError, SmmApiError, WebhookVerificationError, type ConnectionErrorCode, type FieldError, type Problem, } from './errors.js';
 export * from './generated.js';
 export { createAgent, isCertificateError, normalizeFingerprint, probeCertificate, type CertificateProbe, type TlsTrust } from './tls.js';
