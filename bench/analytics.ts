@@ -72,7 +72,7 @@ async function seedInto(
       const at = now - Math.floor(rnd() * DAYS * DAY)
       const platforms: PlatformName[] = i % 2 ? ['mastodon'] : ['feed', 'mastodon']
       const input = { workspaceId, accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms, scheduledAt: at }
-      created.push(seed.posts.create(userId, input, at - DAY).then((r) => ({ id: r.post.id, at, platforms })))
+      created.push(seed.posts.create({ userId, keyId: null }, input, at - DAY).then((r) => ({ id: r.post.id, at, platforms })))
     }
   })()
   const posts = await Promise.all(created)

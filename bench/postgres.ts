@@ -43,7 +43,7 @@ async function rate(total: number, op: (i: number) => Promise<unknown>): Promise
 async function drivers(url: string): Promise<Record<string, number | string>> {
   const store = await openPostgresStore(url)
   const user = await store.users.create({ name: 'bench', plan: 'enterprise' }, Date.now())
-  const key = await store.apiKeys.create(user.id, { name: 'bench', scopes: SCOPES }, Date.now())
+  const key = await store.apiKeys.create(user.id, { name: 'bench', scopes: SCOPES }, Date.now(), null)
   await store.close()
   const hash = hashApiKey(key.secret)
   const AUTH = `SELECT k.*, u.plan AS u_plan FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = $1`
@@ -157,9 +157,9 @@ export async function publishRun(admin: string, name: string, nodes: number, pos
     }
     const later = accounts.pop()!
     const workspaceId = (await store.workspaces.memberships(owner.id)).find((m) => m.personal)!.workspaceId
-    await pool(waiting, (i) => store.posts.create(owner.id, { workspaceId, accountId: later, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
+    await pool(waiting, (i) => store.posts.create({ userId: owner.id, keyId: null }, { workspaceId, accountId: later, content: `later ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 86_400_000 + i }, Date.now()))
     // Written while no daemon looks (an hour ahead), then moved to one second a few seconds from now.
-    await pool(posts, (i) => store.posts.create(owner.id, { workspaceId, accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
+    await pool(posts, (i) => store.posts.create({ userId: owner.id, keyId: null }, { workspaceId, accountId: accounts[i % accounts.length]!, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.now() + 3_600_000 + i }, Date.now()))
     const due = Date.now() + 3_000
     await sql`UPDATE posts SET scheduled_at = ${due} + (scheduled_at % 1000) WHERE account_id = ANY(${accounts})`
     // Each daemon arms for it when a post is created through it.

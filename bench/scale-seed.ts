@@ -152,6 +152,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
           settings: {},
         },
         now,
+        null,
       )
     const accounts: string[] = []
     for (let i = 0; i < 20; i++) {
@@ -376,7 +377,7 @@ export async function addBurst(dataDir: string, count: number, now = Date.now())
     const userId = store.db.prepare<[], string>('SELECT id FROM users WHERE is_owner = 1').pluck().get()!
     const workspaceId = personalWorkspaceOf(store.db, userId)
     const { id } = await store.accounts.create(workspaceId, userId, `Burst at ${new Date(now).toISOString()}`, now)
-    await store.accounts.connect([workspaceId], id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: createSecretBox(loadSecretKey(dataDir)).seal({}, `${id}:feed`), settings: {} }, now)
+    await store.accounts.connect([workspaceId], id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: createSecretBox(loadSecretKey(dataDir)).seal({}, `${id}:feed`), settings: {} }, now, null)
     store.db.transaction(() => insertBurst(store.db, { userId, workspaceId, accountId: id, count, first: 0, now }))()
     return id
   } finally {

@@ -87,14 +87,14 @@ export async function benchScheduler(): Promise<Record<string, number | string>>
     const workspaceId = (await store.workspaces.memberships(userId)).find((m) => m.personal)!.workspaceId
     const account = async (name: string) => {
       const created = await store.accounts.create(workspaceId, userId, name, Date.now())
-      await store.accounts.connect([workspaceId], created.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${created.id}:feed`), settings: {} }, Date.now())
+      await store.accounts.connect([workspaceId], created.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${created.id}:feed`), settings: {} }, Date.now(), null)
       return created.id
     }
     // Seeding goes through a second SQLite store on the daemon's file, whose units of work nest
     // in one transaction: the benchmark measures publishing, not the setup's separate commits.
     const seed = openSqliteStore(daemon.databaseFile)
     const create = (accountId: string, scheduledAt: number, i: number) =>
-      seed.posts.create(userId, { workspaceId, accountId, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt }, Date.now())
+      seed.posts.create({ userId, keyId: null }, { workspaceId, accountId, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt }, Date.now())
 
     // Seeding goes 1,000 posts per transaction (each create nests as a savepoint): the
     // benchmark measures publishing, not 100,000 separate commits of the setup.

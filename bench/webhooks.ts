@@ -75,7 +75,7 @@ export async function benchWebhooks(): Promise<Record<string, number | string>> 
     }
     const burstStart = Date.now()
     db.transaction(() => {
-      for (let i = 0; i < THROUGHPUT_EVENTS; i++) events.appendSync(owner, 'post.published', { post: { id: `pst_${i}`, content: 'x'.repeat(200) } }, Date.now())
+      for (let i = 0; i < THROUGHPUT_EVENTS; i++) events.appendSync(owner, 'post.published', { post: { id: `pst_${i}`, content: 'x'.repeat(200) } }, Date.now(), null)
     })()
     const deliveries = THROUGHPUT_EVENTS * THROUGHPUT_ENDPOINTS
     await sink.waitFor(deliveries)
@@ -87,7 +87,7 @@ export async function benchWebhooks(): Promise<Record<string, number | string>> 
     sink.arrivals.clear()
     const created = new Map<string, number>()
     for (let i = 0; i < LATENCY_EVENTS; i++) {
-      const event = events.appendSync(owner, 'post.target.published', { post: { id: `pst_l${i}` } }, Date.now())
+      const event = events.appendSync(owner, 'post.target.published', { post: { id: `pst_l${i}` } }, Date.now(), null)
       created.set(event.id, event.createdAt)
       await new Promise((resolve) => setTimeout(resolve, LATENCY_SPACING_MS))
     }

@@ -1,6 +1,6 @@
 import { ROLES, type Role } from '../src/api/workspaces.js'
 import { ApiError, notFound } from '../src/errors.js'
-import type { Membership, Principal, WorkspaceScope } from './store/index.js'
+import type { Membership, Principal, UserActor, WorkspaceScope } from './store/index.js'
 
 /**
  * Who may do what in a workspace: the one place that says it. Every route asks here, and hands
@@ -72,12 +72,17 @@ export function forbidden(membership: Membership, action: Action): ApiError {
 export class Access {
   private readonly memberships: ReadonlyMap<string, Membership>
 
-  constructor(readonly principal: Pick<Principal, 'memberships' | 'user'>) {
+  constructor(readonly principal: Pick<Principal, 'memberships' | 'user'> & { key?: Pick<Principal['key'], 'id'> }) {
     this.memberships = principal.memberships
   }
 
   get userId(): string {
     return this.principal.user.id
+  }
+
+  /** Who the changes this principal makes are recorded as: the user, and the key they used. */
+  get actor(): UserActor {
+    return { userId: this.principal.user.id, keyId: this.principal.key?.id ?? null }
   }
 
   /** The workspaces where the user may `action`: the scope of a store call. */
@@ -143,7 +148,7 @@ export class Access {
 const cache = new WeakMap<object, Access>()
 
 /** The access of a request's principal (made once per principal). */
-export function accessOf(principal: Pick<Principal, 'memberships' | 'user'>): Access {
+export function accessOf(principal: Pick<Principal, 'memberships' | 'user'> & { key?: Pick<Principal['key'], 'id'> }): Access {
   let access = cache.get(principal)
   if (!access) cache.set(principal, (access = new Access(principal)))
   return access

@@ -24,9 +24,11 @@ import { RouteTable } from './routes/table.js'
 import { uploadRoutes } from './routes/uploads.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { workspaceRoutes } from './routes/workspaces.js'
+import { approvalRoutes } from './routes/approval.js'
+import { auditRoutes } from './routes/audit.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, uploadRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, uploadRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, approvalRoutes, auditRoutes, oauthCallbackRoute]
 
 /**
  * Koa's context forwards its accessors to `ctx.request` and `ctx.response` through one function

@@ -13,6 +13,7 @@ import type { RouteDef } from './api/route.js'
 import { userRoutes } from './api/users.js'
 import { webhookRoutes } from './api/webhooks.js'
 import { workspaceRoutes } from './api/workspaces.js'
+import { approvalRoutes } from './api/approval.js'
 
 export type { HttpMethod, RouteDef } from './api/route.js'
 
@@ -32,6 +33,7 @@ export const routes = {
   ...feedRoutes,
   ...analyticsRoutes,
   ...workspaceRoutes,
+  ...approvalRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto'
 import { encodeTime, ulid } from 'ulid'
 
 /** Every kind of id the API hands out, by its prefix. */
-export type IdPrefix = 'usr' | 'key' | 'acc' | 'pst' | 'whk' | 'msg' | 'gen' | 'req' | 'dlv' | 'ser' | 'wsp' | 'med' | 'upl'
+export type IdPrefix = 'usr' | 'key' | 'acc' | 'pst' | 'whk' | 'msg' | 'gen' | 'req' | 'dlv' | 'ser' | 'wsp' | 'med' | 'upl' | 'cmt' | 'rvl'
 
 // Random bytes drawn from the OS in batches: asking for them on every id costs a system call, and
 // a request id is made for every request.

@@ -52,7 +52,7 @@ beforeAll(async () => {
   const user = await store().users.create({ name: 'rollups', plan: 'enterprise', timezone: 'UTC' }, t.clock.now())
   userId = user.id
   await store().users.setPlan(userId, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
-  key = (await store().apiKeys.create(userId, { name: 'all', scopes: SCOPES }, t.clock.now())).secret
+  key = (await store().apiKeys.create(userId, { name: 'all', scopes: SCOPES }, t.clock.now(), null)).secret
   account = (await store().accounts.create(personalWorkspaceId(userId), userId, 'A', t.clock.now())).id
 })
 
@@ -69,7 +69,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
       ['b', T0 + 11 * HOUR + 30 * 60_000, ['feed']],
       ['c', T0 + DAY + 9 * HOUR, ['mastodon']],
     ] as const) {
-      ids[name] = (await store().posts.create(userId, { workspaceId: personalWorkspaceId(userId), accountId: account, content: name, mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0 - DAY)).post.id
+      ids[name] = (await store().posts.create({ userId, keyId: null }, { workspaceId: personalWorkspaceId(userId), accountId: account, content: name, mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0 - DAY)).post.id
     }
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(3)
@@ -77,7 +77,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
   })
 
   it('through an update that moves a post to another day and redraws its platforms', async () => {
-    const change = await store().posts.update([personalWorkspaceId(userId)], ids.b!, { scheduledAt: T0 + DAY + 15 * HOUR, platforms: ['mastodon', 'discord'] }, 1, T0 - DAY)
+    const change = await store().posts.update([personalWorkspaceId(userId)], ids.b!, { scheduledAt: T0 + DAY + 15 * HOUR, platforms: ['mastodon', 'discord'] }, 1, T0 - DAY, null)
     expect(change.kind).toBe('ok')
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-01'))).totals.posts_scheduled).toBe(2)
@@ -87,7 +87,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
   })
 
   it('through a cancel', async () => {
-    expect((await store().posts.cancel([personalWorkspaceId(userId)], ids.b!, T0 - DAY)).kind).toBe('ok')
+    expect((await store().posts.cancel([personalWorkspaceId(userId)], ids.b!, T0 - DAY, null)).kind).toBe('ok')
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-02'))).totals.posts_scheduled).toBe(1)
   })
@@ -113,7 +113,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
     ] as const
     const made: { id: string; at: number }[] = []
     for (const [acc, at, platforms] of posts) {
-      made.push({ id: (await store().posts.create(userId, { workspaceId: personalWorkspaceId(userId), accountId: acc, content: 'batch', mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0)).post.id, at })
+      made.push({ id: (await store().posts.create({ userId, keyId: null }, { workspaceId: personalWorkspaceId(userId), accountId: acc, content: 'batch', mediaUrls: [], platforms: [...platforms], scheduledAt: at }, T0)).post.id, at })
     }
     const [p1, p2, p3] = made as [{ id: string; at: number }, { id: string; at: number }, { id: string; at: number }]
     const now = june20 + 2 * HOUR
@@ -155,7 +155,7 @@ describe('analytics rollups stay equal to the raw rows', () => {
 
   it('through a batch of outcomes that fails part-way, which leaves the rollups as they were', async () => {
     const at = Date.parse('2026-06-23T09:00:00Z')
-    const id = (await store().posts.create(userId, { workspaceId: personalWorkspaceId(userId), accountId: account, content: 'rolled back', mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)).post.id
+    const id = (await store().posts.create({ userId, keyId: null }, { workspaceId: personalWorkspaceId(userId), accountId: account, content: 'rolled back', mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)).post.id
     await store().publishing.claimDue(at, 100, Number.MAX_SAFE_INTEGER)
     const [claimed] = await store().publishing.claimTargets([{ ref: { postId: id, platform: 'feed', accountId: account, dueAt: at }, now: at }], 60_000)
     const held = { postId: id, platform: 'feed' as const, claim: claimed!.claim }
@@ -189,12 +189,12 @@ describe('analytics rollups stay equal to the raw rows', () => {
     const at = T0 + 20 * DAY
     const posted: string[] = []
     for (const [i, platforms] of [['mastodon'], ['mastodon', 'bluesky'], ['mastodon']].entries()) {
-      posted.push((await store().posts.create(userId, { workspaceId: personalWorkspaceId(userId), accountId: account, content: `batch ${i}`, mediaUrls: [], platforms: platforms as PlatformName[], scheduledAt: at + i * HOUR }, T0 - DAY)).post.id)
+      posted.push((await store().posts.create({ userId, keyId: null }, { workspaceId: personalWorkspaceId(userId), accountId: account, content: `batch ${i}`, mediaUrls: [], platforms: platforms as PlatformName[], scheduledAt: at + i * HOUR }, T0 - DAY)).post.id)
     }
     const [kept, both, gone] = posted as [string, string, string]
     const m = (likes: number | null, impressions: number | null = null) => ({ impressions, likes, reposts: null, replies: null, quotes: null, clicks: null })
     seed.metrics.snapshotsSync([{ postId: kept, platform: 'mastodon', takenAt: at + DAY, metrics: m(50, 1_000) }])
-    expect((await store().posts.cancel([personalWorkspaceId(userId)], gone, T0 - DAY)).kind).toBe('ok')
+    expect((await store().posts.cancel([personalWorkspaceId(userId)], gone, T0 - DAY, null)).kind).toBe('ok')
     seed.metrics.snapshotsSync([
       // Older than the latest kept: a snapshot only.
       { postId: kept, platform: 'mastodon', takenAt: at + HOUR, metrics: m(7) },
@@ -223,14 +223,14 @@ describe('analytics rollups stay equal to the raw rows', () => {
     expect(after.totals).toMatchObject({ likes: 15, impressions: 150, engagements: 15 })
     expect(after.top_posts.map((p: any) => p.post_id)).toEqual([both, both])
     // Undone by a cancel, redone by nothing else: the post's counts leave with it.
-    expect((await store().posts.cancel([personalWorkspaceId(userId)], both, T0 - DAY)).kind).toBe('ok')
+    expect((await store().posts.cancel([personalWorkspaceId(userId)], both, T0 - DAY, null)).kind).toBe('ok')
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     expect((await report(day('2026-06-21'))).totals).toMatchObject({ posts_scheduled: 1, likes: null })
   })
 
   it('through a retry, which keeps the post on its day and its delays true', async () => {
     t.clock.set(T0 + 5 * DAY + 12 * HOUR)
-    expect((await store().posts.retry([personalWorkspaceId(userId)], ids.a!, t.clock.now())).kind).toBe('ok')
+    expect((await store().posts.retry([personalWorkspaceId(userId)], ids.a!, t.clock.now(), null)).kind).toBe('ok')
     expect(await store().analytics.drift()).toEqual(CONSISTENT)
     // Both targets still count on 1 June: the feed one published with its 3 s delay, the other no longer failed.
     expect((await report(day('2026-06-01'))).totals).toMatchObject({ posts_scheduled: 2, posts_published: 1, posts_failed: 0, median_publish_delay_ms: 3_000 })
@@ -253,11 +253,11 @@ describe('analytics rollups stay equal to the raw rows', () => {
   it('reads the partial hours of a half-hour zone from the raw rows', async () => {
     const kolkata = await store().users.create({ name: 'kolkata', plan: 'enterprise', timezone: 'Asia/Kolkata' }, t.clock.now())
     await store().users.setPlan(kolkata.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
-    const k = (await store().apiKeys.create(kolkata.id, { name: 'all', scopes: SCOPES }, t.clock.now())).secret
+    const k = (await store().apiKeys.create(kolkata.id, { name: 'all', scopes: SCOPES }, t.clock.now(), null)).secret
     const acc = (await store().accounts.create(personalWorkspaceId(kolkata.id), kolkata.id, 'K', t.clock.now())).id
     // 18:15Z is 23:45 on the 1st in Kolkata (UTC+5:30); 18:45Z is 00:15 on the 2nd: one UTC hour, two local days.
     for (const at of ['2026-07-01T18:15:00Z', '2026-07-01T18:45:00Z', '2026-07-01T18:50:00Z']) {
-      await store().posts.create(kolkata.id, { workspaceId: personalWorkspaceId(kolkata.id), accountId: acc, content: at, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.parse(at) }, t.clock.now())
+      await store().posts.create({ userId: kolkata.id, keyId: null }, { workspaceId: personalWorkspaceId(kolkata.id), accountId: acc, content: at, mediaUrls: [], platforms: ['feed'], scheduledAt: Date.parse(at) }, t.clock.now())
     }
     const res = (await t.http.get('/v1/analytics?from=2026-07-01&to=2026-07-02', { key: k })).body
     expect(res.series.map((b: any) => [b.start, b.posts_scheduled])).toEqual([
@@ -285,7 +285,7 @@ describe('top_posts, walked down the ranking or read from the range', () => {
       for (let i = 0; i < 2_200; i++) {
         const at = start + i * HOUR
         const engagements = (i * 7_919) % 1_000
-        created.push(seed.posts.create(owner.id, { workspaceId: personalWorkspaceId(owner.id), accountId: acc, content: `r${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, start - DAY).then((r) => ({ postId: r.post.id, at, engagements })))
+        created.push(seed.posts.create({ userId: owner.id, keyId: null }, { workspaceId: personalWorkspaceId(owner.id), accountId: acc, content: `r${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, start - DAY).then((r) => ({ postId: r.post.id, at, engagements })))
       }
     })()
     // The store's functions write synchronously and resolve after: the ids are collected once committed.
@@ -359,12 +359,13 @@ describe('migration 6', () => {
         tables: {
           queue_slots: 'account_id, day, minute',
           post_target_parts: 'post_id, platform, idx, kind, platform_post_id, url, ref, published_at',
-          post_series: 'id, workspace_id, user_id, account_id, template, last_occurrence, ended_at, created_at',
+          post_series: 'id, workspace_id, user_id, account_id, template, last_occurrence, ended_at, awaiting_approval, created_at',
+          post_comments: 'id, post_id, author, body, decision, created_at',
           analytics_deferred: 'post_id, platform, status, published_at',
           outbox: 'event_id',
           workspaces: 'id, name, personal_of, approval_required, timezone, created_at',
           workspace_members: 'workspace_id, user_id, role, created_at',
-          events_now: 'id, workspace_id, type, data, created_at, dispatched_at',
+          events_now: 'id, workspace_id, type, data, actor, created_at, dispatched_at',
           media: 'id, user_id, status, release_at, created_at',
           post_media: 'post_id, media_id',
         },
@@ -381,10 +382,10 @@ describe('migration 6', () => {
       const metrics = metricsStore(db, accounts, null)
       const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
       const acc = (await accounts.create(personalWorkspaceId(user.id), user.id, 'old', T0)).id
-      const a = (await posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: acc, content: 'a', mediaUrls: [], platforms: ['feed', 'mastodon'], scheduledAt: T0 + HOUR }, T0)).post.id
-      await posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: acc, content: 'b', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + DAY }, T0)
-      const cancelled = (await posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: acc, content: 'c', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + DAY }, T0)).post.id
-      await posts.cancel([personalWorkspaceId(user.id)], cancelled, T0)
+      const a = (await posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: acc, content: 'a', mediaUrls: [], platforms: ['feed', 'mastodon'], scheduledAt: T0 + HOUR }, T0)).post.id
+      await posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: acc, content: 'b', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + DAY }, T0)
+      const cancelled = (await posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: acc, content: 'c', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + DAY }, T0)).post.id
+      await posts.cancel([personalWorkspaceId(user.id)], cancelled, T0, null)
       await publishing.claimDue(T0 + HOUR, 10, Number.MAX_SAFE_INTEGER)
       for (const platform of ['feed', 'mastodon'] as const) {
         const claimed = await publishing.claimTarget({ postId: a, platform, accountId: acc, dueAt: T0 + HOUR }, T0 + HOUR, 60_000)

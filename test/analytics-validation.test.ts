@@ -84,7 +84,7 @@ describe('GET /v1/analytics input', () => {
 
   it('needs the analytics:read scope', async () => {
     const me = await t.http.get('/v1/me', { key: t.key })
-    const key = await t.daemon.store.apiKeys.create(me.body.id, { name: 'posts only', scopes: ['posts:read'] }, t.clock.now())
+    const key = await t.daemon.store.apiKeys.create(me.body.id, { name: 'posts only', scopes: ['posts:read'] }, t.clock.now(), null)
     const res = await get('', key.secret)
     expect(res.status).toBe(403)
     expect(res.body.code).toBe('insufficient_scope')

@@ -47,7 +47,7 @@ beforeAll(async () => {
   const now = t.clock.now()
   const user = await t.daemon.store.users.create({ name: 'nyc', plan: 'enterprise', timezone: 'America/New_York' }, now)
   await t.daemon.store.users.setPlan(user.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
-  key = (await t.daemon.store.apiKeys.create(user.id, { name: 'all', scopes: SCOPES }, now)).secret
+  key = (await t.daemon.store.apiKeys.create(user.id, { name: 'all', scopes: SCOPES }, now, null)).secret
 
   accountA = (await t.http.post('/v1/accounts', { name: 'A' }, { key })).body.id
   accountB = (await t.http.post('/v1/accounts', { name: 'B' }, { key })).body.id

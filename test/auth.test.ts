@@ -97,7 +97,7 @@ describe('API keys', () => {
     expect(await usedAt()).toBe(new Date(t.clock.now()).toISOString())
 
     const stranger = await t.daemon.store.users.create({ name: 'stranger' }, t.clock.now())
-    const theirs = await t.daemon.store.apiKeys.create(stranger.id, { name: 'theirs', scopes: ['keys:write', 'profile:read'] }, t.clock.now())
+    const theirs = await t.daemon.store.apiKeys.create(stranger.id, { name: 'theirs', scopes: ['keys:write', 'profile:read'] }, t.clock.now(), null)
     const res = await t.http.delete(`/v1/api-keys/${theirs.id}`, { key: t.key })
     expect(res.status).toBe(404)
     expect(res.body.code).toBe('not_found')
@@ -138,7 +138,7 @@ describe('a key cannot mint a stronger key', () => {
     try {
       for (const mask of masks) {
         const held = ['keys:write', ...others.filter((_, i) => mask & (1 << i))] as Scope[]
-        const caller = await t.daemon.store.apiKeys.create(owner.id, { name: `mask-${mask}`, scopes: held }, t.clock.now())
+        const caller = await t.daemon.store.apiKeys.create(owner.id, { name: `mask-${mask}`, scopes: held }, t.clock.now(), null)
         const missing = SCOPES.filter((s) => !held.includes(s))
         const all = await t.http.post('/v1/api-keys', { name: 'wants all', scopes: SCOPES }, { key: caller.secret })
         if (missing.length === 0) {
@@ -162,7 +162,7 @@ describe('a key cannot mint a stronger key', () => {
   it('never outlives the key that makes it', async () => {
     const owner = (await t.daemon.store.users.owner())!
     const ends = t.clock.now() + 3_600_000
-    const caller = await t.daemon.store.apiKeys.create(owner.id, { name: 'hour', scopes: ['keys:write'], expiresAt: ends }, t.clock.now())
+    const caller = await t.daemon.store.apiKeys.create(owner.id, { name: 'hour', scopes: ['keys:write'], expiresAt: ends }, t.clock.now(), null)
     const at = (ms: number) => new Date(ms).toISOString()
     const inherited = await t.http.post('/v1/api-keys', { name: 'inherits' }, { key: caller.secret })
     expect(inherited.status).toBe(201)

@@ -180,7 +180,7 @@ describe('smm posts list', () => {
     expect(json(filtered)).toEqual(await get(`/v1/posts?status=cancelled&from=${today}T00:00:00Z&to=${nextWeek}T00:00:00Z&order=desc`))
     expect(json(filtered).data.map((p: any) => p.id)).toEqual([cancelled.body.id])
     expect(badStatus.code).toBe(2)
-    expect(badStatus.stderr).toMatch(/^Error: Expected --status=late to be one of: draft, scheduled, publishing, published, partially_published, failed, cancelled/)
+    expect(badStatus.stderr).toMatch(/^Error: Expected --status=late to be one of: draft, pending_approval, rejected, scheduled, publishing, published, partially_published, failed, cancelled/)
   })
 })
 
@@ -219,7 +219,7 @@ describe('smm posts show, update and cancel', () => {
         '',
       ].join('\n'),
     })
-    expect(cancel).toEqual({ code: 5, stdout: '', stderr: `Error: Post ${id} is published; only a scheduled post or a draft can be cancelled.\n` })
+    expect(cancel).toEqual({ code: 5, stdout: '', stderr: `Error: Post ${id} is published; only a post that has not gone out (scheduled, a draft, waiting for approval or rejected) can be cancelled.\n` })
     expect(retry).toEqual({ code: 5, stdout: '', stderr: `Error: Post ${id} is published; only a failed or partially published post can be retried.\n` })
     expect(unknown).toEqual({ code: 4, stdout: '', stderr: 'Error: No post with id pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A.\n' })
     // With --json a failure is a problem document on stderr; stdout holds only results.

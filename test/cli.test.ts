@@ -443,7 +443,7 @@ printf '%s\n' "\${COMPREPLY[@]}"`
     expect(zsh.stdout).toMatch(/^#compdef smm\n/)
     expect(zsh.stdout).toContain('smm __complete -- "${(@)words[2,CURRENT]}"')
     expect(zsh.stdout).toContain('compdef _smm_complete smm')
-    const direct = await smm(['__complete', '--', 'webhooks', 'create', '--event=post.c'])
+    const direct = await smm(['__complete', '--', 'webhooks', 'create', '--event=post.ca'])
     expect(direct.stdout).toBe('post.cancelled\n')
   })
 })

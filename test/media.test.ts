@@ -125,11 +125,11 @@ describe('media: uploading, reading, serving and deleting', () => {
   it('shows a user only their own media, and needs the media scopes', async () => {
     const mine = (await upload(t, png(8, 8), 'image/png')).body
     const other = await t.daemon.store.users.create({ name: 'Other' }, t.clock.now())
-    const otherKey = (await t.daemon.store.apiKeys.create(other.id, { name: 'k', scopes: ['media:read', 'media:write'] }, t.clock.now())).secret
+    const otherKey = (await t.daemon.store.apiKeys.create(other.id, { name: 'k', scopes: ['media:read', 'media:write'] }, t.clock.now(), null)).secret
     expect((await t.http.get(`/v1/media/${mine.id}`, { key: otherKey })).status).toBe(404)
     expect((await t.http.delete(`/v1/media/${mine.id}`, { key: otherKey })).status).toBe(404)
     expect((await t.http.get('/v1/media', { key: otherKey })).body.data).toEqual([])
-    const readOnly = (await t.daemon.store.apiKeys.create(other.id, { name: 'r', scopes: ['media:read'] }, t.clock.now())).secret
+    const readOnly = (await t.daemon.store.apiKeys.create(other.id, { name: 'r', scopes: ['media:read'] }, t.clock.now(), null)).secret
     const refused = await upload(t, png(8, 8), 'image/png', { key: readOnly })
     expect(refused.status).toBe(403)
     expect(refused.body.required_scope).toBe('media:write')

@@ -130,7 +130,7 @@ describe('metrics on --metrics-port', () => {
 
     const user = await t.daemon.store.users.create({ name: 'limited', plan: 'enterprise' }, t.clock.now())
     await t.daemon.store.users.setPlan(user.id, 'enterprise', { per_minute: 2, per_hour: 100, per_day: 100 })
-    const key = (await t.daemon.store.apiKeys.create(user.id, { name: 'limited', scopes: ['posts:read'] }, t.clock.now())).secret
+    const key = (await t.daemon.store.apiKeys.create(user.id, { name: 'limited', scopes: ['posts:read'] }, t.clock.now(), null)).secret
     const statuses: number[] = []
     const refused = await delta(async () => {
       for (let i = 0; i < 3; i++) statuses.push((await t.http.get('/v1/posts', { key })).status)

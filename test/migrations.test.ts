@@ -41,6 +41,7 @@ describe('migrations are history', () => {
       18: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
       19: '9bd941b17c077bd940fa9b9a12919811729b7d75b2b7816e5784ccae74946de1', // media objects, the posts that use them, resumable uploads
       20: 'e4ba6f7efe617d7cc6be36f909498878fef49c44c7c69d06382c7d281e303af3', // workspaces and members; accounts, posts, series, webhooks, events and analytics per workspace
+      21: '6203f0343730e2620f0451a14e1b09507652d2750776b826bc2d6be7059cb49c', // approval states of posts, comments, and the actor of every event
     })
   })
 
@@ -189,6 +190,71 @@ describe('migrations are history', () => {
       // A deleted post still takes its targets with it.
       db.exec(`DELETE FROM posts WHERE id = 'pst_1'`)
       expect(db.prepare(`SELECT count(*) AS n FROM post_targets WHERE post_id = 'pst_1'`).get()).toEqual({ n: 0 })
+    } finally {
+      db.close()
+    }
+  })
+
+  it('migration 21 rebuilds posts for the approval states, keeping every post, target, metric and rollup; events before it have no actor', () => {
+    const path = file()
+    const old = openDatabase(path, migrations.filter((m) => m.version < 21))
+    const ws = 'wsp_01J0000000000000000000ADA0'
+    old.exec(`
+      INSERT INTO users (id, name, created_at) VALUES ('usr_01J0000000000000000000ADA0', 'Ada', 0);
+      INSERT INTO workspaces (id, name, personal_of, created_at) VALUES ('${ws}', 'Personal', 'usr_01J0000000000000000000ADA0', 0);
+      INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES ('${ws}', 'usr_01J0000000000000000000ADA0', 'owner', 0);
+      INSERT INTO accounts (id, workspace_id, user_id, name, created_at) VALUES ('acc_1', '${ws}', 'usr_01J0000000000000000000ADA0', 'Brand', 0);
+      INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, published_at, thread, first_comment, overrides)
+        VALUES ('pst_1', '${ws}', 'usr_01J0000000000000000000ADA0', 'acc_1', 'Hello', '["https://example.com/a.png"]', '["feed"]', 3600000, 'published', 3, 0, 3600000, 3601000, '[{"content":"2"}]', 'first', '{"feed":{"content":"f"}}'),
+               ('pst_2', '${ws}', 'usr_01J0000000000000000000ADA0', 'acc_1', 'Later', '[]', '["feed"]', 7200000, 'scheduled', 1, 0, 0, NULL, '[]', NULL, '{}'),
+               ('pst_3', '${ws}', 'usr_01J0000000000000000000ADA0', 'acc_1', 'Idea', '[]', '["feed"]', NULL, 'draft', 1, 0, 0, NULL, '[]', NULL, '{}');
+      INSERT INTO post_targets (post_id, platform, status, attempts, published_at) VALUES ('pst_1', 'feed', 'published', 1, 3601000);
+      INSERT INTO post_targets (post_id, platform, status) VALUES ('pst_2', 'feed', 'pending'), ('pst_3', 'feed', 'pending');
+      INSERT INTO target_metrics (post_id, platform, taken_at, likes, reposts, replies, impressions, engagements) VALUES ('pst_1', 'feed', 3700000, 4, 1, 0, 90, 5);
+      INSERT INTO top_targets (workspace_id, engagements, post_id, platform, scheduled_at, account_id) VALUES ('${ws}', 5, 'pst_1', 'feed', 3600000, 'acc_1');
+      INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ('msg_1', '${ws}', 'post.scheduled', '{}', 0);
+      INSERT INTO media (id, user_id, status, content_type, bytes, token, url, created_at, updated_at)
+        VALUES ('med_1', 'usr_01J0000000000000000000ADA0', 'ready', 'image/png', 10, 'tok', 'https://smm.example/media/tok.png', 0, 0);
+      UPDATE posts SET media = '[{"id":"med_1","alt_text":"A cat"}]' WHERE id = 'pst_2';
+      INSERT INTO post_media (post_id, media_id) VALUES ('pst_2', 'med_1');
+    `)
+    const posts = old.prepare('SELECT * FROM posts ORDER BY id').all()
+    expect(posts).toContainEqual(expect.objectContaining({ id: 'pst_2', media: '[{"id":"med_1","alt_text":"A cat"}]' }))
+    const rollups = old.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()
+    const top = old.prepare('SELECT * FROM top_targets ORDER BY 1, 2, 3').all()
+    expect(rollups.length).toBeGreaterThan(0)
+    expect(top.length).toBeGreaterThan(0)
+    old.close()
+
+    const db = openDatabase(path)
+    try {
+      expect(db.prepare('SELECT * FROM posts ORDER BY id').all()).toEqual(posts)
+      expect(db.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()).toEqual(rollups)
+      expect(db.prepare('SELECT * FROM top_targets ORDER BY 1, 2, 3').all()).toEqual(top)
+      expect(db.prepare('SELECT count(*) FROM post_targets').pluck().get()).toBe(3)
+      expect(db.prepare('SELECT post_id, media_id FROM post_media').all()).toEqual([{ post_id: 'pst_2', media_id: 'med_1' }])
+      expect(db.prepare('SELECT actor FROM events').pluck().all()).toEqual([null])
+      expect(db.prepare('SELECT awaiting_approval FROM post_series').pluck().all()).toEqual([])
+      // The new states are taken; the triggers made again still keep the rollups: a post waiting counts nowhere.
+      const hours = () => db.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all()
+      const statusOf = (status: string) => (db.exec(`UPDATE posts SET status = '${status}' WHERE id = 'pst_2'`), hours())
+      const uncounted = statusOf('cancelled')
+      expect(uncounted).not.toEqual(rollups)
+      expect(statusOf('pending_approval')).toEqual(uncounted)
+      expect(statusOf('rejected')).toEqual(uncounted)
+      expect(statusOf('scheduled')).toEqual(rollups)
+      expect(() => db.exec("UPDATE posts SET status = 'waiting' WHERE id = 'pst_2'")).toThrow(/CHECK constraint/)
+      expect(() => db.exec("UPDATE posts SET scheduled_at = NULL, status = 'pending_approval' WHERE id = 'pst_2'")).toThrow(/CHECK constraint/)
+      expect(() => db.exec("UPDATE posts SET workspace_id = NULL WHERE id = 'pst_2'")).toThrow(/NOT NULL/)
+      db.exec("INSERT INTO post_comments (id, post_id, author, body, decision, created_at) VALUES ('cmt_1', 'pst_2', NULL, 'hm', 'rejected', 1)")
+      expect(db.pragma('foreign_key_check')).toEqual([])
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+      // A deleted post takes its targets, its comments, its media links and its rollups with it.
+      db.exec("DELETE FROM posts WHERE id IN ('pst_1', 'pst_2')")
+      expect(db.prepare('SELECT count(*) FROM post_targets').pluck().get()).toBe(1)
+      expect(db.prepare('SELECT count(*) FROM post_media').pluck().get()).toBe(0)
+      expect(db.prepare('SELECT count(*) FROM post_comments').pluck().get()).toBe(0)
+      expect(db.prepare('SELECT count(*) FROM top_targets').pluck().get()).toBe(0)
     } finally {
       db.close()
     }

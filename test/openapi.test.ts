@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/contract.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { documentChecker } from './helpers/openapi-check.js'
-import { feedAccount } from './helpers/posts.js'
+import { feedAccount, liftLimits } from './helpers/posts.js'
 
 let t: TestDaemon
 beforeAll(async () => {
   t = await startTestDaemon()
+  // The checks below send more requests in a minute than the default plan admits.
+  await liftLimits(t)
 })
 afterAll(() => t.stop())
 
@@ -129,6 +131,7 @@ describe('GET /v1/openapi.json', () => {
     const account = await feedAccount(t, 'Strict')
     const later = new Date(t.clock.now() + 3_600_000).toISOString()
     const post = (fields: Record<string, unknown>) => t.http.post('/v1/posts/validate', { account_id: account, content: 'x', platforms: ['feed'], ...fields }, { key: t.key })
+    const personal = (await t.http.get('/v1/workspaces', { key: t.key })).body.data[0].id
     // Each: the field's schema in the document, a value it refuses, one it allows, and how the daemon answers each.
     const cases: [string, object, unknown, unknown, (value: unknown) => Promise<{ status: number }>][] = [
       ['scheduled_at', create.scheduled_at, '2026-12-01 09:00', later, (v) => post({ scheduled_at: v })],
@@ -144,6 +147,8 @@ describe('GET /v1/openapi.json', () => {
       ['timezone', body('/v1/me', 'patch').properties.timezone, '', 'Europe/Berlin', (v) => t.http.patch('/v1/me', { timezone: v }, { key: t.key })],
       ['language', body('/v1/ai/generate', 'post').properties.language, '', 'pt-BR', (v) => t.http.post('/v1/ai/generate', { prompt: 'Launch day', language: v }, { key: t.key })],
       ['Idempotency-Key', param('/v1/api-keys', 'post', 'Idempotency-Key'), '""', '"k-1"', (v) => t.http.post('/v1/api-keys', { name: 'idem' }, { key: t.key, headers: { 'idempotency-key': String(v) } })],
+      ['audit-log kind', param('/v1/workspaces/{id}/audit-log', 'get', 'kind'), 'post.liked', 'post.*,key.created', (v) => t.http.get(`/v1/workspaces/${personal}/audit-log?kind=${v}`, { key: t.key })],
+      ['audit-log kind (a part empty)', param('/v1/workspaces/{id}/audit-log', 'get', 'kind'), 'post.approved,', 'post.approved', (v) => t.http.get(`/v1/workspaces/${personal}/audit-log?kind=${v}`, { key: t.key })],
       ['Idempotency-Key (blank)', param('/v1/api-keys', 'post', 'Idempotency-Key'), '"  "', 'k 2', (v) => t.http.post('/v1/api-keys', { name: 'idem' }, { key: t.key, headers: { 'idempotency-key': String(v) } })],
     ]
     for (const [field, schema, refused, allowed, send] of cases) {

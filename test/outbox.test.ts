@@ -17,8 +17,8 @@ describe('the SQLite outbox', () => {
     try {
       const user = (await store.users.create({ name: 'Ada' }, 0)).id
       const webhook = (await store.webhooks.create(personalWorkspaceId(user), user, { url: 'https://example.com/hook', events: ['*'], description: null, sealedSecret: 'sealed' }, 0)).id
-      const gone = await store.events.append(personalWorkspaceId(user), 'post.scheduled', { id: 'pst_1' }, 1)
-      const kept = await store.events.append(personalWorkspaceId(user), 'post.updated', { id: 'pst_1' }, 2)
+      const gone = await store.events.append(personalWorkspaceId(user), 'post.scheduled', { id: 'pst_1' }, 1, null)
+      const kept = await store.events.append(personalWorkspaceId(user), 'post.updated', { id: 'pst_1' }, 2, null)
       expect(await store.webhookDeliveries.hasWork(3)).toBe(true)
       // Its user's deletion takes an event with it; its place in the outbox is dropped at dispatch.
       store.db.prepare('DELETE FROM events WHERE id = ?').run(gone.id)

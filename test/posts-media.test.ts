@@ -83,7 +83,7 @@ describe('posts with uploaded media', () => {
 
   it('points at a media id that is not the user’s (never saying it exists), wherever it is named', async () => {
     const other = await otherUser(t)
-    const theirs = await t.daemon.store.apiKeys.create((await t.daemon.store.users.get(other.userId))!.id, { name: 'm', scopes: ['media:write', 'media:read'] }, t.clock.now())
+    const theirs = await t.daemon.store.apiKeys.create((await t.daemon.store.users.get(other.userId))!.id, { name: 'm', scopes: ['media:write', 'media:read'] }, t.clock.now(), null)
     const foreign = await uploadMedia(png(10, 10), 'image/png', undefined, theirs.secret)
     const res = await t.http.post(
       '/v1/posts/validate',

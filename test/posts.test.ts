@@ -148,7 +148,7 @@ describe('GET /v1/posts', () => {
     expect(bad.status).toBe(422)
     expect(bad.body.errors.map((e: any) => e.pointer).sort()).toEqual(['#/cursor', '#/order', '#/status'])
     expect(bad.body.errors.find((e: any) => e.pointer === '#/status').detail).toBe(
-      'must be one or more of draft, scheduled, publishing, published, partially_published, failed, cancelled, separated by commas',
+      'must be one or more of draft, pending_approval, rejected, scheduled, publishing, published, partially_published, failed, cancelled, separated by commas',
     )
   })
 })

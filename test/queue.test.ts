@@ -199,7 +199,7 @@ describe.each(stores)('queued creates racing on $name', ({ name, database }) => 
     const slots: Slot[] = [{ day: 'monday', time: '09:00' }, { day: 'wednesday', time: '09:00' }, { day: 'friday', time: '09:00' }]
     await a.queues.set([personalWorkspaceId(user.id)], account.id, slots)
     const input = { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: 'race', mediaUrls: [], platforms: ['feed' as const], scheduledAt: null, queue: true }
-    const created = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).posts.create(user.id, input, now)))
+    const created = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).posts.create({ userId: user.id, keyId: null }, input, now)))
     const times = created.map((r) => Date.parse(r.post.scheduled_at!)).sort((x, y) => x - y)
     expect(new Set(times).size).toBe(24)
     expect(times).toEqual(freeSlots(slots, NY, now, new Set(), 24))

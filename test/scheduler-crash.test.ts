@@ -42,9 +42,9 @@ async function seed(): Promise<void> {
   const owner = (await store.bootstrapOwner({ name: 'owner' }, now))!.user
   for (let a = 0; a < ACCOUNTS; a++) {
     const account = await store.accounts.create(personalWorkspaceId(owner.id), owner.id, `Brand ${a}`, now)
-    await store.accounts.connect([personalWorkspaceId(owner.id)], account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${account.id}:feed`), settings: {} }, now)
+    await store.accounts.connect([personalWorkspaceId(owner.id)], account.id, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: box.seal({}, `${account.id}:feed`), settings: {} }, now, null)
     for (let i = 0; i < PER_ACCOUNT; i++) {
-      await store.posts.create(owner.id, { workspaceId: personalWorkspaceId(owner.id), accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now, ...(a === 0 ? { thread: THREAD } : {}) }, now)
+      await store.posts.create({ userId: owner.id, keyId: null }, { workspaceId: personalWorkspaceId(owner.id), accountId: account.id, content: `post ${a}/${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: now, ...(a === 0 ? { thread: THREAD } : {}) }, now)
     }
   }
   await store.close()

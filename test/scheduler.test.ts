@@ -389,7 +389,7 @@ describe('scale', () => {
     const me = (await t.http.get('/v1/me', { key: t.key })).body.id
     const at = t.clock.now() + MIN
     for (let i = 0; i < 10_000; i++) {
-      await t.daemon.store.posts.create(me, { workspaceId: personalWorkspaceId(me), accountId: acc, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at + (i % 1000) }, t.clock.now())
+      await t.daemon.store.posts.create({ userId: me, keyId: null }, { workspaceId: personalWorkspaceId(me), accountId: acc, content: `post ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at + (i % 1000) }, t.clock.now())
     }
     t.clock.set(at + 999)
     // The tick resolves once everything due is out. It yields between claim batches, so the

@@ -62,7 +62,7 @@ describe('three daemons on one PostgreSQL database', () => {
   it('refuses a workspace member removed through one daemon on the others within a second', async () => {
     const member = await store.users.create({ name: 'Member', email: `member-${randomBytes(4).toString('hex')}@example.com` }, Date.now())
     await store.users.setPlan(member.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
-    const memberKey = (await store.apiKeys.create(member.id, { name: 'member', scopes: SCOPES }, Date.now())).secret
+    const memberKey = (await store.apiKeys.create(member.id, { name: 'member', scopes: SCOPES }, Date.now(), null)).secret
     const team = (await nodes[0]!.http.post('/v1/workspaces', { name: 'Across nodes' }, { key })).body
     const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Team brand', workspace_id: team.id }, { key })).body.id
     expect((await nodes[1]!.http.post(`/v1/workspaces/${team.id}/members`, { user_id: member.id, role: 'editor' }, { key })).status).toBe(201)

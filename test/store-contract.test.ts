@@ -102,7 +102,7 @@ describe.each(backends)('the store on $name', (backend) => {
   describe('API keys', () => {
     it('authenticates a key by its hash, with its scopes and owner, until it expires or is revoked', async () => {
       const user = await store.users.create({ name: 'Keyholder' }, T0)
-      const key = await store.apiKeys.create(user.id, { name: 'ci', scopes: ['posts:read', 'posts:write'], expiresAt: T0 + 60_000 }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'ci', scopes: ['posts:read', 'posts:write'], expiresAt: T0 + 60_000 }, T0, null)
       expect(key.secret).toMatch(/^smm_/)
       const principal = (await store.apiKeys.authenticate(hashApiKey(key.secret), T0 + 1)) as Principal
       expect(principal.user.id).toBe(user.id)
@@ -121,8 +121,8 @@ describe.each(backends)('the store on $name', (backend) => {
       const a = await store.users.create({ name: 'A' }, T0)
       const b = await store.users.create({ name: 'B' }, T0)
       const keys = []
-      for (let i = 0; i < 3; i++) keys.push(await store.apiKeys.create(a.id, { name: `k${i}`, scopes: SCOPES }, T0 + i))
-      const theirs = await store.apiKeys.create(b.id, { name: 'theirs', scopes: ['profile:read'] }, T0)
+      for (let i = 0; i < 3; i++) keys.push(await store.apiKeys.create(a.id, { name: `k${i}`, scopes: SCOPES }, T0 + i, null))
+      const theirs = await store.apiKeys.create(b.id, { name: 'theirs', scopes: ['profile:read'] }, T0, null)
       expect(await store.apiKeys.get(a.id, theirs.id)).toBeUndefined()
       expect(await store.apiKeys.revoke(a.id, theirs.id, T0)).toBeUndefined()
       expect((await store.apiKeys.get(null, theirs.id))!.name).toBe('theirs')
@@ -136,7 +136,7 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('records a use at most once a minute', async () => {
       const user = await store.users.create({ name: 'Toucher' }, T0)
-      const key = await store.apiKeys.create(user.id, { name: 't', scopes: SCOPES }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 't', scopes: SCOPES }, T0, null)
       const use = async (at: number) => {
         const principal = (await store.apiKeys.authenticate(hashApiKey(key.secret), at)) as Principal
         await store.apiKeys.touch(principal, at)
@@ -153,7 +153,7 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('admits up to each window’s limit, counts only what it admits, and starts again with the next window', async () => {
       const user = await store.users.create({ name: 'Limited' }, T0)
-      const key = await store.apiKeys.create(user.id, { name: 'l', scopes: SCOPES }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'l', scopes: SCOPES }, T0, null)
       const at = T0 + 5_000
       const decisions = []
       for (let i = 0; i < 5; i++) decisions.push(await store.rateLimits.consume(key.id, limits, at))
@@ -171,7 +171,7 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('decides requests that arrive at once as if one after another: each its own remaining count, no more than the limit', async () => {
       const user = await store.users.create({ name: 'Crowded' }, T0)
-      const key = await store.apiKeys.create(user.id, { name: 'c', scopes: SCOPES }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'c', scopes: SCOPES }, T0, null)
       const first = await Promise.all(Array.from({ length: 2 }, () => store.rateLimits.consume(key.id, limits, T0 + 1_000)))
       expect(first.map((d) => d.windows[0]!.remaining).sort()).toEqual([1, 2])
       // Three more at once with room for one: one admitted, two refused with the minute full.
@@ -231,10 +231,10 @@ describe.each(backends)('the store on $name', (backend) => {
       // Its zone is its user's, whenever they change it.
       await store.users.update(user.id, { timezone: 'America/New_York' })
       expect((await store.workspaces.get(id))!.timezone).toBe('America/New_York')
-      expect(await store.workspaces.addMember(id, { userId: other.id }, 'viewer', T0)).toEqual({ kind: 'personal' })
-      expect(await store.workspaces.removeMember(id, user.id)).toEqual({ kind: 'personal' })
+      expect(await store.workspaces.addMember(id, { userId: other.id }, 'viewer', T0, null)).toEqual({ kind: 'personal' })
+      expect(await store.workspaces.removeMember(id, user.id, T0, null)).toEqual({ kind: 'personal' })
       expect(await store.workspaces.delete(id)).toEqual({ kind: 'personal' })
-      const key = await store.apiKeys.create(user.id, { name: 'k', scopes: SCOPES }, T0)
+      const key = await store.apiKeys.create(user.id, { name: 'k', scopes: SCOPES }, T0, null)
       const principal = (await store.apiKeys.authenticate(hashApiKey(key.secret), T0)) as Principal
       expect([...principal.memberships.values()]).toEqual([{ workspaceId: id, role: 'owner', personal: true, approvalRequired: false }])
     })
@@ -248,37 +248,37 @@ describe.each(backends)('the store on $name', (backend) => {
       expect((await store.workspaces.listFor(owner.id, '', 10)).map((w) => [w.id, w.role])).toEqual(
         [[personalWorkspaceId(owner.id), 'owner'], [team.id, 'owner']].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
       )
-      const added = await store.workspaces.addMember(team.id, { email: `ed-${backend.name}@example.com` }, 'editor', T0 + 6)
+      const added = await store.workspaces.addMember(team.id, { email: `ed-${backend.name}@example.com` }, 'editor', T0 + 6, null)
       expect(added).toEqual({ kind: 'ok', member: { user_id: ed.id, name: 'Ed', email: `ed-${backend.name}@example.com`, role: 'editor', created_at: new Date(T0 + 6).toISOString() } })
-      expect((await store.workspaces.addMember(team.id, { userId: vi.id }, 'viewer', T0 + 7)).kind).toBe('ok')
-      expect(await store.workspaces.addMember(team.id, { userId: ed.id }, 'admin', T0 + 8)).toMatchObject({ kind: 'already_member', member: { role: 'editor' } })
-      expect(await store.workspaces.addMember(team.id, { email: 'nobody@example.com' }, 'viewer', T0)).toEqual({ kind: 'unknown_user' })
-      expect(await store.workspaces.addMember('wsp_none', { userId: vi.id }, 'viewer', T0)).toEqual({ kind: 'not_found' })
+      expect((await store.workspaces.addMember(team.id, { userId: vi.id }, 'viewer', T0 + 7, null)).kind).toBe('ok')
+      expect(await store.workspaces.addMember(team.id, { userId: ed.id }, 'admin', T0 + 8, null)).toMatchObject({ kind: 'already_member', member: { role: 'editor' } })
+      expect(await store.workspaces.addMember(team.id, { email: 'nobody@example.com' }, 'viewer', T0, null)).toEqual({ kind: 'unknown_user' })
+      expect(await store.workspaces.addMember('wsp_none', { userId: vi.id }, 'viewer', T0, null)).toEqual({ kind: 'not_found' })
       expect((await store.workspaces.members(team.id, '', 10)).map((m) => [m.name, m.role]).sort()).toEqual([['Ed', 'editor'], ['Owner', 'owner'], ['Vi', 'viewer']])
       const firstPage = await store.workspaces.members(team.id, '', 2)
       expect([...firstPage, ...(await store.workspaces.members(team.id, firstPage.at(-1)!.user_id, 2))]).toHaveLength(3)
       expect(await store.workspaces.memberships(ed.id)).toContainEqual({ workspaceId: team.id, role: 'editor', personal: false, approvalRequired: true })
 
-      expect(await store.workspaces.setRole(team.id, owner.id, 'admin')).toEqual({ kind: 'last_owner' })
-      expect(await store.workspaces.removeMember(team.id, owner.id)).toEqual({ kind: 'last_owner' })
-      expect((await store.workspaces.setRole(team.id, ed.id, 'owner')).kind).toBe('ok')
+      expect(await store.workspaces.setRole(team.id, owner.id, 'admin', T0, null)).toEqual({ kind: 'last_owner' })
+      expect(await store.workspaces.removeMember(team.id, owner.id, T0, null)).toEqual({ kind: 'last_owner' })
+      expect((await store.workspaces.setRole(team.id, ed.id, 'owner', T0, null)).kind).toBe('ok')
       // With a second owner, the first may step down.
-      expect(await store.workspaces.setRole(team.id, owner.id, 'admin')).toMatchObject({ kind: 'ok', member: { role: 'admin' } })
-      expect(await store.workspaces.setRole(team.id, 'usr_none', 'admin')).toEqual({ kind: 'not_found' })
-      expect(await store.workspaces.removeMember(team.id, vi.id)).toMatchObject({ kind: 'ok', member: { user_id: vi.id } })
-      expect(await store.workspaces.removeMember(team.id, vi.id)).toEqual({ kind: 'not_found' })
+      expect(await store.workspaces.setRole(team.id, owner.id, 'admin', T0, null)).toMatchObject({ kind: 'ok', member: { role: 'admin' } })
+      expect(await store.workspaces.setRole(team.id, 'usr_none', 'admin', T0, null)).toEqual({ kind: 'not_found' })
+      expect(await store.workspaces.removeMember(team.id, vi.id, T0, null)).toMatchObject({ kind: 'ok', member: { user_id: vi.id } })
+      expect(await store.workspaces.removeMember(team.id, vi.id, T0, null)).toEqual({ kind: 'not_found' })
       expect(await store.workspaces.member(team.id, vi.id)).toBeUndefined()
       expect((await store.workspaces.memberships(vi.id)).map((m) => m.workspaceId)).toEqual([personalWorkspaceId(vi.id)])
-      expect(await store.workspaces.update(team.id, { name: 'Agency & Co', approvalRequired: false })).toMatchObject({ name: 'Agency & Co', approvalRequired: false, timezone: 'Europe/Paris' })
+      expect(await store.workspaces.update(team.id, { name: 'Agency & Co', approvalRequired: false }, T0, null)).toMatchObject({ name: 'Agency & Co', approvalRequired: false, timezone: 'Europe/Paris' })
     })
 
     it('never leaves a workspace without an owner, when two owners demote each other at once on two connections', async () => {
       const a = await store.users.create({ name: 'A' }, T0)
       const b = await store.users.create({ name: 'B' }, T0)
       const team = await store.workspaces.create(a.id, shared('Duo'), T0)
-      await store.workspaces.addMember(team.id, { userId: b.id }, 'owner', T0)
+      await store.workspaces.addMember(team.id, { userId: b.id }, 'owner', T0, null)
       const other = await another()
-      const results = await Promise.all([store.workspaces.setRole(team.id, a.id, 'viewer'), other.workspaces.removeMember(team.id, b.id)])
+      const results = await Promise.all([store.workspaces.setRole(team.id, a.id, 'viewer', T0, null), other.workspaces.removeMember(team.id, b.id, T0, null)])
       expect(results.map((r) => r.kind).sort()).toEqual(['last_owner', 'ok'])
       expect((await store.workspaces.members(team.id, '', 10)).filter((m) => m.role === 'owner')).toHaveLength(1)
     })
@@ -289,7 +289,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const account = await store.accounts.create(team.id, owner.id, 'Brand', T0)
       const hook = await store.webhooks.create(team.id, owner.id, { url: 'https://h.example/h', events: ['*'], description: null, sealedSecret: 's' }, T0)
       expect(await store.workspaces.delete(team.id)).toEqual({ kind: 'has_accounts', count: 1 })
-      expect((await store.posts.deleteAccount([team.id], account.id, { cancelPosts: true }, T0)).kind).toBe('ok')
+      expect((await store.posts.deleteAccount([team.id], account.id, { cancelPosts: true }, T0, null)).kind).toBe('ok')
       expect(await store.workspaces.delete(team.id)).toEqual({ kind: 'ok' })
       expect(await store.workspaces.get(team.id)).toBeUndefined()
       expect(await store.webhooks.get([team.id], hook.id)).toBeUndefined()
@@ -307,7 +307,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect((await store.accounts.listPage([team.id], undefined, '', 10)).map((a) => a.id)).toEqual([theirs.id])
       expect(await store.accounts.get([mine], theirs.id)).toBeUndefined()
       const post = (workspaceId: string, accountId: string, at: number, draft = false) =>
-        store.posts.create(owner.id, { workspaceId, accountId, content: `at ${at}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at, draft }, T0)
+        store.posts.create({ userId: owner.id, keyId: null }, { workspaceId, accountId, content: `at ${at}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at, draft }, T0)
       const made = [
         await post(mine, own.id, T0 + 5_000),
         await post(team.id, theirs.id, T0 + 1_000),
@@ -342,10 +342,10 @@ describe.each(backends)('the store on $name', (backend) => {
       const account = await store.accounts.create(mine[0]!, user.id, 'Brand', T0)
       expect(account).toEqual({ id: account.id, workspace_id: mine[0], name: 'Brand', connections: [], created_at: new Date(T0).toISOString() })
       expect(await store.accounts.get(theirs, account.id)).toBeUndefined()
-      expect(await store.accounts.connect(theirs, account.id, { platform: 'feed', handle: 'x', displayName: 'x', sealedCredentials: Buffer.from('s'), settings: {} }, T0)).toBeUndefined()
+      expect(await store.accounts.connect(theirs, account.id, { platform: 'feed', handle: 'x', displayName: 'x', sealedCredentials: Buffer.from('s'), settings: {} }, T0, null)).toBeUndefined()
 
       const sealed = Buffer.from([0, 1, 2, 250])
-      const connection = await store.accounts.connect(mine, account.id, { platform: 'mastodon', handle: '@brand@example.social', displayName: 'Brand', sealedCredentials: sealed, settings: { visibility: 'public' } }, T0 + 1)
+      const connection = await store.accounts.connect(mine, account.id, { platform: 'mastodon', handle: '@brand@example.social', displayName: 'Brand', sealedCredentials: sealed, settings: { visibility: 'public' } }, T0 + 1, null)
       expect(connection).toEqual({ platform: 'mastodon', handle: '@brand@example.social', display_name: 'Brand', status: 'active', connected_at: new Date(T0 + 1).toISOString() })
       const stored = await store.accounts.connection(account.id, 'mastodon')
       expect(stored).toMatchObject({ accountId: account.id, workspaceId: mine[0], settings: { visibility: 'public' }, connectedAt: T0 + 1 })
@@ -355,9 +355,9 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(await store.accounts.listPage(mine, 'bluesky', '', 10)).toEqual([])
       expect(await store.accounts.listPage(theirs, undefined, '', 10)).toEqual([])
 
-      expect(await store.accounts.disconnect(theirs, account.id, 'mastodon', T0 + 2)).toBe(false)
-      expect(await store.accounts.disconnect(mine, account.id, 'mastodon', T0 + 2)).toBe(true)
-      expect(await store.accounts.disconnect(mine, account.id, 'mastodon', T0 + 3)).toBe(false)
+      expect(await store.accounts.disconnect(theirs, account.id, 'mastodon', T0 + 2, null)).toBe(false)
+      expect(await store.accounts.disconnect(mine, account.id, 'mastodon', T0 + 2, null)).toBe(true)
+      expect(await store.accounts.disconnect(mine, account.id, 'mastodon', T0 + 3, null)).toBe(false)
       expect(await store.accounts.connection(account.id, 'mastodon')).toBeUndefined()
       const events = (await store.events.listAfter('', 1_000)).filter((e) => e.workspaceId === mine[0])
       expect(events.map((e) => e.type)).toEqual(['account.connected', 'account.disconnected'])
@@ -366,8 +366,8 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('keeps events in order after a given id', async () => {
       const user = await store.users.create({ name: 'Eventful' }, T0)
-      const first = await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { n: 1 }, T0 + 10)
-      const second = await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { n: 2 }, T0 + 11)
+      const first = await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { n: 1 }, T0 + 10, null)
+      const second = await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { n: 2 }, T0 + 11, null)
       const after = await store.events.listAfter(first.id, 10)
       expect(after[0]).toEqual({ ...second, data: { n: 2 } })
     })
@@ -440,7 +440,7 @@ describe.each(backends)('the store on $name', (backend) => {
     it('lets one holder refresh a connection at a time, and stores its tokens unless the connection was replaced', async () => {
       const user = await store.users.create({ name: 'Refresher' }, T0)
       const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Brand', T0)
-      await store.accounts.connect([personalWorkspaceId(user.id)], account.id, { platform: 'x', handle: '@b', displayName: 'B', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
+      await store.accounts.connect([personalWorkspaceId(user.id)], account.id, { platform: 'x', handle: '@b', displayName: 'B', sealedCredentials: Buffer.from([1]), settings: {} }, T0, null)
       const other = await another()
       expect(await store.oauth.claimRefresh(account.id, 'x', 'node-a', T0, 30_000)).toBe(true)
       expect(await other.oauth.claimRefresh(account.id, 'x', 'node-b', T0 + 1, 30_000)).toBe(false)
@@ -460,7 +460,7 @@ describe.each(backends)('the store on $name', (backend) => {
     it('drops the tokens of a refresh whose claim lapsed and was taken over: the new holder’s stand', async () => {
       const user = await store.users.create({ name: 'Stale refresher' }, T0)
       const account = await store.accounts.create(personalWorkspaceId(user.id), user.id, 'Brand', T0)
-      await store.accounts.connect([personalWorkspaceId(user.id)], account.id, { platform: 'x', handle: '@s', displayName: 'S', sealedCredentials: Buffer.from([1]), settings: {} }, T0)
+      await store.accounts.connect([personalWorkspaceId(user.id)], account.id, { platform: 'x', handle: '@s', displayName: 'S', sealedCredentials: Buffer.from([1]), settings: {} }, T0, null)
       const other = await another()
       const credentials = async () => [...(await store.accounts.connection(account.id, 'x'))!.sealedCredentials]
       expect(await store.oauth.claimRefresh(account.id, 'x', 'stale', T0, 30_000)).toBe(true)
@@ -504,11 +504,11 @@ describe.each(backends)('the store on $name', (backend) => {
     it('creates, reads, lists page by page, edits only at the version read, cancels and refuses what a post’s state does not allow', async () => {
       const { user, scope, account } = await setup('Poster')
       const stranger = await store.users.create({ name: 'Stranger' }, T0)
-      const first = await store.posts.create(user, newPost(account, T0 + 3_000), T0)
+      const first = await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 3_000), T0)
       expect(first.version).toBe(1)
       expect(first.post).toMatchObject({ status: 'scheduled', platforms: ['feed', 'mastodon'], media_urls: ['https://example.com/a.png'], targets: [{ platform: 'feed', status: 'pending', attempts: 0 }, { platform: 'mastodon' }] })
-      const second = await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)
-      const third = await store.posts.create(user, newPost(account, T0 + 2_000, ['mastodon']), T0)
+      const second = await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 1_000, ['feed']), T0)
+      const third = await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 2_000, ['mastodon']), T0)
       expect(await store.posts.get([personalWorkspaceId(stranger.id)], first.post.id)).toBeUndefined()
 
       const asc = { order: 'asc' as const, accountId: account }
@@ -519,16 +519,16 @@ describe.each(backends)('the store on $name', (backend) => {
       expect((await store.posts.list(scope, { order: 'desc', platform: 'feed' }, 10)).map((r) => r.post.id)).toEqual([first.post.id, second.post.id])
       expect(await store.posts.list(scope, { order: 'asc', from: T0 + 1_500, to: T0 + 2_500 }, 10)).toHaveLength(1)
 
-      const stale = await store.posts.update(scope, first.post.id, { content: 'edited' }, 2, T0 + 1)
+      const stale = await store.posts.update(scope, first.post.id, { content: 'edited' }, 2, T0 + 1, null)
       expect(stale.kind).toBe('version_mismatch')
-      const edited = await store.posts.update(scope, first.post.id, { content: 'edited', platforms: ['discord'] }, 1, T0 + 1)
+      const edited = await store.posts.update(scope, first.post.id, { content: 'edited', platforms: ['discord'] }, 1, T0 + 1, null)
       expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ content: 'edited', platforms: ['discord'], targets: [{ platform: 'discord' }] })
       expect(edited.kind === 'ok' && edited.record.version).toBe(2)
-      expect((await store.posts.cancel(scope, first.post.id, T0 + 2)).kind).toBe('ok')
-      expect((await store.posts.cancel(scope, first.post.id, T0 + 3)).kind).toBe('ok')
-      expect((await store.posts.update(scope, first.post.id, { content: 'too late' }, 3, T0 + 4)).kind).toBe('wrong_state')
-      expect((await store.posts.retry(scope, second.post.id, T0 + 4)).kind).toBe('wrong_state')
-      expect((await store.posts.cancel([personalWorkspaceId(stranger.id)], second.post.id, T0 + 4)).kind).toBe('not_found')
+      expect((await store.posts.cancel(scope, first.post.id, T0 + 2, null)).kind).toBe('ok')
+      expect((await store.posts.cancel(scope, first.post.id, T0 + 3, null)).kind).toBe('ok')
+      expect((await store.posts.update(scope, first.post.id, { content: 'too late' }, 3, T0 + 4, null)).kind).toBe('wrong_state')
+      expect((await store.posts.retry(scope, second.post.id, T0 + 4, null)).kind).toBe('wrong_state')
+      expect((await store.posts.cancel([personalWorkspaceId(stranger.id)], second.post.id, T0 + 4, null)).kind).toBe('not_found')
       const types = (await store.events.listAfter('', 10_000)).filter((e) => e.workspaceId === scope[0]).map((e) => e.type)
       expect(types).toEqual(['post.scheduled', 'post.scheduled', 'post.scheduled', 'post.updated', 'post.cancelled'])
     })
@@ -543,10 +543,10 @@ describe.each(backends)('the store on $name', (backend) => {
         const platforms: ('feed' | 'mastodon' | 'discord')[] = i % 4 === 3 ? ['discord'] : i % 2 ? ['mastodon'] : ['feed']
         const owner = i % 3 === 0 ? other : account
         const draft = i % 5 === 4
-        const record = await store.posts.create(user, { ...newPost(owner, at, platforms), draft }, T0)
+        const record = await store.posts.create({ userId: user, keyId: null }, { ...newPost(owner, at, platforms), draft }, T0)
         let status = draft ? 'draft' : 'scheduled'
         if (i % 5 === 2) {
-          await store.posts.cancel(scope, record.post.id, T0)
+          await store.posts.cancel(scope, record.post.id, T0, null)
           status = 'cancelled'
         }
         made.push({ id: record.post.id, at, account: owner, status, platforms })
@@ -588,12 +588,12 @@ describe.each(backends)('the store on $name', (backend) => {
     it('creates several posts in one transaction, in order with their events, and none when one in the middle is refused', async () => {
       const { user, scope, account } = await setup('Bulk')
       const other = await addAccount(user, 'Bulk gone')
-      const records = await store.posts.createMany(user, [newPost(account, T0 + 2_000), newPost(account, T0 + 1_000, ['feed'])], T0)
+      const records = await store.posts.createMany({ userId: user, keyId: null }, [newPost(account, T0 + 2_000), newPost(account, T0 + 1_000, ['feed'])], T0)
       expect(records.map((r) => r.post.scheduled_at)).toEqual([new Date(T0 + 2_000).toISOString(), new Date(T0 + 1_000).toISOString()])
       expect(records[1]!.post).toMatchObject({ status: 'scheduled', platforms: ['feed'], targets: [{ platform: 'feed', status: 'pending' }] })
       // The second post's account is deleted after validation would have passed: its insert is refused.
-      expect((await store.posts.deleteAccount(scope, other.id, { cancelPosts: true }, T0)).kind).toBe('ok')
-      const refused = store.posts.createMany(user, [newPost(account, T0 + 3_000), newPost(other.id, T0 + 3_000), newPost(account, T0 + 4_000)], T0)
+      expect((await store.posts.deleteAccount(scope, other.id, { cancelPosts: true }, T0, null)).kind).toBe('ok')
+      const refused = store.posts.createMany({ userId: user, keyId: null }, [newPost(account, T0 + 3_000), newPost(other.id, T0 + 3_000), newPost(account, T0 + 4_000)], T0)
       await expect(refused).rejects.toThrow()
       expect((await store.posts.list(scope, { order: 'asc' }, 100)).map((r) => r.post.id)).toEqual([records[1]!.post.id, records[0]!.post.id])
       const types = (await store.events.listAfter('', 10_000)).filter((e) => e.workspaceId === scope[0]).map((e) => e.type)
@@ -606,8 +606,8 @@ describe.each(backends)('the store on $name', (backend) => {
       // what earlier tests left is reserved, and the one after them the newest.
       const at = T0 + 10_000_000_000
       const burst: string[] = []
-      for (let i = 0; i < 8; i++) burst.push((await store.posts.create(user, newPost(account, at, ['feed']), T0)).post.id)
-      const after = (await store.posts.create(user, newPost(account, at + 5_000, ['feed']), T0)).post.id
+      for (let i = 0; i < 8; i++) burst.push((await store.posts.create({ userId: user, keyId: null }, newPost(account, at, ['feed']), T0)).post.id)
+      const after = (await store.posts.create({ userId: user, keyId: null }, newPost(account, at + 5_000, ['feed']), T0)).post.id
       // Whatever earlier tests left scheduled is claimed out of the way first.
       while ((await store.publishing.claimDue(at - 1, 1_000, Number.MAX_SAFE_INTEGER)).claimed === 1_000);
       // Claims likewise: three of the burst and the post due since.
@@ -635,7 +635,7 @@ describe.each(backends)('the store on $name', (backend) => {
 
     it('claims a due post, one attempt per target under a lease, and settles it once: the post’s final state and events commit with the last outcome', async () => {
       const { user, scope, account } = await setup('Publisher')
-      const created = await store.posts.create(user, newPost(account, T0 + 10_000), T0)
+      const created = await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 10_000), T0)
       const id = created.post.id
       const at = T0 + 10_000
       expect((await store.publishing.due(T0)).next).toBeLessThanOrEqual(at)
@@ -671,7 +671,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(types).toEqual(['post.scheduled', 'post.target.published', 'post.target.failed', 'post.partially_published'])
 
       // A retry re-queues what failed, due now, keeping the attempt count.
-      const retried = await store.posts.retry(scope, id, at + 100_000)
+      const retried = await store.posts.retry(scope, id, at + 100_000, null)
       expect(retried.kind === 'ok' && retried.record.post.status).toBe('scheduled')
       await store.publishing.claimDue(at + 100_000, 100, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -681,8 +681,8 @@ describe.each(backends)('the store on $name', (backend) => {
     it('settles a batch of outcomes as it would one by one: two of one post in turn, a target settled already, a target claimed twice', async () => {
       const { user, scope, account } = await setup('Batches')
       const at = T0 + 20_000
-      const a = (await store.posts.create(user, newPost(account, at), T0)).post
-      const b = (await store.posts.create(user, newPost(account, at, ['feed']), T0)).post
+      const a = (await store.posts.create({ userId: user, keyId: null }, newPost(account, at), T0)).post
+      const b = (await store.posts.create({ userId: user, keyId: null }, newPost(account, at, ['feed']), T0)).post
       await store.publishing.claimDue(at, 100, 86_400_000)
       const refs = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === a.id || r.postId === b.id)
       const ref = (postId: string, platform: string) => refs.find((r) => r.postId === postId && r.platform === platform)!
@@ -735,7 +735,7 @@ describe.each(backends)('the store on $name', (backend) => {
       it('schedules the next occurrence when one is published or fails, counted from the start, once; the last ends the series', async () => {
         const { user, scope, account } = await setup('Evergreen')
         const start = T0 + HOUR
-        const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ count: 3 }) }, T0)).post
+        const first = (await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, start, ['feed']), repeat: repeat({ count: 3 }) }, T0)).post
         expect(first).toMatchObject({ occurrence: 1, repeat: { interval: 'PT2H', count: 3, until: null, timezone: 'UTC', starts_at: new Date(start).toISOString() } })
         expect(first.series_id).toMatch(/^ser_/)
         // Published late: the next is still two hours after the first's time, not after the publish.
@@ -750,7 +750,7 @@ describe.each(backends)('the store on $name', (backend) => {
         await publish(all[1]!.id, start + 2 * HOUR, 'failed')
         all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => [p.occurrence, p.status])).toEqual([[1, 'published'], [2, 'failed'], [3, 'scheduled']])
-        expect((await store.posts.retry(scope, all[1]!.id, start + 3 * HOUR)).kind).toBe('ok')
+        expect((await store.posts.retry(scope, all[1]!.id, start + 3 * HOUR, null)).kind).toBe('ok')
         await publish(all[1]!.id, start + 3 * HOUR)
         expect(await occurrences(scope, first.series_id!)).toHaveLength(3)
         await publish(all[2]!.id, start + 4 * HOUR)
@@ -770,8 +770,8 @@ describe.each(backends)('the store on $name', (backend) => {
       it('skips an occurrence cancelled alone; stops the series with series, cancelling what is scheduled', async () => {
         const { user, scope, account } = await setup('Skipper')
         const start = T0 + HOUR
-        const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 10 * HOUR }) }, T0)).post
-        const skipped = await store.posts.cancel(scope, first.id, T0 + 1)
+        const first = (await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 10 * HOUR }) }, T0)).post
+        const skipped = await store.posts.cancel(scope, first.id, T0 + 1, null)
         expect(skipped.kind === 'ok' && skipped.record.post.status).toBe('cancelled')
         let all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => [p.occurrence, p.status, p.scheduled_at])).toEqual([
@@ -779,14 +779,14 @@ describe.each(backends)('the store on $name', (backend) => {
           [2, 'scheduled', new Date(start + 2 * HOUR).toISOString()],
         ])
         // Cancelling the skipped one again changes nothing.
-        expect((await store.posts.cancel(scope, first.id, T0 + 2)).kind).toBe('ok')
+        expect((await store.posts.cancel(scope, first.id, T0 + 2, null)).kind).toBe('ok')
         expect(await occurrences(scope, first.series_id!)).toHaveLength(2)
-        const stopped = await store.posts.cancel(scope, all[1]!.id, T0 + 3, { series: true })
+        const stopped = await store.posts.cancel(scope, all[1]!.id, T0 + 3, null, { series: true })
         expect(stopped.kind === 'ok' && stopped.record.post.status).toBe('cancelled')
         all = await occurrences(scope, first.series_id!)
         expect(all.map((p) => p.status)).toEqual(['cancelled', 'cancelled'])
         // Stopped: asking again sends nothing more.
-        expect((await store.posts.cancel(scope, all[1]!.id, T0 + 4, { series: true })).kind).toBe('ok')
+        expect((await store.posts.cancel(scope, all[1]!.id, T0 + 4, null, { series: true })).kind).toBe('ok')
         const types = (await eventsOf(scope)).map((e) => e.type)
         expect(types).toEqual(['post.scheduled', 'post.cancelled', 'post.scheduled', 'post.cancelled', 'post.series_ended'])
         expect((await eventsOf(scope)).at(-1)!.data).toMatchObject({ id: all[1]!.id, reason: 'cancelled' })
@@ -795,7 +795,7 @@ describe.each(backends)('the store on $name', (backend) => {
       it('ends the series when its next time is after until, and skips occurrences long past instead of publishing a backlog', async () => {
         const { user, scope, account } = await setup('Sleeper')
         const start = T0 + HOUR
-        const first = (await store.posts.create(user, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 24 * HOUR }) }, T0)).post
+        const first = (await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, start, ['feed']), repeat: repeat({ until: start + 24 * HOUR }) }, T0)).post
         // The daemon was down for 7 hours: the first fails as missed, and the series resumes at its first occurrence to come.
         const woke = start + 7 * HOUR + 60_000
         expect((await store.publishing.claimDue(woke, 1_000, 6 * HOUR)).missed).toBeGreaterThanOrEqual(1)
@@ -817,12 +817,40 @@ describe.each(backends)('the store on $name', (backend) => {
         const ended = (await eventsOf(scope)).filter((e) => e.type === 'post.series_ended')
         expect(ended.map((e) => (e.data as { reason: string }).reason)).toEqual(['until'])
       })
+
+      it('has the occurrences of a series waiting for approval wait too, until one is approved; stopping it cancels those waiting', async () => {
+        const { user, scope, account } = await setup('Awaiting series')
+        const start = T0 + HOUR
+        const first = (await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, start, ['feed']), awaitsApproval: true, repeat: repeat({ count: 4 }) }, T0)).post
+        expect(first).toMatchObject({ status: 'pending_approval', occurrence: 1 })
+        // Skipped while waiting: the next occurrence waits as well.
+        await store.posts.cancel(scope, first.id, T0 + 1, null)
+        let all = await occurrences(scope, first.series_id!)
+        expect(all.map((p) => [p.occurrence, p.status])).toEqual([[1, 'cancelled'], [2, 'pending_approval']])
+        // Approved once: what follows is scheduled as it comes.
+        expect((await store.posts.decide(scope, all[1]!.id, { approve: true }, T0 + 2, null)).kind).toBe('ok')
+        await publish(all[1]!.id, start + 2 * HOUR)
+        all = await occurrences(scope, first.series_id!)
+        expect(all.map((p) => [p.occurrence, p.status])).toEqual([[1, 'cancelled'], [2, 'published'], [3, 'scheduled']])
+        expect((await eventsOf(scope)).map((e) => e.type)).toEqual([
+          'post.approval_requested', 'post.cancelled', 'post.approval_requested', 'post.approved',
+          'post.target.published', 'post.published', 'post.scheduled',
+        ])
+
+        // A second series, stopped while its occurrence waits (or was sent back): nothing of it stays upcoming.
+        const other = (await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, start, ['feed']), awaitsApproval: true, repeat: repeat({ count: 4 }) }, T0)).post
+        expect((await store.posts.decide(scope, other.id, { approve: false, comment: 'not this week' }, T0 + 3, null)).kind).toBe('ok')
+        const stopped = await store.posts.cancel(scope, other.id, T0 + 4, null, { series: true })
+        expect(stopped.kind === 'ok' && stopped.record.post.status).toBe('cancelled')
+        expect((await occurrences(scope, other.series_id!)).map((p) => p.status)).toEqual(['cancelled'])
+        expect((await eventsOf(scope)).slice(-4).map((e) => e.type)).toEqual(['post.approval_requested', 'post.rejected', 'post.cancelled', 'post.series_ended'])
+      })
     })
 
     it('still hands a retry the parts already out when the post was edited down to one part after the retry', async () => {
       const { user, scope, account } = await setup('Shrinker')
       const at = T0 + 8_000_000
-      const created = await store.posts.create(user, { ...newPost(account, at, ['feed']), firstComment: 'first!' }, T0)
+      const created = await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, at, ['feed']), firstComment: 'first!' }, T0)
       const id = created.post.id
       await store.publishing.claimDue(at, 1_000, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -832,8 +860,8 @@ describe.each(backends)('the store on $name', (backend) => {
       await store.publishing.settle(claimed, { kind: 'failed', code: 'platform_rejected', detail: 'no', part: 1 }, at + 10)
       // Retried, the post is editable again: without its comment it is a post of one part, whose
       // part 0 is out already and must not go out again.
-      await store.posts.retry(scope, id, at + 100)
-      const edited = await store.posts.update(scope, id, { firstComment: null }, (await store.posts.get(scope, id))!.version, at + 200)
+      await store.posts.retry(scope, id, at + 100, null)
+      const edited = await store.posts.update(scope, id, { firstComment: null }, (await store.posts.get(scope, id))!.version, at + 200, null)
       expect(edited.kind === 'ok' && edited.record.post.targets[0]!.parts.map((p) => p.platform_post_id)).toEqual(['p0'])
       await store.publishing.claimDue(at + 300, 1_000, 86_400_000)
       const [again] = (await store.publishing.reserveDue(at + 300, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -844,7 +872,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const { user, scope, account } = await setup('Threader')
       const at = T0 + 7_000_000
       const created = await store.posts.create(
-        user,
+        { userId: user, keyId: null },
         {
           ...newPost(account, at),
           thread: [{ content: 'two', media_urls: [] }, { content: 'three', media_urls: ['https://example.com/3.png'] }],
@@ -897,7 +925,7 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(failed.targets[1]!.error).toEqual({ code: 'platform_rejected', detail: 'no' })
 
       // The retry's claim hands over the parts already out: the attempt starts at part 2.
-      await store.posts.retry(scope, id, at + 100_000)
+      await store.posts.retry(scope, id, at + 100_000, null)
       await store.publishing.claimDue(at + 100_000, 1_000, 86_400_000)
       const again = (await store.publishing.reserveDue(at + 100_000, 1_000, 30_000)).find((r) => r.postId === id && r.platform === 'feed')!
       const resumed = (await store.publishing.claimTarget(again, at + 100_000, 30_000))!
@@ -919,20 +947,20 @@ describe.each(backends)('the store on $name', (backend) => {
       expect(done.targets[0]!.parts.map((p) => p.index)).toEqual([0, 1, 2, 3])
 
       // An edit replaces the thread, the comment and the overrides; what it leaves out stays.
-      const other = await store.posts.create(user, { ...newPost(account, at + 9_000_000), firstComment: 'c' }, T0)
-      const edited = await store.posts.update(scope, other.post.id, { thread: [{ content: 'x', media_urls: [] }], overrides: { feed: { content: 'f' } } }, other.version, T0 + 1)
+      const other = await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, at + 9_000_000), firstComment: 'c' }, T0)
+      const edited = await store.posts.update(scope, other.post.id, { thread: [{ content: 'x', media_urls: [] }], overrides: { feed: { content: 'f' } } }, other.version, T0 + 1, null)
       expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ thread: [{ content: 'x', media_urls: [] }], first_comment: 'c', overrides: { feed: { content: 'f' } } })
-      const cleared = await store.posts.update(scope, other.post.id, { firstComment: null }, other.version + 1, T0 + 2)
+      const cleared = await store.posts.update(scope, other.post.id, { firstComment: null }, other.version + 1, T0 + 2, null)
       expect(cleared.kind === 'ok' && cleared.record.post.first_comment).toBeNull()
     })
 
     it('fails posts beyond the catch-up window, and hands back attempts whose lease ran out', async () => {
       const { user, scope, account } = await setup('Late')
-      const late = (await store.posts.create(user, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
+      const late = (await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 1_000, ['feed']), T0)).post.id
       expect((await store.publishing.claimDue(T0 + 1_000 + 3_600_000, 1_000, 60_000)).missed).toBeGreaterThanOrEqual(1)
       expect((await store.posts.get(scope, late))!.post).toMatchObject({ status: 'failed', targets: [{ status: 'failed', error: { code: 'missed_schedule' } }] })
 
-      const hung = (await store.posts.create(user, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
+      const hung = (await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 5_000_000, ['discord']), T0)).post.id
       await store.publishing.claimDue(T0 + 5_000_000, 1_000, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(T0 + 5_000_000, 1_000, 30_000)).filter((r) => r.postId === hung)
       const claimed = (await store.publishing.claimTarget(ref!, T0 + 5_000_000, 30_000))!
@@ -950,7 +978,7 @@ describe.each(backends)('the store on $name', (backend) => {
     it('fences every write about a claimed target: an attempt whose lease ran out and was taken over changes nothing when it comes back', async () => {
       const { user, scope, account } = await setup('Fenced')
       const at = T0 + 11_000_000
-      const id = (await store.posts.create(user, { ...newPost(account, at, ['mastodon']), firstComment: 'and a comment' }, T0)).post.id
+      const id = (await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, at, ['mastodon']), firstComment: 'and a comment' }, T0)).post.id
       await store.publishing.claimDue(at, 1_000, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
       const stale = (await store.publishing.claimTarget(ref!, at, 30_000))!
@@ -996,7 +1024,7 @@ describe.each(backends)('the store on $name', (backend) => {
     it('neither renews nor re-sends under a claim that was taken over', async () => {
       const { user, scope, account } = await setup('Fenced renewal')
       const at = T0 + 12_000_000
-      const id = (await store.posts.create(user, newPost(account, at, ['discord']), T0)).post.id
+      const id = (await store.posts.create({ userId: user, keyId: null }, newPost(account, at, ['discord']), T0)).post.id
       await store.publishing.claimDue(at, 1_000, 86_400_000)
       const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
       const stale = (await store.publishing.claimTarget(ref!, at, 30_000))!
@@ -1020,7 +1048,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const at = T0 + 400 * 86_400_000
       const later = at + 90_000
       const [earlier, atBefore, laterBefore] = [await store.publishing.dueCount(at - 1), await store.publishing.dueCount(at), await store.publishing.dueCount(later)]
-      const id = (await store.posts.create(user, newPost(account, at), T0)).post.id
+      const id = (await store.posts.create({ userId: user, keyId: null }, newPost(account, at), T0)).post.id
       // Not due a millisecond before its time.
       expect(await store.publishing.dueCount(at - 1)).toBe(earlier)
       expect(await store.publishing.dueCount(at)).toBe(atBefore + 1)
@@ -1046,10 +1074,10 @@ describe.each(backends)('the store on $name', (backend) => {
     it('keeps drafts (no time, never claimed, listed by creation), edits them, and schedules one only at the version read', async () => {
       const { user, scope, account } = await setup('Drafter')
       const draft = (t: number | null) => ({ ...newPost(account, 0, ['feed']), scheduledAt: t, draft: true })
-      const timeless = await store.posts.create(user, draft(null), T0 + 10)
+      const timeless = await store.posts.create({ userId: user, keyId: null }, draft(null), T0 + 10)
       expect(timeless.post).toMatchObject({ status: 'draft', scheduled_at: null, created_at: new Date(T0 + 10).toISOString() })
-      const overdue = await store.posts.create(user, draft(T0 - 60_000), T0 + 20)
-      const timed = await store.posts.create(user, newPost(account, T0 + 15, ['feed']), T0)
+      const overdue = await store.posts.create({ userId: user, keyId: null }, draft(T0 - 60_000), T0 + 20)
+      const timed = await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 15, ['feed']), T0)
       const events = (await store.events.listAfter('', 100_000)).filter((e) => [timeless.post.id, overdue.post.id].includes((e.data as { id: string }).id))
       expect(events.map((e) => e.type)).toEqual(['post.drafted', 'post.drafted'])
 
@@ -1066,16 +1094,16 @@ describe.each(backends)('the store on $name', (backend) => {
       expect((await store.posts.list(scope, { ...asc, statuses: ['draft'], from: T0, to: T0 + 11 }, 10)).map((r) => r.post.id)).toEqual([timeless.post.id])
       expect(await store.posts.count(scope, { ...asc, statuses: ['draft'] })).toBe(2)
 
-      const edited = await store.posts.update(scope, timeless.post.id, { content: 'v2' }, timeless.version, T0 + 30)
+      const edited = await store.posts.update(scope, timeless.post.id, { content: 'v2' }, timeless.version, T0 + 30, null)
       expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ status: 'draft', content: 'v2', scheduled_at: null })
-      const stale = await store.posts.schedule(scope, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version, T0 + 40)
+      const stale = await store.posts.schedule(scope, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version, T0 + 40, null)
       expect(stale.kind).toBe('version_mismatch')
-      const scheduled = await store.posts.schedule(scope, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version + 1, T0 + 40)
+      const scheduled = await store.posts.schedule(scope, timeless.post.id, { at: T0 + 3_600_000 }, timeless.version + 1, T0 + 40, null)
       expect(scheduled.kind === 'ok' && scheduled.record.post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(T0 + 3_600_000).toISOString() })
-      expect((await store.posts.schedule(scope, timeless.post.id, { at: T0 }, timeless.version + 2, T0 + 50)).kind).toBe('wrong_state')
+      expect((await store.posts.schedule(scope, timeless.post.id, { at: T0 }, timeless.version + 2, T0 + 50, null)).kind).toBe('wrong_state')
       expect((await store.events.listAfter('', 100_000)).filter((e) => (e.data as { id: string }).id === timeless.post.id).map((e) => e.type)).toEqual(['post.drafted', 'post.updated', 'post.scheduled'])
 
-      const cancelled = await store.posts.cancel(scope, (await store.posts.create(user, draft(null), T0)).post.id, T0 + 60)
+      const cancelled = await store.posts.cancel(scope, (await store.posts.create({ userId: user, keyId: null }, draft(null), T0)).post.id, T0 + 60, null)
       expect(cancelled.kind === 'ok' && cancelled.record.post).toMatchObject({ status: 'cancelled', scheduled_at: null })
     })
 
@@ -1084,7 +1112,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const stranger = await store.users.create({ name: 'Nosy' }, T0)
       const now = Date.parse('2027-01-04T00:00:00Z') // a Monday, in the user's zone (UTC)
       const queued = { ...newPost(account, 0, ['feed']), scheduledAt: null, queue: true }
-      const refused = await store.posts.createMany(user, [newPost(account, now + 1_000, ['feed']), queued], now).catch((e: unknown) => e)
+      const refused = await store.posts.createMany({ userId: user, keyId: null }, [newPost(account, now + 1_000, ['feed']), queued], now).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(QueueRefusedError)
       expect(refused).toMatchObject({ reason: 'queue_empty', accountId: account, index: 1 })
       expect(await store.posts.list(scope, { order: 'asc', accountId: account }, 10)).toEqual([])
@@ -1097,26 +1125,167 @@ describe.each(backends)('the store on $name', (backend) => {
       ])
       const monday9 = now + 9 * 3_600_000
       const friday = now + 4 * 86_400_000 + 17.5 * 3_600_000
-      const byHand = await store.posts.create(user, newPost(account, monday9, ['feed']), now)
+      const byHand = await store.posts.create({ userId: user, keyId: null }, newPost(account, monday9, ['feed']), now)
       expect(await store.queues.taken(account, now, now + 86_400_000)).toEqual([monday9])
       // A dry run does the same and keeps nothing: the same slots, taken in turn, no post, no event.
       const events = (await store.events.listAfter('', 100_000)).length
-      const tried = await store.posts.createMany(user, [queued, queued], now, { dryRun: true })
+      const tried = await store.posts.createMany({ userId: user, keyId: null }, [queued, queued], now, { dryRun: true })
       expect(tried.map((r) => r.post.scheduled_at)).toEqual([new Date(friday).toISOString(), new Date(monday9 + 7 * 86_400_000).toISOString()])
       expect((await store.posts.list(scope, { order: 'asc', accountId: account }, 10)).map((r) => r.post.id)).toEqual([byHand.post.id])
       expect((await store.events.listAfter('', 100_000)).length).toBe(events)
-      const made = await store.posts.createMany(user, [queued, queued], now)
+      const made = await store.posts.createMany({ userId: user, keyId: null }, [queued, queued], now)
       expect(made.map((r) => r.post.scheduled_at)).toEqual(tried.map((r) => r.post.scheduled_at))
-      await store.posts.cancel(scope, byHand.post.id, now)
-      expect((await store.posts.create(user, queued, now)).post.scheduled_at).toBe(new Date(monday9).toISOString())
-      const draft = await store.posts.create(user, { ...newPost(account, 0, ['feed']), scheduledAt: null, draft: true }, now)
-      const scheduled = await store.posts.schedule(scope, draft.post.id, { queue: true }, draft.version, now)
+      await store.posts.cancel(scope, byHand.post.id, now, null)
+      expect((await store.posts.create({ userId: user, keyId: null }, queued, now)).post.scheduled_at).toBe(new Date(monday9).toISOString())
+      const draft = await store.posts.create({ userId: user, keyId: null }, { ...newPost(account, 0, ['feed']), scheduledAt: null, draft: true }, now)
+      const scheduled = await store.posts.schedule(scope, draft.post.id, { queue: true }, draft.version, now, null)
       expect(scheduled.kind === 'ok' && scheduled.record.post.scheduled_at).toBe(new Date(friday + 7 * 86_400_000).toISOString())
 
       expect(await store.queues.set(scope, account, [])).toEqual([])
       expect(await store.queues.set(scope, account, [{ day: 'sunday', time: '23:59' }])).toHaveLength(1)
-      expect((await store.posts.deleteAccount(scope, account, { cancelPosts: true }, now)).kind).toBe('ok')
+      expect((await store.posts.deleteAccount(scope, account, { cancelPosts: true }, now, null)).kind).toBe('ok')
       expect(await store.queues.get(scope, account)).toBeUndefined()
+    })
+
+    describe('approval', () => {
+      const postsOf = async (id: string) => (await store.events.listAfter('', 100_000)).filter((e) => (e.data as { id?: string }).id === id)
+
+      it('never claims a post waiting for approval or rejected, however due; approved, it is due at once if its time has passed', async () => {
+        const { user, scope, account } = await setup('Waiting')
+        const by = { userId: user, keyId: 'key_editor' }
+        const late = await store.posts.create(by, { ...newPost(account, T0 - 60_000, ['feed']), awaitsApproval: true }, T0 - 120_000)
+        expect(late.post).toMatchObject({ status: 'pending_approval', scheduled_at: new Date(T0 - 60_000).toISOString() })
+        const [requested] = await postsOf(late.post.id)
+        expect(requested).toMatchObject({ type: 'post.approval_requested', actor: by })
+        // It takes its queue slot's time, as a scheduled post does.
+        expect(await store.queues.taken(account, T0 - 120_000, T0)).toEqual([T0 - 60_000])
+
+        await store.publishing.claimDue(T0, 1_000, 86_400_000)
+        expect((await store.posts.get(scope, late.post.id))!.post.status).toBe('pending_approval')
+        expect((await store.publishing.reserveDue(T0, 1_000, 30_000)).filter((r) => r.postId === late.post.id)).toEqual([])
+
+        // Sent back with a comment: still never claimed, and its slot free.
+        const admin = { userId: user, keyId: 'key_admin' }
+        const rejected = await store.posts.decide(scope, late.post.id, { approve: false, comment: 'Shorter, please.' }, T0 + 10, admin)
+        expect(rejected.kind === 'ok' && rejected.record).toMatchObject({ version: 2, post: { status: 'rejected' } })
+        expect(await store.posts.decide(scope, late.post.id, { approve: false, comment: 'again' }, T0 + 11, admin)).toMatchObject({ kind: 'wrong_state' })
+        expect(await store.queues.taken(account, T0 - 120_000, T0)).toEqual([])
+        await store.publishing.claimDue(T0 + 20, 1_000, 86_400_000)
+        expect((await store.posts.get(scope, late.post.id))!.post.status).toBe('rejected')
+
+        // Edited, it waits again, whoever edits it.
+        const edited = await store.posts.update(scope, late.post.id, { content: 'short' }, 2, T0 + 30, by)
+        expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ status: 'pending_approval', content: 'short' })
+        // Approved after its time: due now, not failed as missed however long ago its time was.
+        const stranger = await store.users.create({ name: 'Not here' }, T0)
+        expect((await store.posts.decide([personalWorkspaceId(stranger.id)], late.post.id, { approve: true }, T0 + 40, admin)).kind).toBe('not_found')
+        const approved = await store.posts.decide(scope, late.post.id, { approve: true, comment: 'Good to go' }, T0 + 40, admin)
+        expect(approved.kind === 'ok' && approved.record.post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(T0 + 40).toISOString() })
+        expect((await store.publishing.claimDue(T0 + 40, 1_000, 1_000)).missed).toBe(0)
+        expect((await store.publishing.reserveDue(T0 + 40, 1_000, 30_000)).filter((r) => r.postId === late.post.id)).toHaveLength(1)
+
+        const events = await postsOf(late.post.id)
+        expect(events.map((e) => [e.type, (e.data as { status: string }).status, e.actor])).toEqual([
+          ['post.approval_requested', 'pending_approval', by],
+          ['post.rejected', 'rejected', admin],
+          ['post.updated', 'pending_approval', by],
+          ['post.approval_requested', 'pending_approval', by],
+          ['post.approved', 'scheduled', admin],
+        ])
+        expect(events[1]!.data).toMatchObject({ comment: 'Shorter, please.' })
+        expect(events[4]!.data).toMatchObject({ comment: 'Good to go' })
+        // Each decision's comment stays with the post.
+        const comments = (await store.comments.list(scope, late.post.id, '', 10))!
+        expect(comments.map((c) => [c.body, c.decision, c.author, c.authorName])).toEqual([
+          ['Shorter, please.', 'rejected', admin, 'Waiting'],
+          ['Good to go', 'approved', admin, 'Waiting'],
+        ])
+      })
+
+      it('keeps a post approved before its time at its time; schedules a draft into approval; cancels posts waiting with their account', async () => {
+        const { user, scope, account } = await setup('Ahead')
+        const by = { userId: user, keyId: null }
+        const ahead = await store.posts.create(by, { ...newPost(account, T0 + 3_600_000, ['feed']), awaitsApproval: true }, T0)
+        const approved = await store.posts.decide(scope, ahead.post.id, { approve: true }, T0 + 1, by)
+        expect(approved.kind === 'ok' && approved.record.post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(T0 + 3_600_000).toISOString() })
+        expect(await store.comments.list(scope, ahead.post.id, '', 10)).toEqual([])
+        expect(await store.posts.decide(scope, ahead.post.id, { approve: true }, T0 + 2, by)).toMatchObject({ kind: 'wrong_state', record: { post: { status: 'scheduled' } } })
+
+        // An edit that needs approval sends a scheduled post back to wait; a draft stays a draft.
+        const waitAgain = await store.posts.update(scope, ahead.post.id, { content: 'changed', awaitsApproval: true }, 2, T0 + 3, by)
+        expect(waitAgain.kind === 'ok' && waitAgain.record.post.status).toBe('pending_approval')
+        const draft = await store.posts.create(by, { ...newPost(account, 0, ['feed']), scheduledAt: null, draft: true, awaitsApproval: true }, T0)
+        expect(draft.post.status).toBe('draft')
+        const stillDraft = await store.posts.update(scope, draft.post.id, { content: 'v2', awaitsApproval: true }, 1, T0 + 4, by)
+        expect(stillDraft.kind === 'ok' && stillDraft.record.post.status).toBe('draft')
+        const scheduled = await store.posts.schedule(scope, draft.post.id, { at: T0 + 7_200_000, awaitsApproval: true }, 2, T0 + 5, by)
+        expect(scheduled.kind === 'ok' && scheduled.record.post).toMatchObject({ status: 'pending_approval', scheduled_at: new Date(T0 + 7_200_000).toISOString() })
+        expect((await postsOf(draft.post.id)).map((e) => e.type)).toEqual(['post.drafted', 'post.updated', 'post.approval_requested'])
+
+        // Waiting posts are the account's upcoming work: deleting it refuses, or cancels them.
+        expect(await store.posts.deleteAccount(scope, account, { cancelPosts: false }, T0 + 6, by)).toEqual({ kind: 'has_scheduled', count: 2 })
+        expect(await store.posts.deleteAccount(scope, account, { cancelPosts: true }, T0 + 6, by)).toEqual({ kind: 'ok', cancelled: 2 })
+      })
+
+      it('keeps comments of members and reviewers, oldest first, page by page, each with its event, only within the scope', async () => {
+        const { user, scope, account } = await setup('Commenter')
+        const stranger = await store.users.create({ name: 'Outsider' }, T0)
+        const post = (await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 3_600_000, ['feed']), T0)).post
+        const member = { userId: user, keyId: 'key_1' }
+        const reviewer = { reviewLinkId: 'rvl_1', name: 'Client Carla' }
+        const first = (await store.comments.add(scope, post.id, 'Is the link right?', T0 + 1, member))!
+        expect(first).toEqual({ id: expect.stringMatching(/^cmt_/), postId: post.id, author: member, authorName: 'Commenter', body: 'Is the link right?', decision: null, createdAt: T0 + 1 })
+        await store.comments.add(scope, post.id, 'Yes.', T0 + 2, reviewer)
+        await store.comments.add(scope, post.id, 'Thanks', T0 + 3, { reviewLinkId: 'rvl_2', name: null })
+        expect(await store.comments.add([personalWorkspaceId(stranger.id)], post.id, 'hi', T0, member)).toBeUndefined()
+        expect(await store.comments.list([personalWorkspaceId(stranger.id)], post.id, '', 10)).toBeUndefined()
+        const page1 = (await store.comments.list(scope, post.id, '', 2))!
+        const page2 = (await store.comments.list(scope, post.id, page1.at(-1)!.id, 2))!
+        expect([...page1, ...page2].map((c) => [c.body, c.authorName])).toEqual([['Is the link right?', 'Commenter'], ['Yes.', 'Client Carla'], ['Thanks', null]])
+        expect([...page1, ...page2][1]!.author).toEqual(reviewer)
+        const events = (await store.events.listAfter('', 100_000)).filter((e) => e.type === 'post.commented' && (e.data as { post_id: string }).post_id === post.id)
+        expect(events.map((e) => [e.actor, (e.data as { body: string }).body])).toEqual([[member, 'Is the link right?'], [reviewer, 'Yes.'], [{ reviewLinkId: 'rvl_2', name: null }, 'Thanks']])
+      })
+    })
+
+    it('keeps every event of a workspace as its audit log: newest first, who did it by their current name, by kind or family, by time, page by page', async () => {
+      const owner = await store.users.create({ name: 'Audrey' }, T0)
+      const ed = await store.users.create({ name: 'Ed' }, T0)
+      const team = await store.workspaces.create(owner.id, { name: 'Audited', approvalRequired: true, timezone: 'UTC' }, T0)
+      const me = { userId: owner.id, keyId: null }
+      await store.workspaces.addMember(team.id, { userId: ed.id }, 'editor', T0 + 1, me)
+      const key = await store.apiKeys.create(ed.id, { name: 'ed', scopes: SCOPES }, T0 + 2, { userId: ed.id, keyId: null })
+      const account = await store.accounts.create(team.id, owner.id, 'Brand', T0 + 3)
+      const asEd = { userId: ed.id, keyId: key.id }
+      const post = (await store.posts.create(asEd, { workspaceId: team.id, accountId: account.id, content: 'hello', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 3_600_000, awaitsApproval: true }, T0 + 4)).post
+      await store.posts.decide([team.id], post.id, { approve: true }, T0 + 5, me)
+      await store.workspaces.setRole(team.id, ed.id, 'viewer', T0 + 6, me)
+      await store.workspaces.update(team.id, { approvalRequired: false }, T0 + 7, me)
+      await store.workspaces.removeMember(team.id, ed.id, T0 + 8, me)
+      await store.users.update(ed.id, { name: 'Edward' })
+
+      const log = await store.events.audit(team.id, {}, '', 100)
+      expect(log.map((e) => [e.type, e.actorName, e.createdAt])).toEqual([
+        ['workspace.member_removed', 'Audrey', T0 + 8],
+        ['workspace.updated', 'Audrey', T0 + 7],
+        ['workspace.member_updated', 'Audrey', T0 + 6],
+        ['post.approved', 'Audrey', T0 + 5],
+        ['post.approval_requested', 'Edward', T0 + 4],
+        ['key.created', 'Edward', T0 + 2],
+        ['workspace.member_added', 'Audrey', T0 + 1],
+      ])
+      expect(log[4]!.actor).toEqual(asEd)
+      expect(log[5]!.data).toMatchObject({ id: key.id, name: 'ed', user_id: ed.id })
+      expect(log[6]!.data).toMatchObject({ workspace_id: team.id, user_id: ed.id, role: 'editor' })
+      // A key is recorded in each workspace of its user's: Ed's personal one too.
+      expect((await store.events.audit(personalWorkspaceId(ed.id), {}, '', 10)).map((e) => e.type)).toEqual(['key.created'])
+      expect((await store.events.audit(team.id, { kinds: ['post.*'] }, '', 10)).map((e) => e.type)).toEqual(['post.approved', 'post.approval_requested'])
+      expect((await store.events.audit(team.id, { kinds: ['key.created', 'workspace.updated'] }, '', 10)).map((e) => e.type)).toEqual(['workspace.updated', 'key.created'])
+      expect((await store.events.audit(team.id, { from: T0 + 2, to: T0 + 5 }, '', 10)).map((e) => e.type)).toEqual(['post.approval_requested', 'key.created'])
+      const page1 = await store.events.audit(team.id, {}, '', 3)
+      const page2 = await store.events.audit(team.id, {}, page1.at(-1)!.id, 3)
+      expect([...page1, ...page2].map((e) => e.type)).toEqual(log.slice(0, 6).map((e) => e.type))
+      expect(await store.events.audit(personalWorkspaceId(owner.id), { kinds: ['post.*'] }, '', 10)).toEqual([])
     })
   })
 
@@ -1138,7 +1307,7 @@ describe.each(backends)('the store on $name', (backend) => {
     const testDelivery = async (name: string) => {
       const user = await store.users.create({ name }, T0)
       const hook = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://gone.example/h', events: ['webhook.test'], description: null, sealedSecret: 's' }, T0)
-      await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { webhook_id: hook.id }, T0 + 1)
+      await store.events.append(personalWorkspaceId(user.id), 'webhook.test', { webhook_id: hook.id }, T0 + 1, null)
       while ((await store.webhookDeliveries.dispatch(T0 + 5)) > 0);
       return { user, hook, job: (await store.webhookDeliveries.claim(T0 + 5, limits)).find((j) => j.webhookId === hook.id)! }
     }
@@ -1148,8 +1317,8 @@ describe.each(backends)('the store on $name', (backend) => {
       const all = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, T0)
       const some = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://b.example/h', events: ['post.published'], description: 'b', sealedSecret: 's2' }, T0)
       expect(all).toMatchObject({ workspaceId: personalWorkspaceId(user.id), url: 'https://a.example/h', events: ['*'], enabled: true, disabledReason: null, createdAt: T0 })
-      const published = await store.events.append(personalWorkspaceId(user.id), 'post.published', { id: 'pst_1' }, T0 + 1)
-      await store.events.append(personalWorkspaceId(user.id), 'account.connected', { id: 'acc_1' }, T0 + 2)
+      const published = await store.events.append(personalWorkspaceId(user.id), 'post.published', { id: 'pst_1' }, T0 + 1, null)
+      await store.events.append(personalWorkspaceId(user.id), 'account.connected', { id: 'acc_1' }, T0 + 2, null)
       while ((await store.webhookDeliveries.dispatch(T0 + 10)) > 0);
       expect(await store.webhookDeliveries.hasWork(T0 + 10)).toBe(true)
       const jobs = (await store.webhookDeliveries.claim(T0 + 10, limits)).filter((j) => j.webhookId === all.id || j.webhookId === some.id)
@@ -1193,7 +1362,7 @@ describe.each(backends)('the store on $name', (backend) => {
       const user = await store.users.create({ name: 'Backlogged' }, now)
       const a = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://a.example/h', events: ['*'], description: null, sealedSecret: 's1' }, now)
       const b = await store.webhooks.create(personalWorkspaceId(user.id), user.id, { url: 'https://b.example/h', events: ['*'], description: null, sealedSecret: 's2' }, now)
-      await store.events.append(personalWorkspaceId(user.id), 'post.published', { id: 'pst_1' }, now + 1)
+      await store.events.append(personalWorkspaceId(user.id), 'post.published', { id: 'pst_1' }, now + 1, null)
       expect(await store.webhookDeliveries.backlog(now + 1)).toBe(before + 1)
       while ((await store.webhookDeliveries.dispatch(now + 1)) > 0);
       expect(await store.webhookDeliveries.backlog(now + 1)).toBe(before + 2)
@@ -1230,7 +1399,7 @@ describe.each(backends)('the store on $name', (backend) => {
       // Three posts an hour apart, published 1, 2 and 4 seconds late.
       for (const [i, late] of [1_000, 2_000, 4_000].entries()) {
         const at = T0 + i * 3_600_000
-        const id = (await store.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
+        const id = (await store.posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `n${i}`, mediaUrls: [], platforms: ['mastodon'], scheduledAt: at }, T0)).post.id
         ids.push(id)
         await store.publishing.claimDue(at, 100, 86_400_000)
         const [ref] = (await store.publishing.reserveDue(at, 1_000, 30_000)).filter((r) => r.postId === id)
@@ -1403,7 +1572,7 @@ describe('several daemons on one PostgreSQL database', () => {
 
   it('counts rate limits exactly: 130 requests at once, spread over three nodes, admit the limit of 100', async () => {
     const user = await nodes[0]!.users.create({ name: 'Busy' }, T0)
-    const key = await nodes[1]!.apiKeys.create(user.id, { name: 'b', scopes: SCOPES }, T0)
+    const key = await nodes[1]!.apiKeys.create(user.id, { name: 'b', scopes: SCOPES }, T0, null)
     const limits = { ...unlimited, per_minute: 100 }
     const results = await Promise.all(Array.from({ length: 130 }, (_, i) => nodes[i % 3]!.rateLimits.consume(key.id, limits, T0 + 1_000)))
     expect(results.filter((d) => d.admitted)).toHaveLength(100)
@@ -1414,7 +1583,7 @@ describe('several daemons on one PostgreSQL database', () => {
 
   it('has every node honour a key revoked or a plan changed through another as soon as it is told, though each keeps what it authenticated', async () => {
     const user = await nodes[0]!.users.create({ name: 'Revoker' }, T0)
-    const key = await nodes[0]!.apiKeys.create(user.id, { name: 'r', scopes: SCOPES }, T0)
+    const key = await nodes[0]!.apiKeys.create(user.id, { name: 'r', scopes: SCOPES }, T0, null)
     const hash = hashApiKey(key.secret)
     for (const node of nodes) expect(await node.apiKeys.authenticate(hash, T0 + 1)).toHaveProperty('user.plan', 'standard')
     // The clock stands still at T0 + 1: a node's kept key never expires by itself here, so only the
@@ -1438,9 +1607,9 @@ describe('several daemons on one PostgreSQL database', () => {
   it('has every node forget a membership removed through another as soon as it is told', async () => {
     const owner = await nodes[0]!.users.create({ name: 'Lead' }, T0)
     const member = await nodes[0]!.users.create({ name: 'Leaver' }, T0)
-    const key = await nodes[0]!.apiKeys.create(member.id, { name: 'm', scopes: SCOPES }, T0)
+    const key = await nodes[0]!.apiKeys.create(member.id, { name: 'm', scopes: SCOPES }, T0, null)
     const team = await nodes[0]!.workspaces.create(owner.id, { name: 'Team', approvalRequired: false, timezone: 'UTC' }, T0)
-    await nodes[1]!.workspaces.addMember(team.id, { userId: member.id }, 'editor', T0)
+    await nodes[1]!.workspaces.addMember(team.id, { userId: member.id }, 'editor', T0, null)
     const hash = hashApiKey(key.secret)
     const roleOn = async (node: Families) => {
       const answer = await node.apiKeys.authenticate(hash, T0 + 1)
@@ -1459,9 +1628,9 @@ describe('several daemons on one PostgreSQL database', () => {
     // Each node has authenticated the key, with the membership; the clock stands still, so only
     // the change's notification can make a node see otherwise.
     expect(await everywhere('editor')).toBe(true)
-    await nodes[2]!.workspaces.setRole(team.id, member.id, 'viewer')
+    await nodes[2]!.workspaces.setRole(team.id, member.id, 'viewer', T0, null)
     expect(await everywhere('viewer')).toBe(true)
-    await nodes[1]!.workspaces.removeMember(team.id, member.id)
+    await nodes[1]!.workspaces.removeMember(team.id, member.id, T0, null)
     expect(await everywhere(undefined)).toBe(true)
   })
 
@@ -1470,10 +1639,10 @@ describe('several daemons on one PostgreSQL database', () => {
     const account = await nodes[0]!.accounts.create(personalWorkspaceId(user.id), user.id, 'S', T0)
     const repeat = { interval: 'PT1H', count: 5, until: null, timezone: 'UTC' }
     const series = []
-    for (let i = 0; i < 10; i++) series.push((await nodes[i % 3]!.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `s${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 1_000, repeat }, T0)).post)
+    for (let i = 0; i < 10; i++) series.push((await nodes[i % 3]!.posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `s${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 1_000, repeat }, T0)).post)
     // Half settled by every node at once (a lease taken over while the first outcome was written), half cancelled by every node at once.
     const [published, cancelled] = [series.slice(0, 5), series.slice(5)]
-    await Promise.all(cancelled.flatMap((post) => nodes.map((node) => node.posts.cancel([personalWorkspaceId(user.id)], post.id, T0 + 500))))
+    await Promise.all(cancelled.flatMap((post) => nodes.map((node) => node.posts.cancel([personalWorkspaceId(user.id)], post.id, T0 + 500, null))))
     await nodes[0]!.publishing.claimDue(T0 + 1_000, 100, 86_400_000)
     const refs = (await nodes[0]!.publishing.reserveDue(T0 + 1_000, 100, 30_000)).filter((r) => published.some((p) => p.id === r.postId))
     expect(refs).toHaveLength(5)
@@ -1485,7 +1654,7 @@ describe('several daemons on one PostgreSQL database', () => {
       const occurrences = await nodes[1]!.posts.list([personalWorkspaceId(user.id)], { order: 'asc', seriesId: post.series_id! }, 10)
       expect(occurrences.map((r) => [r.post.occurrence, r.post.status])).toEqual([[1, published.includes(post) ? 'published' : 'cancelled'], [2, 'scheduled']])
       // Stopped, so the later tests find nothing of it due.
-      expect((await nodes[2]!.posts.cancel([personalWorkspaceId(user.id)], occurrences[1]!.post.id, T0 + 3_000, { series: true })).kind).toBe('ok')
+      expect((await nodes[2]!.posts.cancel([personalWorkspaceId(user.id)], occurrences[1]!.post.id, T0 + 3_000, null, { series: true })).kind).toBe('ok')
     }
     const events = (await nodes[2]!.events.listAfter('', 100_000)).filter((e) => e.workspaceId === personalWorkspaceId(user.id))
     expect(events.filter((e) => e.type === 'post.scheduled')).toHaveLength(20)
@@ -1496,7 +1665,7 @@ describe('several daemons on one PostgreSQL database', () => {
     const user = await nodes[0]!.users.create({ name: 'Contended' }, T0)
     const account = await nodes[0]!.accounts.create(personalWorkspaceId(user.id), user.id, 'C', T0)
     for (let i = 0; i < 60; i++) {
-      await nodes[i % 3]!.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `c${i}`, mediaUrls: [], platforms: ['feed', 'discord'], scheduledAt: T0 + i }, T0)
+      await nodes[i % 3]!.posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `c${i}`, mediaUrls: [], platforms: ['feed', 'discord'], scheduledAt: T0 + i }, T0)
     }
     const claims = await Promise.all(nodes.flatMap((node) => [1, 2].map(() => node.publishing.claimDue(T0 + 100, 25, 86_400_000))))
     expect(claims.reduce((sum, c) => sum + c.claimed, 0)).toBe(60)
@@ -1519,7 +1688,7 @@ describe('several daemons on one PostgreSQL database', () => {
     const user = await nodes[0]!.users.create({ name: 'Lapsed' }, T0)
     const account = await nodes[0]!.accounts.create(personalWorkspaceId(user.id), user.id, 'L', T0)
     const at = T0 + 1_000_000
-    for (let i = 0; i < 4; i++) await nodes[0]!.posts.create(user.id, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `l${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)
+    for (let i = 0; i < 4; i++) await nodes[0]!.posts.create({ userId: user.id, keyId: null }, { workspaceId: personalWorkspaceId(user.id), accountId: account.id, content: `l${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: at }, T0)
     await nodes[0]!.publishing.claimDue(at, 10, 86_400_000)
     const [dead, stopping, other] = nodes as [Families, Families, Families]
     const held = await dead.publishing.reserveDue(at, 2, 30_000)
@@ -1568,6 +1737,7 @@ describe('PostgreSQL schema and connection errors', () => {
       11: '7cb5d389dc3730189aa341cd662d0f0c304ca3c89fbee31e420de714b8eff487', // a fencing token on each target, bumped by every claim
       12: '13c524d02ab50ec2c6b61889de0ba060265546cc1acd7824982a03eeaf2ae7b6', // media objects, the posts that use them, resumable uploads
       13: '69b79792a60215b7fcdbc61e14fdf3344db5a92d7df73adf1e137a0381a5165c', // workspaces and members; accounts, posts, series, webhooks and events per workspace
+      14: 'f33ae9406491f6405dae0355f724d1b7937a4ab299f58bf205bd85675f54f795', // approval states of posts, comments, and the actor of every event
     })
   })
 

@@ -237,12 +237,12 @@ describe('tus uploads', () => {
   it('shows an upload to its owner only, and needs media:write', async () => {
     const path = (await create(100, `content_type ${b64('image/png')}`)).headers.location!
     const other = await t.daemon.store.users.create({ name: 'Other' }, t.clock.now())
-    const otherKey = (await t.daemon.store.apiKeys.create(other.id, { name: 'k', scopes: ['media:read', 'media:write'] }, t.clock.now())).secret
+    const otherKey = (await t.daemon.store.apiKeys.create(other.id, { name: 'k', scopes: ['media:read', 'media:write'] }, t.clock.now(), null)).secret
     const asOther = (method: string, headers: Record<string, string> = {}) => t.http.request(method, path, { key: otherKey, headers: { ...TUS, ...headers } })
     expect((await asOther('HEAD')).status).toBe(404)
     expect((await asOther('PATCH', { 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' })).status).toBe(404)
     expect((await asOther('DELETE')).status).toBe(404)
-    const readOnly = (await t.daemon.store.apiKeys.create(other.id, { name: 'r', scopes: ['media:read'] }, t.clock.now())).secret
+    const readOnly = (await t.daemon.store.apiKeys.create(other.id, { name: 'r', scopes: ['media:read'] }, t.clock.now(), null)).secret
     const refused = await t.http.request('POST', '/v1/uploads', { key: readOnly, headers: { ...TUS, 'upload-length': '10', 'upload-metadata': `content_type ${b64('image/png')}` } })
     expect([refused.status, refused.body.required_scope]).toEqual([403, 'media:write'])
   })

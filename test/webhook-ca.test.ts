@@ -21,7 +21,7 @@ afterAll(async () => {
 })
 
 async function deliverTestEvent(t: TestDaemon): Promise<{ succeeded: boolean; error: string | null }> {
-  const created = await t.http.post('/v1/webhooks', { url: receiver.url, events: ['*'] }, { key: t.key })
+  const created = await t.http.post('/v1/webhooks', { url: receiver.url, events: ['webhook.test'] }, { key: t.key })
   expect(created.status).toBe(201)
   receiver.secrets.push(created.body.secret)
   expect((await t.http.post(`/v1/webhooks/${created.body.id}/test`, {}, { key: t.key })).status).toBe(202)

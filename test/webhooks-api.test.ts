@@ -9,7 +9,7 @@ beforeAll(async () => {
   // No allowPrivateNetwork: endpoints must be public, as in production.
   t = await startTestDaemon({ backgroundWorkers: false })
   const user = await t.daemon.store.users.create({ name: 'someone else' }, t.clock.now())
-  other = (await t.daemon.store.apiKeys.create(user.id, { name: 'other', scopes: ['webhooks:read', 'webhooks:write'] }, t.clock.now())).secret
+  other = (await t.daemon.store.apiKeys.create(user.id, { name: 'other', scopes: ['webhooks:read', 'webhooks:write'] }, t.clock.now(), null)).secret
 })
 afterAll(() => t.stop())
 
@@ -137,7 +137,7 @@ describe('managing webhooks', () => {
 
   it('needs webhooks:read to list and webhooks:write to change', async () => {
     const user = await t.daemon.store.users.create({ name: 'reader' }, t.clock.now())
-    const reader = (await t.daemon.store.apiKeys.create(user.id, { name: 'r', scopes: ['webhooks:read'] }, t.clock.now())).secret
+    const reader = (await t.daemon.store.apiKeys.create(user.id, { name: 'r', scopes: ['webhooks:read'] }, t.clock.now(), null)).secret
     expect((await t.http.get('/v1/webhooks', { key: reader })).status).toBe(200)
     const res = await create({ url: 'https://93.184.215.14/', events: ['*'] }, reader)
     expect(res.status).toBe(403)

@@ -59,14 +59,14 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
 
   bind(router, routes.updateAccount, async (ctx, { params, body, principal }) => {
     const { workspace_id } = await managed(principal, params.id)
-    const account = await store.accounts.rename([workspace_id], params.id, body.name, clock.now())
+    const account = await store.accounts.rename([workspace_id], params.id, body.name, clock.now(), accessOf(principal).actor)
     if (!account) throw notFound('account', params.id)
     ctx.body = (await withPending(deps, [account]))[0]
   })
 
   bind(router, routes.deleteAccount, async (ctx, { params, query, principal }) => {
     const { workspace_id } = await managed(principal, params.id)
-    const result = await store.posts.deleteAccount([workspace_id], params.id, { cancelPosts: query.cancel_posts === 'true' }, clock.now())
+    const result = await store.posts.deleteAccount([workspace_id], params.id, { cancelPosts: query.cancel_posts === 'true' }, clock.now(), accessOf(principal).actor)
     if (result.kind === 'not_found') throw notFound('account', params.id)
     if (result.kind === 'publishing') {
       throw conflict('account_publishing', `A post of account ${params.id} is being published right now; nothing was deleted. Try again in a moment.`, { 'Retry-After': '5' })
@@ -117,6 +117,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
         settings: verified.settings,
       },
       clock.now(),
+      accessOf(principal).actor,
     )
     if (!connection) throw notFound('account', params.id)
     ctx.status = 201
@@ -126,7 +127,7 @@ export function accountRoutes(router: ApiRouter, deps: AppDeps): void {
 
   bind(router, routes.disconnectAccount, async (ctx, { params, principal }) => {
     const account = await managed(principal, params.id)
-    if (!(await store.accounts.disconnect([account.workspace_id], account.id, params.platform, clock.now()))) {
+    if (!(await store.accounts.disconnect([account.workspace_id], account.id, params.platform, clock.now(), accessOf(principal).actor))) {
       throw new ApiError(404, 'not_found', `Account ${account.id} has no ${params.platform} connection.`)
     }
     ctx.status = 204

@@ -2,6 +2,7 @@ import { routes } from '../../src/contract.js'
 import { insufficientScope, invalidField, notFound } from '../../src/errors.js'
 import { afterId, toPage } from '../../src/pagination.js'
 import { SCOPES } from '../../src/api/common.js'
+import { accessOf } from '../access.js'
 import type { AppDeps } from '../context.js'
 import { bind, type ApiRouter } from './bind.js'
 
@@ -29,7 +30,7 @@ export function apiKeyRoutes(router: ApiRouter, { store, clock }: AppDeps): void
     if (ownExpiry !== null && (expiresAt === null || expiresAt > ownExpiry)) {
       throw invalidField('#/expires_at', `must be no later than ${principal.key.expires_at}, when the key making it expires`, 'outlives_key')
     }
-    const key = await store.apiKeys.create(principal.user.id, { name: body.name, scopes, expiresAt }, clock.now())
+    const key = await store.apiKeys.create(principal.user.id, { name: body.name, scopes, expiresAt }, clock.now(), accessOf(principal).actor)
     ctx.status = 201
     ctx.set('Location', `/v1/api-keys/${key.id}`)
     ctx.body = key

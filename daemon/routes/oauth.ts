@@ -197,6 +197,8 @@ async function callback(ctx: Ctx, deps: AppDeps, grant: OAuthGrant | undefined):
       settings: verified.settings,
     },
     now,
+    // The approval came from a browser, with no key: the user who started it made the connection.
+    { userId: grant.userId, keyId: null },
   )
   const account = connection && (await deps.store.accounts.get(scope, grant.accountId))
   if (!account) return page(ctx, 410, 'Not connected', 'The account was deleted meanwhile, or you may no longer manage it; nothing was connected.')

@@ -360,6 +360,8 @@ export async function parseNewPost(deps: AppDeps, access: Access, raw: unknown):
   if (errors.length) throw validationFailed(errors)
   const post: NewPost = {
     workspaceId: account!.workspace_id,
+    // An editor's post waits for approval where the workspace requires it (a draft, once scheduled).
+    ...(access.needsApproval(account!.workspace_id) ? { awaitsApproval: true } : {}),
     accountId: draft.accountId!,
     content: draft.content!,
     mediaUrls: draft.mediaUrls!,
@@ -399,7 +401,8 @@ export async function parseSchedule(deps: AppDeps, access: Access, post: Post, r
   errors.push(...checked.errors)
   if (values.queue === true && times.length === 0 && checked.account) errors.push(...(await queueCheck(deps, checked.account)).errors)
   if (errors.length) throw validationFailed(errors)
-  return values.queue === true ? { queue: true } : { at: draft.scheduledAt ?? deps.clock.now() }
+  const awaitsApproval = access.needsApproval(post.workspace_id)
+  return values.queue === true ? { queue: true, awaitsApproval } : { at: draft.scheduledAt ?? deps.clock.now(), awaitsApproval }
 }
 
 // The envelope is checked first with items left open, so that each item is then parsed by
@@ -455,6 +458,8 @@ export async function parsePostChanges(deps: AppDeps, access: Access, post: Post
   errors.push(...(await contextChecks(deps, access, draft, post.status !== 'draft')).errors)
   if (errors.length) throw validationFailed(errors)
   return {
+    // An editor's edit waits for approval where the workspace requires it.
+    ...(access.needsApproval(post.workspace_id) ? { awaitsApproval: true } : {}),
     ...(given.has('content') ? { content: draft.content! } : {}),
     ...(given.has('media_urls') ? { mediaUrls: draft.mediaUrls! } : {}),
     ...(given.has('media') ? { media: draft.media! } : {}),

@@ -3,6 +3,7 @@ import { routes } from '../../src/contract.js'
 import { ApiError, conflict, invalidField, notFound, validationFailed } from '../../src/errors.js'
 import type { Post, PostListQuery, PostStatus } from '../../src/api/posts.js'
 import { accessOf, type Access, type Action } from '../access.js'
+import { UPCOMING } from '../store/approval.js'
 import type { Ctx, AppDeps } from '../context.js'
 import { MediaUnavailableError, QueueRefusedError, type Change, type PostFilters, type PostRecord } from '../store/index.js'
 import { bind, type ApiRouter } from './bind.js'
@@ -22,7 +23,15 @@ function preconditionFailed(record: PostRecord, sent: string): ApiError {
   })
 }
 
-function notEditable(record: PostRecord, verb: string, only = 'a scheduled post or a draft'): ApiError {
+/** The posts an edit or a cancel may change: those not gone out. */
+const NOT_OUT = 'a post that has not gone out (scheduled, a draft, waiting for approval or rejected)'
+
+/** The post, if the user can see it (404 otherwise) and their role allows `action` on it (403 otherwise). */
+export function postFor(deps: AppDeps, access: Access, id: string, action: Action): Promise<PostRecord> {
+  return access.find(action, (scope) => deps.store.posts.get(scope, id), (r) => r.workspaceId, () => notFound('post', id))
+}
+
+export function notEditable(record: PostRecord, verb: string, only = 'a scheduled post or a draft'): ApiError {
   return new ApiError(409, 'post_not_editable', `Post ${record.post.id} is ${record.post.status}; only ${only} can be ${verb}.`, {
     extensions: { post_status: record.post.status },
   })
@@ -49,7 +58,8 @@ async function refusingQueue<T>(pointerOf: (index: number) => string, work: () =
 /** Where a post lists: its scheduled time, or its creation time for a draft with none. */
 const sortTime = (post: Post) => Date.parse(post.scheduled_at ?? post.created_at)
 
-function respond(ctx: Ctx, record: PostRecord, status = 200): void {
+/** Answers a post, with its ETag. */
+export function respond(ctx: Ctx, record: PostRecord, status = 200): void {
   ctx.status = status
   ctx.set('ETag', etag(record))
   ctx.body = record.post
@@ -93,7 +103,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   // The body is parsed in full by parseNewPost (schema and account and platform rules together).
   bind(router, { ...routes.createPost, body: undefined }, async (ctx, { principal }) => {
     const { post: input } = await parseNewPost(deps, accessOf(principal), ctx.request.body ?? {})
-    const record = await refusingQueue(() => '#/queue', () => store.posts.create(principal.user.id, input, clock.now()))
+    const record = await refusingQueue(() => '#/queue', () => store.posts.create(accessOf(principal).actor, input, clock.now()))
     if (!input.draft) scheduler.wake()
     ctx.set('Location', `/v1/posts/${record.post.id}`)
     respond(ctx, record, 201)
@@ -103,7 +113,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   // then nothing kept: no row, no event, no scheduler wake.
   bind(router, { ...routes.validatePost, body: undefined }, async (ctx, { principal }) => {
     const { post, targets } = await parseNewPost(deps, accessOf(principal), ctx.request.body ?? {})
-    const [record] = await refusingQueue(() => '#/queue', () => store.posts.createMany(principal.user.id, [post], clock.now(), { dryRun: true }))
+    const [record] = await refusingQueue(() => '#/queue', () => store.posts.createMany(accessOf(principal).actor, [post], clock.now(), { dryRun: true }))
     ctx.body = { valid: true, scheduled_at: record!.post.scheduled_at, targets }
   })
 
@@ -112,7 +122,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   // posts beyond the free slots, say) and nothing else.
   bind(router, { ...routes.createPosts, body: undefined }, async (ctx, { principal }) => {
     const { posts, dryRun } = await parseNewPosts(deps, accessOf(principal), ctx.request.body ?? {})
-    const records = await refusingQueue((index) => `#/posts/${index}/queue`, () => store.posts.createMany(principal.user.id, posts, clock.now(), { dryRun }))
+    const records = await refusingQueue((index) => `#/posts/${index}/queue`, () => store.posts.createMany(accessOf(principal).actor, posts, clock.now(), { dryRun }))
     if (dryRun) {
       ctx.body = { valid: true, count: records.length }
       return
@@ -128,9 +138,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
     respond(ctx, record)
   })
 
-  /** The post, if the user can see it (404 otherwise) and their role allows `action` on it (403 otherwise). */
-  const allowed = (access: Access, id: string, action: Action) =>
-    access.find(action, (scope) => store.posts.get(scope, id), (r) => r.workspaceId, () => notFound('post', id))
+  const allowed = (access: Access, id: string, action: Action) => postFor(deps, access, id, action)
 
   /**
    * A change computed from a read and written only if the post is still that version. If-Match
@@ -164,10 +172,11 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
     const access = accessOf(principal)
     await changeAsRead(ctx, access, params.id, {
       verb: 'changed',
-      editable: (post) => post.status === 'scheduled' || post.status === 'draft',
+      only: NOT_OUT,
+      editable: (post) => (UPCOMING as readonly string[]).includes(post.status),
       write: async (current) => {
         const changes = await parsePostChanges(deps, access, current.post, ctx.request.body ?? {})
-        return refusingQueue(() => '#/queue', () => store.posts.update([current.workspaceId], params.id, changes, current.version, clock.now()))
+        return refusingQueue(() => '#/queue', () => store.posts.update([current.workspaceId], params.id, changes, current.version, clock.now(), access.actor))
       },
     })
   })
@@ -180,7 +189,7 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
       editable: (post) => post.status === 'draft',
       write: async (current) => {
         const when = await parseSchedule(deps, access, current.post, ctx.request.body ?? {})
-        return refusingQueue(() => '#/queue', () => store.posts.schedule([current.workspaceId], params.id, when, current.version, clock.now()))
+        return refusingQueue(() => '#/queue', () => store.posts.schedule([current.workspaceId], params.id, when, current.version, clock.now(), access.actor))
       },
     })
   })
@@ -188,18 +197,20 @@ export function postRoutes(router: ApiRouter, deps: AppDeps): void {
   bind(router, routes.cancelPost, async (ctx, { params, query, principal }) => {
     const series = query.series === 'true'
     // A post's workspace and series never change, so this read cannot be overtaken by the cancel below.
-    const current = await allowed(accessOf(principal), params.id, 'write_posts')
+    const access = accessOf(principal)
+    const current = await allowed(access, params.id, 'write_posts')
     if (series && current.post.series_id === null) throw invalidField('#/series', `${params.id} is not an occurrence of a series: cancel it without series=true`)
-    const result = await store.posts.cancel([current.workspaceId], params.id, clock.now(), { series })
+    const result = await store.posts.cancel([current.workspaceId], params.id, clock.now(), access.actor, { series })
     if (result.kind === 'not_found') throw notFound('post', params.id)
-    if (result.kind !== 'ok') throw notEditable(result.record, 'cancelled')
+    if (result.kind !== 'ok') throw notEditable(result.record, 'cancelled', NOT_OUT)
     scheduler.wake()
     respond(ctx, result.record)
   })
 
   bind(router, routes.retryPost, async (ctx, { params, principal }) => {
-    const current = await allowed(accessOf(principal), params.id, 'write_posts')
-    const result = await store.posts.retry([current.workspaceId], params.id, clock.now())
+    const access = accessOf(principal)
+    const current = await allowed(access, params.id, 'write_posts')
+    const result = await store.posts.retry([current.workspaceId], params.id, clock.now(), access.actor)
     if (result.kind === 'not_found') throw notFound('post', params.id)
     if (result.kind !== 'ok') {
       throw new ApiError(409, 'post_not_retryable', `Post ${params.id} is ${result.record.post.status}; only a failed or partially published post can be retried.`, {

@@ -101,6 +101,7 @@ export function webhookRoutes(router: ApiRouter, { store, clock, secrets, allowP
       'webhook.test',
       { webhook_id: row.id, message: 'A test event sent from smm on request; it needs no action.' },
       clock.now(),
+      accessOf(principal).actor,
     )
     ctx.status = 202
     ctx.body = { event_id: event.id }

@@ -4,22 +4,14 @@ import { conflict, invalidField, notFound, validationFailed } from '../../src/er
 import { afterId, toPage } from '../../src/pagination.js'
 import { accessOf, type Access } from '../access.js'
 import type { AppDeps } from '../context.js'
-import type { MemberChange, WorkspaceRecord } from '../store/index.js'
+import { workspaceEventOf, type MemberChange, type WorkspaceRecord } from '../store/index.js'
 import type { Workspace } from '../../src/api/workspaces.js'
-import { toIso } from '../../src/time.js'
 import { bind, type ApiRouter } from './bind.js'
 
-/** A workspace as one of its members sees it. */
+/** A workspace as one of its members sees it: as its events carry it, with their role. */
 export function workspaceView(record: WorkspaceRecord, role: Role): Workspace {
-  return {
-    id: record.id,
-    name: record.name,
-    approval_required: record.approvalRequired,
-    personal: record.personalOf !== null,
-    timezone: record.timezone,
-    role,
-    created_at: toIso(record.createdAt),
-  }
+  const { created_at, ...rest } = workspaceEventOf(record)
+  return { ...rest, role, created_at }
 }
 
 const LAST_OWNER = 'A workspace always keeps an owner: make another member owner first.'
@@ -80,11 +72,12 @@ export function workspaceRoutes(router: ApiRouter, deps: AppDeps): void {
   })
 
   bind(router, routes.updateWorkspace, async (ctx, { params, body, principal }) => {
-    const membership = accessOf(principal).workspace(params.id, 'manage_workspace')
+    const access = accessOf(principal)
+    const membership = access.workspace(params.id, 'manage_workspace')
     if (body.timezone !== undefined && membership.personal) {
       throw conflict('personal_workspace', `Workspace ${params.id} is your personal workspace: its time zone is yours. Change it with PATCH /v1/me.`)
     }
-    await store.workspaces.update(params.id, { name: body.name, approvalRequired: body.approval_required, timezone: body.timezone })
+    await store.workspaces.update(params.id, { name: body.name, approvalRequired: body.approval_required, timezone: body.timezone }, clock.now(), access.actor)
     ctx.body = await view(params.id, membership.role)
   })
 
@@ -113,7 +106,7 @@ export function workspaceRoutes(router: ApiRouter, deps: AppDeps): void {
     }
     ownerOnly(access, params.id, [body.role])
     const who = body.user_id !== undefined ? { userId: body.user_id } : { email: body.email! }
-    const change = await store.workspaces.addMember(params.id, who, body.role, clock.now())
+    const change = await store.workspaces.addMember(params.id, who, body.role, clock.now(), access.actor)
     if (change.kind === 'unknown_user') {
       throw 'userId' in who ? invalidField('#/user_id', `no user has the id ${who.userId}`, 'not_found') : invalidField('#/email', `no user has the email ${who.email}`, 'not_found')
     }
@@ -129,7 +122,7 @@ export function workspaceRoutes(router: ApiRouter, deps: AppDeps): void {
     const current = await store.workspaces.member(params.id, params.user_id)
     if (!current) throw notFound(`member ${params.user_id} of workspace`, params.id)
     ownerOnly(access, params.id, [current.role, body.role])
-    const change = await store.workspaces.setRole(params.id, params.user_id, body.role)
+    const change = await store.workspaces.setRole(params.id, params.user_id, body.role, clock.now(), access.actor)
     if (change.kind !== 'ok') refused(change, params.id, params.user_id)
     ctx.body = change.member
   })
@@ -142,7 +135,7 @@ export function workspaceRoutes(router: ApiRouter, deps: AppDeps): void {
     const current = await store.workspaces.member(params.id, params.user_id)
     if (!current) throw notFound(`member ${params.user_id} of workspace`, params.id)
     if (!leaving) ownerOnly(access, params.id, [current.role])
-    const change = await store.workspaces.removeMember(params.id, params.user_id)
+    const change = await store.workspaces.removeMember(params.id, params.user_id, clock.now(), access.actor)
     if (change.kind !== 'ok') refused(change, params.id, params.user_id)
     ctx.status = 204
   })

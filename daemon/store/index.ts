@@ -6,6 +6,7 @@ import { openSqliteStore } from './sqlite/index.js'
 
 export * from './port.js'
 export { whileUnavailable } from './outage.js'
+export { workspaceEventOf } from './rows.js'
 export { databaseFileOf } from './sqlite/db.js'
 export { DataDirInUseError, lockDataDir } from './sqlite/data-dir-lock.js'
 // The PostgreSQL driver is loaded only for a database URL: a daemon on SQLite never pays for it.

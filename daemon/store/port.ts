@@ -43,6 +43,21 @@ export interface NewConnection {
  */
 export type WorkspaceScope = readonly string[]
 
+/**
+ * Who makes a change, as its event (and so the audit log) records it: a user and the key they
+ * used, someone through a review link, or (null) smm itself: publishing, a series moving on.
+ */
+export type Actor = UserActor | { reviewLinkId: string; name: string | null } | null
+
+/** A user acting: through an API key, or (`keyId` null) through the operator's `smm admin`. */
+export interface UserActor {
+  userId: string
+  keyId: string | null
+}
+
+/** smm itself. */
+export const SYSTEM: Actor = null
+
 /** A user's place in a workspace: their role, and what the access rules need to know of it. */
 export interface Membership {
   workspaceId: string
@@ -74,6 +89,7 @@ export type KeyRejection = 'unknown' | 'expired' | 'revoked'
 export interface StoredEvent {
   id: string
   workspaceId: string
+  actor: Actor
   type: EventType
   data: unknown
   createdAt: number
@@ -393,6 +409,8 @@ export interface NewPost {
   scheduledAt: number | null
   /** Kept as a draft (status `draft`, event `post.drafted`): never claimed until scheduled. */
   draft?: boolean
+  /** Waits for approval (status `pending_approval`, event `post.approval_requested`): never claimed until approved. */
+  awaitsApproval?: boolean
   /** Takes the account's next free queue slot after `now`, chosen inside the create's transaction. */
   queue?: boolean
   repeat?: NewRepeat
@@ -404,10 +422,10 @@ export interface NewPost {
   overrides?: Overrides
 }
 
-export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'media' | 'platforms' | 'thread' | 'firstComment' | 'overrides'>> & { scheduledAt?: number }
+export type PostChanges = Partial<Pick<NewPost, 'content' | 'mediaUrls' | 'media' | 'platforms' | 'thread' | 'firstComment' | 'overrides' | 'awaitsApproval'>> & { scheduledAt?: number }
 
-/** When a draft is to be published: at an instant, or at the account's next free queue slot. */
-export type ScheduleAt = { at: number } | { queue: true }
+/** When a draft is to be published: at an instant, or at the account's next free queue slot; and whether it waits for approval first. */
+export type ScheduleAt = ({ at: number } | { queue: true }) & { awaitsApproval?: boolean }
 
 /** Thrown inside a dry run's transaction to roll it back, carrying what it made. */
 export class DryRunRollback<T> extends Error {
@@ -452,6 +470,9 @@ export class MediaUnavailableError extends Error {
     this.name = 'MediaUnavailableError'
   }
 }
+
+/** An approval or a rejection, and what the person said with it (a rejection says what to change). */
+export type Decision = { approve: true; comment?: string } | { approve: false; comment: string }
 
 /** How deleting an account went: done (and how many scheduled posts it cancelled), or why not. */
 export type AccountDeletion =
@@ -515,8 +536,11 @@ export interface UsersStore {
 }
 
 export interface ApiKeysStore {
-  /** Creates a key and returns it with its secret, the only time the secret exists in clear. */
-  create(userId: string, input: NewApiKey, now: number): Promise<NewKeySecret>
+  /**
+   * Creates a key and returns it with its secret, the only time the secret exists in clear;
+   * records `key.created` in each workspace of the user's, whose members it acts among.
+   */
+  create(userId: string, input: NewApiKey, now: number, by: Actor): Promise<NewKeySecret>
   /** Finds the key with this hash and its owner, or says why it is not usable. */
   authenticate(hash: string, now: number): Promise<Principal | KeyRejection>
   /** Records a use of the key, at most once a minute. */
@@ -550,9 +574,23 @@ export interface IdempotencyStore {
 
 export interface EventsStore {
   /** Appends an event on its own (a change and its event are recorded together by the change's own method). */
-  append(workspaceId: string, type: EventType, data: unknown, now: number): Promise<StoredEvent>
+  append(workspaceId: string, type: EventType, data: unknown, now: number, by: Actor): Promise<StoredEvent>
   /** Events in order after a given id (`''` for the first), for the delivery loop. */
   listAfter(afterId: string, limit: number): Promise<StoredEvent[]>
+  /** A workspace's events, newest first, before a given id (`''` for the newest): its audit log. */
+  audit(workspaceId: string, filters: AuditFilters, before: string, limit: number): Promise<AuditRecord[]>
+}
+
+export interface AuditFilters {
+  /** Only these types; a type ending in `.*` is a family (`post.*`). */
+  kinds?: readonly string[]
+  from?: number
+  to?: number
+}
+
+/** An event as the audit log shows it: with the name of the user who acted, as it is now. */
+export interface AuditRecord extends StoredEvent {
+  actorName: string | null
 }
 
 export interface WebhooksStore {
@@ -605,16 +643,16 @@ export interface AccountsStore {
   /** An account of the workspace, created by `userId`. */
   create(workspaceId: string, userId: string, name: string, now: number): Promise<Account>
   /** Renames an account and records `account.updated`, together; undefined if it is not in the scope. */
-  rename(scope: WorkspaceScope, accountId: string, name: string, now: number): Promise<Account | undefined>
+  rename(scope: WorkspaceScope, accountId: string, name: string, now: number, by: Actor): Promise<Account | undefined>
   /** The account, or undefined if there is none in the scope. */
   get(scope: WorkspaceScope, id: string): Promise<Account | undefined>
   /** The account with this id whoever owns it: the public feeds have no user. */
   getPublic(id: string): Promise<Account | undefined>
   listPage(scope: WorkspaceScope, platform: PlatformName | undefined, after: string, limit: number): Promise<Account[]>
   /** Connects (or reconnects) a platform and records `account.connected`, together. */
-  connect(scope: WorkspaceScope, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined>
+  connect(scope: WorkspaceScope, accountId: string, input: NewConnection, now: number, by: Actor): Promise<Connection | undefined>
   /** Removes a connection and records `account.disconnected`; false if there was none. */
-  disconnect(scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number): Promise<boolean>
+  disconnect(scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number, by: Actor): Promise<boolean>
   /** Every connection of one account, for checking a post against its targets. */
   connections(accountId: string): Promise<StoredConnection[]>
   connection(accountId: string, platform: PlatformName): Promise<StoredConnection | undefined>
@@ -626,14 +664,14 @@ export interface PostsStore {
    * queued post's slot is picked inside the transaction, so two never take one slot
    * (QueueRefusedError if there is none).
    */
-  create(authorId: string, input: NewPost, now: number): Promise<PostRecord>
+  create(by: UserActor, input: NewPost, now: number): Promise<PostRecord>
   /**
    * Creates several posts, each with its `post.scheduled` event, in one transaction: all or
    * none. Answers the records in the order of `inputs`. With `dryRun`, the transaction does all
    * of it and is then rolled back: the same refusals (QueueRefusedError when queued posts run
    * out of slots), the records as they would be, and nothing kept.
    */
-  createMany(authorId: string, inputs: NewPost[], now: number, options?: { dryRun?: boolean }): Promise<PostRecord[]>
+  createMany(by: UserActor, inputs: NewPost[], now: number, options?: { dryRun?: boolean }): Promise<PostRecord[]>
   get(scope: WorkspaceScope, id: string): Promise<PostRecord | undefined>
   list(scope: WorkspaceScope, filters: PostFilters, limit: number): Promise<PostRecord[]>
   /** How many posts in the scope match the filters (after the cursor, when there is one). */
@@ -643,22 +681,33 @@ export interface PostsStore {
    * scheduled posts are cancelled (each with `post.cancelled`) if `cancelPosts`, else it refuses;
    * a post being published makes it refuse, so no publish outlives its account.
    */
-  deleteAccount(scope: WorkspaceScope, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion>
-  /** Changes a scheduled post or a draft if it is still at `version`; records `post.updated`. */
-  update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Promise<Change>
+  deleteAccount(scope: WorkspaceScope, accountId: string, options: { cancelPosts: boolean }, now: number, by: Actor): Promise<AccountDeletion>
+  /**
+   * Changes a scheduled post, a draft, or one waiting for approval or rejected, if it is still at
+   * `version`; records `post.updated`. An edit needing approval (`awaitsApproval`), or any edit of
+   * a rejected post, leaves it waiting for approval (with `post.approval_requested` when it was not).
+   */
+  update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number, by: Actor): Promise<Change>
   /**
    * Turns a draft into a scheduled post, if it is still at `version`, and records
    * `post.scheduled`; a queued time is picked inside the transaction (QueueRefusedError if none).
    */
-  schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Promise<Change>
+  schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number, by: Actor): Promise<Change>
   /**
    * Cancels a scheduled post or a draft (a cancelled one is answered as is), with `post.cancelled`. An
    * occurrence of a series is then followed as if it had ended (the next occurrence, or
    * `post.series_ended`); with `series`, the series stops instead: its scheduled occurrences are
    * cancelled and `post.series_ended` recorded (also when this occurrence was cancelled before).
    */
-  cancel(scope: WorkspaceScope, id: string, now: number, options?: { series?: boolean }): Promise<Change>
-  retry(scope: WorkspaceScope, id: string, now: number): Promise<Change>
+  cancel(scope: WorkspaceScope, id: string, now: number, by: Actor, options?: { series?: boolean }): Promise<Change>
+  retry(scope: WorkspaceScope, id: string, now: number, by: Actor): Promise<Change>
+  /**
+   * Decides on a post waiting for approval, if it still is: approved, it is scheduled (at once
+   * if its time has passed: `scheduled_at` becomes `now`), and its series' next occurrences no
+   * longer wait; rejected, it waits for an edit. A comment given is kept with the post, as the
+   * decision's. Records `post.approved` or `post.rejected`.
+   */
+  decide(scope: WorkspaceScope, id: string, decision: Decision, now: number, by: Actor): Promise<Change>
 }
 
 /** Accounts' weekly queue slots (wall-clock times in their workspace's zone). */
@@ -667,7 +716,7 @@ export interface QueuesStore {
   get(scope: WorkspaceScope, accountId: string): Promise<Slot[] | undefined>
   /** Replaces the account's slots; answers them sorted, or undefined if the account is not in the scope. */
   set(scope: WorkspaceScope, accountId: string, slots: readonly Slot[]): Promise<Slot[] | undefined>
-  /** The times in (from, to] of the account's scheduled or publishing posts: the slots they take. */
+  /** The times in (from, to] of the account's scheduled or publishing posts, and those waiting for approval: the slots they take. */
   taken(accountId: string, from: number, to: number): Promise<number[]>
 }
 
@@ -929,18 +978,39 @@ export interface WorkspacesStore {
   listFor(userId: string, after: string, limit: number): Promise<(WorkspaceRecord & { role: Role })[]>
   /** A user's memberships, read afresh (where no request's principal carries them: an OAuth callback). */
   memberships(userId: string): Promise<Membership[]>
-  update(id: string, changes: WorkspaceChanges): Promise<WorkspaceRecord | undefined>
+  /** Changes the workspace and records `workspace.updated`, together. */
+  update(id: string, changes: WorkspaceChanges, now: number, by: Actor): Promise<WorkspaceRecord | undefined>
   /** Deletes a shared workspace without accounts, with its webhooks, events and members. */
   delete(id: string): Promise<WorkspaceDeletion>
   /** A workspace's members, by user id after `after`. */
   members(id: string, after: string, limit: number): Promise<Member[]>
   member(id: string, userId: string): Promise<Member | undefined>
-  /** Adds a user, named by id or email, with a role. */
-  addMember(id: string, who: { userId: string } | { email: string }, role: Role, now: number): Promise<MemberChange>
-  /** Changes a member's role; never the last owner's to another. */
-  setRole(id: string, userId: string, role: Role): Promise<MemberChange>
-  /** Removes a member; never the last owner. */
-  removeMember(id: string, userId: string): Promise<MemberChange>
+  /** Adds a user, named by id or email, with a role; records `workspace.member_added`. */
+  addMember(id: string, who: { userId: string } | { email: string }, role: Role, now: number, by: Actor): Promise<MemberChange>
+  /** Changes a member's role, never the last owner's to another; records `workspace.member_updated`. */
+  setRole(id: string, userId: string, role: Role, now: number, by: Actor): Promise<MemberChange>
+  /** Removes a member, never the last owner; records `workspace.member_removed`. */
+  removeMember(id: string, userId: string, now: number, by: Actor): Promise<MemberChange>
+}
+
+/** A comment on a post, as kept. */
+export interface CommentRecord {
+  id: string
+  postId: string
+  author: Actor
+  /** The author's name: a user's as it is now, a reviewer's as they gave it. */
+  authorName: string | null
+  body: string
+  decision: 'approved' | 'rejected' | null
+  createdAt: number
+}
+
+/** Comments on posts: the team's, reviewers', and those that come with a decision. */
+export interface CommentsStore {
+  /** A post's comments, oldest first, after a comment id (`''` for the first); undefined if the post is not in the scope. */
+  list(scope: WorkspaceScope, postId: string, after: string, limit: number): Promise<CommentRecord[] | undefined>
+  /** Adds a comment and records `post.commented`, together; undefined if the post is not in the scope. */
+  add(scope: WorkspaceScope, postId: string, body: string, now: number, by: Actor): Promise<CommentRecord | undefined>
 }
 
 /** A media object about to be uploaded: its row reserves its size against the user's quota. */
@@ -1081,6 +1151,7 @@ export interface Store {
   webhookDeliveries: WebhookDeliveriesStore
   accounts: AccountsStore
   posts: PostsStore
+  comments: CommentsStore
   queues: QueuesStore
   publishing: PublishingStore
   feed: FeedStore

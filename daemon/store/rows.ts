@@ -17,7 +17,7 @@ import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { FeedAttachment, NewFeedItem, UploadRecord, StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
+import type { Actor, CommentRecord, FeedAttachment, NewFeedItem, UploadRecord, StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -118,6 +118,18 @@ export function workspaceRecordOf(row: WorkspaceRow): WorkspaceRecord {
   }
 }
 
+/** A workspace as its events carry it: as any member sees it, but for a role. */
+export function workspaceEventOf(record: WorkspaceRecord) {
+  return {
+    id: record.id,
+    name: record.name,
+    approval_required: record.approvalRequired,
+    personal: record.personalOf !== null,
+    timezone: record.timezone,
+    created_at: toIso(record.createdAt),
+  }
+}
+
 /** What a principal needs of each workspace its user belongs to. */
 export interface MembershipRow {
   workspace_id: string
@@ -208,11 +220,48 @@ export interface EventRow {
   workspace_id: string
   type: EventType
   data: string
+  actor: string | null
   created_at: number
 }
 
 export function eventFromRow(r: EventRow): StoredEvent {
-  return { id: r.id, workspaceId: r.workspace_id, type: r.type, data: JSON.parse(r.data), createdAt: r.created_at }
+  return { id: r.id, workspaceId: r.workspace_id, type: r.type, data: JSON.parse(r.data), actor: actorOf(r.actor), createdAt: Number(r.created_at) }
+}
+
+/** An actor as both stores keep it: JSON, or NULL for smm itself. */
+export function actorJson(actor: Actor): string | null {
+  if (actor === null) return null
+  return JSON.stringify('userId' in actor ? { user_id: actor.userId, key_id: actor.keyId } : { review_link_id: actor.reviewLinkId, name: actor.name })
+}
+
+export function actorOf(json: string | null): Actor {
+  if (json === null) return null
+  const a = JSON.parse(json) as { user_id?: string; key_id?: string | null; review_link_id?: string; name?: string | null }
+  return a.user_id !== undefined ? { userId: a.user_id, keyId: a.key_id ?? null } : { reviewLinkId: a.review_link_id!, name: a.name ?? null }
+}
+
+/** A comment as both stores read it, its author's name (a user's, as it is now) joined. */
+export interface CommentRow {
+  id: string
+  post_id: string
+  author: string | null
+  author_name: string | null
+  body: string
+  decision: 'approved' | 'rejected' | null
+  created_at: number
+}
+
+export function commentFromRow(row: CommentRow): CommentRecord {
+  const author = actorOf(row.author)
+  return {
+    id: row.id,
+    postId: row.post_id,
+    author,
+    authorName: row.author_name ?? (author !== null && 'reviewLinkId' in author ? author.name : null),
+    body: row.body,
+    decision: row.decision,
+    createdAt: Number(row.created_at),
+  }
 }
 
 export interface IdempotencyRow {
@@ -330,13 +379,20 @@ export function seriesTemplateOf(row: PostRow): string {
  * A column added to the list after a series began is absent from its template, and left out
  * here, so the database's default fills it.
  */
-export function occurrenceRow(template: string, id: string, occurrence: number, scheduledAt: number, now: number): Record<string, unknown> & Pick<PostRow, 'id' | 'platforms' | 'user_id'> {
+export function occurrenceRow(
+  template: string,
+  id: string,
+  occurrence: number,
+  scheduledAt: number,
+  now: number,
+  status: Extract<PostStatus, 'scheduled' | 'pending_approval'> = 'scheduled',
+): Record<string, unknown> & Pick<PostRow, 'id' | 'platforms' | 'user_id'> {
   const copied = JSON.parse(template) as Record<string, unknown>
   const own: Partial<PostRow> = {
     id,
     occurrence,
     scheduled_at: scheduledAt,
-    status: 'scheduled',
+    status,
     version: 1,
     created_at: now,
     updated_at: now,

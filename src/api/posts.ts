@@ -6,7 +6,7 @@ import { route } from './route.js'
 import { unknownWorkspace, WorkspaceFilter } from './workspaces.js'
 import { DURATION, MAX_OCCURRENCES, overAYear, parseInterval, underAnHour } from '../recurrence.js'
 
-export const POST_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
+export const POST_STATUSES = ['draft', 'pending_approval', 'rejected', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const
 export type PostStatus = (typeof POST_STATUSES)[number]
 export const TARGET_STATUSES = ['pending', 'publishing', 'published', 'failed', 'unconfirmed'] as const
 export type TargetStatus = (typeof TARGET_STATUSES)[number]
@@ -310,7 +310,12 @@ export const Post = v.pipe(
       v.nullable(Timestamp),
       v.description('When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at)'),
     ),
-    status: v.pipe(v.picklist(POST_STATUSES), v.description('draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule)')),
+    status: v.pipe(
+      v.picklist(POST_STATUSES),
+      v.description(
+        'draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule); pending_approval: an editor’s post in a workspace that requires approval, never published until an admin or owner approves it (POST /v1/posts/{id}/approve); rejected: sent back with a comment, waiting for an edit (which makes it pending_approval again)',
+      ),
+    ),
     targets: v.array(Target),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -7,6 +7,8 @@ import { details, localTime, paint, table, type Column, type Detail, type Style 
 
 const POST_STYLES: Record<PostStatus, Style> = {
   draft: 'dim',
+  pending_approval: 'yellow',
+  rejected: 'red',
   scheduled: 'cyan',
   publishing: 'yellow',
   published: 'green',

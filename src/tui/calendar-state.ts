@@ -180,6 +180,8 @@ function notChangeable(post: Post, verb: 'edited' | 'cancelled', profileFlag: st
       return `This post was cancelled; press n to write a new one.`
     case 'draft':
     case 'scheduled':
+    case 'pending_approval':
+    case 'rejected':
       return ''
   }
 }

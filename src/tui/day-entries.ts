@@ -19,8 +19,9 @@ export interface FreeSlot {
 export type DayEntry = { kind: 'post'; at: number; post: Post } | { kind: 'slot'; at: number; slot: FreeSlot }
 
 // What takes a slot, as the daemon counts it: a post of the account that will go out, or is
-// going out, at exactly that instant. A draft or a cancelled post leaves the slot free.
-const TAKES_SLOT: ReadonlySet<PostStatus> = new Set(['scheduled', 'publishing'])
+// going out, at exactly that instant, or one waiting for approval. A draft, a rejected or a
+// cancelled post leaves the slot free.
+const TAKES_SLOT: ReadonlySet<PostStatus> = new Set(['scheduled', 'publishing', 'pending_approval'])
 
 /**
  * The free slots of every account's queue within `range` and after `now` (the daemon never

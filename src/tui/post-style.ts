@@ -8,6 +8,8 @@ import { clipToWidth, printable } from '../display-width.js'
 /** The colour (an Ink colour name) and glyph of each post status. */
 export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> = {
   draft: { glyph: '✎', color: 'blue' },
+  pending_approval: { glyph: '?', color: 'yellow' },
+  rejected: { glyph: '↺', color: 'red' },
   scheduled: { glyph: '○', color: 'cyan' },
   publishing: { glyph: '◐', color: 'yellow' },
   published: { glyph: '●', color: 'green' },
@@ -18,6 +20,8 @@ export const STATUS_STYLE: Record<PostStatus, { glyph: string; color: string }> 
 
 const STATUS_WORDS: Record<PostStatus, string> = {
   draft: 'draft',
+  pending_approval: 'waiting for approval',
+  rejected: 'rejected',
   scheduled: 'scheduled',
   publishing: 'publishing',
   published: 'published',
@@ -58,7 +62,7 @@ export function postTime(post: Post, timeZone: string): string {
   return post.scheduled_at === null ? '--:--' : formatTime(placedAt(post), timeZone)
 }
 
-/** Posts that can still be changed or cancelled: scheduled ones and drafts. */
+/** Posts that can still be changed or cancelled: scheduled ones, drafts, and those waiting for (or refused) approval. */
 export function isEditable(post: Post): boolean {
-  return post.status === 'scheduled' || post.status === 'draft'
+  return post.status === 'scheduled' || post.status === 'draft' || post.status === 'pending_approval' || post.status === 'rejected'
 }

@@ -72,7 +72,7 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
  */
 export async function seedBurst(store: Store, ownerId: string, key: string, nodes: readonly ClusterNode[], account: string, count: number, due: number, spreadMs: number): Promise<void> {
   for (let i = 0; i < count - nodes.length; i++) {
-    await store.posts.create(ownerId, { workspaceId: personalWorkspaceId(ownerId), accountId: account, content: `crowd ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: due + (i % spreadMs) }, Date.now())
+    await store.posts.create({ userId: ownerId, keyId: null }, { workspaceId: personalWorkspaceId(ownerId), accountId: account, content: `crowd ${i}`, mediaUrls: [], platforms: ['feed'], scheduledAt: due + (i % spreadMs) }, Date.now())
   }
   for (const node of nodes) {
     const res = await node.http.post('/v1/posts', { account_id: account, content: `armed by ${node.dataDir}`, platforms: ['feed'], scheduled_at: new Date(due).toISOString() }, { key })

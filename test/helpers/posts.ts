@@ -26,7 +26,7 @@ export async function otherUser(t: TestDaemon): Promise<{ userId: string; key: s
   const now = t.clock.now()
   const user = await t.daemon.store.users.create({ name: 'mallory', plan: 'enterprise' }, now)
   await t.daemon.store.users.setPlan(user.id, 'enterprise', { per_minute: 1_000_000, per_hour: 1_000_000, per_day: 1_000_000 })
-  const key = await t.daemon.store.apiKeys.create(user.id, { name: 'other', scopes: ['accounts:read', 'accounts:write', 'posts:read', 'posts:write'] }, now)
+  const key = await t.daemon.store.apiKeys.create(user.id, { name: 'other', scopes: ['accounts:read', 'accounts:write', 'posts:read', 'posts:write'] }, now, null)
   return { userId: user.id, key: key.secret }
 }
 
@@ -36,7 +36,7 @@ export async function person(t: TestDaemon, name: string): Promise<{ userId: str
   const email = `${name.toLowerCase()}-${now}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const user = await t.daemon.store.users.create({ name, email }, now)
   await t.daemon.store.users.setPlan(user.id, 'enterprise', { per_minute: 1_000_000, per_hour: 1_000_000, per_day: 1_000_000 })
-  const key = await t.daemon.store.apiKeys.create(user.id, { name, scopes: SCOPES }, now)
+  const key = await t.daemon.store.apiKeys.create(user.id, { name, scopes: SCOPES }, now, null)
   return { userId: user.id, email, key: key.secret }
 }
 

@@ -84,10 +84,10 @@ export async function startSdkFixture(): Promise<SdkFixture> {
   const store = daemon.daemon.store
   const limitedUser = await store.users.create({ name: 'limited', plan: 'enterprise' }, clock.now())
   await store.users.setPlan(limitedUser.id, 'enterprise', { per_minute: LIMITED_PER_MINUTE, per_hour: 1000, per_day: 10_000 })
-  const limitedKey = await store.apiKeys.create(limitedUser.id, { name: 'limited', scopes: ['profile:read'] }, clock.now())
+  const limitedKey = await store.apiKeys.create(limitedUser.id, { name: 'limited', scopes: ['profile:read'] }, clock.now(), null)
   const member = await store.users.create({ name: 'member', email: MEMBER_EMAIL }, clock.now())
   await store.users.setPlan(member.id, 'enterprise', { per_minute: 1e6, per_hour: 1e6, per_day: 1e6 })
-  const memberKey = await store.apiKeys.create(member.id, { name: 'member', scopes: SCOPES }, clock.now())
+  const memberKey = await store.apiKeys.create(member.id, { name: 'member', scopes: SCOPES }, clock.now(), null)
   const control = await startControl(clock, receiver)
   const caFile = daemon.daemon.tls!.certPath
   return {

@@ -38,7 +38,8 @@ It takes its name, --scope, --expires and --expires-in as \`smm keys create\` do
       const user = flags.user ? await store.users.get(flags.user) : await store.users.owner()
       if (!user) throw notFound('user', flags.user)
       const expiresAt = await this.expiry(flags.expires, flags['expires-in'], user.timezone)
-      return store.apiKeys.create(user.id, { name, scopes: flags.scope ?? SCOPES, expiresAt }, Date.now())
+      // Made by the operator on the daemon's host, not through the API: the audit log says smm made it (a null actor).
+      return store.apiKeys.create(user.id, { name, scopes: flags.scope ?? SCOPES, expiresAt }, Date.now(), null)
     })
     if (!this.jsonEnabled()) {
       const scopes = key.scopes.length === SCOPES.length ? 'every scope' : `scopes ${key.scopes.join(', ')}`

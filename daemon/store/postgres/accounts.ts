@@ -2,7 +2,7 @@ import type { Account } from '../../../src/api/accounts.js'
 import { newId } from '../../../src/ids.js'
 import { toIso } from '../../../src/time.js'
 import type { PlatformName } from '../../platforms/types.js'
-import type { AccountsStore, WorkspaceScope } from '../port.js'
+import { SYSTEM, type AccountsStore, type WorkspaceScope } from '../port.js'
 import { connectionFromRow, storedConnection, type AccountRow, type ConnectionRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { appendEvent } from './events.js'
@@ -40,13 +40,13 @@ export function accountsStore(sql: Sql): AccountsStore {
       return (await one(await sql<AccountRow[]>`
         INSERT INTO accounts (id, workspace_id, user_id, name, created_at) VALUES (${newId('acc', now)}, ${workspaceId}, ${userId}, ${name}, ${now}) RETURNING *`))!
     },
-    async rename(scope, accountId, name, now) {
+    async rename(scope, accountId, name, now, by) {
       return sql.begin(async (tx) => {
         const row = await ownedAccount(tx, scope, accountId, true)
         if (!row) return undefined
         const [renamed] = await tx<AccountRow[]>`UPDATE accounts SET name = ${name} WHERE id = ${accountId} RETURNING *`
         const [account] = await accountsOf(tx, [renamed!])
-        await appendEvent(tx, row.workspace_id, 'account.updated', account, now)
+        await appendEvent(tx, row.workspace_id, 'account.updated', account, now, by)
         return account
       })
     },
@@ -65,7 +65,7 @@ export function accountsStore(sql: Sql): AccountsStore {
         : await sql<AccountRow[]>`SELECT * FROM accounts WHERE workspace_id = ANY(${scope}::text[]) AND id > ${after} ORDER BY id LIMIT ${limit}`
       return accountsOf(sql, rows)
     },
-    async connect(scope, accountId, input, now) {
+    async connect(scope, accountId, input, now, by) {
       return sql.begin(async (tx) => {
         const row = await ownedAccount(tx, scope, accountId, true)
         if (!row) return undefined
@@ -77,18 +77,18 @@ export function accountsStore(sql: Sql): AccountsStore {
             handle = excluded.handle, display_name = excluded.display_name, status = 'active',
             credentials = excluded.credentials, settings = excluded.settings, connected_at = excluded.connected_at`
         const [account] = await accountsOf(tx, [row])
-        await appendEvent(tx, row.workspace_id, 'account.connected', { ...account, platform: input.platform }, now)
+        await appendEvent(tx, row.workspace_id, 'account.connected', { ...account, platform: input.platform }, now, by)
         return account!.connections.find((c) => c.platform === input.platform)!
       })
     },
-    async disconnect(scope, accountId, platform, now) {
+    async disconnect(scope, accountId, platform, now, by) {
       return sql.begin(async (tx) => {
         const row = await ownedAccount(tx, scope, accountId, true)
         if (!row) return false
         const removed = await tx`DELETE FROM connections WHERE account_id = ${accountId} AND platform = ${platform} RETURNING 1`
         if (removed.length === 0) return false
         const [account] = await accountsOf(tx, [row])
-        await appendEvent(tx, row.workspace_id, 'account.disconnected', { ...account, platform }, now)
+        await appendEvent(tx, row.workspace_id, 'account.disconnected', { ...account, platform }, now, by)
         return true
       })
     },
@@ -121,5 +121,5 @@ export async function markReauthRequired(q: Queryable, accountId: string, platfo
   if (changed.length === 0) return
   const [row] = await q<AccountRow[]>`SELECT * FROM accounts WHERE id = ${accountId}`
   const [account] = await accountsOf(q, [row!])
-  await appendEvent(q, row!.workspace_id, 'account.reauth_required', { ...account, platform }, now)
+  await appendEvent(q, row!.workspace_id, 'account.reauth_required', { ...account, platform }, now, SYSTEM)
 }

@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../src/api-key.js'
 import type { NewKeySecret } from '../../../src/api/api-keys.js'
 import { newId } from '../../../src/ids.js'
-import type { ApiKeysStore, NewApiKey } from '../port.js'
+import type { Actor, ApiKeysStore, NewApiKey } from '../port.js'
+import { appendEvent } from './events.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { membershipRows } from './workspaces.js'
@@ -11,15 +12,20 @@ import type { MembershipRow } from '../rows.js'
 // last_used_at is written at most once a minute per key, as on SQLite.
 const LAST_USED_RESOLUTION_MS = 60_000
 
-/** Creates a key on `q` and returns it with its secret, the only time the secret exists in clear. */
-export async function createApiKey(q: Queryable, userId: string, input: NewApiKey, now: number): Promise<NewKeySecret> {
+/**
+ * Creates a key on `q` (a transaction) and returns it with its secret, the only time the secret
+ * exists in clear; each workspace of the user's, where the key acts, records `key.created`.
+ */
+export async function createApiKey(q: Queryable, userId: string, input: NewApiKey, now: number, by: Actor): Promise<NewKeySecret> {
   const secret = generateApiKey()
   const [row] = await q<KeyRow[]>`
     INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at, expires_at)
     VALUES (${newId('key', now)}, ${userId}, ${input.name}, ${apiKeyDisplayPrefix(secret)}, ${hashApiKey(secret)},
             ${input.scopes.join(' ')}, ${now}, ${input.expiresAt ?? null})
     RETURNING *`
-  return { ...keyFromRow(row!), secret }
+  const key = keyFromRow(row!)
+  for (const { workspace_id } of await membershipRows(q, userId)) await appendEvent(q, workspace_id, 'key.created', { ...key, user_id: userId }, now, by)
+  return { ...key, secret }
 }
 
 /** How long (on the daemon's clock) an authenticated key is reused without asking the database, at most. */
@@ -48,7 +54,7 @@ export function apiKeysStore(sql: Sql): ApiKeysStore {
     return row && (userId === null || row.user_id === userId) ? row : undefined
   }
   return {
-    create: (userId, input, now) => createApiKey(sql, userId, input, now),
+    create: (userId, input, now, by) => sql.begin((tx) => createApiKey(tx, userId, input, now, by)),
     async authenticate(hash, now) {
       const fresh = known.get(hash)
       let entry = fresh && now >= fresh.at && now - fresh.at < KNOWN_FOR_MS ? fresh : undefined

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { SCOPES } from '../../../src/api/common.js'
-import type { Store } from '../port.js'
+import { SYSTEM, type Store } from '../port.js'
 import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
 import { apiKeysStore, createApiKey } from './api-keys.js'
@@ -20,6 +20,7 @@ import { usersStore, createUser } from './users.js'
 import { webhookDeliveriesStore } from './webhook-deliveries.js'
 import { webhooksStore } from './webhooks.js'
 import { workspacesStore } from './workspaces.js'
+import { commentsStore } from './comments.js'
 
 export { DatabaseUnreachableError, describeDatabase } from './connect.js'
 
@@ -61,6 +62,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
     webhookDeliveries: guarded(webhookDeliveriesStore(sql, nodeId)),
     accounts: guarded(accountsStore(sql)),
     posts: guarded(postsStore(sql)),
+    comments: guarded(commentsStore(sql)),
     queues: guarded(queuesStore(sql)),
     publishing: guarded(publishingStore(sql, nodeId)),
     feed: guarded(feedStore(sql)),
@@ -74,7 +76,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
         const [any] = await tx`SELECT 1 FROM users LIMIT 1`
         if (any) return undefined
         const user = await createUser(tx, { ...owner, isOwner: true }, now)
-        const key = await createApiKey(tx, user.id, { name: 'owner (first start)', scopes: SCOPES }, now)
+        const key = await createApiKey(tx, user.id, { name: 'owner (first start)', scopes: SCOPES }, now, SYSTEM)
         return { user, key }
       })
     },

@@ -94,7 +94,7 @@ export function mediaStore(sql: Sql): MediaObjectsStore {
         if (!row) return { kind: 'not_found' }
         const using = await tx<{ id: string }[]>`
           SELECT p.id FROM post_media pm JOIN posts p ON p.id = pm.post_id
-           WHERE pm.media_id = ${id} AND p.status IN ('draft', 'scheduled', 'publishing') ORDER BY p.id`
+           WHERE pm.media_id = ${id} AND p.status IN ('draft', 'pending_approval', 'rejected', 'scheduled', 'publishing') ORDER BY p.id`
         if (using.length) return { kind: 'in_use', postIds: using.map((p) => p.id) }
         // Posts that are done with it no longer name it: they keep what the platforms received.
         await tx`DELETE FROM post_media WHERE media_id = ${id}`

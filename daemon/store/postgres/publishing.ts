@@ -1,6 +1,6 @@
 import { FIRST_COLLECTION_AFTER_MS } from '../../analytics/schedule.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, type AbandonedTarget, type ClaimedTarget, type ClaimResult, type HeldTarget, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
+import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, SYSTEM, type AbandonedTarget, type ClaimedTarget, type ClaimResult, type HeldTarget, type PublishingStore, type Settlement, type StoredPart, type TargetRef } from '../port.js'
 import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, postRecordOf, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
 import { markReauthRequired, replaceCredentials } from './accounts.js'
 import type { Queryable, Sql } from './connect.js'
@@ -116,13 +116,13 @@ async function settleRound(tx: Queryable, posts: Map<string, PostRow>, round: re
     if (outcome.kind === 'published' && outcome.refreshed) {
       await replaceCredentials(tx, record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
     }
-    events.push({ workspaceId: record.workspaceId, type: outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', data: { ...record.post, platform }, at })
+    events.push({ workspaceId: record.workspaceId, type: outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', data: { ...record.post, platform }, at, by: SYSTEM })
     const final = finals.get(s)
-    if (final) events.push({ workspaceId: record.workspaceId, type: `post.${final.status}`, data: record.post, at })
+    if (final) events.push({ workspaceId: record.workspaceId, type: `post.${final.status}`, data: record.post, at, by: SYSTEM })
   }
   await appendEvents(tx, events)
   // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
-  for (const s of ended) if (entered.has(s.postId)) await advanceSeries(tx, posts.get(s.postId)!, s.at)
+  for (const s of ended) if (entered.has(s.postId)) await advanceSeries(tx, posts.get(s.postId)!, s.at, SYSTEM)
   return settled
 }
 

@@ -10,7 +10,7 @@ async function slotsOf(q: Queryable, accountId: string) {
 async function takenTimes(q: Queryable, accountId: string, from: number, to: number): Promise<number[]> {
   const rows = await q<{ scheduled_at: number }[]>`
     SELECT scheduled_at FROM posts
-     WHERE account_id = ${accountId} AND status IN ('scheduled', 'publishing') AND scheduled_at > ${from} AND scheduled_at <= ${to}`
+     WHERE account_id = ${accountId} AND status IN ('scheduled', 'publishing', 'pending_approval') AND scheduled_at > ${from} AND scheduled_at <= ${to}`
   return rows.map((r) => r.scheduled_at)
 }
 

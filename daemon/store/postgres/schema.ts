@@ -7,6 +7,7 @@ import { listAndUpkeepIndexes } from './migrations/0010-list-and-upkeep-indexes.
 import { claimFencingToken } from './migrations/0011-claim-fencing-token.js'
 import { media } from './migrations/0012-media.js'
 import { workspaces } from './migrations/0013-workspaces.js'
+import { approval } from './migrations/0014-approval.js'
 import type { Migration } from '../migrations.js'
 
 /**
@@ -14,4 +15,4 @@ import type { Migration } from '../migrations.js'
  * one added since, appended here. Every file in migrations/ (its index too) is history once
  * landed: a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, listAndUpkeepIndexes, claimFencingToken, media, workspaces]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, listAndUpkeepIndexes, claimFencingToken, media, workspaces, approval]

@@ -1,7 +1,8 @@
 import type { Role } from '../../../src/api/workspaces.js'
 import { newId, personalWorkspaceId } from '../../../src/ids.js'
 import type { MemberChange, WorkspaceDeletion, WorkspacesStore } from '../port.js'
-import { memberOf, membershipOf, workspaceRecordOf, type MemberRow, type MembershipRow, type WorkspaceRow } from '../rows.js'
+import { appendEvent } from './events.js'
+import { memberOf, membershipOf, workspaceEventOf, workspaceRecordOf, type MemberRow, type MembershipRow, type WorkspaceRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 
 /** A user's memberships, as a principal carries them. */
@@ -75,13 +76,21 @@ export function workspacesStore(sql: Sql): WorkspacesStore {
     async memberships(userId) {
       return (await membershipRows(sql, userId)).map(membershipOf)
     },
-    async update(id, changes) {
+    async update(id, changes, now, by) {
       const approval = changes.approvalRequired === undefined ? null : changes.approvalRequired ? 1 : 0
-      await sql`
-        UPDATE workspaces SET name = coalesce(${changes.name ?? null}, name), approval_required = coalesce(${approval}::int, approval_required),
-               timezone = coalesce(${changes.timezone ?? null}, timezone)
-         WHERE id = ${id}`
-      return record(sql, id)
+      return locked(
+        id,
+        async (tx) => {
+          await tx`
+            UPDATE workspaces SET name = coalesce(${changes.name ?? null}, name), approval_required = coalesce(${approval}::int, approval_required),
+                   timezone = coalesce(${changes.timezone ?? null}, timezone)
+             WHERE id = ${id}`
+          const after = (await record(tx, id))!
+          await appendEvent(tx, id, 'workspace.updated', workspaceEventOf(after), now, by)
+          return after
+        },
+        undefined,
+      )
     },
     async delete(id) {
       return locked<WorkspaceDeletion>(
@@ -106,7 +115,7 @@ export function workspacesStore(sql: Sql): WorkspacesStore {
       const row = await memberRow(sql, id, userId)
       return row && memberOf(row)
     },
-    async addMember(id, who, role, now) {
+    async addMember(id, who, role, now, by) {
       return locked<MemberChange>(
         id,
         async (tx, found) => {
@@ -116,12 +125,14 @@ export function workspacesStore(sql: Sql): WorkspacesStore {
           const existing = await memberRow(tx, id, user.id)
           if (existing) return { kind: 'already_member', member: memberOf(existing) }
           await tx`INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (${id}, ${user.id}, ${role}, ${now})`
-          return { kind: 'ok', member: memberOf((await memberRow(tx, id, user.id))!) }
+          const added = memberOf((await memberRow(tx, id, user.id))!)
+          await appendEvent(tx, id, 'workspace.member_added', { workspace_id: id, ...added }, now, by)
+          return { kind: 'ok', member: added }
         },
         { kind: 'not_found' },
       )
     },
-    async setRole(id, userId, role) {
+    async setRole(id, userId, role, now, by) {
       return locked<MemberChange>(
         id,
         async (tx) => {
@@ -129,12 +140,14 @@ export function workspacesStore(sql: Sql): WorkspacesStore {
           if (!current) return { kind: 'not_found' }
           if (role !== 'owner' && (await lastOwner(tx, id, current))) return { kind: 'last_owner' }
           await tx`UPDATE workspace_members SET role = ${role} WHERE workspace_id = ${id} AND user_id = ${userId}`
-          return { kind: 'ok', member: memberOf((await memberRow(tx, id, userId))!) }
+          const changed = memberOf((await memberRow(tx, id, userId))!)
+          await appendEvent(tx, id, 'workspace.member_updated', { workspace_id: id, ...changed, previous_role: current.role }, now, by)
+          return { kind: 'ok', member: changed }
         },
         { kind: 'not_found' },
       )
     },
-    async removeMember(id, userId) {
+    async removeMember(id, userId, now, by) {
       return locked<MemberChange>(
         id,
         async (tx, found) => {
@@ -143,7 +156,9 @@ export function workspacesStore(sql: Sql): WorkspacesStore {
           if (found.personal_of !== null) return { kind: 'personal' }
           if (await lastOwner(tx, id, current)) return { kind: 'last_owner' }
           await tx`DELETE FROM workspace_members WHERE workspace_id = ${id} AND user_id = ${userId}`
-          return { kind: 'ok', member: memberOf(current) }
+          const removed = memberOf(current)
+          await appendEvent(tx, id, 'workspace.member_removed', { workspace_id: id, ...removed }, now, by)
+          return { kind: 'ok', member: removed }
         },
         { kind: 'not_found' },
       )

@@ -4,7 +4,7 @@ import { toIso } from '../../../src/time.js'
 import type { PlatformName } from '../../platforms/types.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
-import type { StoredConnection, NewConnection, WorkspaceScope } from '../port.js'
+import { SYSTEM, type Actor, type StoredConnection, type NewConnection, type WorkspaceScope } from '../port.js'
 import { connectionFromRow, storedConnection, type AccountRow, type ConnectionRow } from '../rows.js'
 
 
@@ -51,29 +51,29 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     return row && scope.includes(row.workspace_id) ? row : undefined
   }
 
-  const connect = db.transaction((scope: WorkspaceScope, accountId: string, input: NewConnection, now: number) => {
+  const connect = db.transaction((scope: WorkspaceScope, accountId: string, input: NewConnection, now: number, by: Actor) => {
     const row = owned(scope, accountId)
     if (!row) return undefined
     upsert.run(accountId, input.platform, input.handle, input.displayName, input.sealedCredentials, JSON.stringify(input.settings), now)
     const account = accountFromRow(row)
-    events.appendSync(row.workspace_id, 'account.connected', { ...account, platform: input.platform }, now)
+    events.appendSync(row.workspace_id, 'account.connected', { ...account, platform: input.platform }, now, by)
     return account.connections.find((c) => c.platform === input.platform)!
   })
 
-  const disconnect = db.transaction((scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number) => {
+  const disconnect = db.transaction((scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number, by: Actor) => {
     const row = owned(scope, accountId)
     if (!row || !connection.get(accountId, platform)) return false
     remove.run(accountId, platform)
-    events.appendSync(row.workspace_id, 'account.disconnected', { ...accountFromRow(row), platform }, now)
+    events.appendSync(row.workspace_id, 'account.disconnected', { ...accountFromRow(row), platform }, now, by)
     return true
   })
 
-  const rename = db.transaction((scope: WorkspaceScope, accountId: string, name: string, now: number) => {
+  const rename = db.transaction((scope: WorkspaceScope, accountId: string, name: string, now: number, by: Actor) => {
     const row = owned(scope, accountId)
     if (!row) return undefined
     setName.run(name, accountId)
     const account = accountFromRow(byId.get(accountId)!)
-    events.appendSync(row.workspace_id, 'account.updated', account, now)
+    events.appendSync(row.workspace_id, 'account.updated', account, now, by)
     return account
   })
 
@@ -85,8 +85,8 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     /** Renames an account and records `account.updated`, together; undefined if it is not in the scope. */
-    async rename(scope: WorkspaceScope, accountId: string, name: string, now: number): Promise<Account | undefined> {
-      return rename.immediate(scope, accountId, name, now)
+    async rename(scope: WorkspaceScope, accountId: string, name: string, now: number, by: Actor): Promise<Account | undefined> {
+      return rename.immediate(scope, accountId, name, now, by)
     },
 
     async create(workspaceId: string, userId: string, name: string, now: number): Promise<Account> {
@@ -113,13 +113,13 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     },
 
     /** Connects (or reconnects) a platform and records `account.connected`, together. */
-    async connect(scope: WorkspaceScope, accountId: string, input: NewConnection, now: number): Promise<Connection | undefined> {
-      return connect.immediate(scope, accountId, input, now)
+    async connect(scope: WorkspaceScope, accountId: string, input: NewConnection, now: number, by: Actor): Promise<Connection | undefined> {
+      return connect.immediate(scope, accountId, input, now, by)
     },
 
     /** Removes a connection and records `account.disconnected`; false if there was none. */
-    async disconnect(scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number): Promise<boolean> {
-      return disconnect.immediate(scope, accountId, platform, now)
+    async disconnect(scope: WorkspaceScope, accountId: string, platform: PlatformName, now: number, by: Actor): Promise<boolean> {
+      return disconnect.immediate(scope, accountId, platform, now, by)
     },
 
     /** Every connection of one account, for checking a post against its targets. */
@@ -149,7 +149,7 @@ export function accountsStore(db: Db, events: ReturnType<typeof eventsStore>) {
     markReauthRequiredSync(accountId: string, platform: PlatformName, now: number): void {
       if (markReauth.run(accountId, platform).changes === 0) return
       const row = byId.get(accountId)!
-      events.appendSync(row.workspace_id, 'account.reauth_required', { ...accountFromRow(row), platform }, now)
+      events.appendSync(row.workspace_id, 'account.reauth_required', { ...accountFromRow(row), platform }, now, SYSTEM)
     },
   }
 }

@@ -5,14 +5,15 @@ import type { ApiKey, NewKeySecret } from '../../../src/api/api-keys.js'
 import type { CommitSignal } from './commits.js'
 import type { Db } from './db.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
-import type { Principal, NewApiKey, KeyRejection } from '../port.js'
+import type { Actor, Principal, NewApiKey, KeyRejection } from '../port.js'
+import type { eventsStore } from './events.js'
 import { membershipsOf } from './workspaces.js'
 
 // last_used_at is written at most once a minute per key: exact enough to spot an unused key,
 // and it keeps a write off nearly every authenticated request.
 const LAST_USED_RESOLUTION_MS = 60_000
 
-export function apiKeysStore(db: Db, commits: CommitSignal) {
+export function apiKeysStore(db: Db, commits: CommitSignal, events: ReturnType<typeof eventsStore>) {
   const insert = db.prepare<[string, string, string, string, string, string, number, number | null], void>(
     'INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
@@ -33,12 +34,16 @@ export function apiKeysStore(db: Db, commits: CommitSignal) {
   const revoke = db.prepare<[number, string], void>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?')
   const touch = db.prepare<[number, string], void>('UPDATE api_keys SET last_used_at = ? WHERE id = ?')
 
-  function createSync(userId: string, input: NewApiKey, now: number): NewKeySecret {
+  // A key acts in every workspace of its user's: each one's audit log records it.
+  const createTx = db.transaction((userId: string, input: NewApiKey, now: number, by: Actor): NewKeySecret => {
     const secret = generateApiKey()
     const id = newId('key', now)
     insert.run(id, userId, input.name, apiKeyDisplayPrefix(secret), hashApiKey(secret), input.scopes.join(' '), now, input.expiresAt ?? null)
-    return { ...keyFromRow(byId.get(id)!), secret }
-  }
+    const key = keyFromRow(byId.get(id)!)
+    for (const { workspace_id } of memberships(userId)) events.appendSync(workspace_id, 'key.created', { ...key, user_id: userId }, now, by)
+    return { ...key, secret }
+  })
+  const createSync = (userId: string, input: NewApiKey, now: number, by: Actor): NewKeySecret => createTx(userId, input, now, by)
 
   // Keys already authenticated (with their owner's memberships), by hash, so the hot path does
   // not re-read and re-map the same rows. Any commit to the database drops them all (a member
@@ -50,8 +55,8 @@ export function apiKeysStore(db: Db, commits: CommitSignal) {
     /** The synchronous core of `create`, for units of work that span tables. */
     createSync,
     /** Creates a key and returns it with its secret, the only time the secret exists in clear. */
-    async create(userId: string, input: NewApiKey, now: number): Promise<NewKeySecret> {
-      return createSync(userId, input, now)
+    async create(userId: string, input: NewApiKey, now: number, by: Actor): Promise<NewKeySecret> {
+      return createTx.immediate(userId, input, now, by)
     },
 
     /** Finds the key with this hash and its owner, or says why it is not usable. */

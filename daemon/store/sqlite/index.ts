@@ -1,6 +1,6 @@
 import { SCOPES } from '../../../src/api/common.js'
 import { ownerOnlyFile } from '../../files.js'
-import type { NewUser, Store } from '../port.js'
+import { SYSTEM, type NewUser, type Store } from '../port.js'
 import { accountsStore } from './accounts.js'
 import { analyticsStore } from './analytics.js'
 import { apiKeysStore } from './api-keys.js'
@@ -22,6 +22,7 @@ import { usersStore } from './users.js'
 import { webhookDeliveriesStore } from './webhook-deliveries.js'
 import { webhooksStore } from './webhooks.js'
 import { workspacesStore } from './workspaces.js'
+import { commentsStore } from './comments.js'
 
 /** Checks that the store implements the port while keeping its own type, for its own tests. */
 const implementsPort = <T extends Store>(store: T): T => store
@@ -43,21 +44,21 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
   const checkpointer = options.backgroundCheckpoints && file !== ':memory:' ? BackgroundCheckpointer.start(db, file, options.backgroundCheckpoints) : undefined
   const users = usersStore(db)
   const commits = commitSignal(db)
-  const apiKeys = apiKeysStore(db, commits)
-  const rateLimits = rateLimitsStore(db)
   const events = eventsStore(db)
+  const apiKeys = apiKeysStore(db, commits, events)
+  const rateLimits = rateLimitsStore(db)
   const accounts = accountsStore(db, events)
   const queues = queuesStore(db)
   const anyUser = db.prepare('SELECT 1 FROM users LIMIT 1')
   const bootstrapOwner = db.transaction((owner: NewUser, now: number) => {
     if (anyUser.get()) return undefined
     const user = users.createSync({ ...owner, isOwner: true }, now)
-    const key = apiKeys.createSync(user.id, { name: 'owner (first start)', scopes: SCOPES }, now)
+    const key = apiKeys.createSync(user.id, { name: 'owner (first start)', scopes: SCOPES }, now, SYSTEM)
     return { user, key }
   })
   const store = implementsPort({
     users,
-    workspaces: workspacesStore(db),
+    workspaces: workspacesStore(db, events),
     apiKeys,
     async bootstrapOwner(owner, now) {
       return bootstrapOwner.immediate(owner, now)
@@ -69,6 +70,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
     events,
     accounts,
     posts: postsStore(db, events, accounts, queues),
+    comments: commentsStore(db, events),
     queues,
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),

@@ -3,8 +3,8 @@ import type { Db } from './db.js'
 import type { MediaDeletion, MediaFacts, MediaObjectsStore, MediaReservation, NewMedia, NewUpload, RemovableMedia, UploadLock, UploadRecord } from '../port.js'
 import { MEDIA_GRACE_MS, mediaOf, uploadOf, type MediaRow, type UploadRow } from '../rows.js'
 
-/** Posts in these states still need their media: deleting one they use is refused. */
-export const ACTIVE_POST_STATUSES = "('draft', 'scheduled', 'publishing')"
+/** Posts in these states still need their media (they have not gone out): deleting one they use is refused. */
+export const ACTIVE_POST_STATUSES = "('draft', 'pending_approval', 'rejected', 'scheduled', 'publishing')"
 
 /**
  * What posts need of media, inside their own transactions: their references kept in

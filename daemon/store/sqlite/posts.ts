@@ -6,7 +6,9 @@ import type { eventsStore } from './events.js'
 import type { queuesStore } from './queues.js'
 import { mediaIdsOf } from '../../../src/post-parts.js'
 import type { MediaRef, Overrides } from '../../../src/api/posts.js'
-import { DryRunRollback, dryRunResult, MediaUnavailableError, type AccountDeletion, type PostRecord, type NewPost, type PostChanges, type PostFilters, type Change, type ScheduleAt, type WorkspaceScope } from '../port.js'
+import { DryRunRollback, dryRunResult, MediaUnavailableError, type AccountDeletion, type Actor, type Decision, type PostRecord, type NewPost, type PostChanges, type PostFilters, type Change, type ScheduleAt, type UserActor, type WorkspaceScope } from '../port.js'
+import { actorJson } from '../rows.js'
+import { afterEdit, startOf, UPCOMING, UPCOMING_SQL } from '../approval.js'
 import type { PostRow } from '../rows.js'
 import { mediaReferences } from './media.js'
 import { postReader } from './post-reader.js'
@@ -27,7 +29,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   // Prepared on first use: a database from before media (a migration's own test) has no such tables.
   let references: ReturnType<typeof mediaReferences> | undefined
   const media = () => (references ??= mediaReferences(db))
-  const insert = db.prepare<[string, string, string, string, string, string, string, number | null, 'draft' | 'scheduled', number, number, string, string | null, string, string], void>(
+  const insert = db.prepare<[string, string, string, string, string, string, string, number | null, PostStatus, number, number, string, string | null, string, string], void>(
     `INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides, media)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
   )
@@ -35,9 +37,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
   // The compare-and-swap on status and version is what makes an edit racing the scheduler's
   // claim (or another edit) lose cleanly instead of overwriting.
-  const update = db.prepare<[string, string, string, number | null, number, string, string | null, string, string, string, number], void>(
-    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, updated_at = ?, thread = ?, first_comment = ?, overrides = ?, media = ?, version = version + 1
-      WHERE id = ? AND status IN ('scheduled', 'draft') AND version = ?`,
+  const update = db.prepare<[string, string, string, number | null, PostStatus, number, string, string | null, string, string, string, number], void>(
+    `UPDATE posts SET content = ?, media_urls = ?, platforms = ?, scheduled_at = ?, status = ?, updated_at = ?, thread = ?, first_comment = ?, overrides = ?, media = ?, version = version + 1
+      WHERE id = ? AND status IN ${UPCOMING_SQL} AND version = ?`,
   )
   /** Names the post's media in post_media, or throws (rolling the unit of work back) when one is gone. */
   const linkMedia = (postId: string, post: { media?: MediaRef[]; thread: { media?: MediaRef[] }[]; overrides: Overrides }, now: number) => {
@@ -45,10 +47,20 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (missing.length) throw new MediaUnavailableError(missing)
   }
   const cancel = db.prepare<[number, number, string], void>(
-    "UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status IN ('scheduled', 'draft')",
+    `UPDATE posts SET status = 'cancelled', cancelled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status IN ${UPCOMING_SQL}`,
   )
-  const scheduleDraft = db.prepare<[number, number, string, number], void>(
-    "UPDATE posts SET status = 'scheduled', scheduled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'draft' AND version = ?",
+  const scheduleDraft = db.prepare<[PostStatus, number, number, string, number], void>(
+    "UPDATE posts SET status = ?, scheduled_at = ?, updated_at = ?, version = version + 1 WHERE id = ? AND status = 'draft' AND version = ?",
+  )
+  // Approved, a post is due at its time, or at once if that has passed (analytics then measure
+  // its delay from the approval, and a post approved late is not failed as missed).
+  const decide = db.prepare<{ status: PostStatus; now: number; id: string }, void>(
+    `UPDATE posts SET status = @status, scheduled_at = CASE WHEN @status = 'scheduled' THEN max(scheduled_at, @now) ELSE scheduled_at END,
+            updated_at = @now, version = version + 1
+      WHERE id = @id AND status = 'pending_approval'`,
+  )
+  const insertComment = db.prepare<[string, string, string | null, string, string | null, number], void>(
+    'INSERT INTO post_comments (id, post_id, author, body, decision, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   )
   // A retry leaves `scheduled_at` as the user set it (analytics measures delays from it): the
   // retry time goes on the targets, which the claim keeps as their due time.
@@ -71,7 +83,8 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     return row && scope.includes(row.workspace_id) ? reader.recordFromRow(row) : undefined
   }
 
-  const create = db.transaction((authorId: string, input: NewPost, now: number, index = 0): PostRecord => {
+  const create = db.transaction((by: UserActor, input: NewPost, now: number, index = 0): PostRecord => {
+    const start = startOf(input.draft === true, input.awaitsApproval === true)
     const id = newId('pst', now)
     // A queued post's slot is picked here, in the (immediate) transaction: the next queued
     // create waits for this one to commit, then sees the slot taken.
@@ -79,13 +92,13 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     insert.run(
       id,
       input.workspaceId,
-      authorId,
+      by.userId,
       input.accountId,
       input.content,
       JSON.stringify(input.mediaUrls),
       JSON.stringify(input.platforms),
       scheduledAt,
-      input.draft ? 'draft' : 'scheduled',
+      start.status,
       now,
       now,
       JSON.stringify(input.thread ?? []),
@@ -97,23 +110,23 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     linkMedia(id, { media: input.media, thread: input.thread ?? [], overrides: input.overrides ?? {} }, now)
     if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
-    events.appendSync(input.workspaceId, input.draft ? 'post.drafted' : 'post.scheduled', record.post, now)
+    events.appendSync(input.workspaceId, start.event, record.post, now, by)
     return record
   })
 
   // One transaction around the single creation's steps: a throw anywhere (a foreign key, a
   // constraint, no free slot) rolls back every post created before it; queued posts fill
   // consecutive free slots, each seeing the ones before it taken.
-  const createMany = db.transaction((authorId: string, inputs: NewPost[], now: number, dryRun: boolean): PostRecord[] => {
-    const records = inputs.map((input, index) => create(authorId, input, now, index))
+  const createMany = db.transaction((by: UserActor, inputs: NewPost[], now: number, dryRun: boolean): PostRecord[] => {
+    const records = inputs.map((input, index) => create(by, input, now, index))
     if (dryRun) throw new DryRunRollback(records)
     return records
   })
 
-  const change = db.transaction((scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Change => {
+  const change = db.transaction((scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number, by: Actor): Change => {
     const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
-    if (current.post.status !== 'scheduled' && current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
+    if (!(UPCOMING as readonly string[]).includes(current.post.status)) return { kind: 'wrong_state', record: current }
     if (current.version !== version) return { kind: 'version_mismatch', record: current }
     const p = current.post
     // What the post keeps as given (its thread and media as named, not as the API shows them).
@@ -122,11 +135,13 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     const thread = changes.thread ? JSON.stringify(changes.thread) : row.thread
     const overrides = changes.overrides ? JSON.stringify(changes.overrides) : row.overrides
     const mediaRefs = changes.media ? JSON.stringify(changes.media) : row.media
+    const after = afterEdit(p.status, changes.awaitsApproval === true)
     update.run(
       changes.content ?? p.content,
       JSON.stringify(changes.mediaUrls ?? p.media_urls),
       JSON.stringify(platforms),
       changes.scheduledAt ?? (p.scheduled_at === null ? null : Date.parse(p.scheduled_at)),
+      after.status,
       now,
       thread,
       changes.firstComment !== undefined ? changes.firstComment : p.first_comment,
@@ -143,48 +158,64 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       for (const platform of platforms) insertTarget.run(id, platform)
     }
     const record = reader.recordSync(id)!
-    events.appendSync(record.workspaceId, 'post.updated', record.post, now)
+    for (const type of after.events) events.appendSync(record.workspaceId, type, record.post, now, by)
     return { kind: 'ok', record }
   })
 
-  const scheduleTx = db.transaction((scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Change => {
+  const scheduleTx = db.transaction((scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number, by: Actor): Change => {
     const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (current.post.status !== 'draft') return { kind: 'wrong_state', record: current }
     if (current.version !== version) return { kind: 'version_mismatch', record: current }
     const at = 'at' in when ? when.at : queues.pickSync(current.post.account_id, now)
-    scheduleDraft.run(at, now, id, version)
+    const start = startOf(false, when.awaitsApproval === true)
+    scheduleDraft.run(start.status, at, now, id, version)
     const record = reader.recordSync(id)!
-    events.appendSync(record.workspaceId, 'post.scheduled', record.post, now)
+    events.appendSync(record.workspaceId, start.event, record.post, now, by)
     return { kind: 'ok', record }
   })
 
-  const cancelTx = db.transaction((scope: WorkspaceScope, id: string, now: number, stopSeries: boolean): Change => {
+  const cancelTx = db.transaction((scope: WorkspaceScope, id: string, now: number, stopSeries: boolean, by: Actor): Change => {
     const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (current.post.status === 'cancelled') {
-      if (stopSeries) series.stopSync(id, now)
+      if (stopSeries) series.stopSync(id, now, by)
       return { kind: 'ok', record: current }
     }
     if (cancel.run(now, now, id).changes === 0) return { kind: 'wrong_state', record: current }
     const record = reader.recordSync(id)!
-    events.appendSync(record.workspaceId, 'post.cancelled', record.post, now)
+    events.appendSync(record.workspaceId, 'post.cancelled', record.post, now, by)
     // An occurrence cancelled alone is skipped: the series goes on as if it had been published.
-    if (stopSeries) series.stopSync(id, now)
-    else series.advanceSync(id, now)
+    if (stopSeries) series.stopSync(id, now, by)
+    else series.advanceSync(id, now, by)
     return { kind: 'ok', record }
   })
 
-  // Drafts are the user's work too: they are cancelled with the scheduled posts, or make it refuse.
+  const decideTx = db.transaction((scope: WorkspaceScope, id: string, decision: Decision, now: number, by: Actor): Change => {
+    const current = owned(scope, id)
+    if (!current) return { kind: 'not_found' }
+    if (decide.run({ status: decision.approve ? 'scheduled' : 'rejected', now, id }).changes === 0) return { kind: 'wrong_state', record: current }
+    if (decision.comment !== undefined) insertComment.run(newId('cmt', now), id, actorJson(by), decision.comment, decision.approve ? 'approved' : 'rejected', now)
+    const row = reader.rowSync(id)!
+    if (decision.approve && row.series_id) series.approveSync(row.series_id)
+    // An approved post is due at once if its time has passed: what was due for it is forgotten.
+    if (decision.approve) forgetRetryTime.run(id)
+    const record = reader.recordFromRow(row)
+    events.appendSync(record.workspaceId, decision.approve ? 'post.approved' : 'post.rejected', { ...record.post, comment: decision.comment ?? null }, now, by)
+    return { kind: 'ok', record }
+  })
+
+  // Drafts and posts waiting for approval are the user's work too: they are cancelled with the
+  // scheduled posts, or make it refuse.
   const postsOfAccount = db.prepare<[string], { id: string; status: PostStatus }>(
-    "SELECT id, status FROM posts WHERE account_id = ? AND status IN ('draft', 'scheduled', 'publishing')",
+    `SELECT id, status FROM posts WHERE account_id = ? AND (status IN ${UPCOMING_SQL} OR status = 'publishing')`,
   )
   const deleteAccountRow = db.prepare<[string], void>('DELETE FROM accounts WHERE id = ?')
 
   // Deleting an account is a unit of work over its posts: its scheduled posts are cancelled
   // (each with post.cancelled, so subscribers learn they will not go out) or make it refuse,
   // and a post being published makes it wait, so no publish outlives its account's row.
-  const deleteAccountTx = db.transaction((scope: WorkspaceScope, accountId: string, cancelPosts: boolean, now: number): AccountDeletion => {
+  const deleteAccountTx = db.transaction((scope: WorkspaceScope, accountId: string, cancelPosts: boolean, now: number, by: Actor): AccountDeletion => {
     const account = accounts.getSync(scope, accountId)
     if (!account) return { kind: 'not_found' }
     const open = postsOfAccount.all(accountId)
@@ -192,9 +223,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (open.length > 0 && !cancelPosts) return { kind: 'has_scheduled', count: open.length }
     for (const { id } of open) {
       cancel.run(now, now, id)
-      events.appendSync(account.workspace_id, 'post.cancelled', reader.recordSync(id)!.post, now)
+      events.appendSync(account.workspace_id, 'post.cancelled', reader.recordSync(id)!.post, now, by)
     }
-    events.appendSync(account.workspace_id, 'account.deleted', account, now)
+    events.appendSync(account.workspace_id, 'account.deleted', account, now, by)
     const used = media().ofAccountSync(accountId)
     deleteAccountRow.run(accountId)
     // What only this account's posts used goes with them, at the cleanup's next run.
@@ -202,13 +233,13 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     return { kind: 'ok', cancelled: open.length }
   })
 
-  const retryTx = db.transaction((scope: WorkspaceScope, id: string, now: number): Change => {
+  const retryTx = db.transaction((scope: WorkspaceScope, id: string, now: number, by: Actor): Change => {
     const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
     if (requeue.run(now, id).changes === 0) return { kind: 'wrong_state', record: current }
     requeueTargets.run(now, id)
     const record = reader.recordSync(id)!
-    events.appendSync(record.workspaceId, 'post.scheduled', record.post, now)
+    events.appendSync(record.workspaceId, 'post.scheduled', record.post, now, by)
     return { kind: 'ok', record }
   })
 
@@ -245,13 +276,13 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
 
   return {
     /** Creates a scheduled post (or a draft) and its pending targets, and records `post.scheduled` (or `post.drafted`), together. */
-    async create(authorId: string, input: NewPost, now: number): Promise<PostRecord> {
-      return create.immediate(authorId, input, now)
+    async create(by: UserActor, input: NewPost, now: number): Promise<PostRecord> {
+      return create.immediate(by, input, now)
     },
 
     /** Creates several posts as `create` does, in one transaction: all or none. */
-    async createMany(authorId: string, inputs: NewPost[], now: number, { dryRun = false } = {}): Promise<PostRecord[]> {
-      return dryRunResult(() => createMany.immediate(authorId, inputs, now, dryRun))
+    async createMany(by: UserActor, inputs: NewPost[], now: number, { dryRun = false } = {}): Promise<PostRecord[]> {
+      return dryRunResult(() => createMany.immediate(by, inputs, now, dryRun))
     },
 
     /** The post; undefined if there is none in the scope. */
@@ -301,31 +332,36 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     },
 
     /** Applies changes to a scheduled post or a draft if it is still at `version`; records `post.updated`. */
-    async update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number): Promise<Change> {
-      return change.immediate(scope, id, changes, version, now)
+    async update(scope: WorkspaceScope, id: string, changes: PostChanges, version: number, now: number, by: Actor): Promise<Change> {
+      return change.immediate(scope, id, changes, version, now, by)
     },
 
     /** Schedules a draft still at `version` (at a time, or at its account's next free slot); records `post.scheduled`. */
-    async schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number): Promise<Change> {
-      return scheduleTx.immediate(scope, id, when, version, now)
+    async schedule(scope: WorkspaceScope, id: string, when: ScheduleAt, version: number, now: number, by: Actor): Promise<Change> {
+      return scheduleTx.immediate(scope, id, when, version, now, by)
     },
 
     /** Deletes an account with its connections, posts and feed, and records `account.deleted`. */
-    async deleteAccount(scope: WorkspaceScope, accountId: string, options: { cancelPosts: boolean }, now: number): Promise<AccountDeletion> {
-      return deleteAccountTx.immediate(scope, accountId, options.cancelPosts, now)
+    async deleteAccount(scope: WorkspaceScope, accountId: string, options: { cancelPosts: boolean }, now: number, by: Actor): Promise<AccountDeletion> {
+      return deleteAccountTx.immediate(scope, accountId, options.cancelPosts, now, by)
     },
 
     /** Cancels a scheduled post or a draft (a cancelled one is answered as is); records `post.cancelled`; moves on or stops its series. */
-    async cancel(scope: WorkspaceScope, id: string, now: number, options: { series?: boolean } = {}): Promise<Change> {
-      return cancelTx.immediate(scope, id, now, options.series === true)
+    async cancel(scope: WorkspaceScope, id: string, now: number, by: Actor, options: { series?: boolean } = {}): Promise<Change> {
+      return cancelTx.immediate(scope, id, now, options.series === true, by)
     },
 
     /**
      * Re-queues the failed and unconfirmed targets of a failed or partly published post, due
      * now; the post keeps its `scheduled_at` and each target its attempt count.
      */
-    async retry(scope: WorkspaceScope, id: string, now: number): Promise<Change> {
-      return retryTx.immediate(scope, id, now)
+    async retry(scope: WorkspaceScope, id: string, now: number, by: Actor): Promise<Change> {
+      return retryTx.immediate(scope, id, now, by)
+    },
+
+    /** Approves or rejects a post waiting for approval, with the comment given; records `post.approved` or `post.rejected`. */
+    async decide(scope: WorkspaceScope, id: string, decision: Decision, now: number, by: Actor): Promise<Change> {
+      return decideTx.immediate(scope, id, decision, now, by)
     },
   }
 }

@@ -7,7 +7,7 @@ import { batchRollups, type BatchRollups } from './batch-rollups.js'
 import { postReader } from './post-reader.js'
 import { seriesSteps } from './series.js'
 import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
-import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, type AbandonedTarget, type TargetRef, type ClaimedTarget, type HeldTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
+import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, SYSTEM, type AbandonedTarget, type TargetRef, type ClaimedTarget, type HeldTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
 
 /** A target as the batch statements return it. */
 type TargetKey = { post_id: string; platform: PlatformName }
@@ -185,10 +185,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       if (outcome.kind === 'published' && outcome.refreshed) {
         accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
       }
-      events.appendSync(record.workspaceId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, at)
-      if (final) events.appendSync(record.workspaceId, `post.${final.status}`, record.post, at)
+      events.appendSync(record.workspaceId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, at, SYSTEM)
+      if (final) events.appendSync(record.workspaceId, `post.${final.status}`, record.post, at, SYSTEM)
       // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
-      if (entered.has(postId) && row.series_id) series.advanceSync(postId, at)
+      if (entered.has(postId) && row.series_id) series.advanceSync(postId, at, SYSTEM)
     }
     return recorded
   }

@@ -10,7 +10,7 @@ export function queuesStore(db: Db) {
   const clear = db.prepare<[string], void>('DELETE FROM queue_slots WHERE account_id = ?')
   const insert = db.prepare<[string, number, number], void>('INSERT INTO queue_slots (account_id, day, minute) VALUES (?, ?, ?)')
   const takenTimes = db.prepare<[string, number, number], number>(
-    "SELECT scheduled_at FROM posts WHERE account_id = ? AND status IN ('scheduled', 'publishing') AND scheduled_at > ? AND scheduled_at <= ?",
+    "SELECT scheduled_at FROM posts WHERE account_id = ? AND status IN ('scheduled', 'publishing', 'pending_approval') AND scheduled_at > ? AND scheduled_at <= ?",
   ).pluck()
   // The slots are wall-clock times in the account's workspace's zone (a personal one's is its user's).
   const timezoneOf = db.prepare<[string], string>(`SELECT coalesce(u.timezone, w.timezone) FROM accounts a JOIN workspaces w ON w.id = a.workspace_id LEFT JOIN users u ON u.id = w.personal_of WHERE a.id = ?`).pluck()

@@ -11,6 +11,7 @@ import { outboxQueue } from './migrations/0017-outbox-queue.js'
 import { claimFencingToken } from './migrations/0018-claim-fencing-token.js'
 import { media } from './migrations/0019-media.js'
 import { workspaces } from './migrations/0020-workspaces.js'
+import { approval } from './migrations/0021-approval.js'
 import type { Migration } from '../migrations.js'
 
 /**
@@ -18,4 +19,4 @@ import type { Migration } from '../migrations.js'
  * added since, appended here. Every file in migrations/ (its index too) is history once landed:
  * a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces, approval]

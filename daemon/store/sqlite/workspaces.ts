@@ -1,8 +1,10 @@
 import type { Member, Role } from '../../../src/api/workspaces.js'
 import { newId } from '../../../src/ids.js'
-import type { MemberChange, Membership, NewWorkspace, WorkspaceChanges, WorkspaceDeletion, WorkspaceRecord, WorkspacesStore } from '../port.js'
+import type { Actor, MemberChange, Membership, NewWorkspace, WorkspaceChanges, WorkspaceDeletion, WorkspaceRecord, WorkspacesStore } from '../port.js'
 import { memberOf, membershipOf, workspaceRecordOf, type MemberRow, type MembershipRow, type WorkspaceRow } from '../rows.js'
 import type { Db } from './db.js'
+import type { eventsStore } from './events.js'
+import { workspaceEventOf } from '../rows.js'
 
 /** A workspace's columns, its zone resolved: a personal workspace's is its user's (`u`, joined on `personal_of`). */
 const WORKSPACE_COLUMNS = 'w.id, w.name, w.personal_of, w.approval_required, coalesce(u.timezone, w.timezone) AS zone, w.created_at'
@@ -16,7 +18,7 @@ export function membershipsOf(db: Db) {
   return (userId: string): MembershipRow[] => statement.all(userId)
 }
 
-export function workspacesStore(db: Db): WorkspacesStore {
+export function workspacesStore(db: Db, events: ReturnType<typeof eventsStore>): WorkspacesStore {
   const insert = db.prepare<[string, string, number, string, number], void>(
     'INSERT INTO workspaces (id, name, approval_required, timezone, created_at) VALUES (?, ?, ?, ?, ?)',
   )
@@ -68,7 +70,20 @@ export function workspacesStore(db: Db): WorkspacesStore {
 
   // Each change to the members is read and written in one immediate transaction: two owners
   // demoting each other at once cannot both succeed and leave the workspace without one.
-  const add = db.transaction((id: string, who: { userId: string } | { email: string }, role: Role, now: number): MemberChange => {
+  const changed = db.transaction((id: string, changes: WorkspaceChanges, now: number, by: Actor) => {
+    if (!record(id)) return undefined
+    update.run({
+      id,
+      name: changes.name ?? null,
+      approval: changes.approvalRequired === undefined ? null : changes.approvalRequired ? 1 : 0,
+      timezone: changes.timezone ?? null,
+    })
+    const after = record(id)!
+    events.appendSync(id, 'workspace.updated', workspaceEventOf(after), now, by)
+    return after
+  })
+
+  const add = db.transaction((id: string, who: { userId: string } | { email: string }, role: Role, now: number, by: Actor): MemberChange => {
     const found = record(id)
     if (!found) return { kind: 'not_found' }
     if (found.personalOf !== null) return { kind: 'personal' }
@@ -77,27 +92,33 @@ export function workspacesStore(db: Db): WorkspacesStore {
     const existing = member.get(id, userId)
     if (existing) return { kind: 'already_member', member: memberOf(existing) }
     insertMember.run(id, userId, role, now)
-    return { kind: 'ok', member: memberOf(member.get(id, userId)!) }
+    const added = memberOf(member.get(id, userId)!)
+    events.appendSync(id, 'workspace.member_added', { workspace_id: id, ...added }, now, by)
+    return { kind: 'ok', member: added }
   })
 
   /** Whether taking `userId`'s owner role away leaves none: the change is refused then. */
   const lastOwner = (id: string, current: MemberRow) => current.role === 'owner' && owners.get(id)! <= 1
 
-  const changeRole = db.transaction((id: string, userId: string, role: Role): MemberChange => {
+  const changeRole = db.transaction((id: string, userId: string, role: Role, now: number, by: Actor): MemberChange => {
     const current = member.get(id, userId)
     if (!current) return { kind: 'not_found' }
     if (role !== 'owner' && lastOwner(id, current)) return { kind: 'last_owner' }
     setRole.run(role, id, userId)
-    return { kind: 'ok', member: memberOf(member.get(id, userId)!) }
+    const changedMember = memberOf(member.get(id, userId)!)
+    events.appendSync(id, 'workspace.member_updated', { workspace_id: id, ...changedMember, previous_role: current.role }, now, by)
+    return { kind: 'ok', member: changedMember }
   })
 
-  const drop = db.transaction((id: string, userId: string): MemberChange => {
+  const drop = db.transaction((id: string, userId: string, now: number, by: Actor): MemberChange => {
     const current = member.get(id, userId)
     if (!current) return { kind: 'not_found' }
     if (record(id)!.personalOf !== null) return { kind: 'personal' }
     if (lastOwner(id, current)) return { kind: 'last_owner' }
     removeMember.run(id, userId)
-    return { kind: 'ok', member: memberOf(current) }
+    const removed = memberOf(current)
+    events.appendSync(id, 'workspace.member_removed', { workspace_id: id, ...removed }, now, by)
+    return { kind: 'ok', member: removed }
   })
 
   return {
@@ -113,14 +134,8 @@ export function workspacesStore(db: Db): WorkspacesStore {
     async memberships(userId): Promise<Membership[]> {
       return memberships(userId).map(membershipOf)
     },
-    async update(id, changes: WorkspaceChanges) {
-      update.run({
-        id,
-        name: changes.name ?? null,
-        approval: changes.approvalRequired === undefined ? null : changes.approvalRequired ? 1 : 0,
-        timezone: changes.timezone ?? null,
-      })
-      return record(id)
+    async update(id, changes, now, by) {
+      return changed.immediate(id, changes, now, by)
     },
     async delete(id) {
       return deleteTx.immediate(id)
@@ -132,14 +147,14 @@ export function workspacesStore(db: Db): WorkspacesStore {
       const row = member.get(id, userId)
       return row && memberOf(row)
     },
-    async addMember(id, who, role, now) {
-      return add.immediate(id, who, role, now)
+    async addMember(id, who, role, now, by) {
+      return add.immediate(id, who, role, now, by)
     },
-    async setRole(id, userId, role) {
-      return changeRole.immediate(id, userId, role)
+    async setRole(id, userId, role, now, by) {
+      return changeRole.immediate(id, userId, role, now, by)
     },
-    async removeMember(id, userId) {
-      return drop.immediate(id, userId)
+    async removeMember(id, userId, now, by) {
+      return drop.immediate(id, userId, now, by)
     },
   }
 }

@@ -58,4 +58,9 @@ export const operations = {
     addMember: { method: 'POST', path: '/v1/workspaces/{id}/members' },
     updateMember: { method: 'PATCH', path: '/v1/workspaces/{id}/members/{user_id}' },
     removeMember: { method: 'DELETE', path: '/v1/workspaces/{id}/members/{user_id}' },
+    approvePost: { method: 'POST', path: '/v1/posts/{id}/approve' },
+    rejectPost: { method: 'POST', path: '/v1/posts/{id}/reject' },
+    listComments: { method: 'GET', path: '/v1/posts/{id}/comments' },
+    addComment: { method: 'POST', path: '/v1/posts/{id}/comments' },
+    getAuditLog: { method: 'GET', path: '/v1/workspaces/{id}/audit-log' },
 };

@@ -96,7 +96,7 @@ export interface Webhook {
   /** The workspace whose events it receives */
   workspace_id: string
   url: string
-  events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+  events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">
   description: string | null
   enabled: boolean
   /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -115,7 +115,7 @@ export interface WebhookWithSecret {
   /** The workspace whose events it receives */
   workspace_id: string
   url: string
-  events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+  events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">
   description: string | null
   enabled: boolean
   /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -141,7 +141,7 @@ export interface WebhookDeliveryAttempt {
   webhook_id: string
   /** The `webhook-id` header sent: the same on every retry of this event */
   event_id: string
-  event_type: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test"
+  event_type: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test"
   /** 1 for the first try of this event, 2 for the first retry… */
   attempt: number
   succeeded: boolean
@@ -389,8 +389,8 @@ export interface Post {
   }
   /** When the post is (or was) to be published; null only for a draft given no time yet, or such a draft cancelled (it lists as if scheduled at its created_at) */
   scheduled_at: string | null
-  /** draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule) */
-  status: "draft" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled"
+  /** draft: kept, never published until scheduled (POST /v1/posts/{id}/schedule); pending_approval: an editor’s post in a workspace that requires approval, never published until an admin or owner approves it (POST /v1/posts/{id}/approve); rejected: sent back with a comment, waiting for an edit (which makes it pending_approval again) */
+  status: "draft" | "pending_approval" | "rejected" | "scheduled" | "publishing" | "published" | "partially_published" | "failed" | "cancelled"
   targets: Target[]
   /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
   created_at: string
@@ -585,6 +585,34 @@ export interface Member {
   created_at: string
 }
 
+export interface Comment {
+  id: string
+  post_id: string
+  author: unknown
+  body: string
+  /** Set on the comment that came with an approval or a rejection */
+  decision: "approved" | "rejected" | null
+  /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+  created_at: string
+}
+
+export interface AuditEntry {
+  /** The event’s id (msg_…): a webhook delivery of it carries the same id */
+  id: string
+  /** What was done: the event’s type */
+  kind: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test"
+  actor: unknown
+  /** What it was done to */
+  object: {
+    type: "post" | "account" | "member" | "workspace" | "key" | "webhook"
+    id: string
+  }
+  /** One line saying it, for people */
+  summary: string
+  /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+  created_at: string
+}
+
 /** What each operation takes (path parameters, query, body) and answers. */
 export interface Operations {
   /** Liveness check (no authentication) */
@@ -678,7 +706,7 @@ export interface Operations {
       /** The workspace it belongs to (default: your personal workspace) */
       workspace_id?: string
       url: string
-      events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+      events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">
       description?: string | null
     }
     response: WebhookWithSecret
@@ -697,7 +725,7 @@ export interface Operations {
     }
     body: {
       url?: string
-      events?: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "webhook.test">
+      events?: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">
       description?: string | null
       enabled?: boolean
     }
@@ -1341,6 +1369,76 @@ export interface Operations {
     }
     response: void
   }
+  /** Approve a post waiting for approval: it is scheduled (published at once if its time has passed); admin or owner */
+  approvePost: {
+    params: {
+      id: string
+    }
+    body: {
+      /** Kept with the post as a comment of the approval */
+      comment?: string
+    }
+    response: Post
+  }
+  /** Ask for changes to a post waiting for approval, with a comment: it is rejected until edited; admin or owner */
+  rejectPost: {
+    params: {
+      id: string
+    }
+    body: {
+      /** What to change: kept with the post as a comment of the rejection */
+      comment: string
+    }
+    response: Post
+  }
+  /** List a post’s comments, oldest first: the team’s, a reviewer’s, and those of each approval and rejection */
+  listComments: {
+    params: {
+      id: string
+    }
+    query: {
+      limit?: string
+      /** The next_cursor of the previous page */
+      cursor?: string
+    }
+    response: {
+      data: Comment[]
+      has_more: boolean
+      next_cursor: string | null
+    }
+  }
+  /** Comment on a post (any member, viewers too) */
+  addComment: {
+    params: {
+      id: string
+    }
+    body: {
+      body: string
+    }
+    response: Comment
+  }
+  /** What was done in a workspace, by whom, newest first (owner, admin) */
+  getAuditLog: {
+    params: {
+      id: string
+    }
+    query: {
+      limit?: string
+      /** The next_cursor of the previous page */
+      cursor?: string
+      /** Only these kinds, separated by commas; `post.*` is every post kind */
+      kind?: string
+      /** At or after this time */
+      from?: string
+      /** Before this time */
+      to?: string
+    }
+    response: {
+      data: AuditEntry[]
+      has_more: boolean
+      next_cursor: string | null
+    }
+  }
 }
 
 export type OperationId = keyof Operations
@@ -1404,4 +1502,9 @@ export const operations = {
   addMember: { method: 'POST', path: '/v1/workspaces/{id}/members' },
   updateMember: { method: 'PATCH', path: '/v1/workspaces/{id}/members/{user_id}' },
   removeMember: { method: 'DELETE', path: '/v1/workspaces/{id}/members/{user_id}' },
+  approvePost: { method: 'POST', path: '/v1/posts/{id}/approve' },
+  rejectPost: { method: 'POST', path: '/v1/posts/{id}/reject' },
+  listComments: { method: 'GET', path: '/v1/posts/{id}/comments' },
+  addComment: { method: 'POST', path: '/v1/posts/{id}/comments' },
+  getAuditLog: { method: 'GET', path: '/v1/workspaces/{id}/audit-log' },
 } as const satisfies Record<OperationId, { method: string; path: string }>
