@@ -41,6 +41,10 @@ var operations = map[string]any{
 	"schedulePost":          (*PostsService).Schedule,
 	"cancelPost":            (*PostsService).Cancel,
 	"retryPost":             (*PostsService).Retry,
+	"approvePost":           (*PostsService).Approve,
+	"rejectPost":            (*PostsService).Reject,
+	"listComments":          (*PostsService).Comments,
+	"addComment":            (*PostsService).AddComment,
 	"getRssFeed":            (*FeedsService).RSS,
 	"getAtomFeed":           (*FeedsService).Atom,
 	"getJsonFeed":           (*FeedsService).JSON,
@@ -61,4 +65,5 @@ var operations = map[string]any{
 	"updateMedia":           (*MediaService).Update,
 	"deleteMedia":           (*MediaService).Delete,
 	"getMediaFile":          (*MediaService).File,
+	"getAuditLog":           (*WorkspacesService).AuditLog,
 }

@@ -3,7 +3,9 @@ package smm_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"smm.local/smm"
 )
@@ -17,15 +19,20 @@ func problemCode(err error, status int) string {
 	return apiErr.Problem.Code
 }
 
-func TestWorkspacesMembersAndRoles(t *testing.T) {
+// ownerAndMember is the daemon under test, a client of the daemon's owner, and one of another user who becomes a member.
+func ownerAndMember(t *testing.T) (smm.Live, *smm.Client, *smm.Client, *smm.User) {
 	live := smm.LiveEnv(t)
-	ctx := context.Background()
-	c := live.Client(t)
 	member := live.Member(t)
-	me, err := member.Me(ctx)
+	me, err := member.Me(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return live, live.Client(t), member, me
+}
+
+func TestWorkspacesMembersAndRoles(t *testing.T) {
+	ctx := context.Background()
+	live, c, member, me := ownerAndMember(t)
 
 	team, err := c.Workspaces.Create(ctx, smm.WorkspaceCreateParams{Name: "Go team", ApprovalRequired: true, Timezone: "Europe/Berlin"})
 	if err != nil || team.Role != "owner" || team.Personal || !team.ApprovalRequired || team.Timezone != "Europe/Berlin" {
@@ -104,5 +111,101 @@ func TestWorkspacesMembersAndRoles(t *testing.T) {
 	}
 	if _, err := c.Workspaces.Get(ctx, team.ID); problemCode(err, 404) != "not_found" {
 		t.Fatalf("a deleted workspace: %v", err)
+	}
+}
+
+func TestApprovalCommentsAndTheAuditLog(t *testing.T) {
+	ctx := context.Background()
+	_, c, member, me := ownerAndMember(t)
+	boss, err := c.Me(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	team, err := c.Workspaces.Create(ctx, smm.WorkspaceCreateParams{Name: "Go approvals", ApprovalRequired: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Workspaces.AddMember(ctx, team.ID, smm.MemberAddParams{UserID: me.ID, Role: "editor"}); err != nil {
+		t.Fatal(err)
+	}
+	brand, err := c.Accounts.Create(ctx, smm.AccountCreateParams{Name: "Approved brand", WorkspaceID: team.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Accounts.Connect(ctx, brand.ID, smm.ConnectionCreateParams{Platform: "feed"}); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2099, 1, 1, 9, 0, 0, 0, time.UTC)
+	post, err := member.Posts.Create(ctx, smm.PostCreateParams{AccountID: brand.ID, Content: "Please check", Platforms: []string{"feed"}, ScheduledAt: at})
+	if err != nil || post.Status != "pending_approval" {
+		t.Fatalf("an editor's post: %+v, %v", post, err)
+	}
+	if _, err := member.Posts.Approve(ctx, post.ID, ""); problemCode(err, 403) != "forbidden" {
+		t.Fatalf("an editor approving: %v", err)
+	}
+	if rejected, err := c.Posts.Reject(ctx, post.ID, "Add the link"); err != nil || rejected.Status != "rejected" {
+		t.Fatalf("Reject: %+v, %v", rejected, err)
+	}
+	comment, err := member.Posts.AddComment(ctx, post.ID, "Link added")
+	if err != nil || comment.Author.Type != "user" || *comment.Author.Name != me.Name || comment.Decision != nil {
+		t.Fatalf("AddComment: %+v, %v", comment, err)
+	}
+	content := "Please check: https://example.com"
+	if edited, err := member.Posts.Update(ctx, post.ID, smm.PostUpdateParams{Content: &content}); err != nil || edited.Status != "pending_approval" {
+		t.Fatalf("an edit of a rejected post: %+v, %v", edited, err)
+	}
+	approved, err := c.Posts.Approve(ctx, post.ID, "Thanks")
+	if err != nil || approved.Status != "scheduled" || !approved.ScheduledAt.Equal(at) {
+		t.Fatalf("Approve: %+v, %v", approved, err)
+	}
+	_, err = c.Posts.Approve(ctx, post.ID, "")
+	var apiErr *smm.APIError
+	if problemCode(err, 409) != "post_not_pending" || !errors.As(err, &apiErr) || string(apiErr.Problem.Extensions["post_status"]) != `"scheduled"` {
+		t.Fatalf("approving again: %v", err)
+	}
+
+	comments, err := member.Posts.Comments(ctx, post.ID, smm.ListParams{Limit: 1}).All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, c := range comments {
+		decision := ""
+		if c.Decision != nil {
+			decision = *c.Decision
+		}
+		said = append(said, *c.Author.Name+": "+c.Body+" "+decision)
+	}
+	want := []string{boss.Name + ": Add the link rejected", me.Name + ": Link added ", boss.Name + ": Thanks approved"}
+	if strings.Join(said, "|") != strings.Join(want, "|") {
+		t.Fatalf("Comments: %q", said)
+	}
+
+	entries, err := c.Workspaces.AuditLog(ctx, team.ID, smm.AuditLogParams{Kind: "post.*", Limit: 2}).All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range entries {
+		kinds = append(kinds, e.Kind)
+	}
+	if got := strings.Join(kinds, " "); got != "post.approved post.approval_requested post.updated post.commented post.rejected post.approval_requested" {
+		t.Fatalf("AuditLog kinds: %s", got)
+	}
+	decided, err := c.Workspaces.AuditLog(ctx, team.ID, smm.AuditLogParams{Kind: "post.approved", From: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}).All(ctx)
+	if err != nil || len(decided) != 1 || decided[0].Actor.UserID != boss.ID || decided[0].Object.ID != post.ID {
+		t.Fatalf("AuditLog of approvals: %+v, %v", decided, err)
+	}
+	if _, err := member.Workspaces.AuditLog(ctx, team.ID, smm.AuditLogParams{}).All(ctx); problemCode(err, 403) != "forbidden" {
+		t.Fatalf("an editor reading the audit log: %v", err)
+	}
+	if _, err := c.Posts.Cancel(ctx, post.ID, smm.PostCancelParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Accounts.Delete(ctx, brand.ID, smm.AccountDeleteParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Workspaces.Delete(ctx, team.ID); err != nil {
+		t.Fatal(err)
 	}
 }

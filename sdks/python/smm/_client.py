@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, Connection, Member, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, Workspace
+from ._records import Account, ApiKey, AuditEntry, Comment, Connection, Member, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, Workspace
 from ._transport import Transport, Upload
 
 R = TypeVar("R", bound=Record)
@@ -175,6 +175,24 @@ class Posts(_Resource):
     def retry(self, id: str, *, idempotency_key: Optional[str] = None) -> Post:
         """Publishes a failed or partially published post's failed targets again."""
         return self._one(Post, "POST", self._t.path("/posts/{id}/retry", id=id), idempotency_key=idempotency_key)
+
+    def approve(self, id: str, *, comment: Optional[str] = None) -> Post:
+        """Approves a post waiting for approval (admins and owners): it is scheduled, or published at once
+        if its time has passed. A `comment` is kept with the post, as the approval's."""
+        return self._one(Post, "POST", self._t.path("/posts/{id}/approve", id=id), body=_fields(comment=UNSET if comment is None else comment))
+
+    def reject(self, id: str, comment: str) -> Post:
+        """Asks for changes to a post waiting for approval (admins and owners); `comment` says what. The post
+        is `rejected` until an edit makes it wait for approval again."""
+        return self._one(Post, "POST", self._t.path("/posts/{id}/reject", id=id), body={"comment": comment})
+
+    def comments(self, id: str, limit: Optional[int] = None) -> Iterator[Comment]:
+        """The post's comments, oldest first: the team's, reviewers', and each decision's."""
+        return self._pages(Comment, self._t.path("/posts/{id}/comments", id=id), {"limit": limit})
+
+    def add_comment(self, id: str, body: str, *, idempotency_key: Optional[str] = None) -> Comment:
+        """Comments on a post (any member, viewers too)."""
+        return self._one(Comment, "POST", self._t.path("/posts/{id}/comments", id=id), body={"body": body}, idempotency_key=idempotency_key)
 
 
 class Platforms(_Resource):
@@ -348,6 +366,13 @@ class Workspaces(_Resource):
     def remove_member(self, id: str, user_id: str) -> None:
         """Removes a member, who loses access at once (your own id: you leave)."""
         self._none("DELETE", self._t.path("/workspaces/{id}/members/{user_id}", id=id, user_id=user_id))
+
+    def audit_log(self, id: str, *, kind: Optional[str] = None, from_: Optional[Time] = None, to: Optional[Time] = None,
+                  limit: Optional[int] = None) -> Iterator[AuditEntry]:
+        """What was done in the workspace, by whom, newest first (owners and admins). `kind`: event types
+        separated by commas, `post.*` for a family; `from_` inclusive, `to` exclusive."""
+        query = {"kind": kind, "from": _rfc3339(from_, "from_"), "to": _rfc3339(to, "to"), "limit": limit}
+        return self._pages(AuditEntry, self._t.path("/workspaces/{id}/audit-log", id=id), query)
 
 
 class Feeds(_Resource):

@@ -40,6 +40,10 @@ OPERATIONS: Dict[str, str] = {
     "schedulePost": "posts.schedule",
     "cancelPost": "posts.cancel",
     "retryPost": "posts.retry",
+    "approvePost": "posts.approve",
+    "rejectPost": "posts.reject",
+    "listComments": "posts.comments",
+    "addComment": "posts.add_comment",
     "getRssFeed": "feeds.rss",
     "getAtomFeed": "feeds.atom",
     "getJsonFeed": "feeds.json",
@@ -60,4 +64,5 @@ OPERATIONS: Dict[str, str] = {
     "updateMedia": "media.update",
     "deleteMedia": "media.delete",
     "getMediaFile": "media.file",
+    "getAuditLog": "workspaces.audit_log",
 }

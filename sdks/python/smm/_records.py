@@ -200,3 +200,25 @@ class Member(Record):
     name: str
     email: Optional[str]
     role: str
+
+
+class Comment(Record):
+    """A comment on a post: its `author` (`type` user, review_link or system, and `name`), `body`, and
+    `decision` (approved or rejected) when it came with one."""
+    id: str
+    post_id: str
+    author: Record
+    body: str
+    decision: Optional[str]
+    created_at: str
+
+
+class AuditEntry(Record):
+    """One thing done in a workspace: its `kind` (an event type), the `actor`, the `object` it was done
+    to (`type` and `id`), a one-line `summary`, and when."""
+    id: str
+    kind: str
+    actor: Record
+    object: Record
+    summary: str
+    created_at: str

@@ -59,6 +59,44 @@ class Workspaces(unittest.TestCase):
         with self.assertRaises(smm.NotFoundError):
             self.owner.workspaces.get(team.id)
 
+    def test_an_editors_post_goes_through_approval_with_comments_and_is_in_the_audit_log(self) -> None:
+        me = self.member.me()
+        boss = self.owner.me()
+        team = self.owner.workspaces.create(name="Python approvals", approval_required=True)
+        self.owner.workspaces.add_member(team.id, user_id=me.id, role="editor")
+        brand = self.owner.accounts.create(name="Approved brand", workspace_id=team.id)
+        self.owner.accounts.connect(brand.id, platform="feed")
+        post = self.member.posts.create(account_id=brand.id, content="Please check", platforms=["feed"],
+                                        scheduled_at="2099-01-01T09:00:00Z")
+        self.assertEqual(post.status, "pending_approval")
+        with self.assertRaises(smm.PermissionDeniedError) as denied:
+            self.member.posts.approve(post.id)
+        self.assertEqual(denied.exception.code, "forbidden")
+        self.assertEqual(self.owner.posts.reject(post.id, "Add the link").status, "rejected")
+        comment = self.member.posts.add_comment(post.id, "Link added")
+        self.assertIsInstance(comment, smm.Comment)
+        self.assertEqual((comment.author.type, comment.author.name, comment.decision), ("user", me.name, None))
+        self.assertEqual(self.member.posts.update(post.id, content="Please check: https://example.com").status, "pending_approval")
+        approved = self.owner.posts.approve(post.id, comment="Thanks")
+        self.assertEqual((approved.status, approved.scheduled_at), ("scheduled", post.scheduled_at))
+        with self.assertRaises(smm.ConflictError) as again:
+            self.owner.posts.approve(post.id)
+        self.assertEqual((again.exception.code, again.exception.problem["post_status"]), ("post_not_pending", "scheduled"))
+
+        self.assertEqual([(c.author.name, c.body, c.decision) for c in self.member.posts.comments(post.id, limit=1)],
+                         [(boss.name, "Add the link", "rejected"), (me.name, "Link added", None), (boss.name, "Thanks", "approved")])
+        kinds = [e.kind for e in self.owner.workspaces.audit_log(team.id, kind="post.*", limit=2)]
+        self.assertEqual(kinds, ["post.approved", "post.approval_requested", "post.updated", "post.commented", "post.rejected",
+                                 "post.approval_requested"])
+        entry = next(self.owner.workspaces.audit_log(team.id, kind="post.approved", from_="2000-01-01T00:00:00Z"))
+        self.assertIsInstance(entry, smm.AuditEntry)
+        self.assertEqual((entry.actor.type, entry.actor.user_id, entry.object.id), ("user", boss.id, post.id))
+        with self.assertRaises(smm.PermissionDeniedError):
+            next(self.member.workspaces.audit_log(team.id))
+        self.owner.posts.cancel(post.id)
+        self.owner.accounts.delete(brand.id)
+        self.owner.workspaces.delete(team.id)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -49,4 +49,35 @@ class WorkspacesTest < Minitest::Test
     @owner.workspaces.delete(team.id)
     api_error(404, "not_found") { @owner.workspaces.get(team.id) }
   end
+
+  def test_an_editors_post_goes_through_approval_with_comments_and_is_in_the_audit_log
+    me = @member.me
+    boss = @owner.me
+    team = @owner.workspaces.create(name: "Ruby approvals", approval_required: true)
+    @owner.workspaces.add_member(team.id, user_id: me.id, role: "editor")
+    brand = @owner.accounts.create(name: "Approved brand", workspace_id: team.id)
+    @owner.accounts.connect(brand.id, platform: "feed")
+    post = @member.posts.create(account_id: brand.id, content: "Please check", platforms: ["feed"], scheduled_at: "2099-01-01T09:00:00Z")
+    assert_equal "pending_approval", post.status
+    api_error(403, "forbidden") { @member.posts.approve(post.id) }
+    assert_equal "rejected", @owner.posts.reject(post.id, comment: "Add the link").status
+    comment = @member.posts.add_comment(post.id, "Link added")
+    assert_equal ["user", me.name, nil], [comment.author.type, comment.author.name, comment.decision]
+    assert_equal "pending_approval", @member.posts.update(post.id, content: "Please check: https://example.com").status
+    approved = @owner.posts.approve(post.id, comment: "Thanks")
+    assert_equal ["scheduled", post.scheduled_at], [approved.status, approved.scheduled_at]
+    again = api_error(409, "post_not_pending") { @owner.posts.approve(post.id) }
+    assert_equal "scheduled", again.problem["post_status"]
+
+    assert_equal [[boss.name, "Add the link", "rejected"], [me.name, "Link added", nil], [boss.name, "Thanks", "approved"]],
+                 @member.posts.comments(post.id, limit: 1).map { |c| [c.author.name, c.body, c.decision] }
+    assert_equal %w[post.approved post.approval_requested post.updated post.commented post.rejected post.approval_requested],
+                 @owner.workspaces.audit_log(team.id, kind: "post.*", limit: 2).map(&:kind)
+    entry = @owner.workspaces.audit_log(team.id, kind: "post.approved", from: Time.utc(2000)).first
+    assert_equal ["user", boss.id, post.id], [entry.actor.type, entry.actor.user_id, entry.object.id]
+    api_error(403, "forbidden") { @member.workspaces.audit_log(team.id).first }
+    @owner.posts.cancel(post.id)
+    @owner.accounts.delete(brand.id)
+    @owner.workspaces.delete(team.id)
+  end
 end

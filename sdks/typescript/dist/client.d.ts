@@ -69,6 +69,15 @@ export declare class SmmClient extends ApiCore {
         cancel: (id: string, query?: Query<"cancelPost">, options?: RequestOptions) => Promise<Result<"cancelPost">>;
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id: string, options?: RequestOptions) => Promise<Result<"retryPost">>;
+        /** Approves a post waiting for approval (admin, owner): it is scheduled, or published at once if its time has passed. */
+        approve: (id: string, approval?: Body<"approvePost">, options?: RequestOptions) => Promise<Result<"approvePost">>;
+        /** Asks for changes to a post waiting for approval (admin, owner): `comment` says what; the post is `rejected` until edited. */
+        reject: (id: string, comment: string, options?: RequestOptions) => Promise<Result<"rejectPost">>;
+        /** The post's comments, oldest first, across pages: the team's, reviewers', and each decision's. */
+        comments: (id: string, query?: Omit<Query<"listComments">, "cursor">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").Comment, any, any>;
+        commentsPage: (id: string, query?: Query<"listComments">, options?: RequestOptions) => Promise<Result<"listComments">>;
+        /** Comments on a post (any member, viewers too). */
+        addComment: (id: string, body: string, options?: RequestOptions) => Promise<Result<"addComment">>;
     };
     readonly media: {
         /**
@@ -162,6 +171,9 @@ export declare class SmmClient extends ApiCore {
         setRole: (id: string, userId: string, role: Body<"updateMember">["role"], options?: RequestOptions) => Promise<Result<"updateMember">>;
         /** Removes a member, who loses access at once (or leaves, with your own id). */
         removeMember: (id: string, userId: string, options?: RequestOptions) => Promise<void>;
+        /** What was done in the workspace, by whom, newest first, across pages (owner, admin); `kind` filters (`post.*` for a family). */
+        auditLog: (id: string, query?: WithTimes<Omit<Query<"getAuditLog">, "cursor">, "from" | "to">, options?: RequestOptions) => AsyncGenerator<import("./generated.js").AuditEntry, any, any>;
+        auditLogPage: (id: string, query?: WithTimes<Query<"getAuditLog">, "from" | "to">, options?: RequestOptions) => Promise<Result<"getAuditLog">>;
     };
     readonly ai: {
         /** Drafts posts that fit each platform. */
@@ -217,6 +229,10 @@ export declare const methodFor: {
     readonly schedulePost: "posts.schedule";
     readonly cancelPost: "posts.cancel";
     readonly retryPost: "posts.retry";
+    readonly approvePost: "posts.approve";
+    readonly rejectPost: "posts.reject";
+    readonly listComments: "posts.comments";
+    readonly addComment: "posts.addComment";
     readonly getRssFeed: "feeds.rss";
     readonly getAtomFeed: "feeds.atom";
     readonly getJsonFeed: "feeds.json";
@@ -237,5 +253,6 @@ export declare const methodFor: {
     readonly addMember: "workspaces.addMember";
     readonly updateMember: "workspaces.setRole";
     readonly removeMember: "workspaces.removeMember";
+    readonly getAuditLog: "workspaces.auditLog";
 };
 export {};

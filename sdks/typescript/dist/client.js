@@ -81,6 +81,15 @@ export class SmmClient extends ApiCore {
         cancel: (id, query = {}, options) => this.request('cancelPost', { params: { id }, query }, options),
         /** Publishes the failed targets of a failed or partially published post again, now. */
         retry: (id, options) => this.request('retryPost', { params: { id } }, options),
+        /** Approves a post waiting for approval (admin, owner): it is scheduled, or published at once if its time has passed. */
+        approve: (id, approval = {}, options) => this.request('approvePost', { params: { id }, body: approval }, options),
+        /** Asks for changes to a post waiting for approval (admin, owner): `comment` says what; the post is `rejected` until edited. */
+        reject: (id, comment, options) => this.request('rejectPost', { params: { id }, body: { comment } }, options),
+        /** The post's comments, oldest first, across pages: the team's, reviewers', and each decision's. */
+        comments: (id, query = {}, options) => this.paginate('listComments', { params: { id }, query }, options),
+        commentsPage: (id, query = {}, options) => this.request('listComments', { params: { id }, query }, options),
+        /** Comments on a post (any member, viewers too). */
+        addComment: (id, body, options) => this.request('addComment', { params: { id }, body: { body } }, options),
     };
     media = {
         /**
@@ -175,6 +184,9 @@ export class SmmClient extends ApiCore {
         setRole: (id, userId, role, options) => this.request('updateMember', { params: { id, user_id: userId }, body: { role } }, options),
         /** Removes a member, who loses access at once (or leaves, with your own id). */
         removeMember: (id, userId, options) => this.request('removeMember', { params: { id, user_id: userId } }, options),
+        /** What was done in the workspace, by whom, newest first, across pages (owner, admin); `kind` filters (`post.*` for a family). */
+        auditLog: (id, query = {}, options) => this.paginate('getAuditLog', { params: { id }, query: withTimes(query, 'from', 'to') }, options),
+        auditLogPage: (id, query = {}, options) => this.request('getAuditLog', { params: { id }, query: withTimes(query, 'from', 'to') }, options),
     };
     ai = {
         /** Drafts posts that fit each platform. */
@@ -230,6 +242,10 @@ export const methodFor = {
     schedulePost: 'posts.schedule',
     cancelPost: 'posts.cancel',
     retryPost: 'posts.retry',
+    approvePost: 'posts.approve',
+    rejectPost: 'posts.reject',
+    listComments: 'posts.comments',
+    addComment: 'posts.addComment',
     getRssFeed: 'feeds.rss',
     getAtomFeed: 'feeds.atom',
     getJsonFeed: 'feeds.json',
@@ -250,4 +266,5 @@ export const methodFor = {
     addMember: 'workspaces.addMember',
     updateMember: 'workspaces.setRole',
     removeMember: 'workspaces.removeMember',
+    getAuditLog: 'workspaces.auditLog',
 };

@@ -104,6 +104,20 @@ export class SmmClient extends ApiCore {
       this.request('cancelPost', { params: { id }, query }, options),
     /** Publishes the failed targets of a failed or partially published post again, now. */
     retry: (id: string, options?: RequestOptions): Promise<Result<'retryPost'>> => this.request('retryPost', { params: { id } }, options),
+    /** Approves a post waiting for approval (admin, owner): it is scheduled, or published at once if its time has passed. */
+    approve: (id: string, approval: Body<'approvePost'> = {}, options?: RequestOptions): Promise<Result<'approvePost'>> =>
+      this.request('approvePost', { params: { id }, body: approval }, options),
+    /** Asks for changes to a post waiting for approval (admin, owner): `comment` says what; the post is `rejected` until edited. */
+    reject: (id: string, comment: string, options?: RequestOptions): Promise<Result<'rejectPost'>> =>
+      this.request('rejectPost', { params: { id }, body: { comment } }, options),
+    /** The post's comments, oldest first, across pages: the team's, reviewers', and each decision's. */
+    comments: (id: string, query: Omit<Query<'listComments'>, 'cursor'> = {}, options?: RequestOptions) =>
+      this.paginate<Item<'listComments'>>('listComments', { params: { id }, query }, options),
+    commentsPage: (id: string, query: Query<'listComments'> = {}, options?: RequestOptions): Promise<Result<'listComments'>> =>
+      this.request('listComments', { params: { id }, query }, options),
+    /** Comments on a post (any member, viewers too). */
+    addComment: (id: string, body: string, options?: RequestOptions): Promise<Result<'addComment'>> =>
+      this.request('addComment', { params: { id }, body: { body } }, options),
   }
 
   readonly media = {
@@ -226,6 +240,11 @@ export class SmmClient extends ApiCore {
       this.request('updateMember', { params: { id, user_id: userId }, body: { role } }, options),
     /** Removes a member, who loses access at once (or leaves, with your own id). */
     removeMember: (id: string, userId: string, options?: RequestOptions): Promise<void> => this.request('removeMember', { params: { id, user_id: userId } }, options),
+    /** What was done in the workspace, by whom, newest first, across pages (owner, admin); `kind` filters (`post.*` for a family). */
+    auditLog: (id: string, query: WithTimes<Omit<Query<'getAuditLog'>, 'cursor'>, 'from' | 'to'> = {}, options?: RequestOptions) =>
+      this.paginate<Item<'getAuditLog'>>('getAuditLog', { params: { id }, query: withTimes(query, 'from', 'to') }, options),
+    auditLogPage: (id: string, query: WithTimes<Query<'getAuditLog'>, 'from' | 'to'> = {}, options?: RequestOptions): Promise<Result<'getAuditLog'>> =>
+      this.request('getAuditLog', { params: { id }, query: withTimes(query, 'from', 'to') }, options),
   }
 
   readonly ai = {
@@ -284,6 +303,10 @@ export const methodFor = {
   schedulePost: 'posts.schedule',
   cancelPost: 'posts.cancel',
   retryPost: 'posts.retry',
+  approvePost: 'posts.approve',
+  rejectPost: 'posts.reject',
+  listComments: 'posts.comments',
+  addComment: 'posts.addComment',
   getRssFeed: 'feeds.rss',
   getAtomFeed: 'feeds.atom',
   getJsonFeed: 'feeds.json',
@@ -304,4 +327,5 @@ export const methodFor = {
   addMember: 'workspaces.addMember',
   updateMember: 'workspaces.setRole',
   removeMember: 'workspaces.removeMember',
+  getAuditLog: 'workspaces.auditLog',
 } as const satisfies Record<OperationId, string>

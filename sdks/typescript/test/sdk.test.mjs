@@ -316,6 +316,45 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     }
   })
 
+  test('takes an editor’s post through approval, with comments, and shows it in the audit log', async () => {
+    const member = new SmmClient({ apiKey: env.SMM_TEST_MEMBER_API_KEY })
+    try {
+      const me = await member.me()
+      const team = await client.workspaces.create({ name: 'TypeScript approvals', approval_required: true })
+      await client.workspaces.addMember(team.id, { user_id: me.id, role: 'editor' })
+      const brand = await client.accounts.create({ name: 'Approved brand', workspace_id: team.id })
+      await client.accounts.connect(brand.id, { platform: 'feed' })
+      const post = await member.posts.create({ account_id: brand.id, content: 'Please check', platforms: ['feed'], scheduled_at: later(90) })
+      assert.equal(post.status, 'pending_approval')
+      const refused = await rejection(member.posts.approve(post.id))
+      assert.deepEqual([refused.status, refused.code], [403, 'forbidden'])
+      assert.equal((await client.posts.reject(post.id, 'Add the link')).status, 'rejected')
+      await member.posts.addComment(post.id, 'Link added')
+      assert.equal((await member.posts.update(post.id, { content: 'Please check: https://example.com' })).status, 'pending_approval')
+      const approved = await client.posts.approve(post.id, { comment: 'Thanks' })
+      assert.deepEqual([approved.status, approved.scheduled_at], ['scheduled', post.scheduled_at])
+      const notPending = await rejection(client.posts.approve(post.id))
+      assert.deepEqual([notPending.status, notPending.code, notPending.problem.post_status], [409, 'post_not_pending', 'scheduled'])
+
+      const comments = []
+      for await (const c of member.posts.comments(post.id, { limit: 1 })) comments.push([c.author.name, c.body, c.decision])
+      assert.deepEqual(comments, [[(await client.me()).name, 'Add the link', 'rejected'], [me.name, 'Link added', null], [(await client.me()).name, 'Thanks', 'approved']])
+      assert.equal((await member.posts.commentsPage(post.id, { limit: 2 })).has_more, true)
+
+      const kinds = []
+      for await (const entry of client.workspaces.auditLog(team.id, { kind: 'post.*', limit: 2 })) kinds.push(entry.kind)
+      assert.deepEqual(kinds, ['post.approved', 'post.approval_requested', 'post.updated', 'post.commented', 'post.rejected', 'post.approval_requested'])
+      const page = await client.workspaces.auditLogPage(team.id, { kind: 'post.approved', from: new Date(Date.now() - 3_600_000) })
+      assert.deepEqual(page.data.map((e) => [e.actor.type, e.object.id]), [['user', post.id]])
+      assert.equal((await rejection(member.workspaces.auditLogPage(team.id))).status, 403)
+      await client.posts.cancel(post.id)
+      await client.accounts.delete(brand.id)
+      await client.workspaces.delete(team.id)
+    } finally {
+      member.close()
+    }
+  })
+
   test('lists the platforms with how each connects and what a post on it may hold', async () => {
     const platforms = []
     for await (const platform of client.platforms.list()) platforms.push(platform)

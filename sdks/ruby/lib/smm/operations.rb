@@ -42,6 +42,10 @@ module Smm
     "schedulePost" => %i[posts schedule],
     "cancelPost" => %i[posts cancel],
     "retryPost" => %i[posts retry],
+    "approvePost" => %i[posts approve],
+    "rejectPost" => %i[posts reject],
+    "listComments" => %i[posts comments],
+    "addComment" => %i[posts add_comment],
     "getRssFeed" => %i[feeds rss],
     "getAtomFeed" => %i[feeds atom],
     "getJsonFeed" => %i[feeds json],
@@ -61,6 +65,7 @@ module Smm
     "getMedia" => %i[media get],
     "updateMedia" => %i[media update],
     "deleteMedia" => %i[media delete],
-    "getMediaFile" => %i[media file]
+    "getMediaFile" => %i[media file],
+    "getAuditLog" => %i[workspaces audit_log]
   }.freeze
 end

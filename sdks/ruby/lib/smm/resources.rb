@@ -123,6 +123,29 @@ module Smm
     def retry(id, idempotency_key: nil)
       call("POST", "/v1/posts/{id}/retry", params: { id: id }, idempotency_key: idempotency_key)
     end
+
+    # Approves a post waiting for approval (admins and owners): it is scheduled, or published at once
+    # if its time has passed. A comment is kept with the post, as the approval's.
+    def approve(id, comment: nil)
+      call("POST", "/v1/posts/{id}/approve", params: { id: id }, body: fields(comment: comment))
+    end
+
+    # Asks for changes to a post waiting for approval (admins and owners); comment says what. The post
+    # is rejected until an edit makes it wait for approval again.
+    def reject(id, comment:)
+      call("POST", "/v1/posts/{id}/reject", params: { id: id }, body: { comment: comment })
+    end
+
+    # The post's comments, oldest first: the team's, reviewers', and each decision's (decision:
+    # approved or rejected). Each has an author (type user, review_link or system, and name).
+    def comments(id, limit: nil)
+      List.new(@client, "/v1/posts/{id}/comments", params: { id: id }, query: fields(limit: limit))
+    end
+
+    # Comments on a post (any member, viewers too).
+    def add_comment(id, body, idempotency_key: nil)
+      call("POST", "/v1/posts/{id}/comments", params: { id: id }, body: { body: body }, idempotency_key: idempotency_key)
+    end
   end
 
   # /v1/accounts
@@ -319,6 +342,14 @@ module Smm
     def remove_member(id, user_id:)
       call("DELETE", "/v1/workspaces/{id}/members/{user_id}", params: { id: id, user_id: user_id })
       nil
+    end
+
+    # What was done in the workspace, by whom, newest first (owners and admins): each entry's kind,
+    # actor, object (type and id) and summary. kind: event types separated by commas ("post.*" for a
+    # family); from inclusive, to exclusive (a Time or an RFC 3339 string).
+    def audit_log(id, kind: nil, from: nil, to: nil, limit: nil)
+      List.new(@client, "/v1/workspaces/{id}/audit-log", params: { id: id },
+                                                         query: fields(kind: kind, from: time(from), to: time(to), limit: limit))
     end
   end
 
