@@ -3,6 +3,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { liftLimits, person } from './helpers/posts.js'
 import { startReceiver } from './helpers/webhook-receiver.js'
 import { png } from './helpers/media-files.js'
+import { commentOnPost, decidePost } from '../daemon/routes/approval.js'
 
 let t: TestDaemon
 beforeAll(async () => {
@@ -214,6 +215,34 @@ describe('approval', () => {
   })
 })
 
+describe('a decision through a review link', () => {
+  it('is made by the same functions as a member’s, and shown as the review link’s, with the reviewer’s name', async () => {
+    const team = await agency()
+    const post = (await team.editor.post('/v1/posts', { account_id: team.account, content: 'For the client', platforms: ['feed'], scheduled_at: later(1) })).body
+    const deps = { store: t.daemon.store, clock: t.clock, scheduler: t.daemon.scheduler }
+    const reviewer = { reviewLinkId: 'rvl_01J00000000000000000000000', name: 'Client <Carla>' }
+    const scope = [team.workspace.id]
+    await commentOnPost(deps, scope, post.id, 'One question first', reviewer)
+    const decided = await decidePost(deps, scope, post.id, { approve: true, comment: 'Lovely' }, reviewer)
+    expect(decided.post.status).toBe('scheduled')
+    // Once only: the second decision is the 409 a member gets.
+    await expect(decidePost(deps, scope, post.id, { approve: false, comment: 'No' }, reviewer)).rejects.toMatchObject({ status: 409, code: 'post_not_pending' })
+    await expect(decidePost(deps, ['wsp_00000000000000000000000000'], post.id, { approve: true }, reviewer)).rejects.toMatchObject({ status: 404 })
+
+    const author = { type: 'review_link', review_link_id: reviewer.reviewLinkId, name: 'Client <Carla>' }
+    const comments = (await team.viewer.get(`/v1/posts/${post.id}/comments`)).body.data
+    expect(comments.map((c: { author: unknown; body: string; decision: string | null }) => [c.author, c.body, c.decision])).toEqual([
+      [author, 'One question first', null],
+      [author, 'Lovely', 'approved'],
+    ])
+    const log = (await owner().get(`/v1/workspaces/${team.workspace.id}/audit-log?kind=post.approved,post.commented`)).body.data
+    expect(log.map((e: { kind: string; actor: unknown }) => [e.kind, e.actor])).toEqual([
+      ['post.approved', author],
+      ['post.commented', author],
+    ])
+  })
+})
+
 describe('comments', () => {
   it('lets every member comment, viewers too, and lists the comments oldest first, page by page; anyone else gets 404', async () => {
     const team = await agency({})
@@ -295,5 +324,30 @@ describe('the audit log', () => {
     }
     expect((await as((await person(t, 'Stranger')).key).get(base)).status).toBe(404)
     expect((await owner().get('/v1/workspaces/wsp_00000000000000000000000000/audit-log')).status).toBe(404)
+  })
+
+  it('records publishing as smm’s own doing, and edits, cancels and connections as their user’s', async () => {
+    const team = await agency()
+    const post = (await team.editor.post('/v1/posts', { account_id: team.account, content: 'Goes out', platforms: ['feed'], scheduled_at: later(1) })).body
+    await team.editor.put(`/v1/posts/${post.id}`, { content: 'Goes out today' })
+    await team.admin.post(`/v1/posts/${post.id}/approve`)
+    const other = (await team.admin.post('/v1/posts', { account_id: team.account, content: 'Not this one', platforms: ['feed'], scheduled_at: later(2) })).body
+    await team.editor.delete(`/v1/posts/${other.id}`)
+    t.clock.advance(3_600_000)
+    await publishDue()
+    expect(await statusOf(post.id)).toBe('published')
+    expect((await team.admin.delete(`/v1/accounts/${team.account}/connections/feed`)).status).toBe(204)
+
+    const log = (await team.admin.get(`/v1/workspaces/${team.workspace.id}/audit-log?kind=post.*,account.disconnected&limit=100`)).body.data as { kind: string; actor: { type: string; name: string }; object: { id: string } }[]
+    expect(log.map((e) => [e.kind, e.actor.type === 'system' ? e.actor.name : `${e.actor.type} ${e.actor.name}`, e.object.id])).toEqual([
+      ['account.disconnected', 'user Admin', team.account],
+      ['post.published', 'smm', post.id],
+      ['post.target.published', 'smm', post.id],
+      ['post.cancelled', 'user Editor', other.id],
+      ['post.scheduled', 'user Admin', other.id],
+      ['post.approved', 'user Admin', post.id],
+      ['post.updated', 'user Editor', post.id],
+      ['post.approval_requested', 'user Editor', post.id],
+    ])
   })
 })
