@@ -3,6 +3,7 @@ import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
 import { performance } from 'node:perf_hooks'
+import { Readable } from 'node:stream'
 import ipaddr from 'ipaddr.js'
 
 /** Why an outbound request did not get a response. */
@@ -33,9 +34,18 @@ export class EgressError extends Error {
 export interface OutboundRequest {
   method?: string
   headers?: Record<string, string>
-  body?: string | Uint8Array
+  /**
+   * A stream is sent as it is read, never held whole (a media file's bytes): give its
+   * `content-length` in `headers`. It can be sent once only, so a request with one follows no redirect.
+   */
+  body?: string | Uint8Array | Readable
   /** Whole-request deadline. Default 15 s. */
   timeoutMs?: number
+  /**
+   * Fails the request, as a timeout, once no byte has moved either way for this long: a stalled
+   * upload is found in seconds while its whole-request deadline allows a slow link minutes.
+   */
+  idleTimeoutMs?: number
   /** Largest response body read; past it the request fails `too_large`. Default 10 MiB. */
   maxResponseBytes?: number
   /** Redirects to follow, each checked like the first URL. Default 0: a 3xx is returned as is. */
@@ -148,10 +158,17 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
     let settled = false
     // Set once the connection is up, i.e. from when request bytes can reach the server.
     let connected = false
-    const fail = (error: unknown) => {
-      if (settled) return
+    let timer: NodeJS.Timeout | undefined
+    const body = request.body
+    const settle = () => {
       settled = true
       clearTimeout(timer)
+      // A streamed body not sent whole (a refusal came first, or the request failed) is let go of.
+      if (body instanceof Readable) body.destroy()
+    }
+    const fail = (error: unknown) => {
+      if (settled) return
+      settle()
       req.destroy()
       reject(error instanceof EgressError ? error : new EgressError('network', `${url.host}: ${(error as Error).message}`, connected))
     }
@@ -166,17 +183,30 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
     // A stalled clock is not a timeout: after the process was stopped (SIGSTOP, a suspended VM),
     // its overdue timers run before its sockets are read, so a deadline timer that fires late
     // gives what arrived meanwhile a moment to be read before the request is judged timed out.
+    // One timer serves the whole-request deadline and, where asked, the idle one.
+    const idleMs = request.idleTimeoutMs
     let due = performance.now() + timeoutMs
-    const onDeadline = () => {
+    let lastActive = performance.now()
+    const touch = () => (lastActive = performance.now())
+    let firesAt = 0
+    const arm = () => {
+      firesAt = Math.min(due, idleMs === undefined ? Infinity : lastActive + idleMs)
+      timer = setTimeout(onTimer, Math.max(0, firesAt - performance.now()))
+    }
+    const onTimer = () => {
       const now = performance.now()
-      if (now - due > STALL_MS) {
-        due = now + STALL_GRACE_MS
-        timer = setTimeout(onDeadline, STALL_GRACE_MS)
+      if (now - firesAt > STALL_MS) {
+        due = Math.max(due, now + STALL_GRACE_MS)
+        lastActive = now
+        timer = setTimeout(onTimer, STALL_GRACE_MS)
+        firesAt = now + STALL_GRACE_MS
         return
       }
-      fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`, connected))
+      if (now >= due) return fail(new EgressError('timeout', `no complete answer from ${url.host} within ${timeoutMs} ms`, connected))
+      if (idleMs !== undefined && now - lastActive >= idleMs) return fail(new EgressError('timeout', `nothing moved to or from ${url.host} for ${idleMs} ms`, connected))
+      arm()
     }
-    let timer = setTimeout(onDeadline, timeoutMs)
+    arm()
     const tooLarge = () => new EgressError('too_large', `the answer from ${url.host} is over ${maxBytes} bytes`)
     req.on('error', fail)
     req.on('response', (res) => {
@@ -184,6 +214,7 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
+        touch()
         size += chunk.length
         if (size > maxBytes) return fail(tooLarge())
         chunks.push(chunk)
@@ -192,20 +223,23 @@ function once(url: URL, request: OutboundRequest, options: EgressOptions): Promi
       res.on('aborted', () => fail(new EgressError('network', `${url.host} closed the connection mid-answer`, true)))
       res.on('end', () => {
         if (settled) return
-        settled = true
-        clearTimeout(timer)
-        const body = Buffer.concat(chunks)
+        settle()
+        const answer = Buffer.concat(chunks)
         resolve({
           status: res.statusCode ?? 0,
           headers: headersOf(res),
-          body,
+          body: answer,
           url: url.toString(),
-          text: () => body.toString('utf8'),
-          json: <T>() => JSON.parse(body.toString('utf8')) as T,
+          text: () => answer.toString('utf8'),
+          json: <T>() => JSON.parse(answer.toString('utf8')) as T,
         })
       })
     })
-    req.end(request.body)
+    if (!(body instanceof Readable)) return void req.end(body)
+    // A body that fails (the media store, say) fails the request; its bytes count as activity.
+    body.on('data', touch)
+    body.once('error', (error) => fail(new EgressError('network', `the request body for ${url.host} could not be read: ${error.message}`, connected)))
+    body.pipe(req)
   })
 }
 
@@ -229,7 +263,9 @@ export function createHttpClient(options: EgressOptions = {}): HttpClient {
       if (url.username || url.password) throw new EgressError('invalid_url', 'URLs with credentials in them are refused')
       const response = await once(url, request, options)
       const location = response.headers.location
-      if (response.status < 300 || response.status > 399 || !location || redirects >= (request.maxRedirects ?? 0)) return response
+      // A streamed body has been read: there is nothing to send again to where a redirect points.
+      const followable = !(request.body instanceof Readable)
+      if (response.status < 300 || response.status > 399 || !location || !followable || redirects >= (request.maxRedirects ?? 0)) return response
       url = new URL(location, url)
     }
   }

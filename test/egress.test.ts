@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpClient, EgressError, type HttpClient } from '../daemon/egress.js'
 import { sendJson, startLoopbackServer, type LoopbackServer } from './fixtures/loopback.js'
@@ -45,6 +47,8 @@ beforeAll(async () => {
       case '/stall-body':
         res.writeHead(200, { 'content-type': 'text/plain' })
         return void res.write('partial')
+      case '/echo':
+        return sendJson(res, 200, { bytes: req.body.length, sha256: createHash('sha256').update(req.body).digest('hex'), length: req.headers['content-length'] ?? null, chunked: req.headers['transfer-encoding'] === 'chunked' })
       case '/redirect':
         res.writeHead(302, { location: '/ok' })
         return void res.end()
@@ -165,5 +169,37 @@ describe('with the private network allowed (tests, or an operator who chose it)'
     expect(error.connected).toBe(true)
     const forbidden = await refusal(createHttpClient({ ca: [server.ca] })(`${server.url}/ok`))
     expect(forbidden.connected).toBe(false)
+  })
+
+  it('streams a body as it is read, with the length given, never following a redirect it cannot send again', async () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 0x5a)
+    const pieces = async function* () {
+      for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536)
+    }
+    const response = await http()(`${server.url}/echo`, { method: 'POST', body: Readable.from(pieces()), headers: { 'content-length': String(bytes.length) } })
+    expect(response.json()).toEqual({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), length: String(bytes.length), chunked: false })
+    hits = []
+    const redirected = await http()(`${server.url}/redirect`, { method: 'POST', body: Readable.from([Buffer.from('x')]), headers: { 'content-length': '1' }, maxRedirects: 3 })
+    expect([redirected.status, hits]).toEqual([302, ['/redirect']])
+  })
+
+  it('times out a streamed body that stops moving, well inside its deadline, and lets the stream go', async () => {
+    const stalled = new Readable({ read() {} })
+    stalled.push(Buffer.alloc(1024))
+    const error = await refusal(http()(`${server.url}/echo`, { method: 'POST', body: stalled, headers: { 'content-length': '4096' }, timeoutMs: 60_000, idleTimeoutMs: 150 }))
+    expect(error.code).toBe('timeout')
+    expect(error.message).toContain('nothing moved')
+    expect(stalled.destroyed).toBe(true)
+  })
+
+  it('fails the request, as a network error, when its body cannot be read', async () => {
+    const broken = new Readable({
+      read() {
+        this.destroy(new Error('the media store is gone'))
+      },
+    })
+    const error = await refusal(http()(`${server.url}/echo`, { method: 'POST', body: broken, headers: { 'content-length': '10' } }))
+    expect(error.code).toBe('network')
+    expect(error.message).toContain('the media store is gone')
   })
 })
