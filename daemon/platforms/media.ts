@@ -1,23 +1,17 @@
+import { Readable } from 'node:stream'
 import type { FieldError } from '../../src/errors.js'
+import { formatSize } from '../../src/numbers.js'
 import { EgressError } from '../egress.js'
-import { PlatformError, type PlatformContext } from './types.js'
-
-/** A media file downloaded for upload: its bytes, checked type and a file name to send. */
-export interface MediaFile {
-  url: string
-  bytes: Buffer
-  contentType: string
-  filename: string
-  kind: 'image' | 'video'
-}
+import type { Sendable } from './upload.js'
+import { PlatformError, type PlatformContext, type PublishRequest } from './types.js'
 
 export interface MediaRules {
   /** The platform's name for details, e.g. "Bluesky". */
   label: string
   /** Accepted content types, e.g. `image/jpeg`. */
   types: readonly string[]
-  /** Largest file the platform takes, in bytes. */
-  maxBytes: number
+  /** Largest file the platform takes, in bytes: one figure, or one for each kind. */
+  maxBytes: number | { image: number; video: number }
 }
 
 export const COMMON_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const
@@ -65,13 +59,15 @@ function mediaError(kind: PlatformError['kind'], code: string, url: string, why:
  * a 4xx, a wrong type or a file too large is permanent; a network failure or 5xx of the media
  * host is transient, since trying again later can succeed.
  */
-export async function fetchMedia(ctx: PlatformContext, url: string, index: number, rules: MediaRules): Promise<MediaFile> {
+export async function fetchMedia(ctx: PlatformContext, url: string, index: number, rules: MediaRules): Promise<Sendable> {
+  const caps = typeof rules.maxBytes === 'number' ? { image: rules.maxBytes, video: rules.maxBytes } : rules.maxBytes
+  const maxBytes = Math.max(caps.image, caps.video)
   let response
   try {
-    response = await ctx.http(url, { maxResponseBytes: rules.maxBytes, timeoutMs: 60_000, headers: { accept: rules.types.join(', ') } })
+    response = await ctx.http(url, { maxResponseBytes: maxBytes, timeoutMs: 60_000, headers: { accept: rules.types.join(', ') } })
   } catch (error) {
     if (!(error instanceof EgressError)) throw error
-    if (error.code === 'too_large') throw mediaError('permanent', 'media_too_large', url, `larger than ${rules.label}'s limit of ${rules.maxBytes} bytes`)
+    if (error.code === 'too_large') throw mediaError('permanent', 'media_too_large', url, `larger than ${rules.label}'s limit of ${formatSize(maxBytes)}`)
     throw mediaError(error.transient ? 'transient' : 'permanent', 'media_unavailable', url, error.message)
   }
   if (response.status >= 500) throw mediaError('transient', 'media_unavailable', url, `the media host answered ${response.status}`)
@@ -83,21 +79,34 @@ export async function fetchMedia(ctx: PlatformContext, url: string, index: numbe
   if (!contentMatches(contentType, response.body)) {
     throw mediaError('permanent', 'media_type_unsupported', url, `is labelled ${contentType} but its content is not`)
   }
+  const kind = contentType.startsWith('video/') ? 'video' : 'image'
+  const body = response.body
+  if (body.length > caps[kind]) throw mediaError('permanent', 'media_too_large', url, `${formatSize(body.length)}; ${rules.label} takes ${kind}s up to ${formatSize(caps[kind])}`)
   const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '')
   const extension = EXTENSIONS[contentType] ?? 'bin'
   const filename = /^[\w.-]{1,100}$/.test(last) && last.includes('.') ? last : `media-${index + 1}.${extension}`
-  return { url, bytes: response.body, contentType, filename, kind: contentType.startsWith('video/') ? 'video' : 'image' }
+  return {
+    url,
+    kind,
+    content_type: contentType,
+    bytes: body.length,
+    filename,
+    alt_text: null,
+    width: null,
+    height: null,
+    duration_ms: null,
+    open: async (range) => Readable.from([range ? body.subarray(range.start, range.end + 1) : body]),
+  }
 }
 
-/** A multipart/form-data body as bytes, with its content type (boundary included). */
-export async function multipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
-  const encoded = new Response(form)
-  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! }
-}
-
-/** A file part for FormData. */
-export function filePart(file: MediaFile): Blob {
-  return new Blob([file.bytes], { type: file.contentType })
+/**
+ * What a post sends, in the order the platform shows it: its media URLs, each downloaded and
+ * checked against `rules`, then its uploaded media, already checked at validation.
+ */
+export async function mediaToSend(ctx: PlatformContext, request: PublishRequest, rules: MediaRules): Promise<Sendable[]> {
+  const items: Sendable[] = []
+  for (const [index, url] of request.mediaUrls.entries()) items.push(await fetchMedia(ctx, url, index, rules))
+  return [...items, ...(request.media ?? [])]
 }
 
 /** A media URL's file extension, lower case; undefined when its path has none or it is not a URL. */
