@@ -4,7 +4,8 @@ import type { FieldError } from '../../src/errors.js'
 import { graphemeLength } from '../../src/text-length.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
-import { fetchMedia } from './media.js'
+import { mediaToSend } from './media.js'
+import { bytesOf } from './upload.js'
 import { recordKeyFor } from './record-key.js'
 import { atproto, blueskyError, LABEL, login, refreshedCredentials, sessionToStore, withAgent, type BlueskyCredentials } from './bluesky-session.js'
 import type { Metrics, CredentialPlatform, PartRef, PlatformContext, PlatformLimits, Published, PublishRequest } from './types.js'
@@ -23,10 +24,11 @@ const LIMITS: PlatformLimits = {
   media: {
     max: 4,
     types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
-    // app.bsky.embed.images: up to 4 images of 1,000,000 bytes; app.bsky.embed.video: one video of
-    // up to 100 MB and 3 minutes (MP4, MOV). Bluesky's apps keep alt text to 2,000 characters.
+    // app.bsky.embed.images: up to 4 images of 1,000,000 bytes. Bluesky's apps keep alt text to
+    // 2,000 characters. A video goes through a separate video service (app.bsky.video.uploadVideo
+    // with a service token) that smm does not speak: no videos, and validation says so.
     image: { types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'], max: 4, max_bytes: 1_000_000 },
-    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 100_000_000, max_duration_ms: 180_000 },
+    video: null,
     mixed: false,
     alt_text_max: 2_000,
   },
@@ -76,10 +78,12 @@ async function createPost(agent: AtpAgent, request: PublishRequest, rkey: string
   const already = await existingRecord(agent, did, rkey)
   if (already) return already
   const images = []
-  for (const [index, url] of request.mediaUrls.entries()) {
-    const file = await fetchMedia(ctx, url, index, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_IMAGE_BYTES })
-    const { data } = await agent.uploadBlob(file.bytes, { encoding: file.contentType })
-    images.push({ image: data.blob, alt: '' })
+  // Each image a blob (com.atproto.repo.uploadBlob, at most 1 MB, so read whole), then named in
+  // app.bsky.embed.images with its alt text and, where smm read them, its width and height.
+  for (const item of await mediaToSend(ctx, request, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_IMAGE_BYTES })) {
+    const { data } = await agent.uploadBlob(await bytesOf(item), { encoding: item.content_type })
+    const aspectRatio = item.width && item.height ? { aspectRatio: { width: item.width, height: item.height } } : {}
+    images.push({ image: data.blob, alt: item.alt_text ?? '', ...aspectRatio })
   }
   const followUp = request.followUp
   // A reply names the thread's first post and the one it answers, each by URI and CID (app.bsky.feed.post#replyRef).
@@ -113,6 +117,7 @@ export const bluesky: CredentialPlatform = {
   firstComment: 'reply',
 
   limits: LIMITS,
+  uploadsMedia: true,
   // The 3,000-byte limit binds only on text of long multi-byte graphemes; `checkLimits` enforces it.
   measure: (draft) => measureDraft(LIMITS, draft),
 

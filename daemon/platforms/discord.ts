@@ -1,8 +1,9 @@
 import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
-import type { OutboundResponse } from '../egress.js'
+import type { OutboundRequest, OutboundResponse } from '../egress.js'
 import { HttpsUrl } from './credential-schemas.js'
-import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart } from './media.js'
+import { COMMON_IMAGE_TYPES, mediaToSend } from './media.js'
+import { multipartBody, transferTimeouts, type Part } from './upload.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
@@ -73,6 +74,7 @@ export const discord: CredentialPlatform = {
   firstComment: null,
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -99,23 +101,17 @@ export const discord: CredentialPlatform = {
     // Without allowed_mentions Discord turns @everyone, @here, <@&role> and <@user> in the text
     // into notifications: an empty `parse` list makes them plain text.
     const payload: Record<string, unknown> = { content: request.content, allowed_mentions: { parse: allow_user_mentions ? ['users'] : [] } }
-    let body: string | Uint8Array = JSON.stringify(payload)
-    let contentType = 'application/json'
-    if (request.mediaUrls.length > 0) {
-      const form = new FormData()
-      const attachments = []
-      const embeds = []
-      for (const [index, url] of request.mediaUrls.entries()) {
-        const file = await fetchMedia(ctx, url, index, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_FILE_BYTES })
-        form.append(`files[${index}]`, filePart(file), file.filename)
-        attachments.push({ id: index, filename: file.filename })
-        // Images show as embeds; Discord cannot embed an uploaded video, which shows as itself.
-        if (file.kind === 'image') embeds.push({ image: { url: `attachment://${file.filename}` } })
-      }
-      form.append('payload_json', JSON.stringify({ ...payload, attachments, embeds }))
-      ;({ body, contentType } = await multipart(form))
+    const files = await mediaToSend(ctx, request, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_FILE_BYTES })
+    let sent: Pick<OutboundRequest, 'body' | 'headers' | 'timeoutMs' | 'idleTimeoutMs'> = { body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } }
+    if (files.length > 0) {
+      // Execute Webhook with files: `files[n]` parts, and `payload_json` whose `attachments` name
+      // each by its n, with its file name and its `description` (the alt text Discord shows).
+      const attachments = files.map((file, id) => ({ id, filename: file.filename, ...(file.alt_text ? { description: file.alt_text } : {}) }))
+      const parts: Part[] = [['payload_json', JSON.stringify({ ...payload, attachments })], ...files.map((file, id): Part => [`files[${id}]`, file])]
+      const { body, headers, bytes } = multipartBody(parts)
+      sent = { body, headers, ...transferTimeouts(bytes) }
     }
-    const response = await platformRequest(ctx, LABEL, target.toString(), { method: 'POST', body, headers: { 'content-type': contentType, accept: 'application/json' } })
+    const response = await platformRequest(ctx, LABEL, target.toString(), { method: 'POST', ...sent, headers: { ...sent.headers, accept: 'application/json' } })
     if (response.status !== 200) throw failure(response, ctx)
     const message = response.json<{ id: string; channel_id: string }>()
     const guild = connection.settings.guild_id

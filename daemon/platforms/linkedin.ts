@@ -1,6 +1,7 @@
 import type { OutboundResponse } from '../egress.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
-import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
+import { fetchMedia, unsupportedMediaTypes } from './media.js'
+import type { Sendable } from './upload.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { findUrls } from '../../src/text-length.js'
@@ -139,7 +140,7 @@ function keepTokens(raw: OAuthTokens & Record<string, unknown>, now: number): OA
 }
 
 /** Images API: ask for an upload URL owned by the member, PUT the bytes there, keep the image URN. */
-async function uploadImage(ctx: PlatformContext, tokens: LinkedInTokens, file: MediaFile): Promise<string> {
+async function uploadImage(ctx: PlatformContext, tokens: LinkedInTokens, file: Sendable): Promise<string> {
   const init = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/images?action=initializeUpload`, {
     method: 'POST',
     headers: { ...restHeaders(tokens), 'content-type': 'application/json' },
@@ -149,8 +150,8 @@ async function uploadImage(ctx: PlatformContext, tokens: LinkedInTokens, file: M
   const { value } = init.json<{ value: { uploadUrl: string; image: string } }>()
   const put = await platformRequest(ctx, LABEL, value.uploadUrl, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': file.contentType },
-    body: file.bytes,
+    headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': file.content_type, 'content-length': String(file.bytes) },
+    body: await file.open(),
     timeoutMs: 120_000,
   })
   if (put.status !== 201 && put.status !== 200) throw failure(put, ctx)

@@ -4,7 +4,8 @@ import type { OutboundResponse } from '../egress.js'
 import { graphemeLength } from '../../src/text-length.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
-import { COMMON_IMAGE_TYPES, fetchMedia, filePart, multipart, type MediaFile } from './media.js'
+import { COMMON_IMAGE_TYPES, mediaToSend } from './media.js'
+import { awaitProcessing, multipartBody, uploadRequest, type Part, type Sendable } from './upload.js'
 import { partKey } from './record-key.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { PlatformError, type Connection, type Draft, type Metrics, type CredentialPlatform, type PlatformContext, type PlatformLimits, type TextMeasure, type Verified } from './types.js'
@@ -43,7 +44,8 @@ const DEFAULTS: Omit<InstanceLimits, 'domain'> = {
 
 const LABEL = 'Mastodon'
 // Media uploads answer 202 while the instance transcodes; statuses refuse unprocessed media.
-const PROCESSING_WAITS_MS = [100, 250, 500, 1_000, 2_000, 4_000, 8_000, 15_000]
+// Images are done in a moment, a video in seconds to minutes: about ten minutes in all.
+const PROCESSING_WAITS_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000, ...Array<number>(9).fill(60_000)]
 
 /** An instance's limits (what verify read, else Mastodon's defaults) in the shape every platform declares. */
 function platformLimits(limits: Omit<InstanceLimits, 'domain'>): PlatformLimits {
@@ -101,11 +103,10 @@ function failure(response: OutboundResponse, ctx: PlatformContext): PlatformErro
 
 type Credentials = v.InferOutput<typeof Credentials>
 
-function call(ctx: PlatformContext, credentials: Credentials, path: string, init: { method?: string; body?: Uint8Array | string; headers?: Record<string, string> } = {}) {
-  return platformRequest(ctx, LABEL, `${baseUrl(credentials.instance_url)}${path}`, {
-    ...init,
-    headers: { accept: 'application/json', authorization: `Bearer ${credentials.access_token}`, ...init.headers },
-  })
+const authorized = (credentials: Credentials) => ({ accept: 'application/json', authorization: `Bearer ${credentials.access_token}` })
+
+function call(ctx: PlatformContext, credentials: Credentials, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+  return platformRequest(ctx, LABEL, `${baseUrl(credentials.instance_url)}${path}`, { ...init, headers: { ...authorized(credentials), ...init.headers } })
 }
 
 async function readInstance(ctx: PlatformContext, credentials: Credentials): Promise<InstanceLimits> {
@@ -149,21 +150,25 @@ async function readInstance(ctx: PlatformContext, credentials: Credentials): Pro
   }
 }
 
-async function uploadMedia(ctx: PlatformContext, credentials: Credentials, file: MediaFile): Promise<string> {
-  const form = new FormData()
-  form.append('file', filePart(file), file.filename)
-  const { body, contentType } = await multipart(form)
-  const uploaded = await call(ctx, credentials, '/api/v2/media', { method: 'POST', body, headers: { 'content-type': contentType } })
+/**
+ * One media item to the instance: `POST /api/v2/media`, multipart with the `file` and its
+ * `description` (alt text). 200 means processed at once; 202 means the instance is still at it,
+ * and `GET /api/v1/media/:id` answers 206 until it is done and 200 then: a status refuses media
+ * still processing. Answers the media's id for the status's `media_ids`.
+ */
+async function uploadMedia(ctx: PlatformContext, credentials: Credentials, item: Sendable): Promise<string> {
+  const parts: Part[] = [['file', item], ...(item.alt_text ? [['description', item.alt_text] as const] : [])]
+  const { body, headers, bytes } = multipartBody(parts)
+  const uploaded = await uploadRequest(ctx, LABEL, `${baseUrl(credentials.instance_url)}/api/v2/media`, { method: 'POST', body, bytes, headers: { ...authorized(credentials), ...headers } })
   if (uploaded.status !== 200 && uploaded.status !== 202) throw failure(uploaded, ctx)
   const { id } = uploaded.json<{ id: string }>()
   if (uploaded.status === 200) return id
-  for (const wait of PROCESSING_WAITS_MS) {
-    await new Promise((resolve) => setTimeout(resolve, wait))
+  return awaitProcessing<string>(ctx, `${LABEL}'s processing of ${item.filename}`, PROCESSING_WAITS_MS, async () => {
     const state = await call(ctx, credentials, `/api/v1/media/${encodeURIComponent(id)}`)
-    if (state.status === 200) return id
+    if (state.status === 200) return { done: true, value: id }
     if (state.status !== 206) throw failure(state, ctx)
-  }
-  throw new PlatformError('transient', 'media_processing', `${LABEL}: the instance is still processing ${file.url}; trying again later`)
+    return { done: false }
+  })
 }
 
 function measure(draft: Draft, settings: Record<string, unknown>): TextMeasure {
@@ -184,6 +189,7 @@ export const mastodon: CredentialPlatform = {
 
   // Mastodon's own defaults; each connection keeps its instance's, read by verify.
   limits: platformLimits(DEFAULTS),
+  uploadsMedia: true,
   measure,
 
   check(draft, settings) {
@@ -207,14 +213,9 @@ export const mastodon: CredentialPlatform = {
   async publish(connection, request, ctx) {
     const credentials = v.parse(Credentials, connection.credentials)
     const limits = limitsOf(connection.settings)
+    const items = await mediaToSend(ctx, request, { label: 'this Mastodon instance', types: limits.supported_mime_types, maxBytes: { image: limits.image_size_limit, video: limits.video_size_limit } })
     const mediaIds: string[] = []
-    for (const [index, url] of request.mediaUrls.entries()) {
-      const maxBytes = Math.max(limits.image_size_limit, limits.video_size_limit)
-      const file = await fetchMedia(ctx, url, index, { label: LABEL, types: limits.supported_mime_types, maxBytes })
-      const cap = file.kind === 'video' ? limits.video_size_limit : limits.image_size_limit
-      if (file.bytes.length > cap) throw new PlatformError('permanent', 'media_too_large', `media ${url}: ${file.bytes.length} bytes, over this instance's ${file.kind} limit of ${cap}`)
-      mediaIds.push(await uploadMedia(ctx, credentials, file))
-    }
+    for (const item of items) mediaIds.push(await uploadMedia(ctx, credentials, item))
     const response = await call(ctx, credentials, '/api/v1/statuses', {
       method: 'POST',
       body: JSON.stringify({

@@ -2,7 +2,8 @@ import * as v from 'valibot'
 import type { FieldError } from '../../src/errors.js'
 import type { OutboundResponse } from '../egress.js'
 import { baseUrl, HttpsUrl, Secret } from './credential-schemas.js'
-import { fetchMedia, filePart, multipart, type MediaFile } from './media.js'
+import { mediaToSend } from './media.js'
+import { multipartBody, transferTimeouts, type Part, type Sendable } from './upload.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
@@ -65,11 +66,16 @@ function failure(response: OutboundResponse, ctx: PlatformContext): PlatformErro
   return statusError(LABEL, response, reason, ctx.clock.now())
 }
 
-/** One Bot API call; the token is in the path, so it never appears in an error detail. */
-async function call<T>(ctx: PlatformContext, credentials: Credentials, method: string, body: { json?: unknown; form?: FormData }): Promise<T> {
+/**
+ * One Bot API call, JSON or (with files) multipart streamed from where the files are kept, given
+ * time by its size. The token is in the path, so it never appears in an error detail.
+ */
+async function call<T>(ctx: PlatformContext, credentials: Credentials, method: string, body: { json?: unknown; parts?: Part[] }): Promise<T> {
   const url = `${baseUrl(credentials.api_url)}/bot${credentials.bot_token}/${method}`
-  const encoded = body.form ? await multipart(body.form) : { body: JSON.stringify(body.json ?? {}), contentType: 'application/json' }
-  const response = await platformRequest(ctx, LABEL, url, { method: 'POST', body: encoded.body, headers: { 'content-type': encoded.contentType } })
+  const request = body.parts
+    ? (({ body: stream, headers, bytes }) => ({ body: stream, headers, ...transferTimeouts(bytes) }))(multipartBody(body.parts))
+    : { body: JSON.stringify(body.json ?? {}), headers: { 'content-type': 'application/json' } }
+  const response = await platformRequest(ctx, LABEL, url, { method: 'POST', ...request })
   const answer = jsonOrUndefined<BotAnswer<T>>(response)
   if (response.status !== 200 || !answer?.ok) throw failure(response, ctx)
   return answer.result as T
@@ -82,12 +88,13 @@ function messageLink(message: Message): string | null {
   return id.startsWith('-100') ? `https://t.me/c/${id.slice(4)}/${message.message_id}` : null
 }
 
-async function download(ctx: PlatformContext, url: string, index: number): Promise<MediaFile> {
-  const file = await fetchMedia(ctx, url, index, { label: LABEL, types: LIMITS.media.types!, maxBytes: MAX_VIDEO_BYTES })
-  if (file.kind === 'image' && file.bytes.length > MAX_PHOTO_BYTES) {
-    throw new PlatformError('permanent', 'media_too_large', `media ${url}: ${file.bytes.length} bytes; Telegram takes photos up to ${MAX_PHOTO_BYTES}`)
+/** What the Bot API takes of a video besides its bytes (InputMediaVideo, sendVideo), where smm read it. */
+function videoFacts(item: Sendable): Record<string, number> {
+  return {
+    ...(item.duration_ms !== null ? { duration: Math.round(item.duration_ms / 1000) } : {}),
+    ...(item.width !== null ? { width: item.width } : {}),
+    ...(item.height !== null ? { height: item.height } : {}),
   }
-  return file
 }
 
 export const telegram: CredentialPlatform = {
@@ -102,6 +109,7 @@ export const telegram: CredentialPlatform = {
   firstComment: 'reply',
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -124,35 +132,35 @@ export const telegram: CredentialPlatform = {
 
   async publish(connection, request, ctx) {
     const credentials = v.parse(Credentials, connection.credentials)
-    const files = []
-    for (const [index, url] of request.mediaUrls.entries()) files.push(await download(ctx, url, index))
-    const caption = request.content === '' ? {} : { caption: request.content }
+    const files = await mediaToSend(ctx, request, { label: LABEL, types: LIMITS.media.types!, maxBytes: { image: MAX_PHOTO_BYTES, video: MAX_VIDEO_BYTES } })
+    const caption: Part[] = request.content === '' ? [] : [['caption', request.content]]
     // The id is `<chat>:<message>`; a reply names the message in this chat (Bot API ReplyParameters).
     const parentId = request.followUp?.parent.platform_post_id?.split(':').pop()
     const reply = parentId ? { reply_parameters: { message_id: Number(parentId) } } : {}
+    const replyPart: Part[] = parentId ? [['reply_parameters', JSON.stringify(reply.reply_parameters)]] : []
     let message: Message
     // No parse_mode, here or on captions: the text is plain, so `<a>`, `*bold*` or a
     // `tg://user?id=` link in a post is shown as written, never parsed into markup or mentions.
+    // Telegram keeps no alt text: the Bot API has no field for it.
     if (files.length === 0) {
       message = await call<Message>(ctx, credentials, 'sendMessage', { json: { chat_id: credentials.chat_id, text: request.content, ...reply } })
     } else if (files.length === 1) {
+      // sendPhoto or sendVideo: the file is the `photo` or `video` part itself.
       const file = files[0]!
-      const field = file.kind === 'video' ? 'video' : 'photo'
-      const form = new FormData()
-      form.append('chat_id', credentials.chat_id)
-      if (caption.caption) form.append('caption', caption.caption)
-      if (reply.reply_parameters) form.append('reply_parameters', JSON.stringify(reply.reply_parameters))
-      form.append(field, filePart(file), file.filename)
-      message = await call<Message>(ctx, credentials, file.kind === 'video' ? 'sendVideo' : 'sendPhoto', { form })
+      const video = file.kind === 'video'
+      const facts: Part[] = video ? Object.entries(videoFacts(file)).map(([name, value]) => [name, String(value)]) : []
+      const parts: Part[] = [['chat_id', credentials.chat_id], ...caption, ...replyPart, ...facts, [video ? 'video' : 'photo', file]]
+      message = await call<Message>(ctx, credentials, video ? 'sendVideo' : 'sendPhoto', { parts })
     } else {
-      // An album: each file is a part named in the media list by attach://; the caption goes on the first.
-      const form = new FormData()
-      form.append('chat_id', credentials.chat_id)
-      const media = files.map((file, index) => ({ type: file.kind === 'video' ? 'video' : 'photo', media: `attach://file${index}`, ...(index === 0 ? caption : {}) }))
-      form.append('media', JSON.stringify(media))
-      if (reply.reply_parameters) form.append('reply_parameters', JSON.stringify(reply.reply_parameters))
-      files.forEach((file, index) => form.append(`file${index}`, filePart(file), file.filename))
-      const messages = await call<Message[]>(ctx, credentials, 'sendMediaGroup', { form })
+      // sendMediaGroup, an album: each file is a part the media list names by attach://; the caption goes on the first.
+      const media = files.map((file, index) => ({
+        type: file.kind === 'video' ? 'video' : 'photo',
+        media: `attach://file${index}`,
+        ...(index === 0 && request.content !== '' ? { caption: request.content } : {}),
+        ...(file.kind === 'video' ? videoFacts(file) : {}),
+      }))
+      const parts: Part[] = [['chat_id', credentials.chat_id], ['media', JSON.stringify(media)], ...replyPart, ...files.map((file, index): Part => [`file${index}`, file])]
+      const messages = await call<Message[]>(ctx, credentials, 'sendMediaGroup', { parts })
       message = messages[0]!
     }
     return { platform_post_id: `${message.chat.id}:${message.message_id}`, url: messageLink(message) }

@@ -1,5 +1,6 @@
 import type { OutboundResponse } from '../egress.js'
-import { fetchMedia, unsupportedMediaTypes, type MediaFile } from './media.js'
+import { fetchMedia, unsupportedMediaTypes } from './media.js'
+import { bytesOf, type Sendable } from './upload.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
 import { X_URL_LENGTH } from '../../src/text-length.js'
@@ -130,10 +131,10 @@ function stored(tokens: OAuthTokens, userId: string): XCredentials {
  * One image in one request: `POST /2/media/upload` with the bytes base64-encoded in JSON and
  * the `tweet_image` category; the answer's `data.id` is what a post attaches.
  */
-async function uploadImage(ctx: PlatformContext, token: string, file: MediaFile): Promise<string> {
+async function uploadImage(ctx: PlatformContext, token: string, file: Sendable): Promise<string> {
   const response = await call(ctx, token, '/2/media/upload', {
     method: 'POST',
-    body: JSON.stringify({ media: file.bytes.toString('base64'), media_category: 'tweet_image' }),
+    body: JSON.stringify({ media: (await bytesOf(file)).toString('base64'), media_category: 'tweet_image' }),
   })
   const data = response.status === 200 ? jsonOrUndefined<{ data?: { id?: string; processing_info?: { state?: string } } }>(response)?.data : undefined
   if (!data?.id) throw xError(response, ctx)

@@ -3,12 +3,15 @@ import { bluesky } from '../../daemon/platforms/bluesky.js'
 import { recordKeyFor } from '../../daemon/platforms/record-key.js'
 import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
 import { ReferencePds } from '../fixtures/bluesky-server.js'
-import { startMediaHost } from '../fixtures/media-host.js'
+import { PNG, startMediaHost } from '../fixtures/media-host.js'
 import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
+import { jpeg, webp } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 
 let pds: ReferencePds
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
 let ctx: PlatformContext
+let stored: StoredMedia
 let alice: Awaited<ReturnType<ReferencePds['createAccount']>>
 let connection: Connection
 
@@ -17,6 +20,7 @@ const credentialsOf = (account: { handle: string; appPassword: string }) => ({ s
 beforeAll(async () => {
   pds = await ReferencePds.start()
   mediaHost = await startMediaHost()
+  stored = await storedMedia()
   ctx = await platformContext()
   alice = await pds.createAccount('alice.test', 'Alice Example')
   await pds.createAccount('bob.test')
@@ -26,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pds?.close()
   await mediaHost?.close()
+  await stored?.close()
 })
 
 describe('bluesky, against the reference PDS', () => {
@@ -89,6 +94,38 @@ describe('bluesky, against the reference PDS', () => {
       { $type: 'app.bsky.richtext.facet#mention', did: expect.stringMatching(/^did:plc:/) },
       { $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/page' },
       { $type: 'app.bsky.richtext.facet#tag', tag: 'smm' },
+    ])
+  })
+
+  it('uploads each image as a blob and embeds them in app.bsky.embed.images with their alt text and aspect ratio', async () => {
+    const photo = jpeg(1600, 900, 30_000)
+    const square = webp(512, 512)
+    const media = [await stored.attach(photo, 'image/jpeg', { alt_text: 'A lighthouse at dusk' }), await stored.attach(square, 'image/webp')]
+    const published = await bluesky.publish(connection, { postId: 'pst_01JBSKYUPLOAD000000000000', content: 'Three pictures', mediaUrls: [mediaHost.media('cat.png')], media }, ctx)
+    const { value } = await pds.getRecord(published.platform_post_id!)
+    const blob = (type: string, size: number) => ({ $type: 'blob', ref: { $link: expect.stringMatching(/^baf/) }, mimeType: type, size })
+    expect(value.embed).toEqual({
+      $type: 'app.bsky.embed.images',
+      images: [
+        // A media URL's image: smm has not read its size, so no aspect ratio is claimed.
+        { image: blob('image/png', PNG.length), alt: '' },
+        { image: blob('image/jpeg', photo.length), alt: 'A lighthouse at dusk', aspectRatio: { width: 1600, height: 900 } },
+        { image: blob('image/webp', square.length), alt: '', aspectRatio: { width: 512, height: 512 } },
+      ],
+    })
+    const bytes = await Promise.all(value.embed.images.map((i: any) => pds.getBlob(alice.did, i.image.ref.$link)))
+    expect(bytes).toEqual([PNG, photo, square])
+  })
+
+  it('refuses a video at validation, saying smm sends Bluesky images only; over 1 MB or 4 images too', () => {
+    const item = (content_type: 'video/mp4' | 'image/jpeg', bytes = 1000) => ({ content_type, bytes, width: 100, height: 100, duration_ms: content_type === 'video/mp4' ? 1000 : null, alt_text: null })
+    expect(bluesky.uploadsMedia).toBe(true)
+    expect(bluesky.check({ content: 'x', media_urls: [], media: [item('video/mp4')] }, {})).toEqual([
+      { pointer: '#/media/0', code: 'media_type_unsupported', detail: 'is a video; Bluesky takes no videos from smm: leave it out for Bluesky with an override' },
+    ])
+    expect(bluesky.check({ content: 'x', media_urls: [], media: [item('image/jpeg', 1_200_000), ...Array(4).fill(item('image/jpeg'))] }, {})).toEqual([
+      { pointer: '#/media', code: 'too_many_media', detail: 'has 5 items; Bluesky takes at most 4 images per post' },
+      { pointer: '#/media/0', code: 'media_too_large', detail: 'is 1.2 MB; Bluesky takes images up to 1 MB' },
     ])
   })
 

@@ -2,15 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { discord } from '../../daemon/platforms/discord.js'
 import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
 import { FakeDiscord } from '../fixtures/discord-server.js'
-import { startMediaHost } from '../fixtures/media-host.js'
+import { filePart } from '../fixtures/loopback.js'
+import { PNG, startMediaHost } from '../fixtures/media-host.js'
 import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
+import { jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 
 let fake: FakeDiscord
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
 let ctx: PlatformContext
 let connection: Connection
+let stored: StoredMedia
 
 beforeAll(async () => {
+  stored = await storedMedia()
   fake = await FakeDiscord.start()
   mediaHost = await startMediaHost()
   ctx = await platformContext()
@@ -20,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.server.close()
   await mediaHost.close()
+  await stored.close()
 })
 
 describe('discord', () => {
@@ -46,13 +52,52 @@ describe('discord', () => {
     expect(discord.check({ content: 'x', media_urls: Array(11).fill('https://m.example/a.png') }, {})[0]).toMatchObject({ pointer: '#/media_urls' })
   })
 
-  it('publishes with ?wait=true, images uploaded and shown as embeds, and links the message', async () => {
+  it('publishes with ?wait=true, a media URL’s image uploaded as an attachment, and links the message', async () => {
     const published = await discord.publish(connection, { postId: 'pst_1', content: 'New release!', mediaUrls: [mediaHost.media('cat.png')] }, ctx)
     const message = fake.messages.at(-1)!
     expect(published).toEqual({ platform_post_id: message.id, url: `https://discord.com/channels/800/900/${message.id}` })
     expect(message.content).toBe('New release!')
-    expect(message.files).toEqual([{ field: 'files[0]', name: 'cat.png', type: 'image/png', size: 70 }])
-    expect(message.embeds).toEqual([{ image: { url: 'attachment://cat.png' } }])
+    expect(message.parts).toEqual([
+      { name: 'payload_json', value: JSON.stringify({ content: 'New release!', allowed_mentions: { parse: [] }, attachments: [{ id: 0, filename: 'cat.png' }] }) },
+      filePart('files[0]', 'cat.png', 'image/png', PNG),
+    ])
+    expect(message.attachments).toEqual([{ filename: 'cat.png', content_type: 'image/png', size: PNG.length }])
+  })
+
+  it('sends uploaded media as files[n] parts streamed from the store, each with its alt text as the attachment’s description', async () => {
+    const photo = jpeg(1200, 800, 5_000)
+    const clip = mp4(640, 360, 3_000, { padding: 300_000 })
+    const media = [await stored.attach(photo, 'image/jpeg', { alt_text: 'The team on stage' }), await stored.attach(clip, 'video/mp4')]
+    await discord.publish(connection, { postId: 'pst_9', content: 'Launch day', mediaUrls: [mediaHost.media('cat.png')], media }, ctx)
+    const message = fake.messages.at(-1)!
+    // The media URLs' files first, then the uploads, in order: one list as Discord shows it.
+    expect(message.parts).toEqual([
+      {
+        name: 'payload_json',
+        value: JSON.stringify({
+          content: 'Launch day',
+          allowed_mentions: { parse: [] },
+          attachments: [
+            { id: 0, filename: 'cat.png' },
+            { id: 1, filename: `${media[0]!.id}.jpg`, description: 'The team on stage' },
+            { id: 2, filename: `${media[1]!.id}.mp4` },
+          ],
+        }),
+      },
+      filePart('files[0]', 'cat.png', 'image/png', PNG),
+      filePart('files[1]', `${media[0]!.id}.jpg`, 'image/jpeg', photo),
+      filePart('files[2]', `${media[1]!.id}.mp4`, 'video/mp4', clip),
+    ])
+    expect(message.attachments.map((a) => a.description ?? null)).toEqual([null, 'The team on stage', null])
+  })
+
+  it('declares that it sends uploaded media by upload, with alt text of up to 1,024 characters, and checks them', () => {
+    expect([discord.uploadsMedia, discord.limits.media.send ?? 'upload', discord.limits.media.alt_text_max]).toEqual([true, 'upload', 1024])
+    const big = { content_type: 'video/mp4' as const, bytes: 11 * 1024 * 1024, width: 640, height: 360, duration_ms: 3000, alt_text: 'a'.repeat(1025) }
+    expect(discord.check({ content: 'x', media_urls: [], media: [big] }, {})).toEqual([
+      { pointer: '#/media/0', code: 'media_too_large', detail: 'is 11.5 MB; Discord takes videos up to 10.5 MB' },
+      { pointer: '#/media/0/alt_text', code: 'too_long', detail: 'is 1,025 characters; Discord keeps alt text of at most 1,024' },
+    ])
   })
 
   it('a 429 is transient with retry_after, a 502 too, and the retry succeeds', async () => {

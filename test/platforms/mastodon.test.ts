@@ -2,18 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mastodon } from '../../daemon/platforms/mastodon.js'
 import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
 import { FakeMastodon } from '../fixtures/mastodon-server.js'
-import { startMediaHost } from '../fixtures/media-host.js'
+import { filePart } from '../fixtures/loopback.js'
+import { PNG, startMediaHost } from '../fixtures/media-host.js'
 import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
+import { jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 
 let instance: FakeMastodon
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
-let ctx: PlatformContext
+let ctx: Awaited<ReturnType<typeof platformContext>>
+let stored: StoredMedia
 let connection: Connection
 const credentials = () => ({ instance_url: instance.url, access_token: 'token-alice' })
 
 beforeAll(async () => {
   instance = await FakeMastodon.start()
   mediaHost = await startMediaHost()
+  stored = await storedMedia()
   ctx = await platformContext()
   connection = connectionOf('mastodon', credentials(), await mastodon.verify(credentials(), ctx))
 })
@@ -21,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await instance.server.close()
   await mediaHost.close()
+  await stored.close()
 })
 
 describe('mastodon', () => {
@@ -58,6 +64,59 @@ describe('mastodon', () => {
     expect(instance.media.get(status.media_ids[0]!)).toMatchObject({ type: 'image/png', filename: 'cat.png' })
     expect(published.url).toBe(`${instance.url}/@alice/${published.platform_post_id}`)
     expect(instance.requests.filter((r) => r.path === '/api/v1/statuses').at(-1)!.idempotencyKey).toBe('smm-pst_01JMASTODON')
+  })
+
+  it('uploads each media to POST /api/v2/media (the file, its alt text as description), waits on the clock while it processes, then posts media_ids in order', async () => {
+    const photo = jpeg(1600, 900, 40_000)
+    const image = await stored.attach(photo, 'image/jpeg', { alt_text: 'Sunrise over the harbour' })
+    const before = ctx.clock.now()
+    const published = await mastodon.publish(connection, { postId: 'pst_01JMASTOUPLOAD', content: 'Two pictures', mediaUrls: [mediaHost.media('cat.png')], media: [image] }, ctx)
+    const status = instance.statuses.get(published.platform_post_id!)!
+    expect(status.media_ids.map((id) => instance.media.get(id)!.parts)).toEqual([
+      [filePart('file', 'cat.png', 'image/png', PNG)],
+      [filePart('file', `${image.id}.jpg`, 'image/jpeg', photo), { name: 'description', value: 'Sunrise over the harbour' }],
+    ])
+    // Each upload answered 202 and was looked at again after the first wait (500 ms), on the injected clock.
+    expect(ctx.clock.now() - before).toBe(1_000)
+    const polls = instance.requests.filter((r) => r.method === 'GET' && status.media_ids.some((id) => r.path === `/api/v1/media/${id}`))
+    expect(polls.map((r) => r.path)).toEqual(status.media_ids.flatMap((id) => [`/api/v1/media/${id}`, `/api/v1/media/${id}`]))
+  })
+
+  it('a video the instance is still processing after about ten minutes is transient (media_processing), and no status is posted', async () => {
+    const clip = await stored.attach(mp4(1280, 720, 8_000), 'video/mp4', { alt_text: 'A clip' })
+    const statuses = instance.statuses.size
+    instance.processingPolls = 1_000
+    try {
+      const before = ctx.clock.now()
+      const error = await platformError(mastodon.publish(connection, { postId: 'pst_01JMASTOSLOW', content: 'A video', mediaUrls: [], media: [clip] }, ctx))
+      expect(error).toMatchObject({ kind: 'transient', code: 'media_processing', outcomeUnknown: false })
+      expect(error.message).toBe(`Mastodon's processing of ${clip.id}.mp4 was not done after 10 min; trying again later`)
+      expect(ctx.clock.now() - before).toBe(600_500)
+      expect(instance.statuses.size).toBe(statuses)
+    } finally {
+      instance.processingPolls = 1
+    }
+  })
+
+  it('takes its media rules from the instance’s configuration.media_attachments: types, sizes, pixels, description length', async () => {
+    const saved = instance.mediaAttachments
+    instance.mediaAttachments = { supported_mime_types: ['image/jpeg', 'image/png', 'video/mp4'], image_size_limit: 2_000_000, image_matrix_limit: 1_000_000, video_size_limit: 10_000_000, video_matrix_limit: 500_000, description_limit: 100 }
+    try {
+      const small = connectionOf('mastodon', credentials(), await mastodon.verify(credentials(), ctx))
+      const item = (content_type: 'image/webp' | 'image/jpeg' | 'video/mp4', bytes: number, width: number, height: number, alt_text: string | null = null) => ({ content_type, bytes, width, height, duration_ms: content_type === 'video/mp4' ? 5000 : null, alt_text })
+      expect(mastodon.check({ content: 'x', media_urls: [], media: [item('image/webp', 1000, 10, 10), item('image/jpeg', 3_000_000, 1200, 900, 'y'.repeat(101))] }, small.settings)).toEqual([
+        { pointer: '#/media/0', code: 'media_type_unsupported', detail: 'is image/webp; this Mastodon instance takes images of type image/jpeg, image/png: convert it to one of them, or leave this platform out' },
+        { pointer: '#/media/1', code: 'media_too_large', detail: 'is 3 MB; this Mastodon instance takes images up to 2 MB' },
+        { pointer: '#/media/1', code: 'media_too_big', detail: 'has 1,080,000 pixels (1200×900); this Mastodon instance takes images of at most 1,000,000 pixels' },
+        { pointer: '#/media/1/alt_text', code: 'too_long', detail: 'is 101 characters; this Mastodon instance keeps alt text of at most 100' },
+      ])
+      expect(mastodon.check({ content: 'x', media_urls: [], media: [item('video/mp4', 1000, 1280, 720), item('image/jpeg', 1000, 10, 10)] }, small.settings)).toEqual([
+        { pointer: '#/media/0', code: 'media_too_big', detail: 'has 921,600 pixels (1280×720); this Mastodon instance takes videos of at most 500,000 pixels' },
+        { pointer: '#/media', code: 'media_mixed', detail: 'mixes images and a video; this Mastodon instance takes images or one video per post, not both: move one to a thread part' },
+      ])
+    } finally {
+      instance.mediaAttachments = saved
+    }
   })
 
   it('re-sending the same post returns the same status instead of a duplicate', async () => {

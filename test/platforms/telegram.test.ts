@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { telegram } from '../../daemon/platforms/telegram.js'
 import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
-import { startMediaHost } from '../fixtures/media-host.js'
+import { filePart } from '../fixtures/loopback.js'
+import { PNG, startMediaHost } from '../fixtures/media-host.js'
+import { jpeg, mp4, png } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
 import { FakeTelegram } from '../fixtures/telegram-server.js'
 
 let fake: FakeTelegram
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
+let stored: StoredMedia
 let ctx: PlatformContext
 let connection: Connection
 const credentials = (overrides: Record<string, unknown> = {}) => ({ bot_token: '123456:ABC-def_ghi', chat_id: '@smmnews', api_url: fake.apiUrl, ...overrides })
@@ -14,6 +18,7 @@ const credentials = (overrides: Record<string, unknown> = {}) => ({ bot_token: '
 beforeAll(async () => {
   fake = await FakeTelegram.start()
   mediaHost = await startMediaHost()
+  stored = await storedMedia()
   ctx = await platformContext()
   connection = connectionOf('telegram', credentials(), await telegram.verify(credentials(), ctx))
 })
@@ -21,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.server.close()
   await mediaHost.close()
+  await stored.close()
 })
 
 describe('telegram', () => {
@@ -82,6 +88,64 @@ describe('telegram', () => {
       media: [{ type: 'photo', media: 'attach://file0', caption: 'Two cats' }, { type: 'photo', media: 'attach://file1' }],
     })
     expect(album.url).toMatch(/^https:\/\/t\.me\/smmnews\/\d+$/)
+  })
+
+  it('sends an uploaded photo with sendPhoto and an uploaded video with sendVideo (its length and size), the file streamed as the part itself', async () => {
+    const photo = jpeg(1280, 720, 20_000)
+    const [image] = [await stored.attach(photo, 'image/jpeg', { alt_text: 'Telegram keeps none' })]
+    await telegram.publish(connection, { postId: 'pst_10', content: 'A photo', mediaUrls: [], media: [image!] }, ctx)
+    expect(fake.sent.at(-1)!.parts).toEqual([
+      { name: 'chat_id', value: '@smmnews' },
+      { name: 'caption', value: 'A photo' },
+      filePart('photo', `${image!.id}.jpg`, 'image/jpeg', photo),
+    ])
+    const clip = mp4(640, 360, 12_400, { padding: 200_000 })
+    const video = await stored.attach(clip, 'video/mp4')
+    await telegram.publish(connection, { postId: 'pst_11', content: '', mediaUrls: [], media: [video] }, ctx)
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendVideo' })
+    expect(fake.sent.at(-1)!.parts).toEqual([
+      { name: 'chat_id', value: '@smmnews' },
+      { name: 'duration', value: '12' },
+      { name: 'width', value: '640' },
+      { name: 'height', value: '360' },
+      filePart('video', `${video.id}.mp4`, 'video/mp4', clip),
+    ])
+  })
+
+  it('sends a media URL and uploads together as one album (sendMediaGroup), photos and a video, each file a part the list names', async () => {
+    const still = png(800, 800)
+    const clip = mp4(1280, 720, 5_000)
+    const media = [await stored.attach(still, 'image/png'), await stored.attach(clip, 'video/mp4')]
+    const root = await telegram.publish(connection, { postId: 'pst_12', content: 'Root', mediaUrls: [] }, ctx)
+    const rootRef = { platform_post_id: root.platform_post_id, ref: null }
+    await telegram.publish(connection, { postId: 'pst_12', content: 'All three', mediaUrls: [mediaHost.media('cat.png')], media, followUp: { index: 1, kind: 'thread', root: rootRef, parent: rootRef } }, ctx)
+    const parent = Number(root.platform_post_id!.split(':').pop())
+    expect(fake.sent.at(-1)!.parts).toEqual([
+      { name: 'chat_id', value: '@smmnews' },
+      {
+        name: 'media',
+        value: JSON.stringify([
+          { type: 'photo', media: 'attach://file0', caption: 'All three' },
+          { type: 'photo', media: 'attach://file1' },
+          { type: 'video', media: 'attach://file2', duration: 5, width: 1280, height: 720 },
+        ]),
+      },
+      { name: 'reply_parameters', value: JSON.stringify({ message_id: parent }) },
+      filePart('file0', 'cat.png', 'image/png', PNG),
+      filePart('file1', `${media[0]!.id}.png`, 'image/png', still),
+      filePart('file2', `${media[1]!.id}.mp4`, 'video/mp4', clip),
+    ])
+    expect(fake.sent.at(-1)).toMatchObject({ method: 'sendMediaGroup', reply_to: parent })
+  })
+
+  it('checks uploaded media against the Bot API’s limits: a photo of 10 MB at most, a ratio up to 20, a video of 50 MB', () => {
+    const item = (content_type: 'image/png' | 'video/mp4', bytes: number, width: number, height: number) => ({ content_type, bytes, width, height, duration_ms: content_type === 'video/mp4' ? 1000 : null, alt_text: null })
+    expect(telegram.uploadsMedia).toBe(true)
+    expect(telegram.check({ content: 'x', media_urls: [], media: [item('image/png', 11 * 1024 * 1024, 100, 100), item('image/png', 1000, 8000, 300), item('video/mp4', 51 * 1024 * 1024, 640, 360)] }, {})).toEqual([
+      { pointer: '#/media/0', code: 'media_too_large', detail: 'is 11.5 MB; Telegram takes images up to 10.5 MB' },
+      { pointer: '#/media/1', code: 'media_aspect_ratio', detail: 'has an aspect ratio of 26.67 (8000×300, width divided by height); Telegram takes images from 0.05 to 20: crop it' },
+      { pointer: '#/media/2', code: 'media_too_large', detail: 'is 53.5 MB; Telegram takes videos up to 52.4 MB' },
+    ])
   })
 
   it('private channels get a members-only t.me/c link', async () => {
