@@ -152,7 +152,7 @@ describe('publishing through the scheduler', () => {
     expect(targetOf(post, 'telegram')).toMatchObject({ status: 'published', platform_post_id: `-1001234567890:${messageId}`, url: `https://t.me/smmnews/${messageId}` })
 
     const message = discord.messages.at(-1)!
-    expect(message).toMatchObject({ content, files: [{ name: 'cat.png', type: 'image/png' }], embeds: [{ image: { url: 'attachment://cat.png' } }] })
+    expect(message).toMatchObject({ content, files: [{ name: 'cat.png', type: 'image/png' }], attachments: [{ filename: 'cat.png', content_type: 'image/png' }] })
     expect(targetOf(post, 'discord')).toMatchObject({ status: 'published', platform_post_id: message.id, url: `https://discord.com/channels/800/900/${message.id}` })
 
     // Slack's incoming webhook answers "ok" and nothing else: no id, no link to record.
