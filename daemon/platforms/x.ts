@@ -1,6 +1,6 @@
-import type { OutboundResponse } from '../egress.js'
-import { fetchMedia, unsupportedMediaTypes } from './media.js'
-import { bytesOf, type Sendable } from './upload.js'
+import type { OutboundRequest, OutboundResponse } from '../egress.js'
+import { mediaToSend, unsupportedMediaTypes } from './media.js'
+import { awaitProcessing, bytesOf, multipartBody, uploadRequest, type Part, type Sendable } from './upload.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
 import { X_URL_LENGTH } from '../../src/text-length.js'
@@ -10,12 +10,19 @@ import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuth
 // X API v2 (docs.x.com): what smm enforces before a post goes out, and why.
 /** Weighted characters per post (twitter-text config v3: `weightedLength` in src/text-length.ts). */
 export const X_MAX_LENGTH = 280
-/** Photos per post: X takes up to 4 photos, or one GIF, or one video. smm sends photos only. */
+/** Photos per post: X takes up to 4 photos, or one GIF, or one video. */
 export const X_MAX_IMAGES = 4
 /** Image types the one-request upload (`POST /2/media/upload`, `tweet_image`) takes that media hosts serve. */
 export const X_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 /** X's limit for an image sent in one request. */
 export const X_MAX_IMAGE_BYTES = 5 * 1024 * 1024
+/** X's limits for a GIF and a video, sent by the chunked upload. */
+const X_MAX_GIF_BYTES = 15 * 1024 * 1024
+const X_MAX_VIDEO_BYTES = 512 * 1024 * 1024
+/** Bytes per APPEND: X takes segments of at most 5 MB. */
+const SEGMENT_BYTES = 4 * 1024 * 1024
+/** Waits for X's processing of a video or GIF where it names none (it usually does, check_after_secs): about ten minutes. */
+const PROCESSING_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, ...Array<number>(9).fill(60_000)]
 /** Ids per `GET /2/tweets` lookup. */
 const LOOKUP_BATCH = 100
 
@@ -23,13 +30,13 @@ const LABEL = 'X'
 const SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'] as const
 
 // Extensions `check` can refuse without downloading, and why: the ones X would refuse or smm does
-// not send (GIFs and video need X's chunked upload). Others are judged by content type at publish.
+// not fetch (a video is uploaded to smm first, not downloaded whole). Others are judged by content type at publish.
+const VIDEO_BY_UPLOAD = 'smm sends X a video uploaded to smm (POST /v1/media, then "media": [{"id": …}]), not one from a media URL'
 const REFUSED_EXTENSIONS: Record<string, string> = {
-  gif: 'GIFs go to X only through its chunked upload, which smm does not do; use a JPEG, PNG or WebP',
-  mp4: 'smm publishes images to X, not video',
-  mov: 'smm publishes images to X, not video',
-  webm: 'smm publishes images to X, not video',
-  m4v: 'smm publishes images to X, not video',
+  mp4: VIDEO_BY_UPLOAD,
+  mov: VIDEO_BY_UPLOAD,
+  webm: 'X does not take WebM video; use an MP4',
+  m4v: VIDEO_BY_UPLOAD,
   svg: 'X does not take SVG images; use a JPEG, PNG or WebP',
   avif: 'X does not take AVIF images; use a JPEG, PNG or WebP',
   pdf: 'X takes images, not documents',
@@ -129,17 +136,80 @@ function stored(tokens: OAuthTokens, userId: string): XCredentials {
 
 /**
  * One image in one request: `POST /2/media/upload` with the bytes base64-encoded in JSON and
- * the `tweet_image` category; the answer's `data.id` is what a post attaches.
+ * the `tweet_image` category (at most 5 MB, so read whole); the answer's `data.id` is what a post attaches.
  */
 async function uploadImage(ctx: PlatformContext, token: string, file: Sendable): Promise<string> {
-  const response = await call(ctx, token, '/2/media/upload', {
-    method: 'POST',
+  const response = await upload(ctx, token, file.bytes, {
     body: JSON.stringify({ media: (await bytesOf(file)).toString('base64'), media_category: 'tweet_image' }),
+    headers: { 'content-type': 'application/json' },
   })
-  const data = response.status === 200 ? jsonOrUndefined<{ data?: { id?: string; processing_info?: { state?: string } } }>(response)?.data : undefined
+  const data = mediaAnswer(response)
   if (!data?.id) throw xError(response, ctx)
-  if (data.processing_info?.state === 'failed') throw new PlatformError('permanent', 'media_rejected', `media ${file.url}: X could not process the image`)
+  if (data.processing_info?.state === 'failed') throw new PlatformError('permanent', 'media_rejected', `media ${file.filename}: X could not process the image`)
   return data.id
+}
+
+interface MediaAnswer {
+  id?: string
+  processing_info?: { state?: string; check_after_secs?: number; error?: { message?: string } }
+}
+
+const mediaAnswer = (response: OutboundResponse) => (response.status === 200 || response.status === 201 ? jsonOrUndefined<{ data?: MediaAnswer }>(response)?.data : undefined)
+
+/** A request to X's media endpoint: an upload, never the post itself, timed by its size. */
+function upload(ctx: PlatformContext, token: string, bytes: number, request: { method?: string; body: OutboundRequest['body']; headers: Record<string, string> }, query = '') {
+  return uploadRequest(ctx, LABEL, `${apiOf(ctx)}/2/media/upload${query}`, { method: 'POST', ...request, bytes, headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...request.headers } })
+}
+
+/** One command of the chunked upload: a multipart/form-data POST of its fields (and, for APPEND, the bytes). */
+async function command(ctx: PlatformContext, token: string, parts: Part[]): Promise<OutboundResponse> {
+  const { body, headers, bytes } = multipartBody(parts)
+  const response = await upload(ctx, token, bytes, { body, headers })
+  if (response.status < 200 || response.status > 299) throw xError(response, ctx)
+  return response
+}
+
+/**
+ * A video or GIF by the chunked upload: INIT (its type, size and category), APPEND each segment
+ * of at most 4 MB read from the store as it goes, FINALIZE, then STATUS while X processes it,
+ * after the `check_after_secs` X names. A processing failure is permanent, with X's reason.
+ */
+async function uploadChunked(ctx: PlatformContext, token: string, file: Sendable): Promise<string> {
+  const category = file.kind === 'video' ? 'tweet_video' : 'tweet_gif'
+  const init = await command(ctx, token, [['command', 'INIT'], ['media_type', file.content_type], ['total_bytes', String(file.bytes)], ['media_category', category]])
+  const id = mediaAnswer(init)?.id
+  if (!id) throw xError(init, ctx)
+  for (let index = 0, start = 0; start < file.bytes; index++, start += SEGMENT_BYTES) {
+    const end = Math.min(start + SEGMENT_BYTES, file.bytes) - 1
+    const segment: Sendable = { ...file, content_type: 'application/octet-stream', bytes: end - start + 1, open: () => file.open({ start, end }) }
+    await command(ctx, token, [['command', 'APPEND'], ['media_id', id], ['segment_index', String(index)], ['media', segment]])
+  }
+  const finalized = mediaAnswer(await command(ctx, token, [['command', 'FINALIZE'], ['media_id', id]]))
+  const processed = (info: MediaAnswer['processing_info']) => {
+    if (info?.state === 'failed') throw new PlatformError('permanent', 'media_rejected', `media ${file.filename}: X could not process it${info.error?.message ? `: ${info.error.message}` : ''}`)
+    return info === undefined || info.state === 'succeeded'
+  }
+  if (processed(finalized?.processing_info)) return id
+  // The first look is FINALIZE's answer; STATUS answers the next ones.
+  let first: MediaAnswer['processing_info'] | undefined = finalized?.processing_info
+  return awaitProcessing<string>(ctx, `X's processing of ${file.filename}`, PROCESSING_WAITS_MS, async () => {
+    if (first) {
+      const wait = first.check_after_secs
+      first = undefined
+      return { done: false, ...(wait !== undefined ? { afterMs: wait * 1000 } : {}) }
+    }
+    const status = await call(ctx, token, `/2/media/upload?${new URLSearchParams({ command: 'STATUS', media_id: id })}`)
+    const info = mediaAnswer(status)?.processing_info
+    if (status.status !== 200) throw xError(status, ctx)
+    if (processed(info)) return { done: true, value: id }
+    return { done: false, ...(info?.check_after_secs !== undefined ? { afterMs: info.check_after_secs * 1000 } : {}) }
+  })
+}
+
+/** Alt text for an image or GIF (X keeps none for a video): `POST /2/media/metadata`. */
+async function describe(ctx: PlatformContext, token: string, id: string, text: string): Promise<void> {
+  const response = await call(ctx, token, '/2/media/metadata', { method: 'POST', body: JSON.stringify({ id, metadata: { alt_text: { text } } }) })
+  if (response.status !== 200 && response.status !== 201) throw xError(response, ctx)
 }
 
 /** What X allows in one post: 280 weighted (a link 23, CJK and emoji 2), up to 4 images. */
@@ -147,9 +217,10 @@ const LIMITS: PlatformLimits = {
   text: { max: X_MAX_LENGTH, count: 'x_weighted', url_length: X_URL_LENGTH },
   media: {
     max: X_MAX_IMAGES,
-    types: [...X_IMAGE_TYPES],
-    // X's media upload: up to 4 images of 5 MB (or one GIF of 15 MB), or one video of 512 MB,
-    // 0.5 s to 140 s, 32×32 to 1920×1200, aspect ratio 1:3 to 3:1; alt text up to 1,000 characters.
+    types: [...X_IMAGE_TYPES, 'image/gif'],
+    // X's media upload: up to 4 images of 5 MB (or one GIF, by the chunked upload), or one video of
+    // 512 MB, 0.5 s to 140 s, 32×32 to 1920×1200, aspect ratio 1:3 to 3:1; alt text up to 1,000
+    // characters (images and GIFs). A GIF with other media is refused by `check`.
     image: { types: [...X_IMAGE_TYPES, 'image/gif'], max: X_MAX_IMAGES, max_bytes: X_MAX_IMAGE_BYTES },
     video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 512 * 1024 * 1024, min_duration_ms: 500, max_duration_ms: 140_000, min_width: 32, min_height: 32, max_width: 1920, max_height: 1200, min_aspect_ratio: 1 / 3, max_aspect_ratio: 3 },
     mixed: false,
@@ -204,6 +275,7 @@ export const x: OAuthPlatform = {
   },
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -212,15 +284,25 @@ export const x: OAuthPlatform = {
       errors.push({ pointer: '#/content', code: 'required', detail: 'must not be empty on X unless the post has images' })
     }
     errors.push(...unsupportedMediaTypes(draft.media_urls, (extension) => REFUSED_EXTENSIONS[extension]))
+    const media = draft.media ?? []
+    const gif = media.findIndex((m) => m.content_type === 'image/gif')
+    if (gif >= 0 && draft.media_urls.length + media.length > 1) {
+      errors.push({ pointer: `#/media/${gif}`, code: 'media_mixed', detail: 'is a GIF, and the post has other media; X takes up to 4 images, or one GIF, or one video: move the GIF to a thread part' })
+    }
     return errors
   },
 
   async publish(connection, request, ctx) {
     const { access_token: token } = credentialsOf(connection)
     const mediaIds: string[] = []
-    for (const [index, url] of request.mediaUrls.entries()) {
-      const file = await fetchMedia(ctx, url, index, { label: LABEL, types: X_IMAGE_TYPES, maxBytes: X_MAX_IMAGE_BYTES })
-      mediaIds.push(await uploadImage(ctx, token, file))
+    // A media URL's image (or GIF) is downloaded; uploaded media, videos too, stream from the store.
+    const files = await mediaToSend(ctx, request, { label: LABEL, types: [...X_IMAGE_TYPES, 'image/gif'], maxBytes: { image: X_MAX_GIF_BYTES, video: X_MAX_VIDEO_BYTES } })
+    for (const file of files) {
+      const single = file.kind === 'image' && file.content_type !== 'image/gif'
+      if (single && file.bytes > X_MAX_IMAGE_BYTES) throw new PlatformError('permanent', 'media_too_large', `media ${file.url}: ${file.bytes} bytes; X takes images up to ${X_MAX_IMAGE_BYTES}`)
+      const id = single ? await uploadImage(ctx, token, file) : await uploadChunked(ctx, token, file)
+      if (file.alt_text && file.kind === 'image') await describe(ctx, token, id, file.alt_text)
+      mediaIds.push(id)
     }
     const response = await call(ctx, token, '/2/tweets', {
       method: 'POST',

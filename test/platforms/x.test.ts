@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { weightedLength } from '../../src/text-length.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { x } from '../../daemon/platforms/x.js'
+import { filePart, type MultipartPart } from '../fixtures/loopback.js'
 import { startMediaHost } from '../fixtures/media-host.js'
+import { gif, jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
 import { FakeX } from '../fixtures/x-server.js'
 
@@ -11,6 +14,10 @@ let fake: FakeX
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
 let ctx: OAuthContext
 let connection: Connection
+let stored: StoredMedia
+
+/** Parts with each file's bytes as their length and SHA-256: a mismatch in megabytes of video reads as one line, not a diff of every byte. */
+const digested = (parts: MultipartPart[]) => parts.map((p) => ('bytes' in p ? { ...p, bytes: `${p.bytes.length} bytes, sha256 ${createHash('sha256').update(p.bytes).digest('hex')}` } : p))
 
 const REDIRECT_URI = 'https://smm.example/oauth/callback'
 
@@ -42,6 +49,7 @@ async function connect(): Promise<Connection> {
 beforeAll(async () => {
   fake = await FakeX.start()
   mediaHost = await startMediaHost()
+  stored = await storedMedia()
   ctx = await oauthContext(fake.url, { clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: REDIRECT_URI }, { authorize: '/i/oauth2/authorize', token: '/2/oauth2/token' })
   fake.now = () => ctx.clock.now()
   connection = await connect()
@@ -50,6 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.server.close()
   await mediaHost.close()
+  await stored.close()
 })
 
 describe('x: connecting', () => {
@@ -141,6 +150,79 @@ describe('x: publishing', () => {
     for (const id of post.mediaIds) expect(fake.media.get(id)).toMatchObject({ category: 'tweet_image' })
     const order = fake.requests.slice(-3).map((r) => r.path)
     expect(order).toEqual(['/2/media/upload', '/2/media/upload', '/2/tweets'])
+  })
+
+  it('sends an uploaded image by the one-request upload, then its alt text by POST /2/media/metadata', async () => {
+    const photo = jpeg(1200, 675, 10_000)
+    const image = await stored.attach(photo, 'image/jpeg', { alt_text: 'A red bicycle against a wall' })
+    const published = await x.publish(connection, { postId: 'pst_uploaded_image', content: 'A bicycle', mediaUrls: [], media: [image] }, ctx)
+    const [id] = fake.posts.get(published.platform_post_id!)!.mediaIds
+    expect(fake.requests.slice(-3).map((r) => [r.path, r.body])).toEqual([
+      ['/2/media/upload', { media: photo.toString('base64'), media_category: 'tweet_image' }],
+      ['/2/media/metadata', { id, metadata: { alt_text: { text: 'A red bicycle against a wall' } } }],
+      ['/2/tweets', { text: 'A bicycle', media: { media_ids: [id] } }],
+    ])
+  })
+
+  it('sends an uploaded video by the chunked upload: INIT, APPEND of 4 MB segments streamed from the store, FINALIZE, STATUS after the wait X names', async () => {
+    const clip = mp4(1280, 720, 10_000, { padding: 9_000_000 })
+    const video = await stored.attach(clip, 'video/mp4', { alt_text: 'X keeps no alt text for video' })
+    const before = ctx.clock.now()
+    const published = await x.publish(connection, { postId: 'pst_uploaded_video', content: 'A video', mediaUrls: [], media: [video] }, ctx)
+    const [id] = fake.posts.get(published.platform_post_id!)!.mediaIds
+    const upload = fake.chunked.get(id!)!
+    const segment = (n: number) => filePart('media', video.filename, 'application/octet-stream', clip.subarray(n * 4 * 1024 * 1024, (n + 1) * 4 * 1024 * 1024))
+    expect(upload.requests.map(digested)).toEqual([
+      [
+        { name: 'command', value: 'INIT' },
+        { name: 'media_type', value: 'video/mp4' },
+        { name: 'total_bytes', value: String(clip.length) },
+        { name: 'media_category', value: 'tweet_video' },
+      ],
+      ...[0, 1, 2].map((n) => digested([{ name: 'command', value: 'APPEND' }, { name: 'media_id', value: id! }, { name: 'segment_index', value: String(n) }, segment(n)])),
+      [
+        { name: 'command', value: 'FINALIZE' },
+        { name: 'media_id', value: id },
+      ],
+    ])
+    expect(Buffer.concat(upload.segments).equals(clip)).toBe(true)
+    // FINALIZE said check after 1 s; the STATUS then said in_progress, check after 3 s; then succeeded.
+    expect([upload.polls, ctx.clock.now() - before]).toEqual([2, 4_000])
+    expect(fake.altText.has(id!)).toBe(false)
+  })
+
+  it('sends a GIF by the chunked upload as tweet_gif, with its alt text; a processing failure is permanent with X’s reason', async () => {
+    const animation = gif(320, 240)
+    const item = await stored.attach(animation, 'image/gif', { alt_text: 'A spinning logo' })
+    fake.processingPolls = 0
+    try {
+      const published = await x.publish(connection, { postId: 'pst_uploaded_gif', content: 'A GIF', mediaUrls: [], media: [item] }, ctx)
+      const [id] = fake.posts.get(published.platform_post_id!)!.mediaIds
+      expect(fake.chunked.get(id!)!.requests[0]).toEqual([
+        { name: 'command', value: 'INIT' },
+        { name: 'media_type', value: 'image/gif' },
+        { name: 'total_bytes', value: String(animation.length) },
+        { name: 'media_category', value: 'tweet_gif' },
+      ])
+      expect(fake.altText.get(id!)).toBe('A spinning logo')
+    } finally {
+      fake.processingPolls = 1
+    }
+    const clip = await stored.attach(mp4(640, 360, 2_000), 'video/mp4')
+    fake.failNext('GET /2/media/upload', { status: 200, body: { data: { id: '1', processing_info: { state: 'failed', progress_percent: 12, error: { code: 1, name: 'InvalidMedia', message: 'Unsupported video format' } } } } })
+    const error = await platformError(x.publish(connection, { postId: 'pst_bad_video', content: 'Broken', mediaUrls: [], media: [clip] }, ctx))
+    expect(error).toMatchObject({ kind: 'permanent', code: 'media_rejected', message: `media ${clip.filename}: X could not process it: Unsupported video format` })
+  })
+
+  it('refuses at validation a GIF with other media, and a video from a media URL, saying what X takes', () => {
+    const item = (content_type: 'image/gif' | 'image/png') => ({ content_type, bytes: 1000, width: 10, height: 10, duration_ms: null, alt_text: null })
+    expect(x.uploadsMedia).toBe(true)
+    expect(x.check({ content: 'x', media_urls: [], media: [item('image/png'), item('image/gif')] }, {})).toEqual([
+      { pointer: '#/media/1', code: 'media_mixed', detail: 'is a GIF, and the post has other media; X takes up to 4 images, or one GIF, or one video: move the GIF to a thread part' },
+    ])
+    expect(x.check({ content: 'x', media_urls: ['https://m.example/clip.mp4'] }, {})).toEqual([
+      { pointer: '#/media_urls/0', code: 'media_type_unsupported', detail: 'is a .mp4 file; smm sends X a video uploaded to smm (POST /v1/media, then "media": [{"id": …}]), not one from a media URL' },
+    ])
   })
 
   it("the fake holds our bodies to X's OpenAPI schemas: a field X does not declare is a 400", async () => {
