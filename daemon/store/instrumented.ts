@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/time.js'
 import { withinScrapeTimeout, type Prometheus } from '../prometheus/registry.js'
+import { BucketedHistogram } from '../prometheus/tally.js'
 import { QueueRefusedError, type Store } from './port.js'
 
 /** A call of the port, named `family.method` (`posts.create`): the `operation` label, one per method of the port. */
@@ -16,13 +17,14 @@ const refusal = (error: unknown) => error instanceof QueueRefusedError
  * turn of the event loop.
  */
 export function instrumentStore(store: Store, { client, registry }: Prometheus, clock: Clock): Store {
-  const duration = new client.Histogram({
-    name: 'smm_store_operation_duration_seconds',
-    help: "Time each call of this node's store took (one unit of work: a transaction or a read), by operation (family.method).",
-    labelNames: ['operation'],
-    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  })
+  // Observed under every request, several times: a bucketed histogram (prometheus/tally.ts).
+  const duration = new BucketedHistogram(
+    registry,
+    'smm_store_operation_duration_seconds',
+    "Time each call of this node's store took (one unit of work: a transaction or a read), by operation (family.method).",
+    ['operation'],
+    [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  )
   const errors = new client.Counter({
     name: 'smm_store_errors_total',
     help: "Calls of this node's store that failed (the database unreachable, a statement that failed), by operation.",
@@ -39,7 +41,7 @@ export function instrumentStore(store: Store, { client, registry }: Prometheus, 
   })
 
   const timed = (operation: string, call: Call, target: object): Call => {
-    const observe = duration.labels(operation)
+    const timer = duration.labels(operation)
     const failed = errors.labels(operation)
     return (...args) => {
       const started = performance.now()
@@ -51,9 +53,9 @@ export function instrumentStore(store: Store, { client, registry }: Prometheus, 
         throw error
       }
       answer.then(
-        () => observe.observe((performance.now() - started) / 1000),
+        () => timer.observe((performance.now() - started) / 1000),
         (error: unknown) => {
-          observe.observe((performance.now() - started) / 1000)
+          timer.observe((performance.now() - started) / 1000)
           if (!refusal(error)) failed.inc()
         },
       )
