@@ -257,7 +257,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     throw error
   }
   if (prometheus) {
-    store = instrumentStore(store, prometheus, clock)
+    store = instrumentStore(store, prometheus, clock, !options.databaseUrl)
     // Counted only when a token is refreshed; registered now, so the series read 0 until then.
     oauthRefreshMetrics(prometheus)
   }
