@@ -52,11 +52,39 @@ const summary = (runs: Measured[]) =>
 /** The daemon's throughput at least 0.8× the floor's (issue 35), its CPU per request within 1.25× the floor's (issue 15). */
 const CPU_GOAL = 1.25
 const THROUGHPUT_GOAL = 0.8
+/** Metrics on may cost at most 5 % of the daemon's throughput with them off (issue 34). */
+const METRICS_GOAL = 0.95
+
+/**
+ * Scrapes a metrics URL every second until stopped, as Prometheus scrapes a node (fifteen times
+ * as often as the usual 15 s); resolves to each scrape's time in ms and the size of the last.
+ */
+function scraping(url: string): { stop(): Promise<{ ms: number[]; bytes: number }> } {
+  const ms: number[] = []
+  let bytes = 0
+  let last = Promise.resolve()
+  const timer = setInterval(() => {
+    last = (async () => {
+      const started = performance.now()
+      const text = await (await fetch(url)).text()
+      ms.push(performance.now() - started)
+      bytes = text.length
+    })()
+  }, 1000)
+  return {
+    async stop() {
+      clearInterval(timer)
+      await last
+      return { ms, bytes }
+    },
+  }
+}
 
 /**
  * Authenticated GET /v1/me over HTTPS keep-alive at 16 and 32 connections, driven by wrk (see
  * load.ts): the real daemon (key lookup, rate-limit bookkeeping, request log at `info`, routing)
- * next to the bare server doing only the key lookup, measured in turn. `BENCH_LOG_LEVEL` sets the
+ * next to the bare server doing only the key lookup, measured in turn; then the daemon with its
+ * Prometheus metrics off and on, side by side. `BENCH_LOG_LEVEL` sets the
  * daemon's log level. `BENCH_BASELINE=/other/checkout/bin/run.js` adds
  * another build of the daemon (a before, say) to the same run; `BENCH_ROUNDS` repeats the
  * measurements, interleaved, so that a neighbour's load falls on all of them alike.
@@ -119,9 +147,58 @@ export async function benchHttp(): Promise<Record<string, number | string>> {
         }
       }
     }
+    Object.assign(figures, await metricsCost(daemon, durationMs, rounds, logLevel, tempDir, children))
     return figures
   } finally {
     for (const child of children) await stop(child)
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * What Prometheus metrics cost (issue 34, point 4): the daemon with them off and a second one
+ * with `--metrics-port`, scraped every second, under the same load at the same time, round after
+ * round: whatever else the machine does (2 cores, shared) falls on both alike, where measured in
+ * turn it moved either by more than the 5 % to be seen.
+ */
+async function metricsCost(
+  off: { child: { pid?: number }; url: string; key: string },
+  durationMs: number,
+  rounds: number,
+  logLevel: string,
+  tempDir: () => string,
+  children: Awaited<ReturnType<typeof startBenchDaemon>>['child'][],
+): Promise<Record<string, string>> {
+  const dir = tempDir()
+  const on = await startBenchDaemon(dir, { SMM_METRICS_PORT: '0' }, true, { logLevel })
+  children.push(on.child)
+  liftOwnerLimits({ SMM_DATA_DIR: dir })
+  const pair = [
+    { pid: off.child.pid!, url: `${off.url}/v1/me`, key: off.key },
+    { pid: on.child.pid!, url: `${on.url}/v1/me`, key: on.key },
+  ]
+  const options = (s: (typeof pair)[number], connections: number) => ({ headers: { authorization: `Bearer ${s.key}` }, connections, durationMs })
+  await Promise.all(pair.map((s) => load(s.url, { ...options(s, 16), durationMs: 3000, warmupMs: 0 })))
+  const figures: Record<string, string> = {}
+  const scrapes: number[] = []
+  let bytes = 0
+  for (const connections of [16, 32]) {
+    const results: [Measured, Measured][] = []
+    for (let round = 0; round < rounds; round++) {
+      const scraper = scraping(on.metricsUrl!)
+      const both = await Promise.all(pair.map((s) => measure(s.pid, s.url, options(s, connections))))
+      // wrk's CPU is read from this process's reaped children, which here are both runs at once: left out.
+      results.push(both.map((r) => ({ ...r, clientCpuUsPerRequest: undefined })) as [Measured, Measured])
+      const scraped = await scraper.stop()
+      scrapes.push(...scraped.ms)
+      bytes = scraped.bytes
+    }
+    const versus = (f: (r: Measured) => number) => spread(results.map(([a, b]) => f(b) / f(a)), 3)
+    figures[`GET /v1/me, ${connections} connections each, side by side, metrics off`] = summary(results.map(([a]) => a))
+    figures[`GET /v1/me, ${connections} connections each, side by side, metrics on`] = summary(results.map(([, b]) => b))
+    figures[`  ${connections} connections, metrics on / off, throughput (goal >= ${METRICS_GOAL})`] = versus((r) => r.perSecond)
+    if (results[0]![0].cpuUsPerRequest !== undefined) figures[`  ${connections} connections, metrics on / off, CPU per request`] = versus((r) => r.cpuUsPerRequest!)
+  }
+  figures['metrics scrape under that load, each second'] = `${spread(scrapes, 1)} ms, ${(bytes / 1024).toFixed(0)} KiB (${scrapes.length} scrapes)`
+  return figures
 }

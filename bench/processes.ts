@@ -65,7 +65,7 @@ export async function startBenchDaemon(
   env: Record<string, string> = {},
   firstStart = true,
   { bin = BIN, logLevel = 'silent' }: { bin?: string; logLevel?: string } = {},
-): Promise<{ child: ChildProcess; url: string; key: string }> {
+): Promise<{ child: ChildProcess; url: string; key: string; metricsUrl?: string }> {
   const log = logLevel === 'silent' ? undefined : openSync(join(dataDir, 'daemon.log'), 'a')
   const args = [bin, 'daemon', '--port', '0', '--data-dir', dataDir, '--log-level', logLevel]
   const { child, value } = await spawnUntil(args, (out) => {
@@ -73,7 +73,9 @@ export async function startBenchDaemon(
     const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(out)?.[1] ?? ''
     // A first start's banner ends with the curl line; any other, with the certificate's fingerprint.
     const done = firstStart ? key !== '' && out.includes('curl') : /SHA-256 fingerprint/.test(out)
-    return url && done ? { url, key } : undefined
+    // With SMM_METRICS_PORT in `env`, the banner also says where its metrics are.
+    const metricsUrl = /Prometheus metrics: (http:\/\/\S+)/.exec(out)?.[1]
+    return url && done ? { url, key, metricsUrl } : undefined
   }, env, process.execPath, log).finally(() => log !== undefined && closeSync(log))
   return { child, ...value }
 }
