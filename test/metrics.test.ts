@@ -169,6 +169,28 @@ describe('metrics on --metrics-port', () => {
     loop.reply({ status: 200 })
   })
 
+  it('counts the publish attempts under way while a platform takes its time to answer', async () => {
+    const account = await feedAccount(t, 'Slow platform')
+    await t.http.post(`/v1/accounts/${account}/connections`, { platform: 'discord', credentials: { webhook_url: loop.url } }, { key: t.key })
+    const at = t.clock.now() + 60_000
+    const res = await t.http.post('/v1/posts', { account_id: account, content: 'answered slowly', scheduled_at: iso(at), platforms: ['discord'] }, { key: t.key })
+    expect(res.status).toBe(201)
+    t.clock.set(at)
+    loop.reply({ status: 200, delayMs: 400 })
+    const received = loop.received.length
+    const tick = t.daemon.scheduler.tick(t.clock.now())
+    try {
+      while (loop.received.length === received) await new Promise((resolve) => setImmediate(resolve))
+      expect(valueOf(await read(), 'smm_publish_attempts_in_flight')).toBe(1)
+    } finally {
+      await tick
+      loop.reply({ status: 200 })
+    }
+    const after = await read()
+    expect(valueOf(after, 'smm_publish_attempts_in_flight')).toBe(0)
+    expect(valueOf(after, 'smm_posts_published_total', { platform: 'discord' })).toBeGreaterThanOrEqual(1)
+  })
+
   it('counts webhook deliveries by outcome, and the backlog while they wait', async () => {
     const tick = () => t.daemon.workers.find((w) => w.name === 'webhook-delivery')!.tick!(t.clock.now())
     const account = (await t.http.post('/v1/accounts', { name: 'Hooked' }, { key: t.key })).body.id
@@ -187,6 +209,13 @@ describe('metrics on --metrics-port', () => {
     receiver.reply = () => ({ status: 204 })
     expect(await delta(tick, 'smm_webhook_deliveries_total', { outcome: 'delivered' })).toBe(1)
     expect(valueOf(await read(), 'smm_webhook_backlog')).toBe(base)
+  })
+
+  it('says in their help that the posts due and the webhook backlog are of the database every node shares', async () => {
+    const text = await read()
+    for (const name of ['smm_scheduler_due_posts', 'smm_webhook_backlog']) {
+      expect(new RegExp(`^# HELP ${name} .*in the database all nodes share \\(every node reports the same figure\\)`, 'm').test(text)).toBe(true)
+    }
   })
 
   it('times every store operation; a store that stops answering reads 0 up, NaN posts due, and counts its errors, then recovers', async () => {
