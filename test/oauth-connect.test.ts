@@ -4,6 +4,7 @@ import { loopbackTls } from './fixtures/loopback.js'
 import { sql, type TestDaemon } from './helpers/daemon.js'
 import { CLIENT_SECRET, FakeOAuthProvider, oauthEnv, startOAuthDaemon } from './helpers/loopback-oauth.js'
 import { eventsOf } from './helpers/posts.js'
+import { scrape, valueOf } from './helpers/prometheus.js'
 
 // The real daemon over TLS, with a loopback OAuth platform registered as `x` whose app the
 // operator configured by environment, endpoints pointing at a fake authorization server.
@@ -34,6 +35,11 @@ async function connectionOf(id = accountId, platform = 'x') {
   return (account.body.connections as { platform: string; status: string; handle: string; connected_at: string; expires_at?: string }[]).find((c) => c.platform === platform)
 }
 
+/** How many refreshes of `x` tokens the daemon's metrics count with this outcome. */
+async function refreshesCounted(outcome: 'refreshed' | 'refused' | 'failed'): Promise<number> {
+  return valueOf((await scrape(t.daemon.metricsUrl!)).text, 'smm_oauth_refresh_total', { platform: 'x', outcome })!
+}
+
 async function connectX(): Promise<void> {
   const pending = await startConnect()
   expect((await approveInBrowser(pending.authorize_url)).status).toBe(200)
@@ -51,7 +57,7 @@ beforeAll(async () => {
   clock = new ManualClock()
   provider = await FakeOAuthProvider.start(clock)
   env = oauthEnv('x', provider)
-  t = await startOAuthDaemon(clock, env)
+  t = await startOAuthDaemon(clock, env, { metricsPort: 0 })
   accountId = (await t.http.post('/v1/accounts', { name: 'Brand' }, { key: t.key })).body.id
 })
 
@@ -230,10 +236,12 @@ describe('tokens at publish time', () => {
   it('refreshes tokens about to expire before publishing, and stores the new ones at once', async () => {
     await connectX()
     const refreshes = provider.refreshes()
+    const counted = await refreshesCounted('refreshed')
     clock.advance(7200_000 - 4 * MIN)
     const post = await publishNow('refreshed first')
     expect(post.status).toBe('published')
     expect(provider.refreshes()).toBe(refreshes + 1)
+    expect(await refreshesCounted('refreshed')).toBe(counted + 1)
     // Published with the new token, which the next publish uses without refreshing again.
     expect(provider.access.has(provider.published.at(-1)!.token)).toBe(true)
     expect((await publishNow('no refresh needed')).status).toBe('published')
@@ -253,8 +261,10 @@ describe('tokens at publish time', () => {
     await connectX()
     provider.revokeGrant('brand')
     const before = (await eventsOf(t, 'account.reauth_required')).length
+    const refused = await refreshesCounted('refused')
     const post = await publishNow('grant revoked')
     expect(post.status).toBe('failed')
+    expect(await refreshesCounted('refused')).toBe(refused + 1)
     expect(post.targets[0].error.detail).toContain('invalid_grant')
     expect((await connectionOf())?.status).toBe('reauth_required')
     expect((await eventsOf(t, 'account.reauth_required')).length).toBe(before + 1)
@@ -307,6 +317,24 @@ describe('tokens at publish time', () => {
     expect(provider.refreshes()).toBe(refreshes + 1)
     const history = await t.daemon.store.metrics.history(post.id, 'x')
     expect(history.at(-1)).toMatchObject({ likes: 3, reposts: 1, replies: 2 })
+  })
+
+  it('counts a refresh the token endpoint fails to answer as failed, and leaves the connection as it is', async () => {
+    await connectX()
+    const failed = await refreshesCounted('failed')
+    const refreshed = await refreshesCounted('refreshed')
+    clock.advance(7200_000 - MIN)
+    provider.echoTokenRequests = true
+    try {
+      const post = await publishNow('token endpoint down')
+      // Its target waits for a retry (no later test ticks the scheduler).
+      expect(post.status).toBe('publishing')
+    } finally {
+      provider.echoTokenRequests = false
+    }
+    expect(await refreshesCounted('failed')).toBe(failed + 1)
+    expect(await refreshesCounted('refreshed')).toBe(refreshed)
+    expect((await connectionOf())?.status).toBe('active')
   })
 
   it('never shows or logs a token, a code, a state or the client secret', async () => {

@@ -279,9 +279,10 @@ export function oauthEnv(name: PlatformName, provider: FakeOAuthProvider): NodeJ
  * registered as `x` (PKCE) and `linkedin` (no PKCE), their apps configured by `env`, trusting the
  * fake's certificate on loopback, its owner's limits lifted.
  */
-export async function startOAuthDaemon(clock: ManualClock, env: NodeJS.ProcessEnv): Promise<TestDaemon> {
+export async function startOAuthDaemon(clock: ManualClock, env: NodeJS.ProcessEnv, options: { metricsPort?: number } = {}): Promise<TestDaemon> {
   const { cert } = await loopbackTls()
   const t = await startTestDaemon({
+    ...options,
     clock,
     allowPrivateNetwork: true,
     egress: { ca: [cert] },
