@@ -4,8 +4,8 @@ import { until } from './helpers/cluster.js'
 import { cuttableRelay, freshDatabase } from './helpers/postgres.js'
 import { promtool, scrape, valueOf } from './helpers/prometheus.js'
 
-// The store's metrics on PostgreSQL, whose calls answer later than they return (SQLite's are
-// timed as they return: test/metrics.test.ts), in front of a relay the test can cut.
+// The store's metrics and readiness on PostgreSQL, whose calls answer later than they return
+// (SQLite's are timed as they return: test/metrics.test.ts), behind a relay the test can cut or stall.
 let db: Awaited<ReturnType<typeof freshDatabase>>
 let relay: Awaited<ReturnType<typeof cuttableRelay>>
 let t: TestDaemon
@@ -66,5 +66,20 @@ describe('metrics of a daemon on PostgreSQL', () => {
     expect(valueOf(back, 'smm_scheduler_due_posts')).toBe(0)
     expect(valueOf(back, 'smm_webhook_backlog')).toBeGreaterThanOrEqual(0)
     expect((await t.http.get('/v1/accounts', { key: t.key })).status).toBe(200)
+  })
+
+  it('is not ready while the database says nothing: /readyz gives up after a second with 503, and answers 200 once the database does', async () => {
+    relay.stall()
+    try {
+      const ready = await t.http.get('/readyz')
+      expect([ready.status, ready.body.code]).toEqual([503, 'store_unavailable'])
+      expect(ready.body.detail).toBe('Not ready: the database did not answer (no answer within 1000 ms).')
+      expect(valueOf(await read(), 'smm_store_up')).toBe(0)
+      expect((await t.http.get('/healthz')).status).toBe(200)
+    } finally {
+      relay.flow()
+    }
+    await until('the daemon to be ready again', async () => (await t.http.get('/readyz')).status === 200, 5_000)
+    expect(valueOf(await read(), 'smm_store_up')).toBe(1)
   })
 })

@@ -34,16 +34,22 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
 /**
  * A TCP relay in front of the database that a test can cut (every connection dropped, new ones
  * refused) and restore on the same port: a database lost and found, without stopping the server.
+ * Or stall: nothing passes either way, nothing is closed (packets dropped on a network that
+ * says nothing), until `flow()`.
  */
-export async function cuttableRelay(target: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+export async function cuttableRelay(
+  target: string,
+): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; stall(): void; flow(): void; close(): Promise<void> }> {
   const to = new URL(target)
   const sockets = new Set<net.Socket>()
+  let stalled = false
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(to.port), to.hostname)
     for (const s of [client, upstream]) {
       sockets.add(s)
       s.on('error', () => s.destroy())
       s.on('close', () => sockets.delete(s))
+      if (stalled) s.pause()
     }
     client.pipe(upstream).pipe(client)
     client.on('close', () => upstream.destroy())
@@ -58,5 +64,18 @@ export async function cuttableRelay(target: string): Promise<{ url: string; cut(
     for (const s of sockets) s.destroy()
     server.close(() => resolve())
   })
-  return { url: url.toString(), cut: stop, restore: () => listen(port), close: async () => (server.listening ? stop() : undefined) }
+  return {
+    url: url.toString(),
+    cut: stop,
+    restore: () => listen(port),
+    stall: () => {
+      stalled = true
+      for (const s of sockets) s.pause()
+    },
+    flow: () => {
+      stalled = false
+      for (const s of sockets) s.resume()
+    },
+    close: async () => (server.listening ? stop() : undefined),
+  }
 }
