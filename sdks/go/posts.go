@@ -14,7 +14,9 @@ type Post struct {
 	AccountID   string   `json:"account_id"`
 	Content     string   `json:"content"`
 	MediaURLs   []string `json:"media_urls"`
-	Platforms   []string `json:"platforms"`
+	// Media are its uploaded media, after MediaURLs, each with the alt text it goes out with.
+	Media     []PostMedia `json:"media"`
+	Platforms []string    `json:"platforms"`
 	// Thread is the parts published after the post, in order (empty when it has none).
 	Thread []ThreadPart `json:"thread"`
 	// FirstComment is published right under the post; nil when there is none.
@@ -106,9 +108,11 @@ type TargetMeasure struct {
 // PostCreateParams is a new post.
 type PostCreateParams struct {
 	AccountID string
-	// Content is required unless MediaURLs are given.
+	// Content is required unless MediaURLs or Media are given.
 	Content   string
 	MediaURLs []string
+	// Media are uploaded media (MediaService.Upload), after MediaURLs.
+	Media     []MediaRef
 	Platforms []string
 	// ScheduledAt is when to publish; the zero time publishes now. For a draft: its planned time.
 	ScheduledAt time.Time
@@ -145,8 +149,10 @@ type PostScheduleParams struct {
 
 // PostUpdateParams changes a scheduled post or a draft: nil fields are left as they are.
 type PostUpdateParams struct {
-	Content     *string
-	MediaURLs   []string
+	Content   *string
+	MediaURLs []string
+	// Media replaces the uploaded media; an empty slice removes them.
+	Media       []MediaRef
 	ScheduledAt *time.Time
 	Platforms   []string
 	// Thread replaces the thread; an empty slice removes it.
@@ -197,6 +203,9 @@ func (p PostCreateParams) body() map[string]any {
 	}
 	if p.MediaURLs != nil {
 		body["media_urls"] = p.MediaURLs
+	}
+	if p.Media != nil {
+		body["media"] = p.Media
 	}
 	if !p.ScheduledAt.IsZero() {
 		body["scheduled_at"] = timestamp(p.ScheduledAt)
@@ -300,6 +309,9 @@ func (s *PostsService) Update(ctx context.Context, id string, p PostUpdateParams
 	}
 	if p.MediaURLs != nil {
 		body["media_urls"] = p.MediaURLs
+	}
+	if p.Media != nil {
+		body["media"] = p.Media
 	}
 	if p.ScheduledAt != nil {
 		body["scheduled_at"] = timestamp(*p.ScheduledAt)

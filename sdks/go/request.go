@@ -27,9 +27,8 @@ type request struct {
 	query url.Values
 	// body is sent as JSON when not nil.
 	body any
-	// raw is sent as it is, with contentType, when not nil (an upload).
-	raw         []byte
-	contentType string
+	// upload, when not nil, is the body: bytes sent as they are (a media file).
+	upload *upload
 	// idempotencyKey is sent on a POST; one is generated when it is empty.
 	idempotencyKey string
 	ifMatch        string
@@ -57,7 +56,7 @@ func pathOf(template string, values ...string) string {
 // do sends r, retrying what is safe to retry, and decodes the answer into r.out. It returns
 // the successful response's headers (an ETag, say).
 func (c *Client) do(ctx context.Context, r request) (http.Header, error) {
-	body := r.raw
+	var body []byte
 	if r.body != nil {
 		var err error
 		if body, err = json.Marshal(r.body); err != nil {
@@ -95,17 +94,29 @@ func (c *Client) attempt(ctx context.Context, r request, body []byte, key string
 	if body != nil {
 		reader = bytes.NewReader(body)
 	}
+	if r.upload != nil {
+		// Opened anew for each attempt: a retry sends the file again from its start.
+		file, err := r.upload.open()
+		if err != nil {
+			return nil, -1, fmt.Errorf("smm: %s %s: %w", r.method, r.path, err)
+		}
+		defer file.Close()
+		reader = &progressReader{r: file, total: r.upload.length, progress: r.upload.progress}
+	}
 	req, err := http.NewRequestWithContext(ctx, r.method, target, reader)
 	if err != nil {
 		return nil, -1, fmt.Errorf("smm: %s %s: %w", r.method, r.path, err)
+	}
+	if r.upload != nil {
+		req.ContentLength = r.upload.length
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	if _, raw := r.out.(*[]byte); !raw {
 		req.Header.Set("Accept", "application/json")
 	}
 	req.Header.Set("User-Agent", "smm-go/"+Version)
-	if r.raw != nil {
-		req.Header.Set("Content-Type", r.contentType)
+	if r.upload != nil {
+		req.Header.Set("Content-Type", r.upload.contentType)
 	} else if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -237,4 +248,31 @@ func problemError(res *http.Response, data []byte) error {
 		return &RateLimitError{APIError: apiErr, RetryAfter: wait}
 	}
 	return apiErr
+}
+
+// upload is a body read from a file or bytes as it is sent, never whole in memory.
+type upload struct {
+	open        func() (io.ReadCloser, error)
+	length      int64
+	contentType string
+	progress    func(sent, total int64)
+}
+
+// progressReader tells progress, if set, how many bytes have been read from r so far.
+type progressReader struct {
+	r        io.Reader
+	sent     int64
+	total    int64
+	progress func(sent, total int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.sent += int64(n)
+		if p.progress != nil {
+			p.progress(p.sent, p.total)
+		}
+	}
+	return n, err
 }

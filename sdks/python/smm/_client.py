@@ -43,7 +43,7 @@ def _repeat(repeat: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _post_body(*, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time],
-               media_urls: Optional[List[str]], draft: bool, queue: bool, repeat: Optional[Dict[str, Any]],
+               media_urls: Optional[List[str]], media: Optional[List[Dict[str, Any]]], draft: bool, queue: bool, repeat: Optional[Dict[str, Any]],
                thread: Optional[List[Dict[str, Any]]], first_comment: Optional[str],
                overrides: Optional[Dict[str, Dict[str, Any]]]) -> Dict[str, Any]:
     """What create and validate send: the same post. None leaves a field out; inside `overrides` a None
@@ -51,6 +51,7 @@ def _post_body(*, account_id: str, content: str, platforms: List[str], scheduled
     return _fields(account_id=account_id, content=content, platforms=platforms,
                    scheduled_at=_rfc3339(scheduled_at, "scheduled_at") or UNSET,
                    media_urls=UNSET if media_urls is None else media_urls,
+                   media=UNSET if media is None else media,
                    draft=True if draft else UNSET, queue=True if queue else UNSET,
                    repeat=UNSET if repeat is None else _repeat(repeat),
                    thread=UNSET if thread is None else thread,
@@ -92,30 +93,31 @@ class _Resource:
 
 class Posts(_Resource):
     def create(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
-               media_urls: Optional[List[str]] = None, draft: bool = False, queue: bool = False,
-               repeat: Optional[Dict[str, Any]] = None, thread: Optional[List[Dict[str, Any]]] = None,
+               media_urls: Optional[List[str]] = None, media: Optional[List[Dict[str, Any]]] = None,
+               draft: bool = False, queue: bool = False, repeat: Optional[Dict[str, Any]] = None, thread: Optional[List[Dict[str, Any]]] = None,
                first_comment: Optional[str] = None, overrides: Optional[Dict[str, Dict[str, Any]]] = None,
                idempotency_key: Optional[str] = None) -> Post:
         """Schedules a post (now when `scheduled_at` is None; with `queue=True` at the account's next free
-        queue slot), or with `draft=True` keeps it as a draft until `schedule`. `repeat` ({"interval": "P1W",
+        queue slot), or with `draft=True` keeps it as a draft until `schedule`. `media` ([{"id": "med_…",
+        "alt_text": …}]) attaches uploaded media (`media.upload`), after any `media_urls`. `repeat` ({"interval": "P1W",
         "count": 4} or with "until") makes it the first occurrence of a series. `thread` ([{"content",
         "media_urls"}], up to 24) follows the post, `first_comment` goes under it, and `overrides`
         ({"x": {"content": …, "thread": [], "first_comment": None}}) gives one platform its own version.
         The same `idempotency_key` never makes two posts."""
         body = _post_body(account_id=account_id, content=content, platforms=platforms, scheduled_at=scheduled_at,
-                          media_urls=media_urls, draft=draft, queue=queue, repeat=repeat, thread=thread,
+                          media_urls=media_urls, media=media, draft=draft, queue=queue, repeat=repeat, thread=thread,
                           first_comment=first_comment, overrides=overrides)
         return self._one(Post, "POST", self._t.path("/posts"), body=body, idempotency_key=idempotency_key)
 
     def validate(self, *, account_id: str, content: str, platforms: List[str], scheduled_at: Optional[Time] = None,
-                 media_urls: Optional[List[str]] = None, draft: bool = False, queue: bool = False,
-                 repeat: Optional[Dict[str, Any]] = None, thread: Optional[List[Dict[str, Any]]] = None,
+                 media_urls: Optional[List[str]] = None, media: Optional[List[Dict[str, Any]]] = None,
+                 draft: bool = False, queue: bool = False, repeat: Optional[Dict[str, Any]] = None, thread: Optional[List[Dict[str, Any]]] = None,
                  first_comment: Optional[str] = None, overrides: Optional[Dict[str, Dict[str, Any]]] = None) -> PostValidation:
         """Checks a post exactly as `create` would, creating nothing: each platform's length and limit (and
         each thread part's and first comment's, in `targets[].parts`), or the ValidationError `create`
         would raise. No post is stored."""
         body = _post_body(account_id=account_id, content=content, platforms=platforms, scheduled_at=scheduled_at,
-                          media_urls=media_urls, draft=draft, queue=queue, repeat=repeat, thread=thread,
+                          media_urls=media_urls, media=media, draft=draft, queue=queue, repeat=repeat, thread=thread,
                           first_comment=first_comment, overrides=overrides)
         return self._one(PostValidation, "POST", self._t.path("/posts/validate"), body=body)
 
@@ -146,13 +148,14 @@ class Posts(_Resource):
         return self._pages(Post, self._t.path("/posts"), query)
 
     def update(self, id: str, *, content: str = UNSET, platforms: List[str] = UNSET, scheduled_at: Time = UNSET,
-               media_urls: List[str] = UNSET, thread: List[Dict[str, Any]] = UNSET, first_comment: Optional[str] = UNSET,
+               media_urls: List[str] = UNSET, media: List[Dict[str, Any]] = UNSET,
+               thread: List[Dict[str, Any]] = UNSET, first_comment: Optional[str] = UNSET,
                overrides: Dict[str, Dict[str, Any]] = UNSET, if_match: Optional[str] = None) -> Post:
         """Changes the given fields of a scheduled post or a draft: `thread=[]` drops the thread,
         `first_comment=None` the first comment, and `overrides` replaces the whole set (`{}` drops them).
         With `if_match` (a post's `etag`), a post changed since then raises PreconditionFailedError
         instead of being overwritten."""
-        body = _fields(content=content, platforms=platforms, media_urls=media_urls, thread=thread,
+        body = _fields(content=content, platforms=platforms, media_urls=media_urls, media=media, thread=thread,
                        first_comment=first_comment, overrides=overrides,
                        scheduled_at=UNSET if scheduled_at is UNSET else _rfc3339(scheduled_at, "scheduled_at"))
         headers = {"If-Match": if_match} if if_match else None
@@ -399,10 +402,14 @@ class Feeds(_Resource):
 class MediaFiles(_Resource):
     """Images and videos you upload (/v1/media), and their bytes by public URL."""
 
-    def upload(self, data: bytes, *, content_type: str, alt_text: Optional[str] = None, idempotency_key: Optional[str] = None) -> Record:
-        """Uploads a file's bytes: image/jpeg, image/png, image/gif, image/webp, video/mp4 or video/quicktime."""
-        return self._one(Record, "POST", self._t.path("/media"), body=Upload(data, content_type), query={"alt_text": alt_text},
-                         idempotency_key=idempotency_key)
+    def upload(self, file: Union[str, "os.PathLike[str]", bytes], *, content_type: str, alt_text: Optional[str] = None,
+               on_progress: Optional[Callable[[int, int], None]] = None, idempotency_key: Optional[str] = None) -> Record:
+        """Uploads a file (a path, streamed from the disk as it is sent) or bytes, of `content_type`:
+        image/jpeg, image/png, image/gif, image/webp, video/mp4 or video/quicktime. `on_progress(sent,
+        total)` is told as the bytes leave. Refusals raise ApiError: media_type_mismatch (the bytes are
+        another type), unsupported_media_type, media_too_large, media_quota_exceeded."""
+        return self._one(Record, "POST", self._t.path("/media"), body=Upload(file, content_type, on_progress),
+                         query={"alt_text": alt_text}, idempotency_key=idempotency_key)
 
     def get(self, id: str) -> Record:
         return self._one(Record, "GET", self._t.path("/media/{id}", id=id))

@@ -1,5 +1,6 @@
 """HTTPS transport: base URL rules, TLS, JSON, typed errors, bounded retries with one Idempotency-Key."""
 import http.client
+import io
 import json
 import os
 import random
@@ -7,7 +8,7 @@ import ssl
 import time
 import uuid
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+from typing import Any, BinaryIO, Callable, Dict, Iterator, Mapping, Optional, Tuple, Union
 from urllib.parse import quote, urlencode, urlsplit
 
 from ._errors import ApiError, TlsError, TransportError, api_error
@@ -42,11 +43,35 @@ def _retry_after(value: Optional[str]) -> Optional[float]:
 
 
 class Upload:
-    """A body sent as it is, with its content type: a media file's bytes."""
+    """A body sent as it is, with its content type: bytes, or a file read as it is sent (never whole in
+    memory), opened anew for each attempt. `on_progress(sent, total)` is told as the bytes leave."""
 
-    def __init__(self, data: bytes, content_type: str) -> None:
-        self.data = data
+    CHUNK = 64 * 1024
+
+    def __init__(self, source: Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"], content_type: str,
+                 on_progress: Optional[Callable[[int, int], None]] = None) -> None:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            data = bytes(source)
+            self.length = len(data)
+            self._open: Callable[[], BinaryIO] = lambda: io.BytesIO(data)
+        else:
+            path = os.fspath(source)
+            self.length = os.path.getsize(path)  # raises FileNotFoundError before anything is sent
+            self._open = lambda: open(path, "rb")
         self.content_type = content_type
+        self.on_progress = on_progress
+
+    def chunks(self) -> Iterator[bytes]:
+        with self._open() as stream:
+            sent = 0
+            while True:
+                chunk = stream.read(self.CHUNK)
+                if not chunk:
+                    return
+                yield chunk
+                sent += len(chunk)
+                if self.on_progress:
+                    self.on_progress(sent, self.length)
 
 
 class Response:
@@ -97,10 +122,11 @@ class Transport:
                              "Connection": "close"}
         if headers:
             sent.update(headers)
-        payload = None
+        payload: Union[None, bytes, Upload] = None
         if isinstance(body, Upload):
-            payload = body.data
+            payload = body
             sent["Content-Type"] = body.content_type
+            sent["Content-Length"] = str(body.length)
         elif body is not None:
             payload = json.dumps(body).encode("utf-8")
             sent["Content-Type"] = "application/json"
@@ -136,10 +162,12 @@ class Transport:
             return retry_after
         return min(8.0, 0.5 * 2 ** attempt) * (0.5 + random.random() / 2)
 
-    def _send(self, method: str, url: str, payload: Optional[bytes], headers: Mapping[str, str]) -> Response:
+    def _send(self, method: str, url: str, payload: Union[None, bytes, Upload], headers: Mapping[str, str]) -> Response:
         connection = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.context)
         try:
-            connection.request(method, url, body=payload, headers=dict(headers))
+            # An upload is read from its start again on every attempt, a chunk at a time.
+            body = payload.chunks() if isinstance(payload, Upload) else payload
+            connection.request(method, url, body=body, headers=dict(headers))
             raw = connection.getresponse()
             body = raw.read()
             return Response(raw.status, {k.lower(): v for k, v in raw.getheaders()}, body)

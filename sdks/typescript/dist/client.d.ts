@@ -82,11 +82,13 @@ export declare class SmmClient extends ApiCore {
     readonly media: {
         /**
          * Uploads a file (a path, read as a stream) or bytes, with its content type
-         * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`);
-         * `onProgress` is told as the bytes leave.
+         * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`) and
+         * optional alt text; `onProgress` is told as the bytes leave. A file is read as it is sent,
+         * never whole in memory, and again from its start on a retry.
          */
         upload: (file: string | Buffer, params: {
             contentType: string;
+            altText?: string;
             onProgress?: (sent: number, total: number) => void;
         }, options?: RequestOptions) => Promise<Result<"uploadMedia">>;
         list: (options?: RequestOptions) => AsyncGenerator<import("./generated.js").Media, any, any>;

@@ -94,13 +94,15 @@ export class SmmClient extends ApiCore {
     media = {
         /**
          * Uploads a file (a path, read as a stream) or bytes, with its content type
-         * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`);
-         * `onProgress` is told as the bytes leave.
+         * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`) and
+         * optional alt text; `onProgress` is told as the bytes leave. A file is read as it is sent,
+         * never whole in memory, and again from its start on a retry.
          */
-        upload: (file, params, options) => {
+        upload: async (file, params, options) => {
             const length = typeof file === 'string' ? statSync(file).size : file.length;
             const open = () => (typeof file === 'string' ? createReadStream(file) : file);
-            return this.request('uploadMedia', { upload: { open, contentType: params.contentType, length, onProgress: params.onProgress } }, options);
+            const query = params.altText === undefined ? {} : { alt_text: params.altText };
+            return this.request('uploadMedia', { query, upload: { open, contentType: params.contentType, length, onProgress: params.onProgress } }, options);
         },
         list: (options) => this.#lister('listMedia').all({}, options),
         listPage: (query = {}, options) => this.#lister('listMedia').page(query, options),

@@ -123,17 +123,19 @@ export class SmmClient extends ApiCore {
   readonly media = {
     /**
      * Uploads a file (a path, read as a stream) or bytes, with its content type
-     * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`);
-     * `onProgress` is told as the bytes leave.
+     * (`image/jpeg`, `image/png`, `image/gif`, `image/webp`, `video/mp4`, `video/quicktime`) and
+     * optional alt text; `onProgress` is told as the bytes leave. A file is read as it is sent,
+     * never whole in memory, and again from its start on a retry.
      */
-    upload: (
+    upload: async (
       file: string | Buffer,
-      params: { contentType: string; onProgress?: (sent: number, total: number) => void },
+      params: { contentType: string; altText?: string; onProgress?: (sent: number, total: number) => void },
       options?: RequestOptions,
     ): Promise<Result<'uploadMedia'>> => {
       const length = typeof file === 'string' ? statSync(file).size : file.length
       const open = () => (typeof file === 'string' ? createReadStream(file) : file)
-      return this.request('uploadMedia', { upload: { open, contentType: params.contentType, length, onProgress: params.onProgress } }, options)
+      const query = params.altText === undefined ? {} : { alt_text: params.altText }
+      return this.request('uploadMedia', { query, upload: { open, contentType: params.contentType, length, onProgress: params.onProgress } }, options)
     },
     list: (options?: RequestOptions) => this.#lister('listMedia').all({}, options),
     listPage: (query: Query<'listMedia'> = {}, options?: RequestOptions) => this.#lister('listMedia').page(query, options),

@@ -113,8 +113,8 @@ module Smm
     # A POST always carries an Idempotency-Key (the one given, or a new one), the same on every
     # attempt, so a retried create never makes two resources.
     # path is the OpenAPI path (`/v1/posts/{id}`), filled from params.
-    # raw: [bytes, content_type] sends bytes as they are (an upload) instead of a JSON body.
-    def request(method, path, params: {}, query: nil, body: nil, idempotency_key: nil, if_match: nil, raw: nil)
+    # upload: an Smm::Upload sends a file or bytes as they are instead of a JSON body.
+    def request(method, path, params: {}, query: nil, body: nil, idempotency_key: nil, if_match: nil, upload: nil)
       headers = {
         "Authorization" => "Bearer #{@api_key}",
         "Accept" => "application/json",
@@ -123,8 +123,9 @@ module Smm
       headers["Idempotency-Key"] = idempotency_key || SecureRandom.uuid if method == "POST"
       headers["If-Match"] = if_match if if_match
       payload = nil
-      if raw
-        payload, headers["Content-Type"] = raw
+      if upload
+        payload = upload
+        headers["Content-Type"] = upload.content_type
       elsif !body.nil?
         headers["Content-Type"] = "application/json"
         payload = JSON.generate(body)
@@ -222,8 +223,17 @@ module Smm
       http.open_timeout = @timeout
       http.read_timeout = @timeout
       request = Net::HTTPGenericRequest.new(method, !payload.nil?, method != "HEAD", target.request_uri, headers)
-      request.body = payload if payload
-      raw = http.start { |connection| connection.request(request) }
+      raw = if payload.is_a?(Upload)
+              # Streamed: read from its start for this attempt, never whole in memory.
+              payload.open do |stream|
+                request.body_stream = stream
+                request.content_length = payload.length
+                http.start { |connection| connection.request(request) }
+              end
+            else
+              request.body = payload if payload
+              http.start { |connection| connection.request(request) }
+            end
       response_headers = raw.each_header.to_h
       text = raw.body.to_s
       parsed = if text.empty?

@@ -34,9 +34,9 @@ module Smm
 
     # What create and validate send: the same post. nil leaves a keyword out; inside overrides a nil
     # is sent as null, which there means "none on this platform".
-    def post_body(account_id:, content:, platforms:, scheduled_at:, media_urls:, draft:, queue:, repeat:, thread:, first_comment:, overrides:)
+    def post_body(account_id:, content:, platforms:, scheduled_at:, media_urls:, media:, draft:, queue:, repeat:, thread:, first_comment:, overrides:)
       fields(account_id: account_id, content: content, platforms: platforms,
-             scheduled_at: time(scheduled_at), media_urls: media_urls, draft: draft || nil, queue: queue || nil,
+             scheduled_at: time(scheduled_at), media_urls: media_urls, media: media, draft: draft || nil, queue: queue || nil,
              repeat: repeat && repeat_of(repeat), thread: thread, first_comment: first_comment, overrides: overrides)
     end
 
@@ -52,12 +52,13 @@ module Smm
     # scheduled_at: a Time or an RFC 3339 string; nil publishes now. queue: true publishes at the
     # account's next free queue slot instead; draft: true keeps the post as a draft until #schedule.
     # repeat: { interval: "P1W", count: 4 } (or until:) makes the post the first occurrence of a series.
+    # media: [{ id: "med_…", alt_text: }] attaches uploaded media (Media#upload), after media_urls.
     # thread: [{ content:, media_urls: }] (up to 24) follows the post; first_comment goes right under it;
     # overrides: { x: { content:, media_urls:, thread:, first_comment: } } gives one platform its own
     # version (thread: [] and first_comment: nil drop them there).
-    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false, repeat: nil,
+    def create(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, media: nil, draft: false, queue: false, repeat: nil,
                thread: nil, first_comment: nil, overrides: nil, idempotency_key: nil)
-      body = post_body(account_id: account_id, content: content, platforms: platforms, scheduled_at: scheduled_at, media_urls: media_urls,
+      body = post_body(account_id: account_id, content: content, platforms: platforms, scheduled_at: scheduled_at, media_urls: media_urls, media: media,
                        draft: draft, queue: queue, repeat: repeat, thread: thread, first_comment: first_comment, overrides: overrides)
       call("POST", "/v1/posts", body: body, idempotency_key: idempotency_key)
     end
@@ -65,9 +66,9 @@ module Smm
     # Checks a post exactly as #create would, creating nothing: a Record with valid, scheduled_at
     # (as create would store it) and targets (platform, length, limit: "212/280"; parts: each first
     # comment and thread part measured likewise), or the ValidationError create would raise. No post is stored.
-    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, draft: false, queue: false, repeat: nil,
+    def validate(account_id:, content:, platforms:, scheduled_at: nil, media_urls: nil, media: nil, draft: false, queue: false, repeat: nil,
                  thread: nil, first_comment: nil, overrides: nil)
-      body = post_body(account_id: account_id, content: content, platforms: platforms, scheduled_at: scheduled_at, media_urls: media_urls,
+      body = post_body(account_id: account_id, content: content, platforms: platforms, scheduled_at: scheduled_at, media_urls: media_urls, media: media,
                        draft: draft, queue: queue, repeat: repeat, thread: thread, first_comment: first_comment, overrides: overrides)
       call("POST", "/v1/posts/validate", body: body)
     end
@@ -99,9 +100,9 @@ module Smm
     # Changes the fields given of a scheduled post or a draft: thread: [] drops the thread,
     # first_comment: nil the first comment, overrides: replaces the whole set ({} drops them).
     # if_match: the post's #etag as read; a 412 (PreconditionFailedError) says someone changed it since.
-    def update(id, content: nil, platforms: nil, scheduled_at: nil, media_urls: nil, thread: nil, first_comment: UNSET, overrides: nil,
-               if_match: nil)
-      body = fields(content: content, platforms: platforms, scheduled_at: time(scheduled_at), media_urls: media_urls, thread: thread,
+    def update(id, content: nil, platforms: nil, scheduled_at: nil, media_urls: nil, media: nil, thread: nil, first_comment: UNSET,
+               overrides: nil, if_match: nil)
+      body = fields(content: content, platforms: platforms, scheduled_at: time(scheduled_at), media_urls: media_urls, media: media, thread: thread,
                     overrides: overrides)
       body[:first_comment] = first_comment unless first_comment.equal?(UNSET)
       call("PUT", "/v1/posts/{id}", params: { id: id }, body: body, if_match: if_match)
@@ -378,9 +379,14 @@ module Smm
 
   # Images and videos you upload (/v1/media), and their bytes by public URL.
   class Media < Resource
-    # A file's bytes: image/jpeg, image/png, image/gif, image/webp, video/mp4 or video/quicktime.
-    def upload(bytes, content_type:, alt_text: nil, idempotency_key: nil)
-      call("POST", "/v1/media", query: fields(alt_text: alt_text), raw: [bytes, content_type], idempotency_key: idempotency_key)
+    # Uploads a file: a path (String or Pathname), streamed from the disk as it is sent, or its bytes
+    # as a binary String (File.binread), of content_type image/jpeg, image/png, image/gif, image/webp,
+    # video/mp4 or video/quicktime. on_progress (or a block) is called with (sent, total) as the
+    # bytes leave. A refusal raises Smm::ApiError: media_type_mismatch, unsupported_media_type,
+    # media_too_large, media_quota_exceeded.
+    def upload(file, content_type:, alt_text: nil, on_progress: nil, idempotency_key: nil, &block)
+      body = Upload.new(file, content_type, on_progress || block)
+      call("POST", "/v1/media", query: fields(alt_text: alt_text), upload: body, idempotency_key: idempotency_key)
     end
 
     def get(id)
