@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import { checkKey, MediaNotFoundError, type MediaStore } from './port.js'
+import { checkKey, MediaNotFoundError, STREAM_AHEAD_BYTES, type MediaStore } from './port.js'
 
 /** Files left in `.partial` by a crash mid-write are removed once this old. */
 const STALE_PARTIAL_MS = 24 * 3_600_000
@@ -31,7 +31,7 @@ export async function fileMediaStore(root: string): Promise<MediaStore> {
       const target = pathOf(key)
       const temp = join(partial, `${key.replaceAll('/', '_')}.${randomUUID()}`)
       try {
-        const out = createWriteStream(temp, { mode: 0o600, flags: 'wx' })
+        const out = createWriteStream(temp, { mode: 0o600, flags: 'wx', highWaterMark: STREAM_AHEAD_BYTES })
         await pipeline(body, out)
         // Flushed before it is renamed into place: after a crash, a file present is a file whole.
         const handle = await open(temp, 'r')

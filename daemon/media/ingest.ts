@@ -6,7 +6,7 @@ import * as MP4Box from 'mp4box'
 import { isMediaType, MEDIA_TYPES, mediaTypeOf, type MediaType } from '../../src/api/media.js'
 import { ApiError } from '../../src/errors.js'
 import type { MediaFacts } from '../store/index.js'
-import type { MediaStore } from './port.js'
+import { STREAM_AHEAD_BYTES, type MediaStore } from './port.js'
 
 /** What file-type needs to tell a format by its first bytes. */
 const SNIFF_BYTES = 4_100
@@ -61,7 +61,9 @@ function videoReader() {
   return {
     // Every byte goes by it, media data too (which it skips and drops): the last box must be seen whole.
     push(chunk: Buffer) {
-      const buffer = chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.length) as MP4Box.MP4BoxBuffer
+      // mp4box takes an ArrayBuffer: a chunk that is a whole one (a socket's or a file's read) goes as it is, a view is copied out.
+      const whole = chunk.byteOffset === 0 && chunk.length === chunk.buffer.byteLength
+      const buffer = (whole ? chunk.buffer : chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.length)) as MP4Box.MP4BoxBuffer
       buffer.fileStart = position
       position += chunk.length
       file.appendBuffer(buffer)
@@ -138,7 +140,7 @@ export async function ingest(source: AsyncIterable<Buffer>, declared: MediaType,
 
   let stored = false
   try {
-    await store.put(key, Readable.from(body(), { objectMode: false }), declared)
+    await store.put(key, Readable.from(body(), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), declared)
     stored = true
     const sha256 = hash.digest('hex')
     if (video) return { contentType: declared, bytes: total, sha256, ...video.facts(declared, total) }

@@ -30,6 +30,12 @@ export interface MediaStore {
   close(): Promise<void>
 }
 
+/**
+ * How far an upload's bytes may run ahead of the store's writes: a socket's chunks are 16 KB, and
+ * with this much queued the file store writes many at once (one writev) instead of one call each.
+ */
+export const STREAM_AHEAD_BYTES = 1024 * 1024
+
 export class MediaNotFoundError extends Error {
   constructor(key: string) {
     super(`No media object ${key}`)

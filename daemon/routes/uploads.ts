@@ -6,7 +6,7 @@ import { ApiError, badRequest, invalidField, notFound } from '../../src/errors.j
 import { newId } from '../../src/ids.js'
 import type { AppDeps, Ctx } from '../context.js'
 import { ingest, isMediaType, unsupportedType } from '../media/ingest.js'
-import { mediaKey, uploadPieceKey } from '../media/port.js'
+import { mediaKey, STREAM_AHEAD_BYTES, uploadPieceKey } from '../media/port.js'
 import { patchBytes, readPieces, removePieces, uploadPieces } from '../media/resumable.js'
 import { limitFor } from '../media/settings.js'
 import type { UploadRecord } from '../store/index.js'
@@ -161,7 +161,7 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
     const pieceKey = uploadPieceKey(upload.id, offset, claim.lease)
     let bytes: number
     try {
-      bytes = await deps.media.store.put(pieceKey, Readable.from(patchBytes(ctx.req, upload.length - offset, keep)), 'application/octet-stream')
+      bytes = await deps.media.store.put(pieceKey, Readable.from(patchBytes(ctx.req, upload.length - offset, keep), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), 'application/octet-stream')
     } catch (error) {
       await store.media.unlockUpload(upload.id, lease)
       if (!ctx.req.complete) ctx.set('Connection', 'close')
