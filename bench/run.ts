@@ -4,6 +4,7 @@ import { benchAttack } from './attack.js'
 import { benchBinary } from './binary.js'
 import { benchCliStart } from './cli-start.js'
 import { benchHttp } from './http.js'
+import { benchMedia } from './media.js'
 import { benchPostgres } from './postgres.js'
 import { benchScale } from './scale.js'
 import { benchScheduler } from './scheduler.js'
@@ -18,6 +19,7 @@ const sections: Section[] = [
   ['PostgreSQL store', benchPostgres],
   ['Scheduler', benchScheduler],
   ['Webhook delivery', benchWebhooks],
+  ['Media uploads (256 MB)', benchMedia],
   ['CLI start time', benchCliStart],
   ['Single executable (dist/bin/smm-daemon)', benchBinary],
   ['Analytics (100,000 posts, 1,000,000 snapshots)', benchAnalytics],
