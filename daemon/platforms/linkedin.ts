@@ -1,7 +1,8 @@
+import type { Readable } from 'node:stream'
 import type { OutboundResponse } from '../egress.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
-import { fetchMedia, unsupportedMediaTypes } from './media.js'
-import type { Sendable } from './upload.js'
+import { mediaToSend, unsupportedMediaTypes } from './media.js'
+import { awaitProcessing, uploadRequest, type Sendable } from './upload.js'
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, statusError } from './platform-http.js'
 import { findUrls } from '../../src/text-length.js'
@@ -139,29 +140,65 @@ function keepTokens(raw: OAuthTokens & Record<string, unknown>, now: number): OA
   return Number.isFinite(seconds) && seconds > 0 ? { ...tokens, refresh_token_expires_at: now + seconds * 1000 } : tokens
 }
 
+/** A POST to a versioned (/rest) API with a JSON body; `ok` lists the statuses that mean done. */
+async function rest(ctx: PlatformContext, tokens: LinkedInTokens, path: string, body: unknown, ok = [200]): Promise<OutboundResponse> {
+  const response = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}${path}`, { method: 'POST', headers: { ...restHeaders(tokens), 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (!ok.includes(response.status)) throw failure(response, ctx)
+  return response
+}
+
+/** PUTs bytes (a whole image, or a video's part) to an upload URL LinkedIn gave; answers the response for its ETag. */
+async function put(ctx: PlatformContext, tokens: LinkedInTokens, url: string, type: string, bytes: number, body: Promise<Readable>): Promise<OutboundResponse> {
+  const response = await uploadRequest(ctx, LABEL, url, { method: 'PUT', bytes, headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': type, 'content-length': String(bytes) }, body: await body })
+  if (response.status !== 201 && response.status !== 200) throw failure(response, ctx)
+  return response
+}
+
 /** Images API: ask for an upload URL owned by the member, PUT the bytes there, keep the image URN. */
 async function uploadImage(ctx: PlatformContext, tokens: LinkedInTokens, file: Sendable): Promise<string> {
-  const init = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/images?action=initializeUpload`, {
-    method: 'POST',
-    headers: { ...restHeaders(tokens), 'content-type': 'application/json' },
-    body: JSON.stringify({ initializeUploadRequest: { owner: tokens.person_urn } }),
-  })
-  if (init.status !== 200) throw failure(init, ctx)
+  const init = await rest(ctx, tokens, '/rest/images?action=initializeUpload', { initializeUploadRequest: { owner: tokens.person_urn } })
   const { value } = init.json<{ value: { uploadUrl: string; image: string } }>()
-  const put = await platformRequest(ctx, LABEL, value.uploadUrl, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': file.content_type, 'content-length': String(file.bytes) },
-    body: await file.open(),
-    timeoutMs: 120_000,
-  })
-  if (put.status !== 201 && put.status !== 200) throw failure(put, ctx)
+  await put(ctx, tokens, value.uploadUrl, file.content_type, file.bytes, file.open())
   return value.image
 }
 
-function contentOf(images: string[]): Record<string, unknown> {
-  if (images.length === 0) return {}
-  if (images.length === 1) return { content: { media: { id: images[0] } } }
-  return { content: { multiImage: { images: images.map((id) => ({ id })) } } }
+// A video being processed is looked at after these waits: about ten minutes in all.
+const VIDEO_WAITS_MS = [2_000, 4_000, 8_000, 15_000, 30_000, ...Array<number>(9).fill(60_000)]
+
+/**
+ * Videos API: initializeUpload with the size answers the video URN and an upload URL for each
+ * byte range (4 MB parts); each part is PUT from the store as it is read, its ETag kept; then
+ * finalizeUpload names the parts by their ETags, in order. The post may name the video once
+ * LinkedIn says it is AVAILABLE.
+ */
+async function uploadVideo(ctx: PlatformContext, tokens: LinkedInTokens, file: Sendable): Promise<string> {
+  const init = await rest(ctx, tokens, '/rest/videos?action=initializeUpload', {
+    initializeUploadRequest: { owner: tokens.person_urn, fileSizeBytes: file.bytes, uploadCaptions: false, uploadThumbnail: false },
+  })
+  const { value } = init.json<{ value: { video: string; uploadToken?: string; uploadInstructions: { uploadUrl: string; firstByte: number; lastByte: number }[] } }>()
+  const etags: string[] = []
+  for (const part of value.uploadInstructions) {
+    const answer = await put(ctx, tokens, part.uploadUrl, 'application/octet-stream', part.lastByte - part.firstByte + 1, file.open({ start: part.firstByte, end: part.lastByte }))
+    const etag = answer.headers.etag
+    if (!etag) throw new PlatformError('transient', 'platform_unavailable', `${LABEL} took a part of ${file.filename} without an ETag`)
+    etags.push(etag)
+  }
+  await rest(ctx, tokens, '/rest/videos?action=finalizeUpload', { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken ?? '', uploadedPartIds: etags } })
+  return awaitProcessing<string>(ctx, `${LABEL}'s processing of ${file.filename}`, VIDEO_WAITS_MS, async () => {
+    const state = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/videos/${encodeURIComponent(value.video)}`, { headers: restHeaders(tokens) })
+    if (state.status !== 200) throw failure(state, ctx)
+    const status = state.json<{ status?: string }>().status
+    if (status === 'AVAILABLE') return { done: true, value: value.video }
+    if (status === 'PROCESSING_FAILED') throw new PlatformError('permanent', 'media_rejected', `media ${file.filename}: ${LABEL} could not process the video`)
+    return { done: false }
+  })
+}
+
+/** The post's `content`: one image or a video as `media`, several images as `multiImage`, each image with its alt text. */
+function contentOf(media: { id: string; altText?: string }[]): Record<string, unknown> {
+  if (media.length === 0) return {}
+  if (media.length === 1) return { content: { media: media[0] } }
+  return { content: { multiImage: { images: media } } }
 }
 
 // Counted in UTF-16 units as JavaScript and LinkedIn's composer count: never under LinkedIn's count.
@@ -229,6 +266,7 @@ export const linkedin: OAuthPlatform = {
   },
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -241,10 +279,10 @@ export const linkedin: OAuthPlatform = {
   async publish(connection, request, ctx) {
     const tokens = tokensOf(connection)
     if (request.followUp?.kind === 'first_comment') return comment(ctx, tokens, request.followUp.root.platform_post_id!, request.content)
-    const images: string[] = []
-    for (const [index, url] of request.mediaUrls.entries()) {
-      const file = await fetchMedia(ctx, url, index, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })
-      images.push(await uploadImage(ctx, tokens, file))
+    const media: { id: string; altText?: string }[] = []
+    for (const file of await mediaToSend(ctx, request, { label: LABEL, types: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })) {
+      if (file.kind === 'video') media.push({ id: await uploadVideo(ctx, tokens, file) })
+      else media.push({ id: await uploadImage(ctx, tokens, file), ...(file.alt_text ? { altText: file.alt_text } : {}) })
     }
     const response = await platformRequest(ctx, LABEL, `${apiUrl(ctx)}/rest/posts`, {
       method: 'POST',
@@ -254,7 +292,7 @@ export const linkedin: OAuthPlatform = {
         commentary: littleEscape(request.content),
         visibility: 'PUBLIC',
         distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-        ...contentOf(images),
+        ...contentOf(media),
         lifecycleState: 'PUBLISHED',
         isReshareDisabledByAuthor: false,
       }),

@@ -4,15 +4,19 @@ import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeLinkedIn } from '../fixtures/linkedin-server.js'
 import { PNG, startMediaHost } from '../fixtures/media-host.js'
 import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 
 let fake: FakeLinkedIn
 let mediaHost: Awaited<ReturnType<typeof startMediaHost>>
 let ctx: OAuthContext
 let connection: Connection
+let stored: StoredMedia
 
 beforeAll(async () => {
   fake = await FakeLinkedIn.start()
   mediaHost = await startMediaHost()
+  stored = await storedMedia()
   ctx = await oauthContext(fake.url, fake, { authorize: '/oauth/v2/authorization', token: '/oauth/v2/accessToken' })
   const verified = await linkedin.oauth.exchange({ code: fake.authorize(), options: {} }, ctx)
   connection = connectionOf('linkedin', {}, verified)
@@ -21,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.server.close()
   await mediaHost.close()
+  await stored.close()
 })
 
 const publish = (postId: string, content: string, mediaUrls: string[] = []) => linkedin.publish(connection, { postId, content, mediaUrls }, ctx)
@@ -128,7 +133,7 @@ describe('linkedin: publishing', () => {
     const published = await publish('pst_01JLIONE', 'A cat', [mediaHost.media('cat.png')])
     const post = fake.posts.get(published.platform_post_id!)!
     const image = post.content.media.id as string
-    expect(fake.images.get(image)).toEqual({ owner: 'urn:li:person:A1b2C3', uploaded: { bytes: PNG.length, type: 'image/png', authorization: `Bearer ${connection.credentials.access_token}` } })
+    expect(fake.images.get(image)).toEqual({ owner: 'urn:li:person:A1b2C3', uploaded: { bytes: PNG.length, type: 'image/png', authorization: `Bearer ${connection.credentials.access_token}`, body: PNG } })
     const init = fake.requests.filter((r) => r.path === '/rest/images?action=initializeUpload').at(-1)!
     expect(init.headers).toMatchObject({ 'linkedin-version': expect.stringMatching(/^\d{6}$/), 'x-restli-protocol-version': '2.0.0' })
     expect(JSON.parse(init.body.toString())).toEqual({ initializeUploadRequest: { owner: 'urn:li:person:A1b2C3' } })
@@ -140,6 +145,35 @@ describe('linkedin: publishing', () => {
     expect(images).toHaveLength(3)
     expect(new Set(images.map((i) => i.id)).size).toBe(3)
     for (const { id } of images) expect(fake.images.get(id)!.uploaded).toMatchObject({ bytes: PNG.length })
+  })
+
+  it('uploaded images go by the Images API, their bytes PUT from the store, and the post names each with its alt text', async () => {
+    const photo = jpeg(1200, 627, 8_000)
+    const media = [await stored.attach(photo, 'image/jpeg', { alt_text: 'Our stand at the fair' })]
+    const published = await linkedin.publish(connection, { postId: 'pst_01JLIUPLOAD', content: 'Two pictures', mediaUrls: [mediaHost.media('cat.png')], media }, ctx)
+    const images = fake.posts.get(published.platform_post_id!)!.content.multiImage.images as Array<{ id: string; altText?: string }>
+    expect(images).toEqual([{ id: expect.stringMatching(/^urn:li:image:/) }, { id: expect.stringMatching(/^urn:li:image:/), altText: 'Our stand at the fair' }])
+    expect(fake.images.get(images[1]!.id)!.uploaded).toMatchObject({ type: 'image/jpeg', body: photo })
+    const alone = await linkedin.publish(connection, { postId: 'pst_01JLIALONE', content: 'One picture', mediaUrls: [], media }, ctx)
+    expect(fake.posts.get(alone.platform_post_id!)!.content.media).toEqual({ id: expect.stringMatching(/^urn:li:image:/), altText: 'Our stand at the fair' })
+  })
+
+  it('an uploaded video goes by the Videos API: initializeUpload with its size, each 4 MB part PUT from the store, finalizeUpload with the ETags, posted once AVAILABLE', async () => {
+    const clip = mp4(1280, 720, 6_000, { padding: 5_000_000 })
+    const video = await stored.attach(clip, 'video/mp4')
+    const before = ctx.clock.now()
+    const published = await linkedin.publish(connection, { postId: 'pst_01JLIVIDEO', content: 'A video', mediaUrls: [], media: [video] }, ctx)
+    const { id } = fake.posts.get(published.platform_post_id!)!.content.media as { id: string }
+    const item = fake.videos.get(id)!
+    const init = fake.requests.filter((r) => r.path === '/rest/videos?action=initializeUpload').at(-1)!
+    expect(JSON.parse(init.body.toString())).toEqual({ initializeUploadRequest: { owner: 'urn:li:person:A1b2C3', fileSizeBytes: clip.length, uploadCaptions: false, uploadThumbnail: false } })
+    expect([...item.parts.keys()]).toEqual([0, 1])
+    expect(item.parts.get(0)!.type).toBe('application/octet-stream')
+    expect(Buffer.concat([item.parts.get(0)!.body, item.parts.get(1)!.body]).equals(clip)).toBe(true)
+    expect(item.finalized).toEqual([item.parts.get(0)!.etag, item.parts.get(1)!.etag])
+    // PROCESSING once, then AVAILABLE after the first wait, on the injected clock.
+    expect(ctx.clock.now() - before).toBe(2_000)
+    expect(linkedin.uploadsMedia).toBe(true)
   })
 
   it('a file that is not an image fails this target, naming the URL, before anything is posted', async () => {
