@@ -66,6 +66,9 @@ const CONTAINERS: ContainerApi = {
   edges: { create: 'media', publish: 'media_publish' },
   textParam: 'caption',
   imageParams: {},
+  // A video alone is a reel; in a carousel, a VIDEO item. Alt text is taken on images only.
+  videoParams: { single: { media_type: 'REELS' }, item: { media_type: 'VIDEO' } },
+  altText: ['image'],
   stateFields: { status: 'status_code', message: 'status' },
   insights: { likes: 'likes', replies: 'comments', reposts: 'shares', impressions: 'views' },
 }
@@ -105,6 +108,7 @@ export const instagram: OAuthPlatform = {
   },
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -129,7 +133,7 @@ export const instagram: OAuthPlatform = {
       const comment = await caller(ctx, tokens)<{ id: string }>('POST', `/${encodeURIComponent(root)}/comments`, { message: request.content })
       return { platform_post_id: comment.id, url: null }
     }
-    if (request.mediaUrls.length === 0) throw new PlatformError('permanent', 'media_required', 'Instagram publishes no text-only posts: add at least one JPEG image')
+    if (request.mediaUrls.length === 0 && (request.media ?? []).length === 0) throw new PlatformError('permanent', 'media_required', 'Instagram publishes no text-only posts: add at least one JPEG image')
     return publishThroughContainer(ctx, CONTAINERS, caller(ctx, tokens), tokens.user_id, request)
   },
 

@@ -69,22 +69,37 @@ export interface ContainerApi {
   textParam: string
   /** What an image container adds to `image_url` (Threads names `media_type: IMAGE`). */
   imageParams: Record<string, string>
+  /** What a video container adds to `video_url`, alone and as a carousel item (Instagram: REELS, VIDEO). */
+  videoParams: { single: Record<string, string>; item: Record<string, string> }
+  /** The kinds of media whose alt text Meta takes, as `alt_text` on their container. */
+  altText: readonly ('image' | 'video')[]
   /** The fields a container's state and its failure reason are read from. */
   stateFields: { status: string; message: string }
   /** The insights metric behind each count, asked for in this order; a count not listed is null. */
   insights: Partial<Record<keyof Metrics, string>>
 }
 
-/** The container for a post: TEXT without images, one image with the text, or a CAROUSEL of image items. */
-async function createContainer(api: ContainerApi, call: GraphCaller, userId: string, text: string, imageUrls: string[], extra: Record<string, string>): Promise<string> {
+/** One media item of a post, as Meta fetches it: its public URL, its kind, its alt text. */
+interface ContainerItem {
+  url: string
+  kind: 'image' | 'video'
+  alt_text: string | null
+}
+
+/** The container for a post: TEXT without media, one image or video with the text, or a CAROUSEL of items. */
+async function createContainer(api: ContainerApi, call: GraphCaller, userId: string, text: string, items: ContainerItem[], extra: Record<string, string>): Promise<string> {
   const path = `/${encodeURIComponent(userId)}/${api.edges.create}`
   // `extra` (a Threads reply's reply_to_id) goes on the container that is published, not on carousel items.
   const withText: Record<string, string> = { ...(text ? { [api.textParam]: text } : {}), ...extra }
   const create = async (params: Record<string, string>) => (await call<{ id: string }>('POST', path, params)).id
-  if (imageUrls.length === 0) return create({ media_type: 'TEXT', [api.textParam]: text, ...extra })
-  if (imageUrls.length === 1) return create({ ...api.imageParams, image_url: imageUrls[0]!, ...withText })
+  const paramsOf = (item: ContainerItem, alone: boolean): Record<string, string> => ({
+    ...(item.kind === 'video' ? { ...(alone ? api.videoParams.single : api.videoParams.item), video_url: item.url } : { ...api.imageParams, image_url: item.url }),
+    ...(item.alt_text && api.altText.includes(item.kind) ? { alt_text: item.alt_text } : {}),
+  })
+  if (items.length === 0) return create({ media_type: 'TEXT', [api.textParam]: text, ...extra })
+  if (items.length === 1) return create({ ...paramsOf(items[0]!, true), ...withText })
   const children: string[] = []
-  for (const image_url of imageUrls) children.push(await create({ ...api.imageParams, image_url, is_carousel_item: 'true' }))
+  for (const item of items) children.push(await create({ ...paramsOf(item, false), is_carousel_item: 'true' }))
   return create({ media_type: 'CAROUSEL', children: children.join(','), ...withText })
 }
 
@@ -100,15 +115,19 @@ async function permalink(ctx: PlatformContext, api: ContainerApi, call: GraphCal
 }
 
 /**
- * Publishes a post the container way: each image fetched first (Meta fetches them itself, but our
- * own download names a bad URL or type plainly, before any container exists), the container
+ * Publishes a post the container way: each media URL's image fetched first (Meta fetches them
+ * itself, but our own download names a bad URL or type plainly, before any container exists),
+ * uploaded media named by their public URLs (checked at validation), the container
  * made, awaited until Meta has processed it, published once, and its permalink read.
  */
 export async function publishThroughContainer(ctx: PlatformContext, api: ContainerApi, call: GraphCaller, userId: string, request: PublishRequest, extra: Record<string, string> = {}): Promise<Published> {
   for (const [index, url] of request.mediaUrls.entries()) {
     await fetchMedia(ctx, url, index, { label: api.label, types: api.images.types, maxBytes: api.images.maxBytes })
   }
-  const container = await createContainer(api, call, userId, request.content, request.mediaUrls, extra)
+  // Uploaded media are fetched by Meta from their public URL (validation made sure it is public).
+  const uploaded = (request.media ?? []).map((m): ContainerItem => ({ url: m.url, kind: m.kind, alt_text: m.alt_text }))
+  const items = [...request.mediaUrls.map((url): ContainerItem => ({ url, kind: 'image', alt_text: null })), ...uploaded]
+  const container = await createContainer(api, call, userId, request.content, items, extra)
   const { status, message } = api.stateFields
   await awaitContainer(ctx, api.label, container, async () => {
     const body = await call<Record<string, string | undefined>>('GET', `/${encodeURIComponent(container)}`, { fields: `${status},${message}` })

@@ -60,6 +60,8 @@ const CONTAINERS: ContainerApi = {
   edges: { create: 'threads', publish: 'threads_publish' },
   textParam: 'text',
   imageParams: { media_type: 'IMAGE' },
+  videoParams: { single: { media_type: 'VIDEO' }, item: { media_type: 'VIDEO' } },
+  altText: ['image', 'video'],
   stateFields: { status: 'status', message: 'error_message' },
   insights: { likes: 'likes', replies: 'replies', reposts: 'reposts', quotes: 'quotes', impressions: 'views' },
 }
@@ -91,6 +93,7 @@ export const threads: OAuthPlatform = {
   },
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {

@@ -3,10 +3,13 @@ import { instagram } from '../../daemon/platforms/instagram.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeInstagram } from '../fixtures/instagram-server.js'
 import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 
 let fake: FakeInstagram
 let ctx: OAuthContext
 let connection: Connection
+let stored: StoredMedia
 
 const IG_ID = '17841400000000001'
 const DAY = 86_400_000
@@ -17,12 +20,14 @@ async function connect(): Promise<Connection> {
 }
 
 beforeAll(async () => {
+  stored = await storedMedia()
   fake = await FakeInstagram.start()
   ctx = await oauthContext(fake.url, fake.app, { authorize: '/oauth/authorize', token: '/oauth/access_token' })
   connection = await connect()
 })
 
 afterAll(async () => {
+  await stored.close()
   await fake.server.close()
 })
 
@@ -175,4 +180,23 @@ describe('instagram', () => {
     expect(png).toEqual([expect.objectContaining({ pointer: '#/media_urls', code: 'media_type_unsupported' })])
     expect(png[0]!.detail).toContain('Instagram publishes JPEG images only')
   })
+  it('publishes uploaded media by their public URLs: image_url and video_url containers with alt text, alone and as a carousel', async () => {
+    const photo = await stored.attach(jpeg(1080, 1080, 2_000), 'image/jpeg', { alt_text: 'A bowl of ramen', url: 'https://smm.example/media/tokenphoto.jpg' })
+    const clip = await stored.attach(mp4(1080, 1920, 8_000), 'video/mp4', { alt_text: 'A short walk through', url: 'https://smm.example/media/tokenclip.mp4' })
+    const own = (r: { params: Record<string, string> }) => Object.fromEntries(Object.entries(r.params).filter(([k]) => k !== 'access_token' && k !== 'appsecret_proof'))
+    let before = fake.requests.length
+    await instagram.publish(connection, { postId: 'pst_01JINSTAGRAMUPV', content: 'A reel', mediaUrls: [], media: [clip] }, ctx)
+    expect(fake.requests.slice(before).filter((r) => r.path.endsWith('/media')).map(own)).toEqual([{ media_type: 'REELS', video_url: clip.url, caption: 'A reel' }])
+    before = fake.requests.length
+    const published = await instagram.publish(connection, { postId: 'pst_01JINSTAGRAMUPC', content: 'Dinner', mediaUrls: [], media: [photo, clip] }, ctx)
+    const creates = fake.requests.slice(before).filter((r) => r.path.endsWith('/media')).map(own)
+    expect(creates.slice(0, 2)).toEqual([
+      { image_url: photo.url, alt_text: 'A bowl of ramen', is_carousel_item: 'true' },
+      { media_type: 'VIDEO', video_url: clip.url, is_carousel_item: 'true' },
+    ])
+    expect(creates[2]).toMatchObject({ media_type: 'CAROUSEL', caption: 'Dinner' })
+    expect(published.platform_post_id).toBeTruthy()
+    expect([instagram.uploadsMedia, instagram.limits.media.send]).toEqual([true, 'url'])
+  })
+
 })

@@ -3,11 +3,14 @@ import { CONTAINER_WAITS_MS } from '../../daemon/platforms/meta-containers.js'
 import { threads } from '../../daemon/platforms/threads.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { connectionOf, oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 import { FakeThreads } from '../fixtures/threads-server.js'
 
 let fake: FakeThreads
 let ctx: OAuthContext
 let connection: Connection
+let stored: StoredMedia
 
 const DAY = 86_400_000
 
@@ -17,12 +20,14 @@ async function connect(): Promise<Connection> {
 }
 
 beforeAll(async () => {
+  stored = await storedMedia()
   fake = await FakeThreads.start()
   ctx = await oauthContext(fake.url, fake.app, { authorize: '/oauth/authorize', token: '/oauth/access_token' })
   connection = await connect()
 })
 
 afterAll(async () => {
+  await stored.close()
   await fake.server.close()
 })
 
@@ -199,4 +204,23 @@ describe('threads', () => {
     const gif = threads.check({ content: 'x', media_urls: ['https://m.example/a.gif'] }, {})
     expect(gif).toEqual([expect.objectContaining({ pointer: '#/media_urls', code: 'media_type_unsupported' })])
   })
+  it('publishes uploaded media by their public URLs: image_url and video_url containers with alt text, alone and as a carousel', async () => {
+    const photo = await stored.attach(jpeg(1080, 1080, 2_000), 'image/jpeg', { alt_text: 'A bowl of ramen', url: 'https://smm.example/media/tokenphoto.jpg' })
+    const clip = await stored.attach(mp4(1080, 1920, 8_000), 'video/mp4', { alt_text: 'A short walk through', url: 'https://smm.example/media/tokenclip.mp4' })
+    const own = (r: { params: Record<string, string> }) => Object.fromEntries(Object.entries(r.params).filter(([k]) => k !== 'access_token' && k !== 'appsecret_proof'))
+    let before = fake.requests.length
+    await threads.publish(connection, { postId: 'pst_01JTHREADSUPV', content: 'A reel', mediaUrls: [], media: [clip] }, ctx)
+    expect(fake.requests.slice(before).filter((r) => r.path.endsWith('/threads')).map(own)).toEqual([{ media_type: 'VIDEO', video_url: clip.url, alt_text: 'A short walk through', text: 'A reel' }])
+    before = fake.requests.length
+    const published = await threads.publish(connection, { postId: 'pst_01JTHREADSUPC', content: 'Dinner', mediaUrls: [], media: [photo, clip] }, ctx)
+    const creates = fake.requests.slice(before).filter((r) => r.path.endsWith('/threads')).map(own)
+    expect(creates.slice(0, 2)).toEqual([
+      { media_type: 'IMAGE', image_url: photo.url, alt_text: 'A bowl of ramen', is_carousel_item: 'true' },
+      { media_type: 'VIDEO', video_url: clip.url, alt_text: 'A short walk through', is_carousel_item: 'true' },
+    ])
+    expect(creates[2]).toMatchObject({ media_type: 'CAROUSEL', text: 'Dinner' })
+    expect(published.platform_post_id).toBeTruthy()
+    expect([threads.uploadsMedia, threads.limits.media.send]).toEqual([true, 'url'])
+  })
+
 })
