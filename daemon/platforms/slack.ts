@@ -69,6 +69,8 @@ export const slack: CredentialPlatform = {
   firstComment: null,
 
   limits: LIMITS,
+  // As links: an incoming webhook cannot upload a file.
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -92,7 +94,9 @@ export const slack: CredentialPlatform = {
 
   async publish(connection, request, ctx) {
     const { webhook_url } = v.parse(Credentials, connection.credentials)
-    const response = await post(ctx, webhook_url, { text: slackEscape(textOf(request.content, request.mediaUrls)) })
+    // Uploaded media go as their public URLs, after the media URLs, each on its own line.
+    const links = [...request.mediaUrls, ...(request.media ?? []).map((m) => m.url)]
+    const response = await post(ctx, webhook_url, { text: slackEscape(textOf(request.content, links)) })
     if (response.status !== 200) throw failure(response, ctx)
     // Slack answers "ok" and nothing else: there is no message id or permalink to record.
     return { platform_post_id: null, url: null }

@@ -31,11 +31,15 @@ export function textLimit({ limits: { text } }: PlatformInfo): string {
   return parts.join(', ') + caption
 }
 
-/** "4 images", "10", "any number", and whether a post must have one. */
-export function mediaLimit({ limits: { media } }: PlatformInfo): string {
+/** How uploaded media reach it, where not by its upload API: its own fetch of their URL, links, or not at all. */
+const SENT: Record<string, string> = { url: ', fetched by URL', link: ', as links' }
+
+/** "4 images", "10", "any number", whether a post must have one, and how uploaded media go ("as links"). */
+export function mediaLimit({ limits: { media }, uploads_media }: PlatformInfo): string {
   const images = media.types !== null && media.types.length > 0 && media.types.every((type) => type.startsWith('image/'))
   const count = media.max === null ? 'any number' : `up to ${formatNumber(media.max)}${images ? ' images' : ''}`
-  return media.required ? `${count}, at least 1` : count
+  const sent = uploads_media ? (SENT[media.send ?? 'upload'] ?? '') : ', no uploads'
+  return (media.required ? `${count}, at least 1` : count) + sent
 }
 
 /** "replies, comment": how thread parts go out, then how a first comment does ("none" where it is refused). */

@@ -3,6 +3,8 @@ import { slack } from '../../daemon/platforms/slack.js'
 import type { Connection, PlatformContext } from '../../daemon/platforms/types.js'
 import { FakeSlack } from '../fixtures/slack-server.js'
 import { connectionOf, platformContext, platformError } from '../fixtures/platform-context.js'
+import { png } from '../helpers/media-files.js'
+import { storedMedia } from '../helpers/stored-media.js'
 
 let fake: FakeSlack
 let ctx: PlatformContext
@@ -50,6 +52,18 @@ describe('slack', () => {
     const published = await slack.publish(connection, { postId: 'pst_1', content: 'Launch day', mediaUrls: ['https://cdn.example.com/launch.png'] }, ctx)
     expect(published).toEqual({ platform_post_id: null, url: null })
     expect(fake.messages.at(-1)).toBe('Launch day\nhttps://cdn.example.com/launch.png')
+  })
+
+  it('sends uploaded media as links to their public URLs, after the media URLs: a webhook cannot upload a file', async () => {
+    const stored = await storedMedia()
+    try {
+      const photo = await stored.attach(png(64, 64), 'image/png', { alt_text: 'Slack keeps none', url: 'https://smm.example/media/tokenslack.png' })
+      await slack.publish(connection, { postId: 'pst_10', content: 'Launch day', mediaUrls: ['https://cdn.example.com/launch.png'], media: [photo] }, ctx)
+      expect(fake.messages.at(-1)).toBe('Launch day\nhttps://cdn.example.com/launch.png\nhttps://smm.example/media/tokenslack.png')
+      expect([slack.uploadsMedia, slack.limits.media.send]).toEqual([true, 'link'])
+    } finally {
+      await stored.close()
+    }
   })
 
   it('a 429 waits as long as Retry-After says, a 500 is transient, and the retry succeeds', async () => {
