@@ -26,9 +26,11 @@ import { webhookRoutes } from './routes/webhooks.js'
 import { workspaceRoutes } from './routes/workspaces.js'
 import { approvalRoutes } from './routes/approval.js'
 import { auditRoutes } from './routes/audit.js'
+import { reviewLinkRoutes } from './routes/review-links.js'
+import { reviewPageRoutes } from './routes/review-page.js'
 
 /** Every resource's routes, each registering its endpoints of the contract. */
-const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, uploadRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, approvalRoutes, auditRoutes, oauthCallbackRoute]
+const resources = [metaRoutes, meRoutes, apiKeyRoutes, platformRoutes, accountRoutes, queueRoutes, postRoutes, mediaRoutes, uploadRoutes, feedRoutes, aiRoutes, webhookRoutes, analyticsRoutes, workspaceRoutes, approvalRoutes, auditRoutes, reviewLinkRoutes, reviewPageRoutes, oauthCallbackRoute]
 
 /**
  * Koa's context forwards its accessors to `ctx.request` and `ctx.response` through one function

@@ -14,6 +14,7 @@ import { userRoutes } from './api/users.js'
 import { webhookRoutes } from './api/webhooks.js'
 import { workspaceRoutes } from './api/workspaces.js'
 import { approvalRoutes } from './api/approval.js'
+import { reviewLinkRoutes } from './api/review-links.js'
 
 export type { HttpMethod, RouteDef } from './api/route.js'
 
@@ -34,6 +35,7 @@ export const routes = {
   ...analyticsRoutes,
   ...workspaceRoutes,
   ...approvalRoutes,
+  ...reviewLinkRoutes,
 } satisfies Record<string, RouteDef>
 
 export type Routes = typeof routes

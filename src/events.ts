@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'post.approved',
   'post.rejected',
   'post.commented',
+  'post.review_link_created',
+  'post.review_link_revoked',
   'account.updated',
   'account.deleted',
   'account.connected',

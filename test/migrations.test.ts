@@ -42,6 +42,7 @@ describe('migrations are history', () => {
       19: '9bd941b17c077bd940fa9b9a12919811729b7d75b2b7816e5784ccae74946de1', // media objects, the posts that use them, resumable uploads
       20: 'e4ba6f7efe617d7cc6be36f909498878fef49c44c7c69d06382c7d281e303af3', // workspaces and members; accounts, posts, series, webhooks, events and analytics per workspace
       21: '6203f0343730e2620f0451a14e1b09507652d2750776b826bc2d6be7059cb49c', // approval states of posts, comments, and the actor of every event
+      22: 'ddb722cab2193d1693efe484090c9a25a10588a8a2c710a7dd7a436ae0de653c', // review links to posts, kept by the hash of their token
     })
   })
 

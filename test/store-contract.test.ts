@@ -1246,6 +1246,37 @@ describe.each(backends)('the store on $name', (backend) => {
         const events = (await store.events.listAfter('', 100_000)).filter((e) => e.type === 'post.commented' && (e.data as { post_id: string }).post_id === post.id)
         expect(events.map((e) => [e.actor, (e.data as { body: string }).body])).toEqual([[member, 'Is the link right?'], [reviewer, 'Yes.'], [{ reviewLinkId: 'rvl_2', name: null }, 'Thanks']])
       })
+
+      it('keeps review links by their token’s hash, each with its event, revoked once, only within the scope, and gone with their post', async () => {
+        const { user, scope, account } = await setup('Linker')
+        const stranger = await store.users.create({ name: 'Outsider' }, T0)
+        const theirs = [personalWorkspaceId(stranger.id)]
+        const post = (await store.posts.create({ userId: user, keyId: null }, newPost(account, T0 + 3_600_000, ['feed']), T0)).post
+        const by = { userId: user, keyId: 'key_1' }
+        expect(await store.reviewLinks.create(theirs, post.id, { id: 'rvl_x', tokenHash: 'h0', expiresAt: T0 + 1 }, T0, by)).toBeUndefined()
+        const first = await store.reviewLinks.create(scope, post.id, { id: 'rvl_a', tokenHash: 'h1', expiresAt: T0 + 86_400_000 }, T0 + 1, by)
+        const second = await store.reviewLinks.create(scope, post.id, { id: 'rvl_b', tokenHash: 'h2', expiresAt: T0 + 60_000 }, T0 + 2, by)
+        expect(first).toEqual({ id: 'rvl_a', postId: post.id, workspaceId: scope[0], createdBy: by, createdAt: T0 + 1, expiresAt: T0 + 86_400_000, revokedAt: null })
+        expect(await store.reviewLinks.byTokenHash('h2')).toEqual(second)
+        expect(await store.reviewLinks.byTokenHash('h9')).toBeUndefined()
+        await expect(store.reviewLinks.create(scope, post.id, { id: 'rvl_c', tokenHash: 'h1', expiresAt: T0 }, T0 + 3, by)).rejects.toThrow()
+        expect(await store.reviewLinks.list(theirs, post.id)).toBeUndefined()
+        expect(await store.reviewLinks.revoke(theirs, post.id, 'rvl_a', T0 + 4, by)).toBeUndefined()
+        expect(await store.reviewLinks.revoke(scope, post.id, 'rvl_nope', T0 + 4, by)).toBeUndefined()
+        expect(await store.reviewLinks.revoke(scope, post.id, 'rvl_a', T0 + 5, by)).toMatchObject({ id: 'rvl_a', revokedAt: T0 + 5 })
+        // Revoked once: a second revoke answers it as it is, with no second event.
+        expect(await store.reviewLinks.revoke(scope, post.id, 'rvl_a', T0 + 6, by)).toMatchObject({ id: 'rvl_a', revokedAt: T0 + 5 })
+        expect((await store.reviewLinks.list(scope, post.id))!.map((l) => [l.id, l.revokedAt])).toEqual([['rvl_a', T0 + 5], ['rvl_b', null]])
+        const events = (await store.events.listAfter('', 100_000)).filter((e) => e.type.startsWith('post.review_link') && (e.data as { post_id: string }).post_id === post.id)
+        expect(events.map((e) => [e.type, e.data, e.actor, e.workspaceId])).toEqual([
+          ['post.review_link_created', { post_id: post.id, review_link_id: 'rvl_a', expires_at: new Date(T0 + 86_400_000).toISOString() }, by, scope[0]],
+          ['post.review_link_created', { post_id: post.id, review_link_id: 'rvl_b', expires_at: new Date(T0 + 60_000).toISOString() }, by, scope[0]],
+          ['post.review_link_revoked', { post_id: post.id, review_link_id: 'rvl_a' }, by, scope[0]],
+        ])
+        // Deleting the account deletes its posts, and their links with them.
+        expect(await store.posts.deleteAccount(scope, account, { cancelPosts: true }, T0 + 7, by)).toMatchObject({ kind: 'ok' })
+        expect(await store.reviewLinks.byTokenHash('h2')).toBeUndefined()
+      })
     })
 
     it('keeps every event of a workspace as its audit log: newest first, who did it by their current name, by kind or family, by time, page by page', async () => {
@@ -1738,6 +1769,7 @@ describe('PostgreSQL schema and connection errors', () => {
       12: '13c524d02ab50ec2c6b61889de0ba060265546cc1acd7824982a03eeaf2ae7b6', // media objects, the posts that use them, resumable uploads
       13: '69b79792a60215b7fcdbc61e14fdf3344db5a92d7df73adf1e137a0381a5165c', // workspaces and members; accounts, posts, series, webhooks and events per workspace
       14: 'f33ae9406491f6405dae0355f724d1b7937a4ab299f58bf205bd85675f54f795', // approval states of posts, comments, and the actor of every event
+      15: '2f9239e224820391d6cb4a8dadc1aede6344354799f549d22efb37e6f0a432c4', // review links to posts, kept by the hash of their token
     })
   })
 

@@ -36,6 +36,8 @@ function described(type: AuditRecord['type'], data: Data): Pick<AuditEntry, 'obj
         'target.failed': `failed on ${data.platform}`,
         series_ended: 'its series ended',
         commented: `commented on: ${clip(data.body)}`,
+        review_link_created: `given review link ${data.review_link_id}, until ${data.expires_at}`,
+        review_link_revoked: `review link ${data.review_link_id} revoked`,
       }
       return { object: post, summary: `Post ${post.id} ${summaries[what] ?? what}` }
     }
@@ -69,7 +71,11 @@ function described(type: AuditRecord['type'], data: Data): Pick<AuditEntry, 'obj
 }
 
 export function auditEntry(record: AuditRecord): AuditEntry {
-  return { id: record.id, kind: record.type, actor: actorView(record.actor, record.actorName), ...described(record.type, record.data as Data), created_at: toIso(record.createdAt) }
+  const { object, summary } = described(record.type, record.data as Data)
+  const actor = actorView(record.actor, record.actorName)
+  // Said in the line too: a decision through a link was made by someone without an account.
+  const via = actor.type === 'review_link' ? ` (via review link${actor.name ? `, by ${clip(actor.name, 40)}` : ''})` : ''
+  return { id: record.id, kind: record.type, actor, object, summary: summary + via, created_at: toIso(record.createdAt) }
 }
 
 /** A workspace's audit log: its events, newest first, with who caused each. */

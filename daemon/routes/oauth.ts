@@ -9,6 +9,7 @@ import { notConfiguredDetail } from '../platforms/oauth-apps.js'
 import { PlatformError, type OAuthPlatform } from '../platforms/types.js'
 import type { OAuthGrant, Principal } from '../store/index.js'
 import type { ApiRouter } from './bind.js'
+import { escapeHtml } from './html.js'
 
 /** How long a person has to approve in their browser: long enough to log in, short enough to not linger. */
 export const GRANT_TTL_MS = 10 * 60_000
@@ -100,7 +101,6 @@ export async function withPending<A extends Account>(deps: AppDeps, accounts: A[
 
 /** The callback page: plain words, no script, nothing loaded from elsewhere. */
 function page(ctx: Ctx, status: number, title: string, message: string): void {
-  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
   ctx.status = status
   ctx.type = 'text/html; charset=utf-8'
   // The URL carries a code: it must not leave in a Referer, and the page runs nothing.
@@ -108,9 +108,9 @@ function page(ctx: Ctx, status: number, title: string, message: string): void {
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'")
   ctx.body = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · smm</title>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · smm</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}</style></head>
-<body><h1>${escape(title)}</h1><p>${escape(message)}</p></body>
+<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body>
 </html>
 `
 }

@@ -1013,6 +1013,34 @@ export interface CommentsStore {
   add(scope: WorkspaceScope, postId: string, body: string, now: number, by: Actor): Promise<CommentRecord | undefined>
 }
 
+/** A review link to a post, as kept: its token only as a hash. */
+export interface ReviewLinkRecord {
+  id: string
+  postId: string
+  /** The post's workspace. */
+  workspaceId: string
+  /** The member who made it. */
+  createdBy: Actor
+  createdAt: number
+  expiresAt: number
+  revokedAt: number | null
+}
+
+/** Review links: a URL that lets someone without an account approve a post or ask for changes. */
+export interface ReviewLinksStore {
+  /** Makes a link to a post in the scope, with `post.review_link_created`; undefined if the post is not there. */
+  create(scope: WorkspaceScope, postId: string, link: { id: string; tokenHash: string; expiresAt: number }, now: number, by: Actor): Promise<ReviewLinkRecord | undefined>
+  /** A post's links, oldest first (revoked and expired ones too); undefined if the post is not in the scope. */
+  list(scope: WorkspaceScope, postId: string): Promise<ReviewLinkRecord[] | undefined>
+  /**
+   * Revokes a link to a post in the scope (once: a revoked one is answered as it is), with
+   * `post.review_link_revoked`; undefined if there is no such link.
+   */
+  revoke(scope: WorkspaceScope, postId: string, linkId: string, now: number, by: Actor): Promise<ReviewLinkRecord | undefined>
+  /** The link whose token has this SHA-256, whatever its state. */
+  byTokenHash(tokenHash: string): Promise<ReviewLinkRecord | undefined>
+}
+
 /** A media object about to be uploaded: its row reserves its size against the user's quota. */
 export interface NewMedia {
   id: string
@@ -1152,6 +1180,7 @@ export interface Store {
   accounts: AccountsStore
   posts: PostsStore
   comments: CommentsStore
+  reviewLinks: ReviewLinksStore
   queues: QueuesStore
   publishing: PublishingStore
   feed: FeedStore

@@ -17,7 +17,7 @@ import { slotKey, slotOfKey, type Slot } from '../../src/queue-slots.js'
 import { toIso, toIsoOrNull } from '../../src/time.js'
 import { limitsFor } from '../plans.js'
 import type { Metrics, PlatformName } from '../platforms/types.js'
-import type { Actor, CommentRecord, FeedAttachment, NewFeedItem, UploadRecord, StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
+import type { Actor, CommentRecord, ReviewLinkRecord, FeedAttachment, NewFeedItem, UploadRecord, StoredPart, AttemptRecord, ClaimedTarget, OAuthGrant, StoredOAuthApp, WebhookChanges, FeedItem, IdempotencyClaim, Membership, PostRecord, Principal, StoredConnection, StoredEvent, TargetRef, WebhookRecord, WorkspaceRecord } from './port.js'
 
 export interface UserRow {
   id: string
@@ -261,6 +261,29 @@ export function commentFromRow(row: CommentRow): CommentRecord {
     body: row.body,
     decision: row.decision,
     createdAt: Number(row.created_at),
+  }
+}
+
+/** A review link as both stores read it, its post's workspace joined. */
+export interface ReviewLinkRow {
+  id: string
+  post_id: string
+  workspace_id: string
+  created_by: string | null
+  created_at: number
+  expires_at: number
+  revoked_at: number | null
+}
+
+export function reviewLinkFromRow(row: ReviewLinkRow): ReviewLinkRecord {
+  return {
+    id: row.id,
+    postId: row.post_id,
+    workspaceId: row.workspace_id,
+    createdBy: actorOf(row.created_by),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   }
 }
 

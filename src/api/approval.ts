@@ -89,7 +89,7 @@ export const AuditQuery = v.strictObject({
 export type AuditQuery = v.InferOutput<typeof AuditQuery>
 
 const notPending = '`post_not_pending`: the post is not waiting for approval (`post_status` says what it is)'
-const forbiddenBy = 'forbidden: your role in the post’s workspace does not allow this'
+export const forbiddenBy = 'forbidden: your role in the post’s workspace does not allow this'
 
 export const approvalRoutes = {
   approvePost: route({

@@ -21,6 +21,7 @@ import { webhookDeliveriesStore } from './webhook-deliveries.js'
 import { webhooksStore } from './webhooks.js'
 import { workspacesStore } from './workspaces.js'
 import { commentsStore } from './comments.js'
+import { reviewLinksStore } from './review-links.js'
 
 export { DatabaseUnreachableError, describeDatabase } from './connect.js'
 
@@ -63,6 +64,7 @@ export async function openPostgresStore(url: string, options: ConnectOptions & {
     accounts: guarded(accountsStore(sql)),
     posts: guarded(postsStore(sql)),
     comments: guarded(commentsStore(sql)),
+    reviewLinks: guarded(reviewLinksStore(sql)),
     queues: guarded(queuesStore(sql)),
     publishing: guarded(publishingStore(sql, nodeId)),
     feed: guarded(feedStore(sql)),

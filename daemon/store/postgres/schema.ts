@@ -8,6 +8,7 @@ import { claimFencingToken } from './migrations/0011-claim-fencing-token.js'
 import { media } from './migrations/0012-media.js'
 import { workspaces } from './migrations/0013-workspaces.js'
 import { approval } from './migrations/0014-approval.js'
+import { reviewLinks } from './migrations/0015-review-links.js'
 import type { Migration } from '../migrations.js'
 
 /**
@@ -15,4 +16,4 @@ import type { Migration } from '../migrations.js'
  * one added since, appended here. Every file in migrations/ (its index too) is history once
  * landed: a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, listAndUpkeepIndexes, claimFencingToken, media, workspaces, approval]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, listAndUpkeepIndexes, claimFencingToken, media, workspaces, approval, reviewLinks]

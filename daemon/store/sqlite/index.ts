@@ -23,6 +23,7 @@ import { webhookDeliveriesStore } from './webhook-deliveries.js'
 import { webhooksStore } from './webhooks.js'
 import { workspacesStore } from './workspaces.js'
 import { commentsStore } from './comments.js'
+import { reviewLinksStore } from './review-links.js'
 
 /** Checks that the store implements the port while keeping its own type, for its own tests. */
 const implementsPort = <T extends Store>(store: T): T => store
@@ -71,6 +72,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}) 
     accounts,
     posts: postsStore(db, events, accounts, queues),
     comments: commentsStore(db, events),
+    reviewLinks: reviewLinksStore(db, events),
     queues,
     publishing: publishingStore(db, events, accounts),
     feed: feedStore(db),

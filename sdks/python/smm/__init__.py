@@ -4,7 +4,7 @@ from ._errors import (ApiError, AuthenticationError, ConflictError, NotFoundErro
                       PreconditionFailedError, RateLimitError, SmmError, TlsError, TransportError, ValidationError,
                       WebhookVerificationError)
 from ._operations import OPERATIONS
-from ._records import (Account, ApiKey, AuditEntry, Comment, Connection, Member, PublishedPart, PendingConnection, Platform, Post, PostValidation, Queue, Record, Target, User,
+from ._records import (Account, ApiKey, AuditEntry, Comment, ReviewLink, Connection, Member, PublishedPart, PendingConnection, Platform, Post, PostValidation, Queue, Record, Target, User,
                        Webhook, WebhookEvent, Workspace)
 from ._webhooks import sign_webhook, verify_webhook
 
@@ -12,6 +12,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Account", "ApiError", "ApiKey", "Connection", "PendingConnection", "AuthenticationError", "Client", "ConflictError", "NotFoundError", "OPERATIONS",
     "PublishedPart", "PermissionDeniedError", "Platform", "Post", "PostValidation", "PreconditionFailedError", "Queue", "RateLimitError", "Record", "SmmError", "Target", "TlsError",
-    "TransportError", "UNSET", "User", "ValidationError", "Webhook", "WebhookEvent", "WebhookVerificationError", "Member", "Workspace", "Comment", "AuditEntry",
+    "TransportError", "UNSET", "User", "ValidationError", "Webhook", "WebhookEvent", "WebhookVerificationError", "Member", "Workspace", "Comment", "AuditEntry", "ReviewLink",
     "sign_webhook", "verify_webhook",
 ]

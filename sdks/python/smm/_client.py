@@ -5,7 +5,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, Optional, Type, TypeVar, Union
 
-from ._records import Account, ApiKey, AuditEntry, Comment, Connection, Member, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, Workspace
+from ._records import Account, ApiKey, AuditEntry, Comment, ReviewLink, Connection, Member, PendingConnection, Platform, Post, PostValidation, Queue, Record, User, Webhook, Workspace
 from ._transport import Transport, Upload
 
 R = TypeVar("R", bound=Record)
@@ -196,6 +196,19 @@ class Posts(_Resource):
     def add_comment(self, id: str, body: str, *, idempotency_key: Optional[str] = None) -> Comment:
         """Comments on a post (any member, viewers too)."""
         return self._one(Comment, "POST", self._t.path("/posts/{id}/comments", id=id), body={"body": body}, idempotency_key=idempotency_key)
+
+    def create_review_link(self, id: str, *, expires_in: Optional[int] = None) -> ReviewLink:
+        """Makes a link (admins and owners) whose `url` lets someone without an account approve the post
+        or ask for changes; `expires_in` seconds (default a week). The URL is shown only here."""
+        return self._one(ReviewLink, "POST", self._t.path("/posts/{id}/review-links", id=id), body=_fields(expires_in=UNSET if expires_in is None else expires_in))
+
+    def review_links(self, id: str) -> Iterator[ReviewLink]:
+        """The post's review links, oldest first, each with its `state`."""
+        return self._pages(ReviewLink, self._t.path("/posts/{id}/review-links", id=id), {})
+
+    def revoke_review_link(self, id: str, link_id: str) -> None:
+        """Revokes a review link: its page says so from then on."""
+        self._none("DELETE", self._t.path("/posts/{id}/review-links/{link_id}", id=id, link_id=link_id))
 
 
 class Platforms(_Resource):

@@ -213,6 +213,18 @@ class Comment(Record):
     created_at: str
 
 
+class ReviewLink(Record):
+    """A link that lets someone without an account approve a post or ask for changes: its `state`
+    (active, expired or revoked); `url` only where it was made (only its token's hash is kept)."""
+    id: str
+    post_id: str
+    created_by: Record
+    created_at: str
+    expires_at: str
+    revoked_at: Optional[str]
+    state: str
+
+
 class AuditEntry(Record):
     """One thing done in a workspace: its `kind` (an event type), the `actor`, the `object` it was done
     to (`type` and `id`), a one-line `summary`, and when."""

@@ -78,6 +78,12 @@ export declare class SmmClient extends ApiCore {
         commentsPage: (id: string, query?: Query<"listComments">, options?: RequestOptions) => Promise<Result<"listComments">>;
         /** Comments on a post (any member, viewers too). */
         addComment: (id: string, body: string, options?: RequestOptions) => Promise<Result<"addComment">>;
+        /** Makes a review link (admin, owner): `url` lets someone without an account approve the post or ask for changes; shown only here. */
+        createReviewLink: (id: string, link?: Body<"createReviewLink">, options?: RequestOptions) => Promise<Result<"createReviewLink">>;
+        /** The post's review links, oldest first, each with its `state` (admin, owner). */
+        reviewLinks: (id: string, options?: RequestOptions) => Promise<Result<"listReviewLinks">>;
+        /** Revokes a review link: its page says so from then on. */
+        revokeReviewLink: (id: string, linkId: string, options?: RequestOptions) => Promise<void>;
     };
     readonly media: {
         /**
@@ -235,6 +241,9 @@ export declare const methodFor: {
     readonly rejectPost: "posts.reject";
     readonly listComments: "posts.comments";
     readonly addComment: "posts.addComment";
+    readonly createReviewLink: "posts.createReviewLink";
+    readonly listReviewLinks: "posts.reviewLinks";
+    readonly revokeReviewLink: "posts.revokeReviewLink";
     readonly getRssFeed: "feeds.rss";
     readonly getAtomFeed: "feeds.atom";
     readonly getJsonFeed: "feeds.json";

@@ -90,6 +90,12 @@ export class SmmClient extends ApiCore {
         commentsPage: (id, query = {}, options) => this.request('listComments', { params: { id }, query }, options),
         /** Comments on a post (any member, viewers too). */
         addComment: (id, body, options) => this.request('addComment', { params: { id }, body: { body } }, options),
+        /** Makes a review link (admin, owner): `url` lets someone without an account approve the post or ask for changes; shown only here. */
+        createReviewLink: (id, link = {}, options) => this.request('createReviewLink', { params: { id }, body: link }, options),
+        /** The post's review links, oldest first, each with its `state` (admin, owner). */
+        reviewLinks: (id, options) => this.request('listReviewLinks', { params: { id } }, options),
+        /** Revokes a review link: its page says so from then on. */
+        revokeReviewLink: (id, linkId, options) => this.request('revokeReviewLink', { params: { id, link_id: linkId } }, options),
     };
     media = {
         /**
@@ -248,6 +254,9 @@ export const methodFor = {
     rejectPost: 'posts.reject',
     listComments: 'posts.comments',
     addComment: 'posts.addComment',
+    createReviewLink: 'posts.createReviewLink',
+    listReviewLinks: 'posts.reviewLinks',
+    revokeReviewLink: 'posts.revokeReviewLink',
     getRssFeed: 'feeds.rss',
     getAtomFeed: 'feeds.atom',
     getJsonFeed: 'feeds.json',

@@ -87,7 +87,7 @@ export interface Webhook {
     /** The workspace whose events it receives */
     workspace_id: string;
     url: string;
-    events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
+    events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "post.review_link_created" | "post.review_link_revoked" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
     description: string | null;
     enabled: boolean;
     /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -105,7 +105,7 @@ export interface WebhookWithSecret {
     /** The workspace whose events it receives */
     workspace_id: string;
     url: string;
-    events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
+    events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "post.review_link_created" | "post.review_link_revoked" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
     description: string | null;
     enabled: boolean;
     /** Why smm stopped delivering (410 Gone, 5 days of failures…), or null */
@@ -129,7 +129,7 @@ export interface WebhookDeliveryAttempt {
     webhook_id: string;
     /** The `webhook-id` header sent: the same on every retry of this event */
     event_id: string;
-    event_type: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test";
+    event_type: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "post.review_link_created" | "post.review_link_revoked" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test";
     /** 1 for the first try of this event, 2 for the first retry… */
     attempt: number;
     succeeded: boolean;
@@ -562,7 +562,7 @@ export interface AuditEntry {
     /** The event’s id (msg_…): a webhook delivery of it carries the same id */
     id: string;
     /** What was done: the event’s type */
-    kind: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test";
+    kind: "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "post.review_link_created" | "post.review_link_revoked" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test";
     actor: unknown;
     /** What it was done to */
     object: {
@@ -573,6 +573,34 @@ export interface AuditEntry {
     summary: string;
     /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
     created_at: string;
+}
+export interface ReviewLinkWithUrl {
+    /** rvl_… */
+    id: string;
+    post_id: string;
+    created_by: unknown;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    expires_at: string;
+    revoked_at: string | null;
+    /** Whether the link opens the post now */
+    state: "active" | "expired" | "revoked";
+    /** The page to send the reviewer: anyone holding it may approve the post or ask for changes until it expires or is revoked. Shown only here */
+    url: string;
+}
+export interface ReviewLink {
+    /** rvl_… */
+    id: string;
+    post_id: string;
+    created_by: unknown;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    created_at: string;
+    /** RFC 3339 date-time in UTC, e.g. 2026-11-21T09:00:00.000Z */
+    expires_at: string;
+    revoked_at: string | null;
+    /** Whether the link opens the post now */
+    state: "active" | "expired" | "revoked";
 }
 /** What each operation takes (path parameters, query, body) and answers. */
 export interface Operations {
@@ -667,7 +695,7 @@ export interface Operations {
             /** The workspace it belongs to (default: your personal workspace) */
             workspace_id?: string;
             url: string;
-            events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
+            events: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "post.review_link_created" | "post.review_link_revoked" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
             description?: string | null;
         };
         response: WebhookWithSecret;
@@ -686,7 +714,7 @@ export interface Operations {
         };
         body: {
             url?: string;
-            events?: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
+            events?: Array<"*" | "post.drafted" | "post.scheduled" | "post.updated" | "post.cancelled" | "post.published" | "post.partially_published" | "post.failed" | "post.target.published" | "post.target.failed" | "post.series_ended" | "post.approval_requested" | "post.approved" | "post.rejected" | "post.commented" | "post.review_link_created" | "post.review_link_revoked" | "account.updated" | "account.deleted" | "account.connected" | "account.disconnected" | "account.reauth_required" | "workspace.updated" | "workspace.member_added" | "workspace.member_updated" | "workspace.member_removed" | "key.created" | "webhook.test">;
             description?: string | null;
             enabled?: boolean;
         };
@@ -1400,6 +1428,36 @@ export interface Operations {
             next_cursor: string | null;
         };
     };
+    /** Make a link that lets someone without an account see the post and approve it or ask for changes (admin, owner) */
+    createReviewLink: {
+        params: {
+            id: string;
+        };
+        body: {
+            /** Seconds until the link stops working (default 604800, a week) */
+            expires_in?: number;
+        };
+        response: ReviewLinkWithUrl;
+    };
+    /** List a post’s review links, oldest first, with whether each still works (admin, owner) */
+    listReviewLinks: {
+        params: {
+            id: string;
+        };
+        response: {
+            data: ReviewLink[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+    };
+    /** Revoke a review link: its page says so from then on (admin, owner) */
+    revokeReviewLink: {
+        params: {
+            id: string;
+            link_id: string;
+        };
+        response: void;
+    };
 }
 export type OperationId = keyof Operations;
 /** Every operation of the API: its HTTP method and path. */
@@ -1651,5 +1709,17 @@ export declare const operations: {
     readonly getAuditLog: {
         readonly method: "GET";
         readonly path: "/v1/workspaces/{id}/audit-log";
+    };
+    readonly createReviewLink: {
+        readonly method: "POST";
+        readonly path: "/v1/posts/{id}/review-links";
+    };
+    readonly listReviewLinks: {
+        readonly method: "GET";
+        readonly path: "/v1/posts/{id}/review-links";
+    };
+    readonly revokeReviewLink: {
+        readonly method: "DELETE";
+        readonly path: "/v1/posts/{id}/review-links/{link_id}";
     };
 };

@@ -63,4 +63,7 @@ export const operations = {
     listComments: { method: 'GET', path: '/v1/posts/{id}/comments' },
     addComment: { method: 'POST', path: '/v1/posts/{id}/comments' },
     getAuditLog: { method: 'GET', path: '/v1/workspaces/{id}/audit-log' },
+    createReviewLink: { method: 'POST', path: '/v1/posts/{id}/review-links' },
+    listReviewLinks: { method: 'GET', path: '/v1/posts/{id}/review-links' },
+    revokeReviewLink: { method: 'DELETE', path: '/v1/posts/{id}/review-links/{link_id}' },
 };

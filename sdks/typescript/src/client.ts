@@ -118,6 +118,14 @@ export class SmmClient extends ApiCore {
     /** Comments on a post (any member, viewers too). */
     addComment: (id: string, body: string, options?: RequestOptions): Promise<Result<'addComment'>> =>
       this.request('addComment', { params: { id }, body: { body } }, options),
+    /** Makes a review link (admin, owner): `url` lets someone without an account approve the post or ask for changes; shown only here. */
+    createReviewLink: (id: string, link: Body<'createReviewLink'> = {}, options?: RequestOptions): Promise<Result<'createReviewLink'>> =>
+      this.request('createReviewLink', { params: { id }, body: link }, options),
+    /** The post's review links, oldest first, each with its `state` (admin, owner). */
+    reviewLinks: (id: string, options?: RequestOptions): Promise<Result<'listReviewLinks'>> => this.request('listReviewLinks', { params: { id } }, options),
+    /** Revokes a review link: its page says so from then on. */
+    revokeReviewLink: (id: string, linkId: string, options?: RequestOptions): Promise<void> =>
+      this.request('revokeReviewLink', { params: { id, link_id: linkId } }, options),
   }
 
   readonly media = {
@@ -309,6 +317,9 @@ export const methodFor = {
   rejectPost: 'posts.reject',
   listComments: 'posts.comments',
   addComment: 'posts.addComment',
+  createReviewLink: 'posts.createReviewLink',
+  listReviewLinks: 'posts.reviewLinks',
+  revokeReviewLink: 'posts.revokeReviewLink',
   getRssFeed: 'feeds.rss',
   getAtomFeed: 'feeds.atom',
   getJsonFeed: 'feeds.json',

@@ -147,6 +147,23 @@ module Smm
     def add_comment(id, body, idempotency_key: nil)
       call("POST", "/v1/posts/{id}/comments", params: { id: id }, body: { body: body }, idempotency_key: idempotency_key)
     end
+
+    # Makes a review link (admins and owners): its url, shown only here, lets someone without an
+    # account approve the post or ask for changes until it expires (expires_in seconds; a week).
+    def create_review_link(id, expires_in: nil)
+      call("POST", "/v1/posts/{id}/review-links", params: { id: id }, body: fields(expires_in: expires_in))
+    end
+
+    # The post's review links, oldest first, each with its state (active, expired or revoked).
+    def review_links(id)
+      List.new(@client, "/v1/posts/{id}/review-links", params: { id: id })
+    end
+
+    # Revokes a review link: its page says so from then on.
+    def revoke_review_link(id, link_id)
+      call("DELETE", "/v1/posts/{id}/review-links/{link_id}", params: { id: id, link_id: link_id })
+      nil
+    end
   end
 
   # /v1/accounts
