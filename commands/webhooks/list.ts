@@ -1,6 +1,6 @@
 import type { Webhook } from '../../src/api/webhooks.js'
 import { ApiCommand } from '../../src/cli/api-command.js'
-import { cursor, limit } from '../../src/cli/flags.js'
+import { cursor, limit, workspace } from '../../src/cli/flags.js'
 import { nextPageCommand } from '../../src/cli/next-page.js'
 import { webhookTable } from '../../src/cli/webhook-output.js'
 import type { Page } from '../../src/pagination.js'
@@ -10,12 +10,16 @@ export default class WebhooksList extends ApiCommand {
 
   static override examples = ['<%= config.bin %> webhooks list', '<%= config.bin %> webhooks list --json']
 
-  static override flags = { limit, cursor }
+  static override flags = {
+    workspace: workspace({ description: 'Only webhooks of this workspace (wsp_…; default: every workspace you belong to)' }),
+    limit,
+    cursor,
+  }
 
   async run(): Promise<Page<Webhook>> {
     const { flags } = await this.parse(WebhooksList)
     const client = await this.client()
-    const page = await this.waitFor('Listing webhooks', client.listWebhooks({ query: { limit: flags.limit, cursor: flags.cursor } }))
+    const page = await this.waitFor('Listing webhooks', client.listWebhooks({ query: { workspace_id: flags.workspace, limit: flags.limit, cursor: flags.cursor } }))
     if (!this.jsonEnabled()) {
       this.log(page.data.length === 0 ? 'No webhooks.' : webhookTable(page.data))
       if (page.next_cursor) this.log(`\nMore: ${nextPageCommand(this.config.bin, this.id ?? 'webhooks:list', this.argv, page.next_cursor)}`)

@@ -44,6 +44,7 @@ const FIELD_WORDS: Record<string, string> = {
   'repeat/until': '--until',
   series: '--series',
   series_id: '--series',
+  workspace_id: '--workspace',
   timezone: '--timezone',
   post_id: '--post',
   credentials: '--credential',
@@ -202,9 +203,9 @@ export abstract class ApiCommand extends BaseCommand {
 
   /** The list query of `postFilters` flags: the states named (else `defaults`; none with --every-status or --series), the account resolved, the range read in the user's zone. */
   protected async postQuery(
-    flags: { status?: PostStatus[]; 'every-status'?: boolean; account?: string; platform?: PlatformName; series?: string; from?: string; to?: string },
+    flags: { status?: PostStatus[]; 'every-status'?: boolean; account?: string; platform?: PlatformName; series?: string; workspace?: string; from?: string; to?: string },
     defaults: readonly PostStatus[],
-  ): Promise<Pick<PostListQuery, 'status' | 'account_id' | 'platform' | 'series_id' | 'from' | 'to'>> {
+  ): Promise<Pick<PostListQuery, 'status' | 'account_id' | 'platform' | 'series_id' | 'workspace_id' | 'from' | 'to'>> {
     // A series is listed whole (what was published, what comes) unless states are named.
     const statuses = flags['every-status'] || (flags.series !== undefined && !flags.status) ? undefined : (flags.status ?? defaults)
     return {
@@ -212,6 +213,7 @@ export abstract class ApiCommand extends BaseCommand {
       account_id: flags.account && (await this.accountId('--account', flags.account)),
       platform: flags.platform,
       series_id: flags.series,
+      workspace_id: flags.workspace,
       from: await this.instant('--from', flags.from, true),
       to: await this.instant('--to', flags.to, true),
     }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { PLATFORM_NAMES } from '../api/common.js'
+import { ROLES } from '../api/workspaces.js'
 import { defaultDataDir } from '../config.js'
 import { canonicalTimeZone, TIME_ZONE_HINT } from '../zoned-time.js'
 import { parseDurationInput, parseIntervalInput } from './time-input.js'
@@ -32,6 +33,15 @@ export const account = Flags.custom<string>({ helpValue: '<acc_…|name>' })
 
 /** An account argument: an id (acc_…) or a name, resolved as `--account` is. */
 export const accountArg = Args.string({ description: 'The account: its id (acc_…) or its name', required: true })
+
+/** `--workspace` of a list or a create: one workspace by id (`smm workspaces list` shows them). */
+export const workspace = Flags.custom<string>({ helpValue: '<wsp_…>' })
+
+/** A workspace argument: its id. */
+export const workspaceArg = Args.string({ description: 'The workspace id (wsp_…; see smm workspaces list)', required: true })
+
+/** `--role`: a member's role in a workspace. */
+export const role = Flags.option({ options: ROLES, helpValue: '<role>' })
 
 /** `--limit` of a list command: one page of at most this many. */
 export const limit = Flags.integer({ description: 'Show at most this many (1 to 100)', min: 1, max: 100, default: 20 })
