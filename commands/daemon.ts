@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../src/cli/base-command.js'
 import { DAEMON_ENVIRONMENT, environmentHelp } from '../src/cli/environment.js'
-import { databaseUrl, dataDir } from '../src/cli/flags.js'
+import { databaseUrl, dataDir, mediaStore } from '../src/cli/flags.js'
 import { PLANS, type Plan } from '../src/api/common.js'
 import { formatSize, parseSize } from '../src/numbers.js'
 import { DEFAULT_MEDIA_QUOTAS, type MediaQuotas } from '../daemon/media/settings.js'
@@ -133,12 +133,7 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
       env: 'SMM_METRICS_HOST',
       default: '127.0.0.1',
     }),
-    'media-store': Flags.string({
-      description:
-        'Where uploaded media are kept: file:///DIR (a directory; on a mount every daemon shares, for several) or s3://BUCKET[/PREFIX] (any S3-compatible store, with SMM_S3_ENDPOINT, SMM_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); default: media/ in the data dir, which a daemon on PostgreSQL cannot use',
-      env: 'SMM_MEDIA_STORE',
-      helpValue: '<url>',
-    }),
+    'media-store': mediaStore,
     'media-max-image-size': Flags.string({ description: 'The largest image one upload may be (20MB, 5MiB…)', env: 'SMM_MEDIA_MAX_IMAGE_SIZE', default: '20MB', parse: async (input) => String(sizeFlag('--media-max-image-size', input)) }),
     'media-max-video-size': Flags.string({ description: 'The largest video one upload may be', env: 'SMM_MEDIA_MAX_VIDEO_SIZE', default: '1GB', parse: async (input) => String(sizeFlag('--media-max-video-size', input)) }),
     'media-quota': Flags.string({

@@ -3,13 +3,16 @@
 // node_modules anywhere it could reach.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { accessSync, chmodSync, chownSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../src/config.js'
 import { httpsClient } from './helpers/http.js'
 import { scrape, valueOf } from './helpers/prometheus.js'
+import { png } from './helpers/media-files.js'
 import { freshDatabase } from './helpers/postgres.js'
+import { startTestS3 } from './helpers/s3.js'
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -55,6 +58,19 @@ function run(args: string[], extra: Record<string, string> = {}, options: { uid?
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
+/** `run` without blocking this process, for commands that talk to a server the test runs. */
+function runAsync(args: string[], extra: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: join(work, 'bin'), env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 })
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk))
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
+
 /** Starts the daemon and resolves once its banner (with the first-start key, if any) is complete. */
 function startDaemon(args: string[], extra: Record<string, string> = {}): Promise<{ child: ChildProcess; banner: string; url: string }> {
   return new Promise((resolve, reject) => {
@@ -68,6 +84,19 @@ function startDaemon(args: string[], extra: Record<string, string> = {}): Promis
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
     child.on('exit', (code) => reject(new Error(`smm-daemon exited ${code}:\n${output}`)))
+  })
+}
+
+/** The bytes a daemon at `base` serves at a media's public URL (its path; the host may be an earlier daemon's). */
+function fetchBytes(base: string, mediaUrl: string, dataDir: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(new URL(new URL(mediaUrl).pathname, base), { ca: readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8') }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${mediaUrl}: HTTP ${res.statusCode}`))))
+      })
+      .on('error', reject)
   })
 }
 
@@ -118,9 +147,10 @@ describe('smm-daemon, the single executable', () => {
   describe('serving', () => {
     let receiver: Receiver
     let dataDir: string
-    /** The first-start key and the post published with it, for the tests after the first. */
+    /** The first-start key, the post published with it and a media uploaded, for the tests after the first. */
     let key: string
     let postId: string
+    let media: { id: string; url: string; bytes: Buffer }
     beforeAll(async () => {
       receiver = await startReceiver()
       writeFileSync(join(work, 'receiver-ca.pem'), receiver.ca)
@@ -173,6 +203,15 @@ describe('smm-daemon, the single executable', () => {
         expect(valueOf(counted, 'smm_posts_published_total', { platform: 'feed' })).toBe(1)
         expect(valueOf(counted, 'smm_http_requests_total', { method: 'GET', route: '/v1/me', status: '200' })).toBe(1)
         expect(valueOf(counted, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+
+        // Media, in the default store (media/ in the data dir): sniffed, kept, served at their URL.
+        const bytes = png(320, 240)
+        const uploaded = await http.request('POST', '/v1/media?alt_text=Grey', { key, raw: bytes, headers: { 'content-type': 'image/png' } })
+        expect(uploaded.status, uploaded.text).toBe(201)
+        expect(uploaded.body).toMatchObject({ width: 320, height: 240, alt_text: 'Grey' })
+        media = { id: uploaded.body.id, url: uploaded.body.url, bytes }
+        expect((await fetchBytes(url, media.url, dataDir)).equals(bytes)).toBe(true)
+        expect(existsSync(join(dataDir, 'media', 'media', media.id))).toBe(true)
       } finally {
         http.close()
       }
@@ -194,18 +233,28 @@ describe('smm-daemon, the single executable', () => {
       expect(unknown.stderr).toMatch(/gold/)
     })
 
-    it('copies the data dir into PostgreSQL with admin copy, then serves the same key and posts from there', async () => {
+    it('copies the data dir into PostgreSQL and its media into S3 with admin copy, then serves the same key, posts and media from there', async () => {
       const db = await freshDatabase()
+      // The S3 client is in the binary too: it reaches a real S3-compatible server.
+      const s3 = await startTestS3()
       try {
-        const copied = run(['admin', 'copy', '--to', db.url])
+        // Not spawnSync: the S3 server runs in this process, and must answer meanwhile.
+        const copied = await runAsync(['admin', 'copy', '--to', db.url, '--to-media-store', `s3://${s3.bucket}/smm`], s3.env)
         expect(copied.status, copied.stderr).toBe(0)
-        const { child, banner, url } = await startDaemon(['--database-url', db.url, '--media-store', `file://${join(work, 'media')}`])
+        expect(copied.stdout).toContain(`start every daemon with --media-store s3://${s3.bucket}/smm`)
+        const { child, banner, url } = await startDaemon(['--database-url', db.url, '--media-store', `s3://${s3.bucket}/smm`], s3.env)
         expect(banner).not.toContain('First start')
         const http = httpsClient(url, readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'))
         try {
           expect((await http.get('/v1/me', { key })).status).toBe(200)
           const post = await http.get(`/v1/posts/${postId}`, { key })
           expect(post.body).toMatchObject({ id: postId, status: 'published' })
+          expect((await fetchBytes(url, media.url, dataDir)).equals(media.bytes)).toBe(true)
+          // And a new upload goes to the bucket.
+          const bytes = png(64, 48)
+          const uploaded = await http.request('POST', '/v1/media', { key, raw: bytes, headers: { 'content-type': 'image/png' } })
+          expect(uploaded.status, uploaded.text).toBe(201)
+          expect((await fetchBytes(url, uploaded.body.url, dataDir)).equals(bytes)).toBe(true)
         } finally {
           http.close()
         }
@@ -213,6 +262,7 @@ describe('smm-daemon, the single executable', () => {
         expect(await exited(child)).toBe(0)
       } finally {
         await db.drop()
+        await s3.stop()
       }
     })
   })

@@ -4,6 +4,7 @@ import { fileMediaStore } from './file-store.js'
 import type { MediaStore } from './port.js'
 
 export * from './port.js'
+export { copyMediaObjects, type MediaCopied } from './copy.js'
 
 /** How `--media-store` names where media bytes live. */
 export type MediaStoreSpec = { kind: 'file'; dir: string; explicit: boolean } | { kind: 's3'; bucket: string; prefix: string }
@@ -14,6 +15,11 @@ export class MediaStoreSpecError extends Error {
     super(`--media-store ${given}: ${why}. It takes file:///ABSOLUTE/DIR or s3://BUCKET[/PREFIX].`)
     this.name = 'MediaStoreSpecError'
   }
+}
+
+/** Whether two specs name the same place (then there is nothing to copy from one to the other). */
+export function sameMediaStore(a: MediaStoreSpec, b: MediaStoreSpec): boolean {
+  return a.kind === 'file' && b.kind === 'file' ? a.dir === b.dir : a.kind === 's3' && b.kind === 's3' && a.bucket === b.bucket && a.prefix === b.prefix
 }
 
 /** Reads `--media-store` (SMM_MEDIA_STORE); unset: the `media` directory of the data dir. */

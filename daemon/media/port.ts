@@ -57,6 +57,7 @@ export const uploadPieceKey = (uploadId: string, offset: number, token: number) 
 
 /** Keys are made by smm from its own ids, never from user input; this is the guard that says so. */
 export function checkKey(key: string): string {
-  if (!/^[a-z]+(\/[A-Za-z0-9_-]+)+$/.test(key)) throw new Error(`Not a media store key: ${JSON.stringify(key)}`)
+  // A bare first segment (`media`) is a prefix to list.
+  if (!/^[a-z]+(\/[A-Za-z0-9_-]+)*$/.test(key)) throw new Error(`Not a media store key: ${JSON.stringify(key)}`)
   return key
 }

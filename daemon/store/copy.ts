@@ -9,6 +9,8 @@ import { databaseFileOf, openDatabase } from './sqlite/db.js'
  */
 const TABLES = [
   'users',
+  'media',
+  'uploads',
   'workspaces',
   'workspace_members',
   'api_keys',
@@ -23,6 +25,7 @@ const TABLES = [
   'posts',
   'post_targets',
   'post_target_parts',
+  'post_media',
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',
@@ -53,7 +56,8 @@ export class CopyTargetNotEmptyError extends Error {
 /**
  * Copies a data dir's whole SQLite state into an empty PostgreSQL database, in one transaction:
  * users, keys (still valid: their hashes are copied), accounts and their sealed credentials,
- * posts and targets, the outbox and deliveries, metrics, rate-limit windows. The sealed data
+ * posts and targets, the media rows (their bytes are the media store's: copyMediaObjects), the
+ * outbox and deliveries, metrics, rate-limit windows. The sealed data
  * opens only with the same secret key: its fingerprint is recorded, so daemons started with
  * another key refuse. Returns the rows copied per table.
  */

@@ -138,3 +138,11 @@ export const alt = Flags.custom<string>({
   description: 'Alt text of the --media right before it, read to people who cannot see it (repeatable)',
   helpValue: '<text>',
 })
+
+/** `--media-store`: where uploaded media's bytes are kept (the daemon's, and the admin commands that carry them). */
+export const mediaStore = Flags.string({
+  description:
+    'Where uploaded media are kept: file:///DIR (a directory; on a mount every daemon shares, for several) or s3://BUCKET[/PREFIX] (any S3-compatible store, with SMM_S3_ENDPOINT, SMM_S3_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); default: media/ in the data dir, which a daemon on PostgreSQL cannot use',
+  env: 'SMM_MEDIA_STORE',
+  helpValue: '<url>',
+})
