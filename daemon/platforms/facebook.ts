@@ -1,6 +1,7 @@
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
 import { unsupportedMediaTypes } from './media.js'
-import { appSecretProof, graphCall, tokenGrant } from './meta-graph.js'
+import { appSecretProof, graphCall, graphUpload, tokenGrant } from './meta-graph.js'
+import type { Part, Sendable } from './upload.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 const LABEL = 'Facebook'
@@ -52,6 +53,15 @@ function graphUrl(ctx: PlatformContext, path: string): string {
 /** A Graph call with a user or Page token, signed with appsecret_proof. */
 function call<T>(ctx: PlatformContext, method: 'GET' | 'POST', path: string, accessToken: string, params: Record<string, string> = {}): Promise<T> {
   return graphCall<T>(ctx, LABEL, method, graphUrl(ctx, path), { ...params, access_token: accessToken, ...appSecretProof(ctx.app, accessToken) }, pageErrors)
+}
+
+/**
+ * A Page call whose parameters carry a file (`source`): multipart/form-data, the file streamed
+ * from the media store, the token and its proof as fields.
+ */
+function upload<T>(ctx: PlatformContext, path: string, accessToken: string, fields: Record<string, string>, file: Sendable): Promise<T> {
+  const parts: Part[] = [...Object.entries({ ...fields, access_token: accessToken, ...appSecretProof(ctx.app, accessToken) }), ['source', file]]
+  return graphUpload<T>(ctx, LABEL, graphUrl(ctx, path), parts, pageErrors)
 }
 
 /** Facebook Login's token GET (the code exchange, the long-lived exchange): the app's id and secret with the grant. */
@@ -152,6 +162,7 @@ export const facebook: OAuthPlatform = {
   },
 
   limits: LIMITS,
+  uploadsMedia: true,
   measure: (draft) => measureDraft(LIMITS, draft),
 
   check(draft) {
@@ -170,17 +181,30 @@ export const facebook: OAuthPlatform = {
       const comment = await call<{ id: string }>(ctx, 'POST', `/${request.followUp.root.platform_post_id}/comments`, token, { message: request.content })
       return { platform_post_id: comment.id, url: `https://www.facebook.com/${request.followUp.root.platform_post_id}?comment_id=${comment.id}` }
     }
-    if (request.mediaUrls.length === 0) {
+    const uploaded = request.media ?? []
+    // A photo Facebook fetches (a media URL) or one uploaded as `source`, with its alt text.
+    const photoParams = (index: number): Record<string, string> => (index < request.mediaUrls.length ? { url: request.mediaUrls[index]! } : {})
+    const sendPhoto = <T>(index: number, fields: Record<string, string>) => {
+      const item = uploaded[index - request.mediaUrls.length]
+      if (!item) return call<T>(ctx, 'POST', `/${page.page_id}/photos`, token, { ...photoParams(index), ...fields })
+      return upload<T>(ctx, `/${page.page_id}/photos`, token, { ...fields, ...(item.alt_text ? { alt_text_custom: item.alt_text } : {}) }, item)
+    }
+    const count = request.mediaUrls.length + uploaded.length
+    const video = uploaded.find((m) => m.kind === 'video')
+    if (video) {
+      // A video is a post of its own (validation keeps it alone): POST /{page-id}/videos with the file as `source`.
+      postId = (await upload<{ id: string }>(ctx, `/${page.page_id}/videos`, token, request.content ? { description: request.content } : {}, video)).id
+    } else if (count === 0) {
       postId = (await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/feed`, token, { message: request.content })).id
-    } else if (request.mediaUrls.length === 1) {
-      // One photo is its own post; Facebook fetches the URL itself.
-      const photo = await call<{ id: string; post_id?: string }>(ctx, 'POST', `/${page.page_id}/photos`, token, { url: request.mediaUrls[0]!, caption: request.content })
+    } else if (count === 1) {
+      // One photo is its own post.
+      const photo = await sendPhoto<{ id: string; post_id?: string }>(0, { caption: request.content })
       postId = photo.post_id ?? photo.id
     } else {
-      // Several photos: each uploaded unpublished, then one feed post that attaches them all.
+      // Several photos: each sent unpublished, then one feed post that attaches them all.
       const attached: Record<string, string> = {}
-      for (const [index, url] of request.mediaUrls.entries()) {
-        const photo = await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/photos`, token, { url, published: 'false' })
+      for (let index = 0; index < count; index++) {
+        const photo = await sendPhoto<{ id: string }>(index, { published: 'false' })
         attached[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photo.id })
       }
       postId = (await call<{ id: string }>(ctx, 'POST', `/${page.page_id}/feed`, token, { message: request.content, ...attached })).id

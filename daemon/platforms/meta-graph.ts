@@ -9,6 +9,7 @@ import type { OutboundResponse } from '../egress.js'
 import { tokensOf } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest, retryAfterMs } from './platform-http.js'
 import { PlatformError, type Connection, type OAuthApp, type OAuthTokens, type PlatformContext } from './types.js'
+import { multipartBody, transferTimeouts, type Part } from './upload.js'
 
 /** The Graph API's error body: `{"error": {"message", "type", "code", "error_subcode", "fbtrace_id"}}`. */
 interface GraphErrorBody {
@@ -103,11 +104,22 @@ export async function graphCall<T>(
     body = new URLSearchParams(params).toString()
     headers['content-type'] = 'application/x-www-form-urlencoded'
   }
-  const response = await platformRequest(ctx, label, target.toString(), { method, headers, body })
+  return graphAnswer<T>(ctx, label, await platformRequest(ctx, label, target.toString(), { method, headers, body }), own)
+}
+
+/** A Graph answer: its JSON on 200, else the error it means. */
+function graphAnswer<T>(ctx: PlatformContext, label: string, response: OutboundResponse, own?: GraphCodes): T {
   if (response.status !== 200) throw graphError(label, response, ctx.clock.now(), own)
   const parsed = jsonOrUndefined<T>(response)
   if (parsed === undefined) throw new PlatformError('transient', 'platform_unavailable', `${label} answered 200 with a body that is not JSON: ${excerpt(response)}`)
   return parsed
+}
+
+/** A Graph POST whose parameters go as multipart/form-data with a file among them (`source`), streamed from where it is kept. */
+export async function graphUpload<T>(ctx: PlatformContext, label: string, url: string, parts: Part[], own?: GraphCodes): Promise<T> {
+  const { body, headers, bytes } = multipartBody(parts)
+  const response = await platformRequest(ctx, label, url, { method: 'POST', body, headers: { accept: 'application/json', ...headers }, ...transferTimeouts(bytes) })
+  return graphAnswer<T>(ctx, label, response, own)
 }
 
 /**

@@ -4,19 +4,25 @@ import { facebook } from '../../daemon/platforms/facebook.js'
 import type { Connection } from '../../daemon/platforms/types.js'
 import { FakeFacebook } from '../fixtures/facebook-server.js'
 import { oauthContext, platformError, type OAuthContext } from '../fixtures/platform-context.js'
+import { filePart } from '../fixtures/loopback.js'
+import { jpeg, mp4 } from '../helpers/media-files.js'
+import { storedMedia, type StoredMedia } from '../helpers/stored-media.js'
 
 let fake: FakeFacebook
 let ctx: OAuthContext
 let connection: Connection
+let stored: StoredMedia
 const PAGE = { id: '104729', name: 'Corner Bakery' }
 
 beforeAll(async () => {
+  stored = await storedMedia()
   fake = await FakeFacebook.start()
   ctx = await oauthContext(fake.url, fake, { authorize: '/v26.0/dialog/oauth', token: '/v26.0/oauth/access_token' })
   connection = { accountId: 'acc_test', platform: 'facebook', credentials: { access_token: fake.pageToken(PAGE.id), page_id: PAGE.id }, settings: { page_id: PAGE.id }, handle: PAGE.name }
 })
 
 afterAll(async () => {
+  await stored.close()
   await fake.server.close()
 })
 
@@ -198,4 +204,33 @@ describe('facebook: metrics', () => {
     const read = fake.requests.filter((r) => r.method === 'GET' && r.path === `/${published.platform_post_id}`).at(-1)!
     expect(read.params.fields).toBe('reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares')
   })
+  it('uploads photos as multipart `source` with their alt text (alt_text_custom), alone or attached to one feed post, and a video to /videos', async () => {
+    const bytes = jpeg(1200, 900, 3_000)
+    const photo = await stored.attach(bytes, 'image/jpeg', { alt_text: 'The new shop front' })
+    const token = String(connection.credentials.access_token)
+    const proof = createHmac('sha256', fake.clientSecret).update(token).digest('hex')
+    let before = fake.requests.length
+    const single = await facebook.publish(connection, { postId: 'pst_fb_upload1', content: 'We moved', mediaUrls: [], media: [photo] }, ctx)
+    const sent = fake.requests.slice(before).find((r) => r.path.endsWith('/photos'))!
+    expect(sent.parts).toEqual([
+      { name: 'caption', value: 'We moved' },
+      { name: 'alt_text_custom', value: 'The new shop front' },
+      { name: 'access_token', value: token },
+      { name: 'appsecret_proof', value: proof },
+      filePart('source', photo.filename, 'image/jpeg', bytes),
+    ])
+    expect(single.platform_post_id).toMatch(/_\d+$/)
+    before = fake.requests.length
+    const two = await facebook.publish(connection, { postId: 'pst_fb_upload2', content: 'Inside and out', mediaUrls: [media('cat.png')], media: [photo] }, ctx)
+    const photos = fake.requests.slice(before).filter((r) => r.path.endsWith('/photos'))
+    expect(photos.map((r) => r.params.published)).toEqual(['false', 'false'])
+    expect(photos[1]!.parts!.map((p) => p.name)).toEqual(['published', 'alt_text_custom', 'access_token', 'appsecret_proof', 'source'])
+    expect(fake.posts.get(two.platform_post_id!)!.photos).toHaveLength(2)
+    const clip = mp4(1280, 720, 4_000)
+    const video = await stored.attach(clip, 'video/mp4')
+    const published = await facebook.publish(connection, { postId: 'pst_fb_video', content: 'A tour', mediaUrls: [], media: [video] }, ctx)
+    expect(fake.videos.get(published.platform_post_id!)).toEqual({ pageId: expect.any(String), description: 'A tour', bytes: clip })
+    expect(facebook.uploadsMedia).toBe(true)
+  })
+
 })
