@@ -20,7 +20,7 @@ import { createPlatformRegistry } from './platforms/index.js'
 import { createOAuthApps } from './platforms/oauth-apps.js'
 import { oauthRefreshMetrics } from './platforms/oauth-tokens.js'
 import type { Platform } from './platforms/types.js'
-import { Scheduler, SHARED_HOLDING, SOLE_HOLDING, type SchedulerOptions } from './scheduler/index.js'
+import { Scheduler, type SchedulerOptions } from './scheduler/index.js'
 import { createSecretBox, keyFingerprint, loadSecretKey, SecretKeyError } from './secret-box.js'
 import { databaseFileOf, describeDatabase, lockDataDir, openStore, type Store } from './store/index.js'
 import { prepareDataDir } from './files.js'
@@ -295,12 +295,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       : undefined
     const scheduler = new Scheduler(
       { store, clock, log, http, platforms, secrets, oauthApps, prometheus, mediaStore },
-      {
-        stopGraceMs: options.shutdownGraceMs ?? 10_000,
-        holding: options.databaseUrl ? SHARED_HOLDING : SOLE_HOLDING,
-        ...(options.publishLeaseMs ? { leaseMs: options.publishLeaseMs } : {}),
-        ...overrides.scheduler,
-      },
+      { stopGraceMs: options.shutdownGraceMs ?? 10_000, ...(options.publishLeaseMs ? { leaseMs: options.publishLeaseMs } : {}), ...overrides.scheduler },
     )
     const deps: AppDeps = {
       store,

@@ -19,12 +19,8 @@ export const FEED_LIMITS: PlatformLimits = {
     send: 'link',
   },
 }
-/**
- * Publishes at once, per daemon, on the platform and on one account's feed: as many as a daemon
- * that owns its database holds (SOLE_HOLDING), since a publish is a row in that database, written
- * with the others of its batch in one commit.
- */
-export const FEED_CONCURRENCY = 256
+/** Publishes at once, per daemon, on the platform and on one account's feed. */
+export const FEED_CONCURRENCY = 64
 
 /**
  * The built-in platform: publishing adds the post to the account's own RSS, Atom and JSON feeds

@@ -77,8 +77,7 @@ export interface SchedulerOptions {
   perConnection?: number
   /**
    * Targets a node holds at once (reserved, waiting for a slot, or being attempted): it reserves
-   * more only as these finish, so the nodes sharing a database share a burst. Default
-   * SHARED_HOLDING.
+   * more only as these finish, so the nodes sharing a database share a burst. Default 64.
    */
   holding?: number
   /** The safety-net sweep (which also takes over expired leases), a croner pattern. Default every 15 s, or every half lease if that is shorter. */
@@ -94,19 +93,6 @@ export interface TickResult {
 }
 
 const BATCH = 500
-
-/**
- * Targets a node holds at once when other nodes may share its database (PostgreSQL): a burst is
- * shared among them rather than swallowed by the first to look.
- */
-export const SHARED_HOLDING = 64
-/**
- * Targets held at once by a daemon that owns its database alone (SQLite, whose data dir it locks):
- * there is no one to share a burst with, and each batch of reservations, claims, feed items and
- * outcomes is one commit, so bigger batches make a burst a third of the commits (a burst of 10,000
- * on `feed`: 953 transactions at 64, 326 at 256).
- */
-export const SOLE_HOLDING = 256
 
 /** A connection and its credentials, opened for an attempt; or the outcome when it cannot be. */
 type Opened = { connection: StoredConnection; credentials: Record<string, unknown> } | AttemptOutcome
@@ -172,7 +158,7 @@ export class Scheduler {
       maxAttempts: MAX_ATTEMPTS,
       perPlatform: 32,
       perConnection: 4,
-      holding: SHARED_HOLDING,
+      holding: 64,
       sweepPattern: `*/${Math.max(1, Math.min(15, Math.floor(leaseMs / 2_000)))} * * * * *`,
       stopGraceMs: 10_000,
       ...options,
