@@ -1,4 +1,4 @@
-import { PLATFORM_NAMES } from './common.js'
+import { distinct, PLATFORM_NAMES, type PlatformName } from './common.js'
 import * as v from 'valibot'
 import { route } from './route.js'
 
@@ -30,7 +30,7 @@ export const AiGenerateRequest = v.strictObject({
     v.pipe(
       v.array(v.picklist(PLATFORM_NAMES, `must be one of: ${PLATFORM_NAMES.join(', ')}`)),
       v.minLength(1, 'must name at least one platform, or be left out for platform-neutral drafts'),
-      v.check((list) => new Set(list).size === list.length, 'must not repeat a platform'),
+      ...distinct<PlatformName>('must not repeat a platform'),
       v.description('Draft for each of these, fitting its rules; left out: one platform-neutral set that fits every platform'),
     ),
   ),

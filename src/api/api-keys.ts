@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { IdParams, listOf, Name, NullableTimestamp, PageQueryEntries, SCOPES, Timestamp, TimestampInput } from './common.js'
+import { distinct, IdParams, listOf, Name, NullableTimestamp, PageQueryEntries, SCOPES, Timestamp, TimestampInput, type Scope } from './common.js'
 import { route } from './route.js'
 
 export const ApiKey = v.pipe(
@@ -37,7 +37,7 @@ export const ApiKeyCreate = v.strictObject({
     v.pipe(
       v.array(v.picklist(SCOPES, `must be one of: ${SCOPES.join(', ')}`)),
       v.minLength(1, 'must name at least one scope, or be left out for all of them'),
-      v.check((s) => new Set(s).size === s.length, 'must not repeat a scope'),
+      ...distinct<Scope>('must not repeat a scope'),
     ),
   ),
   expires_at: v.optional(v.nullable(TimestampInput)),

@@ -39,6 +39,15 @@ export type Plan = (typeof PLANS)[number]
  */
 export const singleLine = () => v.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must be one line of text, without control characters (newline, tab, NUL, escape)')
 
+/**
+ * An array whose items all differ (by `key`, the item itself by default), as two pipe actions:
+ * the check, and `uniqueItems` for the document (which compares whole items: where `key` is a
+ * part of one, the server is the stricter).
+ */
+export function distinct<T>(message: string, key: (item: T) => unknown = (item) => item) {
+  return [v.check((list: T[]) => new Set(list.map(key)).size === list.length, message), v.metadata<T[], { uniqueItems: true }>({ uniqueItems: true })] as const
+}
+
 /** The name of a user, an account or a key: one line, 1 to 100 characters once trimmed. */
 export const Name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'), singleLine())
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
-import { IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput, timestampInput } from './common.js'
+import { distinct, IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput, timestampInput } from './common.js'
 import { AltText, MEDIA_TYPES } from './media.js'
 import { route } from './route.js'
 import { unknownWorkspace, WorkspaceFilter } from './workspaces.js'
@@ -50,7 +50,7 @@ export type MediaRef = v.InferOutput<typeof MediaRef>
 const MediaRefs = v.pipe(
   v.array(MediaRef),
   v.maxLength(MAX_MEDIA, `must hold at most ${MAX_MEDIA} items`),
-  v.check((list) => new Set(list.map((m) => m.id)).size === list.length, 'must not name a media twice'),
+  ...distinct<MediaRef>('must not name a media twice', (m) => m.id),
   v.description('Uploaded media, in order, beside (after) any media_urls'),
 )
 
@@ -122,7 +122,7 @@ export type Overrides = v.InferOutput<typeof Overrides>
 const Platforms = v.pipe(
   v.array(PlatformName),
   v.minLength(1, `must name at least one platform (${PLATFORM_NAMES.join(', ')})`),
-  v.check((list) => new Set(list).size === list.length, 'must not name a platform twice'),
+  ...distinct<(typeof PLATFORM_NAMES)[number]>('must not name a platform twice'),
 )
 
 /**
@@ -370,7 +370,7 @@ export const PostListQuery = v.strictObject({
   status: v.optional(
     v.pipe(
       v.string(),
-      v.check((value) => value.split(',').every((state) => (POST_STATUSES as readonly string[]).includes(state)), `must be one or more of ${POST_STATUSES.join(', ')}, separated by commas`),
+      v.regex(new RegExp(`^(?:${POST_STATUSES.join('|')})(?:,(?:${POST_STATUSES.join('|')}))*$`), `must be one or more of ${POST_STATUSES.join(', ')}, separated by commas`),
       v.description('Only posts in this state, or in any of several separated by commas (scheduled,publishing)'),
     ),
   ),

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { MAX_QUEUE_SLOTS, QUEUE_HORIZON_DAYS, slotKey, WEEKDAY_NAMES } from '../queue-slots.js'
-import { IdParams, Timestamp } from './common.js'
+import { distinct, IdParams, Timestamp } from './common.js'
 import { route } from './route.js'
 
 /** One weekly slot: a day and a wall-clock time in the user's time zone. */
@@ -22,7 +22,7 @@ export const QueueUpdate = v.strictObject({
   slots: v.pipe(
     v.array(QueueSlot),
     v.maxLength(MAX_QUEUE_SLOTS, `must hold at most ${MAX_QUEUE_SLOTS} slots`),
-    v.check((slots) => new Set(slots.map(slotKey)).size === slots.length, 'must not hold the same day and time twice'),
+    ...distinct('must not hold the same day and time twice', slotKey),
     v.description(`0 to ${MAX_QUEUE_SLOTS} weekly slots; [] empties the queue`),
   ),
 })

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { EVENT_TYPES } from '../events.js'
-import { IdParams, listOf, NullableTimestamp, PageQueryEntries, singleLine, Timestamp } from './common.js'
+import { distinct, IdParams, listOf, NullableTimestamp, PageQueryEntries, singleLine, Timestamp } from './common.js'
 import { route } from './route.js'
 import { unknownWorkspace, WorkspaceFilter, WorkspaceIdInput } from './workspaces.js'
 
@@ -42,14 +42,16 @@ const Url = v.pipe(
   v.trim(),
   v.maxLength(2048, 'must be at most 2048 characters'),
   v.url('must be an absolute https:// URL'),
-  v.check((u) => u.toLowerCase().startsWith('https://'), 'must be an https:// URL: deliveries are never sent in clear'),
+  // The document reads the text before the trim, and its patterns have no flags.
+  v.regex(/^\s*[Hh][Tt][Tt][Pp][Ss]:\/\//, 'must be an https:// URL: deliveries are never sent in clear'),
 )
 
 const Events = v.pipe(
   v.array(v.picklist(WEBHOOK_EVENT_FILTERS, `must be one of: *, ${EVENT_TYPES.join(', ')}`)),
   v.minLength(1, 'must list at least one event type, or be ["*"] for all of them'),
-  v.check((e) => new Set(e).size === e.length, 'must not repeat an event type'),
+  ...distinct<(typeof WEBHOOK_EVENT_FILTERS)[number]>('must not repeat an event type'),
   v.check((e) => !e.includes('*') || e.length === 1, '"*" already means every event type: give it alone'),
+  v.metadata<(typeof WEBHOOK_EVENT_FILTERS)[number][], Record<string, unknown>>({ not: { contains: { const: '*' }, minItems: 2 } }),
 )
 
 const Description = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(500, 'must be at most 500 characters'), singleLine()))
