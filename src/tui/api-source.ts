@@ -27,6 +27,8 @@ export function apiCalendarSource(client: SmmClient): CalendarSource {
     schedulePost: (id, input) => client.schedulePost({ params: { id }, body: input }),
     getQueue: (id) => client.getQueue({ params: { id } }),
     cancelPost: (id) => client.cancelPost({ params: { id } }),
+    approvePost: (id) => client.approvePost({ params: { id }, body: {} }),
+    rejectPost: (id, comment) => client.rejectPost({ params: { id }, body: { comment } }),
   }
 }
 

@@ -5,8 +5,8 @@ import { useApp, useStdout } from 'ink'
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { ApiError } from '../errors.js'
 import { Calendar } from './calendar.js'
-import { calendarReducer, initialState, visibleRange, type CalendarAction, type CalendarState } from './calendar-state.js'
-import type { Account, CalendarSource, Queue } from './calendar-source.js'
+import { calendarReducer, initialState, visibleRange, waiting, type CalendarAction, type CalendarState } from './calendar-state.js'
+import type { Account, CalendarSource, Post, Queue } from './calendar-source.js'
 import type { CivilDate, Weekday } from '../zoned-time.js'
 import { describeFailure } from './describe-failure.js'
 import { formErrorsFrom, formRequest } from './post-form.js'
@@ -183,7 +183,33 @@ export function CalendarApp({ source, options }: { source: CalendarSource; optio
     })
   }, [])
 
+  /** A decision's call to the daemon: the post as it now is, or why not. */
+  const decide = (call: Promise<Post>, approved: boolean) =>
+    call.then(
+      (post) => {
+        dispatch({ type: 'post-decided', post, approved })
+        refresh()
+      },
+      (error: unknown) => {
+        dispatch({ type: 'decision-failed', message: describeFailure(approved ? 'Approving' : 'Sending it back', error) })
+        refresh()
+      },
+    ).catch(crash)
+
   const commands: CalendarCommands = {
+    approve() {
+      const post = waiting(store.getState())
+      if ('tone' in post) return dispatch({ type: 'decision-failed', message: post.text })
+      dispatch({ type: 'approve-started', postId: post.id })
+      decide(source.approvePost(post.id), true)
+    },
+    submitReject() {
+      const { mode } = store.getState()
+      if (mode.kind !== 'reject' || mode.busy) return
+      if (mode.comment.trim() === '') return dispatch({ type: 'decision-failed', message: 'Say what should change: sending a post back needs a comment.' })
+      dispatch({ type: 'reject-started' })
+      decide(source.rejectPost(mode.postId, mode.comment.trim()), false)
+    },
     refresh,
     quit: () => exit(),
     submitForm() {

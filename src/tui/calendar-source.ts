@@ -51,4 +51,8 @@ export interface CalendarSource {
   getQueue(accountId: string): Promise<Queue>
   /** Cancels a scheduled post (DELETE /v1/posts/{id}). */
   cancelPost(id: string): Promise<Post>
+  /** Approves a post waiting for approval (POST /v1/posts/{id}/approve): admins and owners. */
+  approvePost(id: string): Promise<Post>
+  /** Sends a post waiting for approval back with a comment (POST /v1/posts/{id}/reject). */
+  rejectPost(id: string, comment: string): Promise<Post>
 }

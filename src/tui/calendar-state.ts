@@ -25,6 +25,8 @@ export type Mode =
   | { kind: 'browse' }
   | { kind: 'form'; form: PostForm }
   | { kind: 'confirm-cancel'; postId: string; busy: boolean }
+  /** Asking for changes to a post waiting for approval: the comment being typed. */
+  | { kind: 'reject'; postId: string; comment: string; busy: boolean }
   | { kind: 'help' }
 
 /** The one-line message under the calendar. */
@@ -89,6 +91,14 @@ export type CalendarAction =
   | { type: 'cancel-started' }
   | { type: 'cancel-failed'; message: string }
   | { type: 'post-cancelled'; post: Post }
+  /** `a`: approve the selected post, if it waits for approval (the app then calls the daemon). */
+  | { type: 'approve-started'; postId: string }
+  | { type: 'ask-reject' }
+  | { type: 'reject-type'; text: string }
+  | { type: 'reject-backspace' }
+  | { type: 'reject-started' }
+  | { type: 'post-decided'; post: Post; approved: boolean }
+  | { type: 'decision-failed'; message: string }
   | { type: 'close' }
   | { type: 'toggle-help' }
 
@@ -187,6 +197,14 @@ function notChangeable(post: Post, verb: 'edited' | 'cancelled', profileFlag: st
 }
 
 const error = (text: string): StatusMessage => ({ tone: 'error', text })
+
+/** The selected post if it waits for approval (what `a` and `R` decide on), else why not. */
+export function waiting(state: CalendarState): Post | StatusMessage {
+  const post = selectedPost(state)
+  if (!post) return error('No post selected on this day to approve or send back.')
+  if (post.status !== 'pending_approval') return error(`This post is ${statusWord(post.status)}; only a post waiting for approval can be approved or sent back.`)
+  return post
+}
 
 function moveTo(state: CalendarState, cursor: CivilDate): CalendarState {
   return cursor === state.cursor ? state : { ...state, cursor, selected: 0 }
@@ -295,9 +313,31 @@ export function calendarReducer(state: CalendarState, action: CalendarAction): C
         mode: { kind: 'browse' },
         status: { tone: 'success', text: `Cancelled ${action.post.id}.` },
       }
+    case 'approve-started':
+      return { ...state, status: { tone: 'info', text: `Approving ${action.postId}…` } }
+    case 'ask-reject': {
+      const post = waiting(state)
+      if ('tone' in post) return { ...state, status: post }
+      return { ...state, mode: { kind: 'reject', postId: post.id, comment: '', busy: false }, status: null }
+    }
+    case 'reject-type':
+      return state.mode.kind === 'reject' && !state.mode.busy ? { ...state, mode: { ...state.mode, comment: state.mode.comment + action.text } } : state
+    case 'reject-backspace':
+      return state.mode.kind === 'reject' && !state.mode.busy ? { ...state, mode: { ...state.mode, comment: [...state.mode.comment].slice(0, -1).join('') } } : state
+    case 'reject-started':
+      return state.mode.kind === 'reject' ? { ...state, mode: { ...state.mode, busy: true }, status: null } : state
+    case 'post-decided':
+      return {
+        ...state,
+        posts: upsert(state.posts, action.post),
+        mode: { kind: 'browse' },
+        status: { tone: 'success', text: action.approved ? `Approved ${action.post.id}: it is ${statusWord(action.post.status)}.` : `Sent ${action.post.id} back for changes.` },
+      }
+    case 'decision-failed':
+      return { ...state, mode: { kind: 'browse' }, status: error(action.message) }
     case 'close':
       if (state.mode.kind === 'form' && state.mode.form.submitting) return state
-      if (state.mode.kind === 'confirm-cancel' && state.mode.busy) return state
+      if ((state.mode.kind === 'confirm-cancel' || state.mode.kind === 'reject') && state.mode.busy) return state
       return { ...state, mode: { kind: 'browse' } }
     case 'toggle-help':
       return { ...state, mode: state.mode.kind === 'help' ? { kind: 'browse' } : { kind: 'help' } }

@@ -292,11 +292,15 @@ function StatusLine({ state, width }: { state: CalendarState; width: number }) {
     const text = mode.busy ? 'Cancelling…' : `y cancels ${what}, n or Esc keeps it: “${oneLine(post?.content ?? '')}”`
     return <Text color="yellow" wrap="truncate">{clip(text, width)}</Text>
   }
+  if (mode.kind === 'reject') {
+    const text = mode.busy ? 'Sending it back…' : `What should change? Enter sends ${mode.postId} back, Esc keeps it waiting: ${mode.comment}▏`
+    return <Text color="yellow" wrap="wrap">{text}</Text>
+  }
   if (state.status) {
     const color = state.status.tone === 'error' ? 'red' : state.status.tone === 'success' ? 'green' : undefined
     return <Text color={color} wrap="wrap">{state.status.text}</Text>
   }
-  const hints = state.mode.kind === 'form' ? '' : '? help · n new · e edit · x cancel · r refresh · q quit'
+  const hints = state.mode.kind === 'form' ? '' : '? help · n new · e edit · x cancel · a approve · R send back · r refresh · q quit'
   return <Text dimColor>{hints}</Text>
 }
 

@@ -13,6 +13,8 @@ const HELP: [string, string][] = [
   ['n', 'new post on the day, or in the selected free slot'],
   ['e', 'edit the selected post or draft (schedule a draft)'],
   ['x', 'cancel the selected post or draft (asks first)'],
+  ['a', 'approve the selected post waiting for approval (admins and owners)'],
+  ['R', 'send it back for changes, with a comment (Enter sends, Esc keeps it)'],
   ['r', 'refresh now (also every 30 seconds)'],
   ['?', 'this help'],
   ['q / Esc / Ctrl-C', 'quit'],

@@ -10,6 +10,10 @@ export interface CalendarCommands {
   refresh(): void
   submitForm(): void
   confirmCancel(): void
+  /** Approves the selected post, if it waits for approval. */
+  approve(): void
+  /** Sends the post of the reject prompt back with its comment. */
+  submitReject(): void
   quit(): void
 }
 
@@ -35,6 +39,8 @@ function browseKey(input: string, key: Key, state: CalendarState, dispatch: (a: 
   else if (input === 'n') dispatch({ type: 'open-new' })
   else if (input === 'e') dispatch({ type: 'open-edit' })
   else if (input === 'x') dispatch({ type: 'ask-cancel' })
+  else if (input === 'a') commands.approve()
+  else if (input === 'R') dispatch({ type: 'ask-reject' })
   else if (input === 'r') commands.refresh()
   else if (input === '?') dispatch({ type: 'toggle-help' })
   else if (input === 'q' || key.escape) commands.quit()
@@ -80,6 +86,16 @@ function handleKey(input: string, key: Key, target: CalendarInputTarget, command
       if (input === 'y' || input === 'Y') commands.confirmCancel()
       else if (input === 'n' || input === 'N' || key.escape || input === 'q') dispatch({ type: 'close' })
       return
+    case 'reject':
+      if (state.mode.busy) return
+      if (key.escape) dispatch({ type: 'close' })
+      else if (key.return) commands.submitReject()
+      else if (key.backspace || key.delete || /^[\x7f\b]+$/.test(input)) for (let i = 0; i < Math.max(1, input.length); i++) dispatch({ type: 'reject-backspace' })
+      else if (input && !key.ctrl && !key.meta) {
+        const text = input.replace(/[\x00-\x1f\x7f]/g, ' ')
+        if (text) dispatch({ type: 'reject-type', text })
+      }
+      return
     case 'form':
       formKey(input, key, state, dispatch, commands)
       return
@@ -104,7 +120,8 @@ export function useCalendarInput(target: CalendarInputTarget, commands: Calendar
     const watched: CalendarCommands = { ...commands, quit: () => ((quitting = true), commands.quit()) }
     const chars = [...input]
     for (let i = 0; i < chars.length && !quitting; i++) {
-      if (target.getState().mode.kind === 'form') return handleKey(chars.slice(i).join(''), key, target, watched)
+      const kind = target.getState().mode.kind
+      if (kind === 'form' || kind === 'reject') return handleKey(chars.slice(i).join(''), key, target, watched)
       handleKey(chars[i]!, { ...key, shift: /[A-Z]/.test(chars[i]!) }, target, watched)
     }
   })

@@ -191,6 +191,21 @@ export class MemorySource implements CalendarSource {
     })
   }
 
+  approvePost(id: string): Promise<Post> {
+    return this.call('approvePost', [id], () => Object.assign(this.waiting(id), { status: 'scheduled' as const }))
+  }
+
+  rejectPost(id: string, comment: string): Promise<Post> {
+    return this.call('rejectPost', [id, comment], () => Object.assign(this.waiting(id), { status: 'rejected' as const }))
+  }
+
+  private waiting(id: string): Post {
+    const post = this.posts.find((p) => p.id === id)
+    if (!post) throw notFound('post', id)
+    if (post.status !== 'pending_approval') throw conflict('post_not_pending', `Post ${id} is ${post.status}, not waiting for approval.`)
+    return post
+  }
+
   private editable(id: string): Post {
     const post = this.posts.find((p) => p.id === id)
     if (!post) throw notFound('post', id)
