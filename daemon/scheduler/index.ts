@@ -502,6 +502,10 @@ export class Scheduler {
         // OAuth tokens are refreshed (and stored) in there, before they expire and once on a refusal.
         result = await callWithConnection(this.deps, platform, connection, credentials, this.platformCtx, (withTokens, ctx) => platform.publish(withTokens, request, ctx))
       } catch (error) {
+        // The database went away under the call (the feed writes its item there; refreshed tokens
+        // are stored there): not the platform's answer. The attempt is left to its lease, and
+        // recovery sends it again once the database is back, as after a crash.
+        if (error instanceof StoreUnavailableError) throw error
         // A part recorded in this attempt settled whatever doubt the claim carried: it was that part's.
         const current = out.size > target.published.length ? { ...target, uncertainSince: undefined } : target
         const outcome = outcomeOfError(error, current, platform, started, clock.now(), this.options.maxAttempts)
