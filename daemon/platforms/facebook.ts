@@ -1,5 +1,5 @@
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
-import { unsupportedMediaTypes } from './media.js'
+import { COMMON_IMAGE_TYPES, unsupportedMediaTypes } from './media.js'
 import { appSecretProof, graphCall, graphUpload, tokenGrant } from './meta-graph.js'
 import type { Part, Sendable } from './upload.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
@@ -118,7 +118,7 @@ const LIMITS: PlatformLimits = {
     types: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'],
     // Page photos: up to 10 MB (JPEG, PNG, GIF…), with alt text (`alt_text_custom`); Page videos:
     // one per post, MP4 or MOV, up to 1 GB by a single upload and 240 minutes.
-    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], max: MAX_IMAGES, max_bytes: 10 * 1024 * 1024 },
+    image: { types: [...COMMON_IMAGE_TYPES], max: MAX_IMAGES, max_bytes: 10 * 1024 * 1024 },
     video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 1024 * 1024 * 1024, max_duration_ms: 240 * 60_000 },
     mixed: false,
     alt_text_max: 1_000,

@@ -4,6 +4,7 @@ import type { FeedStore } from '../store/index.js'
 import { formatNumber as formatCount } from '../../src/numbers.js'
 import { checkMedia, measureDraft } from './limits.js'
 import { MAX_ALT_TEXT } from '../../src/api/media.js'
+import { COMMON_IMAGE_TYPES } from './media.js'
 import { partKey } from './record-key.js'
 import type { CredentialPlatform, PlatformLimits } from './types.js'
 
@@ -12,7 +13,7 @@ export const FEED_LIMITS: PlatformLimits = {
   text: { max: 10_000, count: 'graphemes' },
   media: {
     max: null,
-    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+    image: { types: [...COMMON_IMAGE_TYPES] },
     video: { types: ['video/mp4', 'video/quicktime'] },
     alt_text_max: MAX_ALT_TEXT,
     // The documents link each media's URL; readers fetch it from this daemon, loopback or not.

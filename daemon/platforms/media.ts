@@ -3,6 +3,7 @@ import type { FieldError } from '../../src/errors.js'
 import { formatSize } from '../../src/numbers.js'
 import { EgressError } from '../egress.js'
 import type { Sendable } from './upload.js'
+import { MEDIA_EXTENSIONS } from '../../src/api/media.js'
 import { PlatformError, type PlatformContext, type PublishRequest } from './types.js'
 
 export interface MediaRules {
@@ -16,15 +17,8 @@ export interface MediaRules {
 
 export const COMMON_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const
 
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'video/webm': 'webm',
-}
+/** A file name's extension by type: smm's own, and WebM, which some platforms' URLs carry. */
+const EXTENSIONS: Record<string, string> = { ...MEDIA_EXTENSIONS, 'video/webm': 'webm' }
 
 // Magic numbers of the formats platforms accept: a server that labels an HTML error page
 // `image/png` must not get it uploaded as a picture.

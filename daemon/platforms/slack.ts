@@ -5,6 +5,7 @@ import { HttpsUrl } from './credential-schemas.js'
 import { excerpt, platformRequest, statusError } from './platform-http.js'
 import { countedText } from '../../src/text-length.js'
 import { checkLimits, hasMedia, measureDraft } from './limits.js'
+import { COMMON_IMAGE_TYPES } from './media.js'
 import { PlatformError, type CredentialPlatform, type PlatformContext, type PlatformLimits } from './types.js'
 
 const Credentials = v.strictObject({
@@ -22,7 +23,7 @@ const LIMITS: PlatformLimits = {
   // unfurls; there is nowhere for alt text.
   media: {
     max: null,
-    image: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+    image: { types: [...COMMON_IMAGE_TYPES] },
     video: { types: ['video/mp4', 'video/quicktime'] },
     alt_text_max: null,
     send: 'link',
