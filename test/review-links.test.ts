@@ -1,3 +1,4 @@
+import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { liftLimits, person } from './helpers/posts.js'
@@ -149,6 +150,40 @@ describe('review links', () => {
     await still()
     // From the page as it is now, with the Origin a browser sends under no-referrer.
     const fresh = await submit(link.path, { csrf: csrfOf(stale.text)!, decision: 'reject', comment: 'Say when' }, { 'sec-fetch-site': '', origin: 'null' })
+    expect(fresh.status).toBe(200)
+    expect((await t.http.get(`/v1/posts/${team.postId}`, { key: t.key })).body.status).toBe('rejected')
+  })
+
+  it('never approves an edit made while the form was on its way: the decision is made on the version the page showed', async () => {
+    const team = await waiting()
+    const link = await linkTo(team.postId, team.admin.key)
+    const csrf = csrfOf((await page(link.path)).text)!
+    // The form's head and part of its body are sent, asking to continue: Node's server answers
+    // 100 Continue as it hands the request to the app, whose handler finds the link and the post
+    // (still the version shown) and waits for the rest. Then the editor changes the text.
+    const body = new URLSearchParams({ csrf, decision: 'approve', comment: 'Looks right', name: 'Carla' }).toString()
+    const { origin } = new URL(t.url)
+    let answered!: (reply: { status: number; text: string }) => void
+    const sent = new Promise<{ status: number; text: string }>((resolve) => (answered = resolve))
+    const req = https.request(`${origin}${link.path}`, { method: 'POST', ca: t.ca, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), 'sec-fetch-site': 'same-origin', expect: '100-continue' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => answered({ status: res.statusCode!, text }))
+    })
+    const failed = new Promise<never>((_, reject) => req.on('error', reject))
+    const handled = new Promise<void>((resolve) => req.on('continue', resolve))
+    req.write(body.slice(0, 20))
+    await Promise.race([handled, failed])
+    expect((await t.http.put(`/v1/posts/${team.postId}`, { content: 'Launch day, with a typo' }, { key: team.editor.key })).status).toBe(200)
+    req.end(body.slice(20))
+    const stale = await Promise.race([sent, failed])
+    expect(stale.status).toBe(409)
+    expect(stale.text).toContain('The post changed since you opened this page')
+    expect(stale.text).toContain('Launch day, with a typo')
+    const now = (await t.http.get(`/v1/posts/${team.postId}`, { key: t.key })).body
+    expect(now).toMatchObject({ status: 'pending_approval', content: 'Launch day, with a typo' })
+    expect((await t.http.get(`/v1/posts/${team.postId}/comments`, { key: t.key })).body.data).toEqual([])
+    // The page it answered carries a form for the version it shows, which decides.
+    const fresh = await submit(link.path, { csrf: csrfOf(stale.text)!, decision: 'reject', comment: 'Fix the typo' })
     expect(fresh.status).toBe(200)
     expect((await t.http.get(`/v1/posts/${team.postId}`, { key: t.key })).body.status).toBe('rejected')
   })

@@ -1176,10 +1176,15 @@ describe.each(backends)('the store on $name', (backend) => {
         // Edited, it waits again, whoever edits it.
         const edited = await store.posts.update(scope, late.post.id, { content: 'short' }, 2, T0 + 30, by)
         expect(edited.kind === 'ok' && edited.record.post).toMatchObject({ status: 'pending_approval', content: 'short' })
+        // A decision made on the version before the edit decides nothing: the edit was not seen.
+        const unseen = await store.posts.decide(scope, late.post.id, { approve: true, comment: 'Seen v2', version: 2 }, T0 + 35, admin)
+        expect(unseen).toMatchObject({ kind: 'version_mismatch', record: { version: 3, post: { status: 'pending_approval', content: 'short' } } })
+        expect((await store.posts.get(scope, late.post.id))!).toMatchObject({ version: 3, post: { status: 'pending_approval' } })
+        expect((await store.comments.list(scope, late.post.id, '', 10))!.map((c) => c.body)).toEqual(['Shorter, please.'])
         // Approved after its time: due now, not failed as missed however long ago its time was.
         const stranger = await store.users.create({ name: 'Not here' }, T0)
         expect((await store.posts.decide([personalWorkspaceId(stranger.id)], late.post.id, { approve: true }, T0 + 40, admin)).kind).toBe('not_found')
-        const approved = await store.posts.decide(scope, late.post.id, { approve: true, comment: 'Good to go' }, T0 + 40, admin)
+        const approved = await store.posts.decide(scope, late.post.id, { approve: true, comment: 'Good to go', version: 3 }, T0 + 40, admin)
         expect(approved.kind === 'ok' && approved.record.post).toMatchObject({ status: 'scheduled', scheduled_at: new Date(T0 + 40).toISOString() })
         expect((await store.publishing.claimDue(T0 + 40, 1_000, 1_000)).missed).toBe(0)
         expect((await store.publishing.reserveDue(T0 + 40, 1_000, 30_000)).filter((r) => r.postId === late.post.id)).toHaveLength(1)

@@ -1,6 +1,6 @@
 import type { Actor as ApiActor, Comment } from '../../src/api/approval.js'
 import { routes } from '../../src/contract.js'
-import { ApiError, notFound } from '../../src/errors.js'
+import { ApiError, conflict, notFound } from '../../src/errors.js'
 import { afterId, toPage } from '../../src/pagination.js'
 import { toIso } from '../../src/time.js'
 import { accessOf } from '../access.js'
@@ -24,11 +24,15 @@ export function commentView(record: CommentRecord): Comment {
  * Approves or rejects a post waiting for approval, in the workspaces of `scope`, as `by`: the
  * one way a decision is made, whoever makes it (a member through the API, someone through a
  * review link). The caller has checked that `by` may decide. 404 if the post is not in the
- * scope; 409 `post_not_pending` naming its status if it is not (any more) waiting.
+ * scope; 409 `post_not_pending` naming its status if it is not (any more) waiting; 409
+ * `post_changed` if the decision names a `version` the post is no longer at.
  */
 export async function decidePost(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>, scope: WorkspaceScope, id: string, decision: Decision, by: Actor): Promise<PostRecord> {
   const result = await deps.store.posts.decide(scope, id, decision, deps.clock.now(), by)
   if (result.kind === 'not_found') throw notFound('post', id)
+  if (result.kind === 'version_mismatch') {
+    throw conflict('post_changed', `Post ${id} changed since version ${decision.version} was shown: it is at version ${result.record.version}, so nothing was decided. Look at it again.`)
+  }
   if (result.kind !== 'ok') {
     const status = result.record.post.status
     throw new ApiError(409, 'post_not_pending', `Post ${id} is ${status}, not waiting for approval: only a post with status pending_approval can be approved or rejected.`, {

@@ -123,9 +123,8 @@ export function reviewPageRoutes(router: ApiRouter, deps: AppDeps): void {
       if (record.post.status !== 'pending_approval') {
         return show(ctx, deps, link, record, 409, { notice: `A decision was already made: the post is ${record.post.status.replaceAll('_', ' ')}. Nothing was changed.` })
       }
-      if (version !== record.version) {
-        return show(ctx, deps, link, record, 409, { notice: 'The post changed since you opened this page, so nothing was changed: here it is as it is now. Decide again.' })
-      }
+      const changed = (now: PostRecord) => show(ctx, deps, link, now, 409, { notice: 'The post changed since you opened this page, so nothing was changed: here it is as it is now. Decide again.' })
+      if (version !== record.version) return changed(record)
       const decision = form.get('decision')
       const comment = (form.get('comment') ?? '').trim()
       const name = (form.get('name') ?? '').trim()
@@ -137,12 +136,14 @@ export function reviewPageRoutes(router: ApiRouter, deps: AppDeps): void {
       const by = { reviewLinkId: link.id, name: name === '' ? null : name }
       let decided: PostRecord
       try {
-        decided = await decidePost(deps, [link.workspaceId], link.postId, decision === 'approve' ? { approve: true, ...(comment ? { comment } : {}) } : { approve: false, comment }, by)
+        // At the version the page showed: an edit that lands while the form is read or sent is never approved unseen.
+        decided = await decidePost(deps, [link.workspaceId], link.postId, { ...(decision === 'approve' ? { approve: true, ...(comment ? { comment } : {}) } : { approve: false, comment }), version }, by)
       } catch (error) {
-        // Decided by someone else between the check and now.
-        if (!(error instanceof ApiError) || error.code !== 'post_not_pending') throw error
+        // Decided by someone else, or edited, between the check and now.
+        if (!(error instanceof ApiError) || (error.code !== 'post_not_pending' && error.code !== 'post_changed')) throw error
         const now = await deps.store.posts.get([link.workspaceId], link.postId)
-        return now ? show(ctx, deps, link, now, 409, { notice: 'A decision was already made meanwhile. Nothing was changed.' }) : answer(ctx, 410, messagePage('This post is gone', 'The post this link was made for has been deleted.'))
+        if (!now) return answer(ctx, 410, messagePage('This post is gone', 'The post this link was made for has been deleted.'))
+        return error.code === 'post_changed' ? changed(now) : show(ctx, deps, link, now, 409, { notice: 'A decision was already made meanwhile. Nothing was changed.' })
       }
       await show(ctx, deps, link, decided, 200, { notice: decision === 'approve' ? 'Thank you: you approved this post.' : 'Thank you: the team has been asked for changes.' })
     },

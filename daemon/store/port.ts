@@ -471,8 +471,12 @@ export class MediaUnavailableError extends Error {
   }
 }
 
-/** An approval or a rejection, and what the person said with it (a rejection says what to change). */
-export type Decision = { approve: true; comment?: string } | { approve: false; comment: string }
+/**
+ * An approval or a rejection, and what the person said with it (a rejection says what to change).
+ * `version`, if given, is the version of the post the decision was made on: a post changed since
+ * is not decided (the one who decides has not seen it as it is).
+ */
+export type Decision = ({ approve: true; comment?: string } | { approve: false; comment: string }) & { version?: number }
 
 /** How deleting an account went: done (and how many scheduled posts it cancelled), or why not. */
 export type AccountDeletion =
@@ -705,7 +709,8 @@ export interface PostsStore {
    * Decides on a post waiting for approval, if it still is: approved, it is scheduled (at once
    * if its time has passed: `scheduled_at` becomes `now`), and its series' next occurrences no
    * longer wait; rejected, it waits for an edit. A comment given is kept with the post, as the
-   * decision's. Records `post.approved` or `post.rejected`.
+   * decision's. Records `post.approved` or `post.rejected`. Waiting but no longer at the
+   * decision's `version`: `version_mismatch`, nothing changed.
    */
   decide(scope: WorkspaceScope, id: string, decision: Decision, now: number, by: Actor): Promise<Change>
 }

@@ -193,6 +193,7 @@ export function postsStore(sql: Sql): PostsStore {
         const current = await ownedForUpdate(tx, scope, id)
         if (!current) return { kind: 'not_found' }
         if (current.post.status !== 'pending_approval') return { kind: 'wrong_state', record: current }
+        if (decision.version !== undefined && current.version !== decision.version) return { kind: 'version_mismatch', record: current }
         // As on SQLite: approved, a post whose time has passed is due at once.
         const [row] = decision.approve
           ? await tx<PostRow[]>`UPDATE posts SET status = 'scheduled', scheduled_at = greatest(scheduled_at, ${now}), updated_at = ${now}, version = version + 1 WHERE id = ${id} RETURNING *`

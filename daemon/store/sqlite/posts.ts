@@ -194,7 +194,9 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
   const decideTx = db.transaction((scope: WorkspaceScope, id: string, decision: Decision, now: number, by: Actor): Change => {
     const current = owned(scope, id)
     if (!current) return { kind: 'not_found' }
-    if (decide.run({ status: decision.approve ? 'scheduled' : 'rejected', now, id }).changes === 0) return { kind: 'wrong_state', record: current }
+    if (current.post.status !== 'pending_approval') return { kind: 'wrong_state', record: current }
+    if (decision.version !== undefined && current.version !== decision.version) return { kind: 'version_mismatch', record: current }
+    decide.run({ status: decision.approve ? 'scheduled' : 'rejected', now, id })
     if (decision.comment !== undefined) insertComment.run(newId('cmt', now), id, actorJson(by), decision.comment, decision.approve ? 'approved' : 'rejected', now)
     const row = reader.rowSync(id)!
     if (decision.approve && row.series_id) series.approveSync(row.series_id)
