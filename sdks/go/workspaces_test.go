@@ -30,6 +30,41 @@ func ownerAndMember(t *testing.T) (smm.Live, *smm.Client, *smm.Client, *smm.User
 	return live, live.Client(t), member, me
 }
 
+// pendingPost is a workspace requiring approval where the member is an editor, with a feed
+// account, and a post the member wrote there at `at`, waiting for approval. The workspace goes
+// when the test ends.
+func pendingPost(t *testing.T, c, member *smm.Client, me *smm.User, name, content string, at time.Time) (*smm.Workspace, *smm.Post) {
+	t.Helper()
+	ctx := context.Background()
+	team, err := c.Workspaces.Create(ctx, smm.WorkspaceCreateParams{Name: name, ApprovalRequired: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Workspaces.AddMember(ctx, team.ID, smm.MemberAddParams{UserID: me.ID, Role: "editor"}); err != nil {
+		t.Fatal(err)
+	}
+	brand, err := c.Accounts.Create(ctx, smm.AccountCreateParams{Name: name + " brand", WorkspaceID: team.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Accounts.Connect(ctx, brand.ID, smm.ConnectionCreateParams{Platform: "feed"}); err != nil {
+		t.Fatal(err)
+	}
+	post, err := member.Posts.Create(ctx, smm.PostCreateParams{AccountID: brand.ID, Content: content, Platforms: []string{"feed"}, ScheduledAt: at})
+	if err != nil || post.Status != "pending_approval" {
+		t.Fatalf("an editor's post: %+v, %v", post, err)
+	}
+	t.Cleanup(func() {
+		if err := c.Accounts.Delete(ctx, brand.ID, smm.AccountDeleteParams{CancelPosts: true}); err != nil {
+			t.Error(err)
+		}
+		if err := c.Workspaces.Delete(ctx, team.ID); err != nil {
+			t.Error(err)
+		}
+	})
+	return team, post
+}
+
 func TestWorkspacesMembersAndRoles(t *testing.T) {
 	ctx := context.Background()
 	live, c, member, me := ownerAndMember(t)
@@ -121,25 +156,8 @@ func TestApprovalCommentsAndTheAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	team, err := c.Workspaces.Create(ctx, smm.WorkspaceCreateParams{Name: "Go approvals", ApprovalRequired: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Workspaces.AddMember(ctx, team.ID, smm.MemberAddParams{UserID: me.ID, Role: "editor"}); err != nil {
-		t.Fatal(err)
-	}
-	brand, err := c.Accounts.Create(ctx, smm.AccountCreateParams{Name: "Approved brand", WorkspaceID: team.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Accounts.Connect(ctx, brand.ID, smm.ConnectionCreateParams{Platform: "feed"}); err != nil {
-		t.Fatal(err)
-	}
 	at := time.Date(2099, 1, 1, 9, 0, 0, 0, time.UTC)
-	post, err := member.Posts.Create(ctx, smm.PostCreateParams{AccountID: brand.ID, Content: "Please check", Platforms: []string{"feed"}, ScheduledAt: at})
-	if err != nil || post.Status != "pending_approval" {
-		t.Fatalf("an editor's post: %+v, %v", post, err)
-	}
+	team, post := pendingPost(t, c, member, me, "Go approvals", "Please check", at)
 	if _, err := member.Posts.Approve(ctx, post.ID, ""); problemCode(err, 403) != "forbidden" {
 		t.Fatalf("an editor approving: %v", err)
 	}
@@ -198,14 +216,5 @@ func TestApprovalCommentsAndTheAuditLog(t *testing.T) {
 	}
 	if _, err := member.Workspaces.AuditLog(ctx, team.ID, smm.AuditLogParams{}).All(ctx); problemCode(err, 403) != "forbidden" {
 		t.Fatalf("an editor reading the audit log: %v", err)
-	}
-	if _, err := c.Posts.Cancel(ctx, post.ID, smm.PostCancelParams{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Accounts.Delete(ctx, brand.ID, smm.AccountDeleteParams{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Workspaces.Delete(ctx, team.ID); err != nil {
-		t.Fatal(err)
 	}
 }

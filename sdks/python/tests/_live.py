@@ -9,7 +9,7 @@ import time
 import unittest
 import urllib.request
 from datetime import datetime
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 VARIABLES = ("SMM_URL", "SMM_API_KEY", "SMM_CA_FILE", "SMM_TEST_TLS_KEY_FILE", "SMM_TEST_LIMITED_API_KEY", "SMM_TEST_RECEIVER_URL", "SMM_TEST_CONTROL_URL",
              "SMM_TEST_MEMBER_API_KEY", "SMM_TEST_MEMBER_EMAIL")
@@ -47,3 +47,17 @@ def wait_for_delivery(predicate: Any, timeout: float = 20.0) -> Dict[str, Any]:
                 return delivery
         time.sleep(0.1)
     raise AssertionError("no matching webhook delivery within %ss; the receiver got %d: %r" % (timeout, len(seen), seen))
+
+
+def pending_post(test: unittest.TestCase, owner: Any, member: Any, name: str, content: str) -> Tuple[Any, Any]:
+    """A workspace requiring approval where `member` is an editor, with a feed account, and a post the
+    member wrote there, waiting for approval. The workspace goes when the test ends."""
+    team = owner.workspaces.create(name=name, approval_required=True)
+    owner.workspaces.add_member(team.id, user_id=member.me().id, role="editor")
+    brand = owner.accounts.create(name=name + " brand", workspace_id=team.id)
+    owner.accounts.connect(brand.id, platform="feed")
+    test.addCleanup(owner.workspaces.delete, team.id)
+    test.addCleanup(owner.accounts.delete, brand.id, cancel_posts=True)
+    post = member.posts.create(account_id=brand.id, content=content, platforms=["feed"], scheduled_at="2099-01-01T09:00:00Z")
+    test.assertEqual(post.status, "pending_approval")
+    return team, post

@@ -1,10 +1,30 @@
-"""Workspaces, members and roles against the live daemon: the owner's key and a second user's."""
+"""Workspaces, members and roles, approval, comments, the audit log and review links against the live daemon:
+the owner's key and a second user's."""
 import os
+import ssl
 import unittest
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta
+from typing import Dict, Tuple
 
 import smm
 
-from _live import advance_clock, needs_daemon
+from _live import advance_clock, needs_daemon, pending_post
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def open_page(url: str) -> Tuple[int, Dict[str, str], str]:
+    """GETs a review link's URL as a reviewer's browser would: plain HTTPS, no key."""
+    context = ssl.create_default_context(cafile=os.environ["SMM_CA_FILE"])
+    try:
+        with urllib.request.urlopen(url, context=context, timeout=10) as response:
+            return response.status, dict(response.headers), response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode("utf-8")
 
 
 @needs_daemon
@@ -62,13 +82,7 @@ class Workspaces(unittest.TestCase):
     def test_an_editors_post_goes_through_approval_with_comments_and_is_in_the_audit_log(self) -> None:
         me = self.member.me()
         boss = self.owner.me()
-        team = self.owner.workspaces.create(name="Python approvals", approval_required=True)
-        self.owner.workspaces.add_member(team.id, user_id=me.id, role="editor")
-        brand = self.owner.accounts.create(name="Approved brand", workspace_id=team.id)
-        self.owner.accounts.connect(brand.id, platform="feed")
-        post = self.member.posts.create(account_id=brand.id, content="Please check", platforms=["feed"],
-                                        scheduled_at="2099-01-01T09:00:00Z")
-        self.assertEqual(post.status, "pending_approval")
+        team, post = pending_post(self, self.owner, self.member, "Python approvals", "Please check")
         with self.assertRaises(smm.PermissionDeniedError) as denied:
             self.member.posts.approve(post.id)
         self.assertEqual(denied.exception.code, "forbidden")
@@ -93,9 +107,67 @@ class Workspaces(unittest.TestCase):
         self.assertEqual((entry.actor.type, entry.actor.user_id, entry.object.id), ("user", boss.id, post.id))
         with self.assertRaises(smm.PermissionDeniedError):
             next(self.member.workspaces.audit_log(team.id))
-        self.owner.posts.cancel(post.id)
-        self.owner.accounts.delete(brand.id)
-        self.owner.workspaces.delete(team.id)
+
+
+    def test_a_link_opens_the_page_without_a_key_until_it_is_revoked(self) -> None:
+        team, post = pending_post(self, self.owner, self.member, "Python review", "Python <b>launch</b> day")
+
+        # A link approves in an admin's stead: an editor may not make one for their own post.
+        with self.assertRaises(smm.PermissionDeniedError) as denied:
+            self.member.posts.create_review_link(post.id)
+        self.assertEqual(denied.exception.code, "forbidden")
+        with self.assertRaises(smm.ValidationError) as short:
+            self.owner.posts.create_review_link(post.id, expires_in=30)
+        self.assertEqual(short.exception.errors[0]["pointer"], "#/expires_in")
+        hour = self.owner.posts.create_review_link(post.id, expires_in=3600)
+        week = self.owner.posts.create_review_link(post.id)
+        origin = os.environ["SMM_URL"][: -len("/v1")]
+        for link in (hour, week):
+            self.assertIsInstance(link, smm.ReviewLink)
+            self.assertTrue(link.id.startswith("rvl_"), link)
+            self.assertTrue(link.url.startswith(origin + "/review/"), link.url)
+            self.assertEqual((link.post_id, link.state, link.revoked_at, link.created_by.type), (post.id, "active", None, "user"))
+        self.assertEqual(_time(hour.expires_at) - _time(hour.created_at), timedelta(hours=1))
+        self.assertEqual(_time(week.expires_at) - _time(week.created_at), timedelta(days=7))
+
+        # The URL is a page anyone holding it opens, without a key: the post as it will go out, escaped, and the form.
+        status, headers, page = open_page(hour.url)
+        self.assertEqual(status, 200)
+        self.assertTrue(headers["Content-Type"].startswith("text/html"), headers)
+        self.assertIn("default-src 'none'", headers["Content-Security-Policy"])
+        self.assertIn("Python &#60;b&#62;launch&#60;/b&#62; day", page)
+        self.assertNotIn("<b>launch</b>", page)
+        self.assertIn('name="csrf"', page)
+
+        # Revoked (a second later on the daemon's clock), a link opens nothing, at once; the other still works.
+        advance_clock(1)
+        self.assertIsNone(self.owner.posts.revoke_review_link(post.id, hour.id))
+        with self.assertRaises(smm.NotFoundError):
+            self.owner.posts.revoke_review_link(post.id, "rvl_nope")
+        status, _, page = open_page(hour.url)
+        self.assertEqual(status, 410)
+        self.assertIn("This link was revoked", page)
+        self.assertNotIn("launch", page)
+        self.assertEqual(open_page(week.url)[0], 200)
+
+        links = list(self.owner.posts.review_links(post.id))
+        self.assertEqual([(l.id, l.state) for l in links], [(hour.id, "revoked"), (week.id, "active")])
+        self.assertIsNotNone(links[0].revoked_at)
+        self.assertNotIn("url", links[0].to_dict())
+        with self.assertRaises(smm.PermissionDeniedError):
+            list(self.member.posts.review_links(post.id))
+
+        # Both are in the audit log, and its time range keeps the one or the other.
+        kinds = "post.review_link_created,post.review_link_revoked"
+        entries = list(self.owner.workspaces.audit_log(team.id, kind=kinds, limit=1))
+        self.assertEqual([(e.kind, e.object.id) for e in entries],
+                         [("post.review_link_revoked", post.id), ("post.review_link_created", post.id), ("post.review_link_created", post.id)])
+        revoked_at = links[0].revoked_at
+        self.assertEqual([e.kind for e in self.owner.workspaces.audit_log(team.id, kind=kinds, to=revoked_at)],
+                         ["post.review_link_created", "post.review_link_created"])
+        self.assertEqual([e.kind for e in self.owner.workspaces.audit_log(team.id, kind=kinds, from_=_time(revoked_at))],
+                         ["post.review_link_revoked"])
+
 
 
 if __name__ == "__main__":

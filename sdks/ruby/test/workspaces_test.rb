@@ -1,19 +1,52 @@
 # frozen_string_literal: true
 
 require "test_helper"
+require "openssl"
+require "time"
 
-# Workspaces, members and roles against the daemon: the owner's key and a second user's.
+# Workspaces, members and roles, approval, comments, the audit log and review links against the
+# daemon: the owner's key and a second user's.
 class WorkspacesTest < Minitest::Test
   def setup
     Live.require_daemon!(self)
     @owner = Live.client
     @member = Live.client(api_key: ENV.fetch("SMM_TEST_MEMBER_API_KEY"))
+    @cleanup = []
   end
 
   def api_error(status, code)
     error = assert_raises(Smm::ApiError) { yield }
     assert_equal [status, code], [error.status, error.code], error.message
     error
+  end
+
+  # A workspace requiring approval where the member is an editor, with a feed account, and a post
+  # the member wrote there, waiting for approval. The caller deletes the workspace (see #teardown).
+  def pending_post(name, content)
+    team = @owner.workspaces.create(name: name, approval_required: true)
+    @owner.workspaces.add_member(team.id, user_id: @member.me.id, role: "editor")
+    brand = @owner.accounts.create(name: "#{name} brand", workspace_id: team.id)
+    @cleanup << [team, brand]
+    @owner.accounts.connect(brand.id, platform: "feed")
+    post = @member.posts.create(account_id: brand.id, content: content, platforms: ["feed"], scheduled_at: "2099-01-01T09:00:00Z")
+    assert_equal "pending_approval", post.status
+    [team, post]
+  end
+
+  def teardown
+    @cleanup&.each do |team, brand|
+      @owner.accounts.delete(brand.id, cancel_posts: true)
+      @owner.workspaces.delete(team.id)
+    end
+  end
+
+  # GETs a review link's URL as a reviewer's browser would: plain HTTPS, no key.
+  def open_page(url)
+    uri = URI(url)
+    Net::HTTP.start(uri.host, uri.port, use_ssl: true, ca_file: ENV.fetch("SMM_CA_FILE"), verify_mode: OpenSSL::SSL::VERIFY_PEER) do |http|
+      response = http.get(uri.request_uri)
+      [response.code.to_i, response, response.body.force_encoding(Encoding::UTF_8)]
+    end
   end
 
   def test_members_act_by_their_role_and_lose_access_when_removed
@@ -53,12 +86,7 @@ class WorkspacesTest < Minitest::Test
   def test_an_editors_post_goes_through_approval_with_comments_and_is_in_the_audit_log
     me = @member.me
     boss = @owner.me
-    team = @owner.workspaces.create(name: "Ruby approvals", approval_required: true)
-    @owner.workspaces.add_member(team.id, user_id: me.id, role: "editor")
-    brand = @owner.accounts.create(name: "Approved brand", workspace_id: team.id)
-    @owner.accounts.connect(brand.id, platform: "feed")
-    post = @member.posts.create(account_id: brand.id, content: "Please check", platforms: ["feed"], scheduled_at: "2099-01-01T09:00:00Z")
-    assert_equal "pending_approval", post.status
+    team, post = pending_post("Ruby approvals", "Please check")
     api_error(403, "forbidden") { @member.posts.approve(post.id) }
     assert_equal "rejected", @owner.posts.reject(post.id, comment: "Add the link").status
     comment = @member.posts.add_comment(post.id, "Link added")
@@ -76,8 +104,57 @@ class WorkspacesTest < Minitest::Test
     entry = @owner.workspaces.audit_log(team.id, kind: "post.approved", from: Time.utc(2000)).first
     assert_equal ["user", boss.id, post.id], [entry.actor.type, entry.actor.user_id, entry.object.id]
     api_error(403, "forbidden") { @member.workspaces.audit_log(team.id).first }
-    @owner.posts.cancel(post.id)
-    @owner.accounts.delete(brand.id)
-    @owner.workspaces.delete(team.id)
+  end
+
+  def test_a_link_opens_the_page_without_a_key_until_it_is_revoked
+    team, post = pending_post("Ruby review", "Ruby <b>launch</b> day")
+
+    # A link approves in an admin's stead: an editor may not make one for their own post.
+    api_error(403, "forbidden") { @member.posts.create_review_link(post.id) }
+    short = api_error(422, "validation_error") { @owner.posts.create_review_link(post.id, expires_in: 30) }
+    assert_equal "#/expires_in", short.errors.first["pointer"]
+    hour = @owner.posts.create_review_link(post.id, expires_in: 3600)
+    week = @owner.posts.create_review_link(post.id)
+    origin = ENV.fetch("SMM_URL").delete_suffix("/v1")
+    [hour, week].each do |link|
+      assert link.id.start_with?("rvl_"), link.inspect
+      assert link.url.start_with?("#{origin}/review/"), link.url
+      assert_equal [post.id, "active", nil, "user"], [link.post_id, link.state, link.revoked_at, link.created_by.type]
+    end
+    assert_equal 3600, Time.iso8601(hour.expires_at) - Time.iso8601(hour.created_at)
+    assert_equal 7 * 86_400, Time.iso8601(week.expires_at) - Time.iso8601(week.created_at)
+
+    # The URL is a page anyone holding it opens, without a key: the post as it will go out, escaped, and the form.
+    status, response, page = open_page(hour.url)
+    assert_equal 200, status
+    assert response["Content-Type"].start_with?("text/html"), response["Content-Type"]
+    assert_includes response["Content-Security-Policy"], "default-src 'none'"
+    assert_includes page, "Ruby &#60;b&#62;launch&#60;/b&#62; day"
+    refute_includes page, "<b>launch</b>"
+    assert_includes page, 'name="csrf"'
+
+    # Revoked (a second later on the daemon's clock), a link opens nothing, at once; the other still works.
+    Live.advance_clock(1)
+    assert_nil @owner.posts.revoke_review_link(post.id, hour.id)
+    api_error(404, "not_found") { @owner.posts.revoke_review_link(post.id, "rvl_nope") }
+    status, _, page = open_page(hour.url)
+    assert_equal 410, status
+    assert_includes page, "This link was revoked"
+    refute_includes page, "launch"
+    assert_equal 200, open_page(week.url).first
+
+    links = @owner.posts.review_links(post.id).to_a
+    assert_equal [[hour.id, "revoked"], [week.id, "active"]], links.map { |l| [l.id, l.state] }
+    refute_nil links.first.revoked_at
+    refute links.first.to_h.key?("url")
+    api_error(403, "forbidden") { @member.posts.review_links(post.id).first }
+
+    # Both are in the audit log, and its time range keeps the one or the other.
+    kinds = "post.review_link_created,post.review_link_revoked"
+    assert_equal [["post.review_link_revoked", post.id], ["post.review_link_created", post.id], ["post.review_link_created", post.id]],
+                 @owner.workspaces.audit_log(team.id, kind: kinds, limit: 1).map { |e| [e.kind, e.object.id] }
+    revoked_at = Time.iso8601(links.first.revoked_at)
+    assert_equal %w[post.review_link_created post.review_link_created], @owner.workspaces.audit_log(team.id, kind: kinds, to: revoked_at).map(&:kind)
+    assert_equal %w[post.review_link_revoked], @owner.workspaces.audit_log(team.id, kind: kinds, from: revoked_at).map(&:kind)
   end
 end

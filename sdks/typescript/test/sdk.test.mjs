@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { createHash, createHmac } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { rootCertificates } from 'node:tls'
@@ -319,16 +320,26 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     }
   })
 
-  test('takes an editor’s post through approval, with comments, and shows it in the audit log', async () => {
+  /** A workspace requiring approval where `member` is an editor, with a feed account, and a post `member` wrote there, waiting; gone when the test ends. */
+  async function pendingPost(t, member, name, content, scheduledAt) {
+    const team = await client.workspaces.create({ name, approval_required: true })
+    await client.workspaces.addMember(team.id, { user_id: (await member.me()).id, role: 'editor' })
+    const brand = await client.accounts.create({ name: `${name} brand`, workspace_id: team.id })
+    t.after(async () => {
+      await client.accounts.delete(brand.id, { cancel_posts: 'true' })
+      await client.workspaces.delete(team.id)
+    })
+    await client.accounts.connect(brand.id, { platform: 'feed' })
+    const post = await member.posts.create({ account_id: brand.id, content, platforms: ['feed'], scheduled_at: scheduledAt })
+    assert.equal(post.status, 'pending_approval')
+    return { team, post }
+  }
+
+  test('takes an editor’s post through approval, with comments, and shows it in the audit log', async (t) => {
     const member = new SmmClient({ apiKey: env.SMM_TEST_MEMBER_API_KEY })
     try {
       const me = await member.me()
-      const team = await client.workspaces.create({ name: 'TypeScript approvals', approval_required: true })
-      await client.workspaces.addMember(team.id, { user_id: me.id, role: 'editor' })
-      const brand = await client.accounts.create({ name: 'Approved brand', workspace_id: team.id })
-      await client.accounts.connect(brand.id, { platform: 'feed' })
-      const post = await member.posts.create({ account_id: brand.id, content: 'Please check', platforms: ['feed'], scheduled_at: later(90) })
-      assert.equal(post.status, 'pending_approval')
+      const { team, post } = await pendingPost(t, member, 'TypeScript approvals', 'Please check', later(90))
       const refused = await rejection(member.posts.approve(post.id))
       assert.deepEqual([refused.status, refused.code], [403, 'forbidden'])
       assert.equal((await client.posts.reject(post.id, 'Add the link')).status, 'rejected')
@@ -350,9 +361,75 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
       const page = await client.workspaces.auditLogPage(team.id, { kind: 'post.approved', from: new Date(Date.now() - 3_600_000) })
       assert.deepEqual(page.data.map((e) => [e.actor.type, e.object.id]), [['user', post.id]])
       assert.equal((await rejection(member.workspaces.auditLogPage(team.id))).status, 403)
-      await client.posts.cancel(post.id)
-      await client.accounts.delete(brand.id)
-      await client.workspaces.delete(team.id)
+    } finally {
+      member.close()
+    }
+  })
+
+  test('makes, lists and revokes review links whose URL opens the page without a key until revoked', async (t) => {
+    const member = new SmmClient({ apiKey: env.SMM_TEST_MEMBER_API_KEY })
+    // A reviewer's browser: plain HTTPS to the link's URL, no key.
+    const open = (url) =>
+      new Promise((resolve, reject) => {
+        https
+          .get(url, { ca: readFileSync(env.SMM_CA_FILE) }, (res) => {
+            let text = ''
+            res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }))
+          })
+          .on('error', reject)
+      })
+    try {
+      const { team, post } = await pendingPost(t, member, 'TypeScript review', 'TypeScript <b>launch</b> day', '2099-01-01T09:00:00Z')
+
+      // A link approves in an admin's stead: an editor may not make one for their own post.
+      const refused = await rejection(member.posts.createReviewLink(post.id))
+      assert.deepEqual([refused.status, refused.code], [403, 'forbidden'])
+      const short = await rejection(client.posts.createReviewLink(post.id, { expires_in: 30 }))
+      assert.deepEqual([short.status, short.errors[0].pointer], [422, '#/expires_in'])
+      const hour = await client.posts.createReviewLink(post.id, { expires_in: 3600 })
+      const week = await client.posts.createReviewLink(post.id)
+      const origin = new URL(env.SMM_URL).origin
+      for (const link of [hour, week]) {
+        assert.match(link.id, /^rvl_/)
+        assert.ok(link.url.startsWith(`${origin}/review/`), link.url)
+        assert.deepEqual([link.post_id, link.state, link.revoked_at, link.created_by.type], [post.id, 'active', null, 'user'])
+      }
+      assert.equal(Date.parse(hour.expires_at) - Date.parse(hour.created_at), 3_600_000)
+      assert.equal(Date.parse(week.expires_at) - Date.parse(week.created_at), 7 * 86_400_000)
+
+      // The URL is a page anyone holding it opens, without a key: the post as it will go out, escaped, and the form.
+      const shown = await open(hour.url)
+      assert.equal(shown.status, 200)
+      assert.match(shown.headers['content-type'], /^text\/html/)
+      assert.match(shown.headers['content-security-policy'], /default-src 'none'/)
+      assert.ok(shown.text.includes('TypeScript &#60;b&#62;launch&#60;/b&#62; day'), shown.text)
+      assert.ok(!shown.text.includes('<b>launch</b>'))
+      assert.ok(shown.text.includes('name="csrf"'))
+
+      // Revoked (a second later on the daemon's clock), a link opens nothing, at once; the other still works.
+      await advance(1)
+      assert.equal(await client.posts.revokeReviewLink(post.id, hour.id), undefined)
+      assert.equal((await rejection(client.posts.revokeReviewLink(post.id, 'rvl_nope'))).status, 404)
+      const gone = await open(hour.url)
+      assert.equal(gone.status, 410)
+      assert.ok(gone.text.includes('This link was revoked'), gone.text)
+      assert.ok(!gone.text.includes('launch'))
+      assert.equal((await open(week.url)).status, 200)
+
+      const links = (await client.posts.reviewLinks(post.id)).data
+      assert.deepEqual(links.map((l) => [l.id, l.state, 'url' in l]), [[hour.id, 'revoked', false], [week.id, 'active', false]])
+      assert.notEqual(links[0].revoked_at, null)
+      assert.equal((await rejection(member.posts.reviewLinks(post.id))).status, 403)
+
+      // Both are in the audit log, and its time range keeps the one or the other.
+      const kind = 'post.review_link_created,post.review_link_revoked'
+      const entries = []
+      for await (const e of client.workspaces.auditLog(team.id, { kind, limit: 1 })) entries.push([e.kind, e.object.id])
+      assert.deepEqual(entries, [['post.review_link_revoked', post.id], ['post.review_link_created', post.id], ['post.review_link_created', post.id]])
+      const before = await client.workspaces.auditLogPage(team.id, { kind, to: links[0].revoked_at })
+      assert.deepEqual(before.data.map((e) => e.kind), ['post.review_link_created', 'post.review_link_created'])
+      const since = await client.workspaces.auditLogPage(team.id, { kind, from: new Date(links[0].revoked_at) })
+      assert.deepEqual(since.data.map((e) => e.kind), ['post.review_link_revoked'])
     } finally {
       member.close()
     }
