@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../src/cli/api-command.js'
 import { metricsTable, seriesChart, topPostsTable, type AnalyticsReport, type ChartStyle } from '../src/cli/analytics-output.js'
-import { account, platform } from '../src/cli/flags.js'
+import { account, platform, workspace } from '../src/cli/flags.js'
 import { colorEnabled, localTime } from '../src/cli/output.js'
 import { parseTimeInput } from '../src/cli/time-input.js'
 import type { RouteInput } from '../src/client/types.js'
@@ -25,11 +25,13 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
     '<%= config.bin %> analytics --from 2026-11-01 --chart',
     '<%= config.bin %> analytics --from 2026-01-01 --interval month --platform mastodon --chart --chart-style bars',
     '<%= config.bin %> analytics --post pst_01JD3Q7ZV6YV9M2R8X4T5N6P7A --json',
+    '<%= config.bin %> analytics --workspace wsp_01JD3Q7ZV6YV9M2R8X4T5N6P7A --interval week',
   ]
 
   static override flags = {
     from: dayOrTime({ description: 'Start of the range (default: 30 days ago)' }),
     to: dayOrTime({ description: 'End of the range (default: now)' }),
+    workspace: workspace({ description: 'Report on this workspace (wsp_…; default: the account’s or post’s, else your personal one)' }),
     account: account({ description: 'Only posts of this account: its id (acc_…) or name' }),
     platform: platform({ description: 'Only this platform' }),
     post: Flags.string({ description: 'Only this post (pst_…)', helpValue: '<pst_…>' }),
@@ -44,6 +46,7 @@ Posts scheduled, published and failed, the publish delay, and the engagement the
     const query: NonNullable<RouteInput<Routes['getAnalytics']>['query']> = {
       ...(flags.from ? { from: flags.from } : {}),
       ...(flags.to ? { to: flags.to } : {}),
+      ...(flags.workspace ? { workspace_id: flags.workspace } : {}),
       ...(flags.account ? { account_id: await this.accountId('--account', flags.account) } : {}),
       ...(flags.platform ? { platform: flags.platform } : {}),
       ...(flags.post ? { post_id: flags.post } : {}),

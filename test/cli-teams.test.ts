@@ -68,6 +68,39 @@ describe('smm workspaces, members, approval, comments and review links', () => {
     expect((await smm(['accounts', 'list', '--workspace', id], bo.key)).code).toBe(4)
   })
 
+  it('puts a webhook in a workspace and reports on a workspace’s analytics with --workspace, by role', { timeout: 120_000 }, async () => {
+    const workspace = json(await smm(['workspaces', 'create', 'Hooked team', '--json']))
+    const [admin, viewer, stranger] = [await person(t, 'Adele'), await person(t, 'Vic'), await person(t, 'Stan')]
+    json(await smm(['workspaces', 'members', 'add', workspace.id, admin.userId, '--role', 'admin', '--json']))
+    json(await smm(['workspaces', 'members', 'add', workspace.id, viewer.userId, '--role', 'viewer', '--json']))
+
+    // Webhooks are an admin's: the workspace's events go to the endpoint, whoever causes them.
+    const hook = json(await smm(['webhooks', 'create', 'https://hooks.example.com/team', '--event', 'post.scheduled', '--workspace', workspace.id, '--json'], admin.key))
+    expect(hook).toMatchObject({ workspace_id: workspace.id, url: 'https://hooks.example.com/team', events: ['post.scheduled'] })
+    expect(json(await smm(['webhooks', 'list', '--workspace', workspace.id, '--json'])).data.map((w: { id: string }) => w.id)).toEqual([hook.id])
+    const mine = json(await smm(['webhooks', 'create', 'https://hooks.example.com/mine', '--json']))
+    expect(mine.workspace_id).toBe((await t.http.get('/v1/workspaces', { key: t.key })).body.data.find((w: { personal: boolean }) => w.personal).id)
+    const byViewer = await smm(['webhooks', 'create', 'https://hooks.example.com/viewer', '--workspace', workspace.id], viewer.key)
+    expect(byViewer.code).toBe(3)
+    expect(byViewer.stderr).toMatch(/viewer/)
+    expect((await smm(['webhooks', 'create', 'https://hooks.example.com/stranger', '--workspace', workspace.id], stranger.key)).code).toBe(4)
+    expect(json(await smm(['webhooks', 'list', '--workspace', workspace.id, '--json'])).data).toHaveLength(1)
+
+    // A post in the workspace counts in its report, which its viewers read too, and in no one's personal one.
+    const account = json(await smm(['accounts', 'create', 'Team brand', '--workspace', workspace.id, '--json'], admin.key))
+    expect((await smm(['accounts', 'connect', account.id, '--platform', 'feed'], admin.key)).code).toBe(0)
+    json(await smm(['posts', 'create', '--account', account.id, '--platform', 'feed', '--text', 'Counted', '--at', new Date(t.clock.now() + 3_600_000).toISOString(), '--json'], admin.key))
+    const day = (days: number) => new Date(t.clock.now() + days * 86_400_000).toISOString().slice(0, 10)
+    const range = ['--from', day(-1), '--to', day(2)]
+    const report = json(await smm(['analytics', '--workspace', workspace.id, ...range, '--json'], viewer.key))
+    expect(report.totals.posts_scheduled).toBe(1)
+    expect(json(await smm(['analytics', ...range, '--json'], viewer.key)).totals.posts_scheduled).toBe(0)
+    expect((await smm(['analytics', '--workspace', workspace.id, ...range])).stdout).toMatch(/Posts scheduled\s+1\b/i)
+    const notMine = await smm(['analytics', '--workspace', workspace.id], stranger.key)
+    expect(notMine.code).toBe(4)
+    expect(notMine.stderr).toContain(workspace.id)
+  })
+
   it('approves and rejects from the command line, lists and adds comments, and makes a review link that opens the post', { timeout: 120_000 }, async () => {
     const workspace = json(await smm(['workspaces', 'create', 'Review team', '--approval-required', '--json']))
     const account = json(await smm(['accounts', 'create', 'Brand', '--workspace', workspace.id, '--json']))
