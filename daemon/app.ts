@@ -1,4 +1,5 @@
-import Koa from 'koa'
+import type Koa from 'koa'
+import { Application } from './application.js'
 import type { AppDeps, State } from './context.js'
 import { authenticate } from './middleware/auth.js'
 import { jsonBody } from './middleware/body.js'
@@ -55,7 +56,7 @@ function forwardByName(context: Koa['context']): void {
 
 /** Builds the HTTP application from its dependencies. It never listens: `daemon/main.ts` does. */
 export function createApp(deps: AppDeps): Koa<State> {
-  const app = new Koa<State>({ proxy: false })
+  const app = new Application<State>({ proxy: false })
   // Errors are rendered by our middleware and logged there; Koa's default stderr print is noise.
   app.silent = true
   forwardByName(app.context)

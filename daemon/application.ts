@@ -1,0 +1,103 @@
+import { Readable, Stream, pipeline } from 'node:stream'
+import Koa from 'koa'
+
+/** Statuses whose answer has no body (the `statuses` package's `empty`, which Koa reads). */
+const EMPTY = new Set([204, 205, 304])
+
+/** Koa's test for a body to pipe (koa/lib/is-stream.js). */
+function isStream(value: unknown): value is NodeJS.ReadableStream {
+  if (value instanceof Stream) return true
+  const s = value as Record<string, unknown> | null
+  return (
+    s !== null &&
+    typeof s === 'object' &&
+    !!s.readable &&
+    typeof s.pipe === 'function' &&
+    typeof s.read === 'function' &&
+    typeof s.readable === 'boolean' &&
+    typeof s.readableObjectMode === 'boolean' &&
+    typeof s.destroy === 'function' &&
+    typeof s.destroyed === 'boolean'
+  )
+}
+
+/**
+ * Koa's `respond` (koa/lib/application.js, 3.x), which Koa keeps to itself: writes `ctx.body` as
+ * the answer, by its type. Koa's own logic, whole, for `handleRequest` below.
+ */
+function respond(ctx: Koa.Context): void {
+  if (ctx.respond === false) return
+  const res = ctx.res
+  if (!ctx.writable) {
+    res.end()
+    return
+  }
+  const body: unknown = ctx.body
+  const code = ctx.status
+  if (EMPTY.has(code)) {
+    ctx.body = null
+    res.end()
+    return
+  }
+  if (ctx.method === 'HEAD') {
+    if (!res.headersSent && !res.hasHeader('Content-Length')) {
+      const { length } = ctx.response
+      if (Number.isInteger(length)) ctx.length = length
+    }
+    res.end()
+    return
+  }
+  if (body === null || body === undefined) {
+    if ((ctx.response as { _explicitNullBody?: boolean })._explicitNullBody) {
+      ctx.response.remove('Content-Type')
+      ctx.response.remove('Transfer-Encoding')
+      ctx.length = 0
+      res.end()
+      return
+    }
+    const text = ctx.req.httpVersionMajor >= 2 ? String(code) : ctx.message || String(code)
+    if (!res.headersSent) {
+      ctx.type = 'text'
+      ctx.length = Buffer.byteLength(text)
+    }
+    res.end(text)
+    return
+  }
+  if (Buffer.isBuffer(body) || typeof body === 'string') {
+    res.end(body)
+    return
+  }
+  let stream: NodeJS.ReadableStream | undefined
+  if (body instanceof Blob) stream = Readable.from(body.stream())
+  else if (body instanceof ReadableStream) stream = Readable.from(body)
+  else if (body instanceof Response) stream = Readable.from(body.body ?? '')
+  else if (isStream(body)) stream = body
+  if (stream) {
+    pipeline(stream, res, (error) => {
+      if (error && ctx.app.listenerCount('error')) ctx.onerror(error)
+    })
+    return
+  }
+  const json = JSON.stringify(body)
+  if (!res.headersSent) ctx.length = Buffer.byteLength(json)
+  res.end(json)
+}
+
+/**
+ * Koa, serving each request as Koa does (its context, its middleware composition, its errors to
+ * `ctx.onerror`, its `respond`) less one thing: Koa's `handleRequest` also hangs `on-finished`
+ * listeners on every response and its socket (an AsyncResource, two listeners added and two
+ * removed per request, about 5 % of the daemon's CPU on GET /v1/me), only to hand a socket's error
+ * to `ctx.onerror`, whose one effect then is the app's `error` event. Nothing here listens to it:
+ * the app is silent, the error renderer answers and logs every failure of a request, and the
+ * listener logs socket errors (daemon/listener.ts). A body that is a stream still has Koa's own
+ * `on-finished` listener, set by Koa's response when the body is assigned, to destroy it.
+ */
+export class Application<S> extends Koa<S> {
+  handleRequest(ctx: Koa.ParameterizedContext<S>, fnMiddleware: (ctx: Koa.ParameterizedContext<S>) => Promise<unknown>): Promise<void> {
+    ctx.res.statusCode = 404
+    return fnMiddleware(ctx)
+      .then(() => respond(ctx as Koa.Context))
+      .catch((error: unknown) => ctx.onerror(error as Error))
+  }
+}
