@@ -46,10 +46,40 @@ export function apiKeysStore(db: Db, commits: CommitSignal, events: ReturnType<t
   const createSync = (userId: string, input: NewApiKey, now: number, by: Actor): NewKeySecret => createTx(userId, input, now, by)
 
   // Keys already authenticated (with their owner's memberships), by hash, so the hot path does
-  // not re-read and re-map the same rows. Any commit to the database drops them all (a member
-  // removed loses access with the next request), by this connection or another (`smm admin`
-  // revoking a key, changing a plan): asking is one read of the wal-index header per request.
+  // not re-read and re-map the same rows. A change to the rows a principal is made of drops them
+  // all (a member removed loses access with the next request), however it was made:
+  // - through this connection, at once: temporary triggers (this connection's alone, never in the
+  //   file) on those tables mark the cache stale as the row changes;
+  // - through another connection or process (`smm admin` revoking a key, changing a plan): any
+  //   commit rewrites the wal-index header, read (a system call, 1–2 µs) at most once per turn
+  //   of the event loop. The requests read from sockets in one turn arrived before it began, so
+  //   each is still answered with what was committed before it arrived.
   const known = new Map<string, { principal: Principal; revokedAt: number | null; expiresAt: number | null }>()
+  let written = false
+  db.function('smm_principal_rows_written', () => {
+    written = true
+    return null
+  })
+  for (const table of ['api_keys', 'users', 'workspace_members', 'workspaces']) {
+    for (const change of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS smm_cache_${table}_${change.toLowerCase()} AFTER ${change} ON main.${table} BEGIN SELECT smm_principal_rows_written(); END`)
+    }
+  }
+  let askedThisTurn = false
+  const nextTurn = () => {
+    askedThisTurn = false
+  }
+  function dropStale(): void {
+    if (!askedThisTurn) {
+      askedThisTurn = true
+      setImmediate(nextTurn)
+      if (commits.changed()) written = true
+    }
+    if (written) {
+      written = false
+      known.clear()
+    }
+  }
 
   return {
     /** The synchronous core of `create`, for units of work that span tables. */
@@ -61,7 +91,7 @@ export function apiKeysStore(db: Db, commits: CommitSignal, events: ReturnType<t
 
     /** Finds the key with this hash and its owner, or says why it is not usable. */
     async authenticate(hash: string, now: number): Promise<Principal | KeyRejection> {
-      if (commits.changed()) known.clear()
+      dropStale()
       let entry = known.get(hash)
       if (!entry) {
         const row = byHash.get(hash)
