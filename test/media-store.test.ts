@@ -3,10 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { text } from 'node:stream/consumers'
+import { text as text2 } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MediaNotFoundError, mediaKey, openMediaStore, parseMediaStore, uploadPieceKey, type MediaStore } from '../daemon/media/index.js'
-import { readPieces, removePieces, uploadPieces } from '../daemon/media/resumable.js'
+import { MediaNotFoundError, mediaKey, openMediaStore, parseMediaStore, UploadClaimLost, uploadPieceKey, type MediaStore } from '../daemon/media/index.js'
 import { startTestS3, type TestS3 } from './helpers/s3.js'
 
 interface Backend {
@@ -86,7 +85,7 @@ describe.each(backends)('the media store on $name', (backend) => {
     expect(await store.size(key)).toBeUndefined()
     await store.put(key, Readable.from([Buffer.from('first')]), 'image/png')
     await expect(store.put(key, brokenAfter(Buffer.from('second, cut off')), 'image/png')).rejects.toThrow('aborted')
-    expect(await text(await store.get(key))).toBe('first')
+    expect(await text2(await store.get(key))).toBe('first')
     await store.delete(key)
   })
 
@@ -101,26 +100,86 @@ describe.each(backends)('the media store on $name', (backend) => {
     expect(none).toEqual([])
   })
 
-  it('assembles a tus upload from its pieces: at each offset the piece of the latest claim, whatever a lapsed writer left', async () => {
-    const id = 'upl_01TESTPIECES000000000000000'
-    const put = (offset: number, token: number, bytes: string) => store.put(uploadPieceKey(id, offset, token), Readable.from([Buffer.from(bytes)]), 'application/octet-stream')
-    // Claim 5 wrote at 0 and lapsed (its piece is longer, and not what the upload holds); claim 9 took over.
-    await put(0, 5, 'stale bytes here')
-    await put(0, 9, 'hello, ')
-    await put(7, 12, 'tus ')
-    await put(11, 20, 'world')
-    const keys = await uploadPieces(store, id, 16)
-    expect(keys).toEqual([uploadPieceKey(id, 0, 9), uploadPieceKey(id, 7, 12), uploadPieceKey(id, 11, 20)])
-    const chunks: Buffer[] = []
-    for await (const chunk of readPieces(store, keys)) chunks.push(chunk)
-    expect(Buffer.concat(chunks).toString()).toBe('hello, tus world')
-    // A piece missing in the middle is an error, never a shorter file.
-    await store.delete(uploadPieceKey(id, 7, 12))
-    await expect(uploadPieces(store, id, 16)).rejects.toThrow('no piece starts at 7 of 16 bytes')
-    await removePieces(store, id)
+  const text = (value: string) => Readable.from([Buffer.from(value)])
+  const assembled = async (id: string, length: number, token: number, key: string) => {
+    const passed: string[] = []
+    await store.assembleUpload(id, length, token, key, 'image/png', async function* (bytes) {
+      for await (const chunk of bytes) {
+        passed.push(chunk.toString())
+        yield chunk
+      }
+    })
+    return passed.join('')
+  }
+  const kept = async (id: string) => {
     const left: string[] = []
     for await (const key of store.list(`uploads/${id}`)) left.push(key)
-    expect(left).toEqual([])
+    return left
+  }
+
+  it('keeps a tus upload PATCH after PATCH, each claim writing past the offset, and makes the media of its bytes', async () => {
+    const id = 'upl_01TESTUPLOADWHOLE0000000000'
+    // Claim 5 wrote at 0 and its bytes were never recorded (the offset stayed 0); claim 9 wrote there again.
+    expect(await store.writeUpload(id, 0, 5, text('stale bytes, never recorded'))).toBe(27)
+    expect(await store.writeUpload(id, 0, 9, text('hello, '))).toBe(7)
+    expect(await store.writeUpload(id, 7, 12, text('tus '))).toBe(4)
+    // A claim that nothing reached writes nothing, and what the upload holds stays.
+    expect(await store.writeUpload(id, 11, 15, text(''))).toBe(0)
+    expect(await store.writeUpload(id, 11, 20, text('world'))).toBe(5)
+    const key = mediaKey('med_01TESTUPLOADWHOLE0000000000')
+    // Every byte goes by the check, in order; the media is those bytes.
+    expect(await assembled(id, 16, 20, key)).toBe('hello, tus world')
+    expect(await text2(await store.get(key))).toBe('hello, tus world')
+    await store.removeUpload(id)
+    expect(await kept(id)).toEqual([])
+    // The media outlives its upload.
+    expect(await text2(await store.get(key))).toBe('hello, tus world')
+    await store.delete(key)
+  })
+
+  it('keeps what an upload held when a PATCH fails halfway, and makes nothing when the check refuses the bytes', async () => {
+    const id = 'upl_01TESTUPLOADBROKEN000000000'
+    await store.writeUpload(id, 0, 30, text('abc'))
+    await expect(store.writeUpload(id, 3, 31, brokenAfter(Buffer.from('de')))).rejects.toThrow('aborted')
+    expect(await store.writeUpload(id, 3, 32, text('def'))).toBe(3)
+    const key = mediaKey('med_01TESTUPLOADBROKEN000000000')
+    await expect(
+      store.assembleUpload(id, 6, 32, key, 'image/png', async function* (bytes) {
+        for await (const chunk of bytes) if (chunk.length) throw new Error('not a PNG')
+      }),
+    ).rejects.toThrow('not a PNG')
+    expect(await store.size(key)).toBeUndefined()
+    expect(await assembled(id, 6, 32, key)).toBe('abcdef')
+    await store.removeUpload(id)
+    await store.delete(key)
+  })
+
+  it('never lets a claim that lapsed change what a later claim reads, even while it is still writing', async () => {
+    const id = 'upl_01TESTUPLOADLAPSED000000000'
+    await store.writeUpload(id, 0, 40, text('hello, '))
+    // Claim 41 starts at 7, sends a little, and stalls; its claim lapses and claim 42 takes over at 7.
+    let resume!: () => void
+    const stalled = new Promise<void>((resolve) => (resume = resolve))
+    const late = store.writeUpload(
+      id,
+      7,
+      41,
+      Readable.from(
+        (async function* () {
+          yield Buffer.from('XXXX')
+          await stalled
+          yield Buffer.from('YYYYYYYYYYYYYYYYYYYY')
+        })(),
+      ),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await store.writeUpload(id, 7, 42, text('world'))).toBe(5)
+    // The lapsed writer wakes and writes on: into its own bytes, which nobody reads.
+    resume()
+    await late.catch((error: unknown) => expect(error).toBeInstanceOf(UploadClaimLost))
+    expect(await assembled(id, 12, 42, mediaKey('med_01TESTUPLOADLAPSED000000000'))).toBe('hello, world')
+    await store.removeUpload(id)
+    await store.delete(mediaKey('med_01TESTUPLOADLAPSED000000000'))
   })
 
   it('refuses a key that is not one of its own', async () => {

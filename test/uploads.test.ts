@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import https from 'node:https'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { DefaultHttpStack, Upload, type HttpResponse } from 'tus-js-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openMediaStore, parseMediaStore } from '../daemon/media/index.js'
@@ -9,7 +11,7 @@ import { ManualClock } from '../src/time.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { jpeg, mp4, png } from './helpers/media-files.js'
 import { freshDatabase } from './helpers/postgres.js'
-import { startTestS3, type TestS3 } from './helpers/s3.js'
+import { startTestS3 } from './helpers/s3.js'
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 const b64 = (text: string) => Buffer.from(text).toString('base64')
@@ -248,25 +250,43 @@ describe('tus uploads', () => {
   })
 })
 
-describe('tus uploads across several daemons, their bytes in S3', () => {
-  let s3: TestS3
+/** Where several daemons keep their media: a bucket, or a directory they all mount. */
+const sharedStores = [
+  {
+    name: 'in S3',
+    async open() {
+      const s3 = await startTestS3()
+      return { spec: `s3://${s3.bucket}/tus`, env: s3.env, stop: () => s3.stop() }
+    },
+  },
+  {
+    name: 'in a directory they share',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'smm-shared-media-'))
+      return { spec: pathToFileURL(dir).href, env: {}, stop: async () => rmSync(dir, { recursive: true, force: true }) }
+    },
+  },
+]
+
+describe.each(sharedStores)('tus uploads across several daemons, their bytes $name', (where) => {
+  let shared: Awaited<ReturnType<(typeof sharedStores)[number]['open']>>
   let db: Awaited<ReturnType<typeof freshDatabase>>
   let nodes: TestDaemon[]
   beforeAll(async () => {
-    s3 = await startTestS3()
+    shared = await where.open()
     db = await freshDatabase()
     const clock = new ManualClock()
-    const shared = { databaseUrl: db.url, secretKey: randomBytes(32).toString('base64'), mediaStore: `s3://${s3.bucket}/tus`, clock, backgroundWorkers: false, overrides: { env: s3.env } }
-    nodes = [await startTestDaemon(shared)]
-    nodes.push(await startTestDaemon(shared))
+    const options = { databaseUrl: db.url, secretKey: randomBytes(32).toString('base64'), mediaStore: shared.spec, clock, backgroundWorkers: false, overrides: { env: shared.env } }
+    nodes = [await startTestDaemon(options)]
+    nodes.push(await startTestDaemon(options))
   }, 60_000)
   afterAll(async () => {
     for (const node of nodes ?? []) await node.stop()
     await db?.drop()
-    await s3?.stop()
+    await shared?.stop()
   })
 
-  it('takes each PATCH on whichever daemon it reaches, and leaves no piece behind in the bucket', async () => {
+  it('takes each PATCH on whichever daemon it reaches, and leaves nothing of the upload behind', async () => {
     const [a, b] = nodes as [TestDaemon, TestDaemon]
     const key = a.key
     const tus = (node: TestDaemon, method: string, path: string, headers: Record<string, string> = {}, raw?: Buffer) =>
@@ -285,7 +305,7 @@ describe('tus uploads across several daemons, their bytes in S3', () => {
     const media = (await a.http.get(`/v1/media/${last.headers['smm-media-id']}`, { key })).body
     expect(media).toMatchObject({ content_type: 'video/mp4', bytes: bytes.length, sha256: sha(bytes), width: 640, height: 360, duration_ms: 4_000, alt_text: 'Waves' })
 
-    const bucket = await openMediaStore(parseMediaStore(`s3://${s3.bucket}/tus`, ''), s3.env)
+    const bucket = await openMediaStore(parseMediaStore(shared.spec, ''), shared.env)
     const pieces: string[] = []
     for await (const k of bucket.list(path.slice('/v1/'.length))) pieces.push(k)
     expect(pieces).toEqual([])

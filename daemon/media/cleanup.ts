@@ -1,6 +1,5 @@
 import type { AppDeps } from '../context.js'
 import { mediaKey } from './port.js'
-import { removePieces } from './resumable.js'
 
 /** How long a claimed removal is this node's: past it (the node died), another takes it over. */
 const CLAIM_LEASE_MS = 10 * 60_000
@@ -22,7 +21,7 @@ export async function removeUnusedMedia(deps: Deps, now: number): Promise<number
     for (const media of claimed) {
       try {
         await deps.media.store.delete(mediaKey(media.id))
-        if (media.uploadId) await removePieces(deps.media.store, media.uploadId)
+        if (media.uploadId) await deps.media.store.removeUpload(media.uploadId)
         if (await deps.store.media.removed(media.id, media.lease)) removed++
       } catch (error) {
         // Left claimed: once its lease runs out, the next run tries again.

@@ -82,36 +82,24 @@ function videoReader() {
   }
 }
 
-/**
- * Streams an upload into the media store under `key` and answers what its bytes are: the type
- * read from the first bytes (it must be the one declared: 422 `media_type_mismatch`), the size
- * (past `cap`, the upload stops with its error), SHA-256, and an image's dimensions or a video's
- * dimensions and length, each read by a library made for it. Nothing is stored unless the whole
- * body arrived and checked out; the body is never held whole in memory.
- */
-export async function ingest(source: AsyncIterable<Buffer>, declared: MediaType, cap: UploadCap, store: MediaStore, key: string): Promise<MediaFacts> {
-  const chunks = source[Symbol.asyncIterator]()
-  const start: Buffer[] = []
-  let seen = 0
-  let ended = false
-  while (seen < SNIFF_BYTES) {
-    const next = await chunks.next()
-    if (next.done) {
-      ended = true
-      break
-    }
-    start.push(next.value)
-    seen += next.value.length
-  }
-  const first = Buffer.concat(start)
-  if (first.length === 0) throw new ApiError(422, 'media_empty', 'The body is empty: send the bytes of the file.')
-  const sniffed = await fileTypeFromBuffer(first)
-  const actual = sniffed && mediaTypeOf(sniffed.mime)
-  if (actual !== declared) {
-    const what = actual ? (isMediaType(actual) ? actual : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
-    throw new ApiError(422, 'media_type_mismatch', `The body was sent as ${declared}, but its bytes are ${what}. Send it with its own Content-Type${actual && isMediaType(actual) ? ` (${actual})` : ''}.`)
-  }
+/** The checks of an upload's bytes, made as they go by: `open` them, pass them all on, then ask `facts`. */
+export interface Inspection {
+  /**
+   * Reads the first bytes and checks the type they are (it must be the one declared: 422
+   * `media_type_mismatch`; none: 422 `media_empty`), then answers every byte of `source`, each
+   * counted (past the cap, its error), hashed and read for its dimensions or movie header.
+   */
+  open(source: AsyncIterable<Buffer>): Promise<AsyncGenerator<Buffer>>
+  /** What the bytes were, once they have all gone by: 422 `media_unreadable` if cut short or damaged. */
+  facts(): MediaFacts
+}
 
+/**
+ * The checks POST /v1/media and the last tus PATCH make on a file's bytes: the type read from
+ * the first bytes, the size, SHA-256, and an image's dimensions or a video's dimensions and
+ * length, each read by a library made for it, without holding the file whole in memory.
+ */
+export function inspection(declared: MediaType, cap: UploadCap): Inspection {
   const hash = createHash('sha256')
   const image = declared.startsWith('image/')
   const video = image ? undefined : videoReader()
@@ -132,28 +120,66 @@ export async function ingest(source: AsyncIterable<Buffer>, declared: MediaType,
     } else video!.push(chunk)
     return chunk
   }
-  async function* body() {
-    yield take(first)
-    if (ended) return
-    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield take(next.value)
-  }
 
+  return {
+    async open(source) {
+      const chunks = source[Symbol.asyncIterator]()
+      const start: Buffer[] = []
+      let seen = 0
+      let ended = false
+      while (seen < SNIFF_BYTES) {
+        const next = await chunks.next()
+        if (next.done) {
+          ended = true
+          break
+        }
+        start.push(next.value)
+        seen += next.value.length
+      }
+      const first = Buffer.concat(start)
+      if (first.length === 0) throw new ApiError(422, 'media_empty', 'The body is empty: send the bytes of the file.')
+      const sniffed = await fileTypeFromBuffer(first)
+      const actual = sniffed && mediaTypeOf(sniffed.mime)
+      if (actual !== declared) {
+        const what = actual ? (isMediaType(actual) ? actual : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
+        throw new ApiError(422, 'media_type_mismatch', `The body was sent as ${declared}, but its bytes are ${what}. Send it with its own Content-Type${actual && isMediaType(actual) ? ` (${actual})` : ''}.`)
+      }
+      return (async function* () {
+        yield take(first)
+        if (ended) return
+        for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield take(next.value)
+      })()
+    },
+    facts() {
+      const sha256 = hash.digest('hex')
+      if (video) return { contentType: declared, bytes: total, sha256, ...video.facts(declared, total) }
+      const whole = Buffer.concat(head)
+      head = []
+      let size: { width?: number; height?: number }
+      try {
+        size = imageSize(whole)
+      } catch (error) {
+        throw unreadable(declared, `its header cannot be read (${(error as Error).message})`)
+      }
+      if (!endsWhole(declared, tail, total, whole)) throw unreadable(declared, 'it is cut short (its end marker is missing)')
+      return { contentType: declared, bytes: total, sha256, width: size.width ?? null, height: size.height ?? null, durationMs: null }
+    },
+  }
+}
+
+/**
+ * Streams an upload into the media store under `key` through the inspection, and answers what
+ * its bytes are. Nothing is stored unless the whole body arrived and checked out; the body is
+ * never held whole in memory.
+ */
+export async function ingest(source: AsyncIterable<Buffer>, declared: MediaType, cap: UploadCap, store: MediaStore, key: string): Promise<MediaFacts> {
+  const check = inspection(declared, cap)
+  const body = await check.open(source)
   let stored = false
   try {
-    await store.put(key, Readable.from(body(), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), declared)
+    await store.put(key, Readable.from(body, { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), declared)
     stored = true
-    const sha256 = hash.digest('hex')
-    if (video) return { contentType: declared, bytes: total, sha256, ...video.facts(declared, total) }
-    const whole = Buffer.concat(head)
-    head = []
-    let size: { width?: number; height?: number }
-    try {
-      size = imageSize(whole)
-    } catch (error) {
-      throw unreadable(declared, `its header cannot be read (${(error as Error).message})`)
-    }
-    if (!endsWhole(declared, tail, total, whole)) throw unreadable(declared, 'it is cut short (its end marker is missing)')
-    return { contentType: declared, bytes: total, sha256, width: size.width ?? null, height: size.height ?? null, durationMs: null }
+    return check.facts()
   } catch (error) {
     if (stored) await store.delete(key)
     throw error

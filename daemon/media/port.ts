@@ -27,7 +27,31 @@ export interface MediaStore {
   delete(key: string): Promise<void>
   /** Every key under `prefix`, in no particular order. */
   list(prefix: string): AsyncIterable<string>
+  /**
+   * Stores the bytes a tus PATCH brings at `offset` of upload `uploadId`, under the claim whose
+   * fencing token is `token` (greater than any earlier claim's on the upload), and answers how
+   * many arrived. The upload's bytes before `offset` stay as they were, whatever happens; what
+   * a claim that lapsed writes never reaches what a later claim reads. UploadClaimLost if a later
+   * claim took the upload's bytes over meanwhile.
+   */
+  writeUpload(uploadId: string, offset: number, token: number, body: Readable): Promise<number>
+  /**
+   * Makes the `length` bytes of a finished upload (its last bytes written under `token`) the
+   * object `key`, each byte passed, in order, through `check`, which may throw (then nothing is
+   * made). Where the store can, the bytes are not written again.
+   */
+  assembleUpload(uploadId: string, length: number, token: number, key: string, contentType: string, check: (bytes: AsyncIterable<Buffer>) => AsyncIterable<Buffer>): Promise<void>
+  /** Removes what an upload keeps, once its media is made or it is given up; nothing to remove is no error. */
+  removeUpload(uploadId: string): Promise<void>
   close(): Promise<void>
+}
+
+/** A tus upload's bytes were taken over by a later claim (this one lapsed): nothing this request writes counts. */
+export class UploadClaimLost extends Error {
+  constructor(uploadId: string) {
+    super(`upload ${uploadId} was taken over by a later claim`)
+    this.name = 'UploadClaimLost'
+  }
 }
 
 /**
@@ -46,12 +70,13 @@ export class MediaNotFoundError extends Error {
 /** Where a media object's bytes are kept. */
 export const mediaKey = (mediaId: string) => `media/${mediaId}`
 
-/** Where a tus upload's pieces are kept until the upload is whole. */
+/** Where a tus upload's bytes are kept until the upload is whole. */
 export const uploadPrefix = (uploadId: string) => `uploads/${uploadId}`
 
 /**
  * Where one piece of a tus upload is kept: named by the offset it starts at and by the token of
  * the claim that wrote it, so a writer whose claim lapsed never overwrites its successor's piece.
+ * (The file store keeps one piece, at offset 0, that each claim takes over and lengthens.)
  */
 export const uploadPieceKey = (uploadId: string, offset: number, token: number) => `${uploadPrefix(uploadId)}/${String(offset).padStart(16, '0')}-${token}`
 

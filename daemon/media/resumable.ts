@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
 import { ApiError } from '../../src/errors.js'
-import { uploadPrefix, type MediaStore } from './port.js'
+import { STREAM_AHEAD_BYTES, uploadPieceKey, uploadPrefix, type MediaStore } from './port.js'
 
 /**
  * A PATCH's bytes as they arrive, at most `room` of them (more: 413 `upload_too_long`), `keep`
@@ -34,7 +35,7 @@ const clientWentAway = (req: IncomingMessage, error: unknown) => req.readableAbo
  * starts there): at each offset, the piece of the greatest token is the one. Others are pieces
  * of requests whose claim lapsed or whose client went away before they were recorded.
  */
-export async function uploadPieces(store: MediaStore, uploadId: string, length: number): Promise<string[]> {
+export async function uploadPieces(store: Pick<MediaStore, 'list' | 'size' | 'location'>, uploadId: string, length: number): Promise<string[]> {
   const latest = new Map<number, { key: string; token: number }>()
   for await (const key of store.list(uploadPrefix(uploadId))) {
     const match = /\/(\d{16})-(\d+)$/.exec(key)
@@ -57,11 +58,33 @@ export async function uploadPieces(store: MediaStore, uploadId: string, length: 
 }
 
 /** The bytes of pieces one after another, each streamed from the store. */
-export async function* readPieces(store: MediaStore, keys: readonly string[]): AsyncGenerator<Buffer> {
+export async function* readPieces(store: Pick<MediaStore, 'get'>, keys: readonly string[]): AsyncGenerator<Buffer> {
   for (const key of keys) yield* (await store.get(key)) as AsyncIterable<Buffer>
 }
 
-/** Removes an upload's pieces once its media is made (or it is given up). */
-export async function removePieces(store: MediaStore, uploadId: string): Promise<void> {
-  for await (const key of store.list(uploadPrefix(uploadId))) await store.delete(key)
+/** The object calls tus uploads are made of, in a store that keeps each PATCH as an object of its own. */
+type ObjectCalls = Pick<MediaStore, 'location' | 'put' | 'get' | 'size' | 'delete' | 'list'>
+
+/**
+ * tus uploads in a store that cannot add bytes to an object (S3): each PATCH's bytes are a piece,
+ * an object named by the offset it starts at and its claim's token, and the last PATCH streams
+ * the pieces, in order, through the checks into the media's object, then removes them. Their
+ * bytes are therefore written twice.
+ */
+export function pieceUploads(store: ObjectCalls): Pick<MediaStore, 'writeUpload' | 'assembleUpload' | 'removeUpload'> {
+  return {
+    async writeUpload(uploadId, offset, token, body) {
+      const key = uploadPieceKey(uploadId, offset, token)
+      const bytes = await store.put(key, body, 'application/octet-stream')
+      if (bytes === 0) await store.delete(key)
+      return bytes
+    },
+    async assembleUpload(uploadId, length, _token, key, contentType, check) {
+      const pieces = await uploadPieces(store, uploadId, length)
+      await store.put(key, Readable.from(check(readPieces(store, pieces)), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), contentType)
+    },
+    async removeUpload(uploadId) {
+      for await (const key of store.list(uploadPrefix(uploadId))) await store.delete(key)
+    },
+  }
 }

@@ -2,6 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2
 import { Upload } from '@aws-sdk/lib-storage'
 import type { Readable } from 'node:stream'
 import { checkKey, MediaNotFoundError, type MediaStore } from './port.js'
+import { pieceUploads } from './resumable.js'
 
 /** Where an S3-compatible store is, and how to reach it. */
 export interface S3Location {
@@ -37,7 +38,7 @@ export function s3MediaStore(where: S3Location): MediaStore {
   const prefix = where.prefix ? `${where.prefix.replace(/\/+$/, '')}/` : ''
   const keyOf = (key: string) => `${prefix}${checkKey(key)}`
 
-  return {
+  const objects: Pick<MediaStore, 'location' | 'put' | 'get' | 'size' | 'delete' | 'list'> = {
     location: `s3://${Bucket}${prefix ? `/${prefix.slice(0, -1)}` : ''}${where.endpoint ? ` at ${where.endpoint}` : ''}`,
     async put(key, body, contentType) {
       let bytes = 0
@@ -81,6 +82,12 @@ export function s3MediaStore(where: S3Location): MediaStore {
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined
       } while (ContinuationToken)
     },
+  }
+
+  return {
+    ...objects,
+    // S3 cannot add bytes to an object: a tus upload's PATCHes are pieces, copied into the media at the end.
+    ...pieceUploads(objects),
     async close() {
       client.destroy()
     },

@@ -5,9 +5,9 @@ import { MEDIA_ID_HEADER, TUS_EXTENSIONS, TUS_VERSION, UPLOADS_PATH } from '../.
 import { ApiError, badRequest, invalidField, notFound } from '../../src/errors.js'
 import { newId } from '../../src/ids.js'
 import type { AppDeps, Ctx } from '../context.js'
-import { ingest, isMediaType, unsupportedType } from '../media/ingest.js'
-import { mediaKey, STREAM_AHEAD_BYTES, uploadPieceKey } from '../media/port.js'
-import { patchBytes, readPieces, removePieces, uploadPieces } from '../media/resumable.js'
+import { inspection, isMediaType, unsupportedType } from '../media/ingest.js'
+import { mediaKey, STREAM_AHEAD_BYTES, UploadClaimLost } from '../media/port.js'
+import { patchBytes } from '../media/resumable.js'
 import { limitFor } from '../media/settings.js'
 import type { UploadRecord } from '../store/index.js'
 import { MEDIA_GRACE_MS } from '../store/rows.js'
@@ -16,6 +16,10 @@ import { reserveUpload, tooLarge } from './media.js'
 
 /** A PATCH's claim on its upload: renewed while bytes keep coming, so a stalled client loses it and another request may resume. */
 const CLAIM_LEASE_MS = 60_000
+/** A PATCH whose claim another request took over (it stalled), or that the upload's termination ended. */
+const takenOver = (id: string) =>
+  new ApiError(423, 'upload_busy', `Upload ${id} was taken over by another request, or terminated, while this one was sending. Ask HEAD where it is.`)
+
 /** The type tus sends an upload's bytes as. */
 const OFFSET_STREAM = 'application/offset+octet-stream'
 /** The keys of Upload-Metadata smm reads. */
@@ -77,9 +81,9 @@ function describe(ctx: Ctx, upload: UploadRecord): void {
 
 /**
  * tus 1.0 resumable uploads (core, creation, termination, expiration) at /v1/uploads. The
- * upload's state is a store row and its bytes are pieces in the media store, so any daemon can
- * take the next PATCH; each PATCH holds a claim on the upload (its token names the piece it
- * writes), and the last one assembles the pieces through the same checks as POST /v1/media.
+ * upload's state is a store row and its bytes are in the media store, so any daemon can take the
+ * next PATCH; each PATCH holds a claim on the upload (its token fences what it writes), and the
+ * last one makes the media of the upload's bytes, through the same checks as POST /v1/media.
  */
 export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
   const { store, clock } = deps
@@ -153,27 +157,25 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
     const keep = async () => {
       const now = clock.now()
       if (now < lease - CLAIM_LEASE_MS / 2) return
-      if (!(await store.media.extendUpload(upload.id, lease, now + CLAIM_LEASE_MS))) {
-        throw new ApiError(423, 'upload_busy', `Upload ${upload.id} was taken over by another request, or terminated, while this one was sending. Ask HEAD where it is.`)
-      }
+      if (!(await store.media.extendUpload(upload.id, lease, now + CLAIM_LEASE_MS))) throw takenOver(upload.id)
       lease = now + CLAIM_LEASE_MS
     }
-    const pieceKey = uploadPieceKey(upload.id, offset, claim.lease)
+    // The claim's first lease is its fencing token: what it writes is named by it.
+    const token = claim.lease
     let bytes: number
     try {
-      bytes = await deps.media.store.put(pieceKey, Readable.from(patchBytes(ctx.req, upload.length - offset, keep), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), 'application/octet-stream')
+      bytes = await deps.media.store.writeUpload(upload.id, offset, token, Readable.from(patchBytes(ctx.req, upload.length - offset, keep), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }))
     } catch (error) {
       await store.media.unlockUpload(upload.id, lease)
       if (!ctx.req.complete) ctx.set('Connection', 'close')
-      throw error
+      throw error instanceof UploadClaimLost ? takenOver(upload.id) : error
     }
 
     if (offset + bytes < upload.length) {
       const advanced = bytes > 0 ? await store.media.advanceUpload(upload.id, lease, bytes) : undefined
       if (!advanced) {
-        // Nothing arrived, or the claim was lost meanwhile: the piece is not the upload's.
-        await deps.media.store.delete(pieceKey)
-        if (bytes > 0) throw new ApiError(423, 'upload_busy', `Upload ${upload.id} was taken over by another request, or terminated, while this one was sending. Ask HEAD where it is.`)
+        // Nothing arrived, or the claim was lost meanwhile: what this request wrote is not the upload's.
+        if (bytes > 0) throw takenOver(upload.id)
         await store.media.unlockUpload(upload.id, lease)
         describe(ctx, upload)
       } else describe(ctx, advanced)
@@ -181,30 +183,39 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
       return
     }
 
-    // The last byte arrived: the pieces, in order, go through the checks POST /v1/media makes.
+    // The last byte arrived: the upload's bytes, in order, go through the checks POST /v1/media
+    // makes (read once more; where the store can, they become the media without being written again).
     let made
+    const key = mediaKey(upload.mediaId)
     try {
-      const pieces = await uploadPieces(deps.media.store, upload.id, upload.length)
-      const cap = { bytes: upload.length, error: () => tooLarge(upload.contentType, limitFor(deps.media.limits, upload.contentType)) }
-      const source = (async function* () {
-        for await (const chunk of readPieces(deps.media.store, pieces)) {
+      const check = inspection(upload.contentType, { bytes: upload.length, error: () => tooLarge(upload.contentType, limitFor(deps.media.limits, upload.contentType)) })
+      const checked = async function* (bytes: AsyncIterable<Buffer>) {
+        const passing = await check.open(bytes)
+        for await (const chunk of passing) {
           await keep()
           yield chunk
         }
-      })()
-      const facts = await ingest(source, upload.contentType, cap, deps.media.store, mediaKey(upload.mediaId))
+      }
+      await deps.media.store.assembleUpload(upload.id, upload.length, token, key, upload.contentType, checked)
+      let facts
+      try {
+        facts = check.facts()
+      } catch (error) {
+        await deps.media.store.delete(key)
+        throw error
+      }
       made = await store.media.finishUpload(upload.id, lease, facts, clock.now())
       if (!made) throw new ApiError(423, 'upload_busy', `Upload ${upload.id} was terminated, or taken over by another request, while its last bytes were checked. Ask HEAD where it is.`)
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) {
-        // Bytes that are not what the upload said it was are refused for good: the upload goes, and the cleanup removes its pieces.
+        // Bytes that are not what the upload said it was are refused for good: the upload goes, and the cleanup removes its bytes.
         await store.media.terminateUpload(userId, upload.id, clock.now())
       } else await store.media.unlockUpload(upload.id, lease)
-      throw error
+      throw error instanceof UploadClaimLost ? takenOver(upload.id) : error
     }
-    await removePieces(deps.media.store, upload.id).catch((error: unknown) => {
+    await deps.media.store.removeUpload(upload.id).catch((error: unknown) => {
       // Left for the cleanup, which removes them with the media.
-      deps.log.warn({ err: error, upload_id: upload.id }, 'could not remove the pieces of a finished upload')
+      deps.log.warn({ err: error, upload_id: upload.id }, 'could not remove the bytes of a finished upload')
     })
     describe(ctx, { ...upload, offset: upload.length })
     ctx.status = 204
