@@ -25,6 +25,11 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match![1]) * 1024
 }
 
+/** The bytes a process has caused to be written to storage (/proc/PID/io `write_bytes`). */
+function writtenBytes(pid: number): number {
+  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1])
+}
+
 /** Forgets the process's peak RSS, so the next VmHWM is the peak from now on (Linux: clear_refs 5). */
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5')
 
@@ -68,32 +73,36 @@ export async function benchMedia(): Promise<Record<string, number | string>> {
   // Made once, then read from the page cache by the floor and the uploads alike.
   writeFileSync(source, mp4(1920, 1080, 60_000, { padding: FILE_BYTES - 4096 }))
   const bytes = statSync(source).size
-  const daemon = await startBenchDaemon(dataDir)
+  // BENCH_BIN: another build's bin/run.js, to measure it the same way.
+  const daemon = await startBenchDaemon(dataDir, {}, true, { bin: process.env.BENCH_BIN || undefined })
   const pid = daemon.child.pid!
   const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
   const auth = { authorization: `Bearer ${daemon.key}` }
   const tus = { ...auth, 'tus-resumable': '1.0.0' }
   const figures: Record<string, number | string> = {}
   try {
-    const runs: { floorPost: number; post: number; floorTus: number; tus: number; postPeak: number; tusPeak: number; baseline: number; postCpu: number; tusCpu: number }[] = []
+    const runs: { floorPost: number; post: number; floorTus: number; tus: number; postPeak: number; tusPeak: number; baseline: number; postCpu: number; tusCpu: number; postWritten: number; tusWritten: number }[] = []
     for (let round = 0; round < ROUNDS; round++) {
       // Each upload beside a floor measured just before it: the disk is shared, and its speed drifts.
       const floorPost = await floor(source, dir)
       const baseline = procStatus(pid, 'VmRSS')
       resetPeak(pid)
       let cpu = cpuMs(pid)!
+      let written = writtenBytes(pid)
       let started = performance.now()
       const posted = await send(`${daemon.url}/v1/media`, ca, 'POST', { ...auth, 'content-type': 'video/mp4', 'content-length': String(bytes) }, { path: source, start: 0, end: bytes - 1 })
       const post = performance.now() - started
       if (posted.status !== 201) throw new Error(`POST /v1/media answered ${posted.status}: ${posted.body}`)
       const postPeak = procStatus(pid, 'VmHWM') - baseline
       const postCpu = cpuMs(pid)! - cpu
+      const postWritten = writtenBytes(pid) - written
       await send(`${daemon.url}/v1/media/${JSON.parse(posted.body).id}`, ca, 'DELETE', auth)
 
       const floorTus = await floor(source, dir)
       const tusBaseline = procStatus(pid, 'VmRSS')
       resetPeak(pid)
       cpu = cpuMs(pid)!
+      written = writtenBytes(pid)
       started = performance.now()
       const metadata = `content_type ${Buffer.from('video/mp4').toString('base64')}`
       const created = await send(`${daemon.url}/v1/uploads`, ca, 'POST', { ...tus, 'upload-length': String(bytes), 'upload-metadata': metadata })
@@ -110,9 +119,10 @@ export async function benchMedia(): Promise<Record<string, number | string>> {
       const tusMs = performance.now() - started
       const tusPeak = procStatus(pid, 'VmHWM') - tusBaseline
       const tusCpu = cpuMs(pid)! - cpu
+      const tusWritten = writtenBytes(pid) - written
       if (!mediaId) throw new Error('the last PATCH named no media')
       await send(`${daemon.url}/v1/media/${mediaId}`, ca, 'DELETE', auth)
-      runs.push({ floorPost, post, floorTus, tus: tusMs, postPeak, tusPeak, baseline, postCpu, tusCpu })
+      runs.push({ floorPost, post, floorTus, tus: tusMs, postPeak, tusPeak, baseline, postCpu, tusCpu, postWritten, tusWritten })
     }
     const rate = (ms: number) => (bytes / MB / (ms / 1000)).toFixed(0)
     const list = (pick: (r: (typeof runs)[number]) => string) => runs.map(pick).join(', ')
@@ -128,6 +138,8 @@ export async function benchMedia(): Promise<Record<string, number | string>> {
     figures['tus / floor, median'] = median(runs.map((r) => r.floorTus / r.tus)).toFixed(2)
     figures['daemon CPU per POST (s)'] = list((r) => (r.postCpu / 1000).toFixed(2))
     figures['daemon CPU per tus upload (s)'] = list((r) => (r.tusCpu / 1000).toFixed(2))
+    figures['bytes the daemon wrote to storage per POST (MiB)'] = list((r) => (r.postWritten / MB).toFixed(0))
+    figures['bytes the daemon wrote to storage per tus upload (MiB)'] = list((r) => (r.tusWritten / MB).toFixed(0))
     figures['daemon RSS before each POST (MB)'] = list((r) => (r.baseline / 1e6).toFixed(0))
     figures['peak RSS rise during the POST (MB)'] = list((r) => (r.postPeak / 1e6).toFixed(1))
     figures['peak RSS rise during the tus upload (MB)'] = list((r) => (r.tusPeak / 1e6).toFixed(1))
