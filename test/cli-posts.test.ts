@@ -132,7 +132,7 @@ describe('smm posts create', () => {
     expect(now).toEqual({ code: 0, stderr: '', stdout: `Valid: would go out now on feed (${text.length.toLocaleString('en-US')}/10,000).
 ` })
     expect(asJson).toMatchObject({ code: 0, stderr: '' })
-    expect(json(asJson)).toEqual({ valid: true, scheduled_at: `${tomorrow}T09:00:00.000Z`, targets: [{ platform: 'feed', length: 10, limit: 10_000, parts: [] }] })
+    expect(json(asJson)).toEqual({ valid: true, scheduled_at: `${tomorrow}T09:00:00.000Z`, targets: [{ platform: 'feed', length: 10, limit: 10_000, parts: [], warnings: [] }] })
     // The same problems in the same words, the flags named as typed.
     expect(created.code).toBe(2)
     expect(checked).toEqual(created)

@@ -4,7 +4,9 @@ import { instagram } from '../daemon/platforms/instagram.js'
 import { mastodon } from '../daemon/platforms/mastodon.js'
 import { x } from '../daemon/platforms/x.js'
 import { telegram } from '../daemon/platforms/telegram.js'
-import type { DraftMedia } from '../daemon/platforms/types.js'
+import { altTextNotSent } from '../daemon/platforms/limits.js'
+import { slack } from '../daemon/platforms/slack.js'
+import type { DraftMedia, PlatformLimits } from '../daemon/platforms/types.js'
 
 const image = (fields: Partial<DraftMedia> = {}): DraftMedia => ({ content_type: 'image/jpeg', bytes: 200_000, width: 1080, height: 1080, duration_ms: null, alt_text: null, ...fields })
 const video = (fields: Partial<DraftMedia> = {}): DraftMedia => ({ content_type: 'video/mp4', bytes: 5_000_000, width: 1280, height: 720, duration_ms: 30_000, alt_text: null, ...fields })
@@ -35,6 +37,31 @@ describe('each platform’s media rules, declared once in its module', () => {
     ])
   })
 
+  it('X: an animated GIF of up to 15 MB (by the chunked upload), other images up to 5 MB', () => {
+    const gif = (bytes: number) => image({ content_type: 'image/gif', bytes })
+    expect(x.check(draft([gif(14 * 1024 * 1024)]), {})).toEqual([])
+    expect(mediaErrors(x.check(draft([gif(16_000_000)]), {}))).toEqual([{ pointer: '#/media/0', code: 'media_too_large', detail: 'is 16 MB; X takes image/gif up to 15.7 MB' }])
+    expect(mediaErrors(x.check(draft([image({ bytes: 6_000_000 })]), {}))).toEqual([{ pointer: '#/media/0', code: 'media_too_large', detail: 'is 6 MB; X takes images up to 5.2 MB' }])
+    // Declared where clients read the rules.
+    expect(x.limits.media.image?.max_bytes_by_type).toEqual({ 'image/gif': 15 * 1024 * 1024 })
+  })
+
+  it('says which uploaded media go out without the alt text they carry, where the platform declares no place for it', () => {
+    const described = { alt_text: 'A harbour at dusk' }
+    const notes = (platform: { limits: PlatformLimits; label: string }, media: DraftMedia[]) => altTextNotSent(platform.limits, media, platform.label)
+    // Telegram and Slack keep none; X and Instagram keep it for images, not videos.
+    expect(notes(telegram, [image(described), video()])).toEqual([
+      { pointer: '#/media/0', code: 'alt_text_not_sent', detail: 'has alt text, but Telegram has no alt text: this image goes out without it' },
+    ])
+    expect(notes(slack, [image(described)])).toEqual([{ pointer: '#/media/0', code: 'alt_text_not_sent', detail: 'has alt text, but Slack has no alt text: this image goes out without it' }])
+    expect(notes(x, [video(described)])).toEqual([{ pointer: '#/media/0', code: 'alt_text_not_sent', detail: 'has alt text, but X keeps alt text for images only: this video goes out without it' }])
+    expect(notes(instagram, [image(described), video(described)])).toEqual([
+      { pointer: '#/media/1', code: 'alt_text_not_sent', detail: 'has alt text, but Instagram keeps alt text for images only: this video goes out without it' },
+    ])
+    expect(notes(x, [image(described)])).toEqual([])
+    expect(notes(mastodon, [image(described), video(described)])).toEqual([])
+  })
+
   it('Bluesky: images of at most 1 MB; no video, which goes through a video service smm does not speak', () => {
     expect(mediaErrors(bluesky.check(draft([image({ bytes: 1_500_000 })]), {}))).toEqual([
       { pointer: '#/media/0', code: 'media_too_large', detail: 'is 1.5 MB; Bluesky takes images up to 1 MB' },
@@ -53,7 +80,7 @@ describe('each platform’s media rules, declared once in its module', () => {
     ])
   })
 
-  it('Telegram: an album mixes photos and videos; no alt text to keep, so none is refused', () => {
+  it('Telegram: an album mixes photos and videos; no alt text to keep, so none is refused (validation notes it instead)', () => {
     expect(telegram.check(draft([image({ alt_text: 'x'.repeat(5_000) }), video()]), {})).toEqual([])
     expect(mediaErrors(telegram.check(draft([image({ width: 21_000, height: 500 })]), {}))).toEqual([
       { pointer: '#/media/0', code: 'media_too_big', detail: 'is 21,000 pixels across (21000×500); Telegram takes images at most 10,000 pixels across' },

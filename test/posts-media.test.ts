@@ -16,6 +16,13 @@ const fetching: Platform = {
   limits: { text: { max: 500, count: 'utf16' }, media: { max: 20, image: { types: ['image/jpeg', 'image/png'] }, video: null, send: 'url' } },
 }
 
+/** A platform that keeps the alt text of images, not of videos (as X and Instagram), and sends uploaded media. */
+const describing: Platform = {
+  ...loopbackPlatform('telegram', { idempotent: false }),
+  uploadsMedia: true,
+  limits: { text: { max: 500, count: 'utf16' }, media: { max: 10, image: { types: ['image/jpeg', 'image/png'] }, video: { types: ['video/mp4'], alt_text: false }, alt_text_max: 1_000 } },
+}
+
 async function uploadMedia(bytes: Buffer, type: string, alt?: string, key = t.key): Promise<any> {
   const res = await t.http.request('POST', `/v1/media${alt ? `?alt_text=${encodeURIComponent(alt)}` : ''}`, { key, raw: bytes, headers: { 'content-type': type } })
   expect(res.status).toBe(201)
@@ -24,10 +31,10 @@ async function uploadMedia(bytes: Buffer, type: string, alt?: string, key = t.ke
 
 beforeAll(async () => {
   // Discord as a module that does not send uploaded media yet; Threads as one that fetches them by URL.
-  t = await startTestDaemon({ backgroundWorkers: false, overrides: { platforms: [loopbackPlatform('discord', { idempotent: false }), fetching] } })
+  t = await startTestDaemon({ backgroundWorkers: false, overrides: { platforms: [loopbackPlatform('discord', { idempotent: false }), fetching, describing] } })
   await liftLimits(t)
   account = await feedAccount(t)
-  for (const platform of ['discord', 'threads']) {
+  for (const platform of ['discord', 'threads', 'telegram']) {
     const connected = await t.http.post(`/v1/accounts/${account}/connections`, { platform, credentials: { webhook_url: 'https://127.0.0.1:9/hook' } }, { key: t.key })
     expect(connected.status).toBe(201)
   }
@@ -120,6 +127,35 @@ describe('posts with uploaded media', () => {
     ])
     const without = await t.http.post('/v1/posts/validate', { account_id: account, content: 'x', media: [{ id: photo.id }], overrides: { discord: { media: [] } }, platforms: ['feed', 'discord'] }, { key: t.key })
     expect(without.status).toBe(200)
+  })
+
+  it('validates a post whose alt text a platform has no place for, and says which media go out without it', async () => {
+    const photo = await uploadMedia(png(20, 20), 'image/png', 'A red square')
+    const clip = await uploadMedia(mp4(320, 240, 2_000), 'video/mp4', 'Waves on the wall')
+    const body = {
+      account_id: account,
+      content: 'Described',
+      media: [{ id: photo.id }, { id: clip.id }],
+      thread: [{ content: 'More', media: [{ id: clip.id, alt_text: 'Said again' }] }],
+      platforms: ['feed', 'telegram'],
+    }
+    const res = await t.http.post('/v1/posts/validate', body, { key: t.key })
+    expect(res.status).toBe(200)
+    const warnings = Object.fromEntries(res.body.targets.map((target: { platform: string; warnings: unknown[] }) => [target.platform, target.warnings]))
+    const detail = 'has alt text, but telegram (loopback) keeps alt text for images only: this video goes out without it'
+    expect(warnings).toEqual({
+      feed: [],
+      telegram: [
+        { pointer: '#/media/1', code: 'alt_text_not_sent', detail },
+        { pointer: '#/thread/0/media/0', code: 'alt_text_not_sent', detail },
+      ],
+    })
+    // Where the platform's media come from its override, the note points there; media without alt text need none.
+    const overridden = await t.http.post('/v1/posts/validate', { ...body, thread: [], overrides: { telegram: { media: [{ id: photo.id }, { id: clip.id, alt_text: 'Only here' }] } } }, { key: t.key })
+    expect(overridden.body.targets.find((target: { platform: string }) => target.platform === 'telegram').warnings).toEqual([{ pointer: '#/overrides/telegram/media/1', code: 'alt_text_not_sent', detail }])
+    const plain = await uploadMedia(mp4(320, 240, 2_000), 'video/mp4')
+    const quiet = await t.http.post('/v1/posts/validate', { ...body, media: [{ id: plain.id }], thread: [] }, { key: t.key })
+    expect(quiet.body.targets.map((target: { warnings: unknown[] }) => target.warnings)).toEqual([[], []])
   })
 
   it('refuses a platform that fetches media by URL while the daemon’s public URL is loopback', async () => {

@@ -137,8 +137,9 @@ describe('threads, first comments and per-platform versions: the contract', () =
           { index: 1, kind: 'first_comment', length: 5, limit: 280 },
           { index: 2, kind: 'thread', length: 11, limit: 280 },
         ],
+        warnings: [],
       },
-      { platform: 'bluesky', length: 13, limit: 300, parts: [] },
+      { platform: 'bluesky', length: 13, limit: 300, parts: [], warnings: [] },
     ])
   })
 

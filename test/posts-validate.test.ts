@@ -43,8 +43,8 @@ describe('POST /v1/posts/validate', () => {
       scheduled_at: '2026-11-21T13:30:00.000Z',
       targets: [
         // The feed counts graphemes (the rocket is one), the loopback platform UTF-16 units (two).
-        { platform: 'feed', length: [...new Intl.Segmenter().segment(content)].length, limit: 10_000, parts: [] },
-        { platform: 'discord', length: content.length, limit: 280, parts: [] },
+        { platform: 'feed', length: [...new Intl.Segmenter().segment(content)].length, limit: 10_000, parts: [], warnings: [] },
+        { platform: 'discord', length: content.length, limit: 280, parts: [], warnings: [] },
       ],
     })
     expect(res.body.targets[0].length).toBeLessThan(res.body.targets[1].length)

@@ -110,6 +110,8 @@ With --dry-run the daemon runs the very same checks and creates nothing: it says
         const on = listWords(checked.targets.map((target) => `${target.platform} (${formatNumber(target.length)}/${formatNumber(target.limit)}${more(target.parts.length)})`))
         const when = flags.draft ? 'would be kept as a draft' : scheduledAt || flags.queue ? `would be scheduled for ${localTime(checked.scheduled_at)}` : 'would go out now'
         this.log(`Valid: ${when} on ${on}.`)
+        // Not errors: what a platform would publish otherwise than given (alt text it has no place for).
+        for (const target of checked.targets) for (const note of target.warnings) this.log(`Note: on ${target.platform}, ${note.pointer} ${note.detail}.`)
         const files = mediaValues.filter((value) => mediaArg(value).kind === 'file').length
         if (files) this.log(`${files === 1 ? 'The file is' : `The ${files} files are`} fine here; uploaded when the post is created, ${files === 1 ? 'it is' : 'they are'} checked against each platform's media rules then.`)
         if (repeat) this.log(`It would repeat ${describeInterval(repeat.interval)}${repeat.count === undefined ? '' : `, ${repeat.count} times`}${repeat.until ? `${repeat.count === undefined ? '' : ' or'} until ${localTime(repeat.until)}` : ''}.`)

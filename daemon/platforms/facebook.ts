@@ -117,9 +117,9 @@ const LIMITS: PlatformLimits = {
     max: MAX_IMAGES,
     types: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'],
     // Page photos: up to 10 MB (JPEG, PNG, GIF…), with alt text (`alt_text_custom`); Page videos:
-    // one per post, MP4 or MOV, up to 1 GB by a single upload and 240 minutes.
+    // one per post, MP4 or MOV, up to 1 GB by a single upload and 240 minutes, without alt text.
     image: { types: [...COMMON_IMAGE_TYPES], max: MAX_IMAGES, max_bytes: 10 * 1024 * 1024 },
-    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 1024 * 1024 * 1024, max_duration_ms: 240 * 60_000 },
+    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 1024 * 1024 * 1024, max_duration_ms: 240 * 60_000, alt_text: false },
     mixed: false,
     alt_text_max: 1_000,
   },

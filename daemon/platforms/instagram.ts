@@ -36,9 +36,10 @@ const LIMITS: PlatformLimits = {
     types: [...INSTAGRAM_IMAGE_TYPES],
     // Instagram fetches media by URL: images JPEG only, up to 8 MB, 320 to 1440 pixels across,
     // 4:5 to 1.91:1; videos (reels) MP4 or MOV up to 300 MB, 3 s to 15 min; a carousel mixes both;
-    // alt text on images.
+    // alt text (`alt_text`) on images only: the IG User Media reference takes it for image posts,
+    // not reels or stories.
     image: { types: [...INSTAGRAM_IMAGE_TYPES], max_bytes: INSTAGRAM_MAX_IMAGE_BYTES, min_width: 320, max_width: 1440, min_aspect_ratio: 0.8, max_aspect_ratio: 1.91 },
-    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 300 * 1024 * 1024, min_duration_ms: 3_000, max_duration_ms: 900_000, max_width: 1920, min_aspect_ratio: 0.01, max_aspect_ratio: 10 },
+    video: { types: ['video/mp4', 'video/quicktime'], max_bytes: 300 * 1024 * 1024, min_duration_ms: 3_000, max_duration_ms: 900_000, max_width: 1920, min_aspect_ratio: 0.01, max_aspect_ratio: 10, alt_text: false },
     mixed: true,
     alt_text_max: 1_000,
     send: 'url',
@@ -66,9 +67,9 @@ const CONTAINERS: ContainerApi = {
   edges: { create: 'media', publish: 'media_publish' },
   textParam: 'caption',
   imageParams: {},
-  // A video alone is a reel; in a carousel, a VIDEO item. Alt text is taken on images only.
+  // A video alone is a reel; in a carousel, a VIDEO item.
   videoParams: { single: { media_type: 'REELS' }, item: { media_type: 'VIDEO' } },
-  altText: ['image'],
+  limits: LIMITS,
   stateFields: { status: 'status_code', message: 'status' },
   insights: { likes: 'likes', replies: 'comments', reposts: 'shares', impressions: 'views' },
 }

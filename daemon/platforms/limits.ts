@@ -69,6 +69,27 @@ export function checkLimits(limits: PlatformLimits, draft: Draft, { label, who =
   return errors
 }
 
+/** Whether a platform keeps the alt text of an uploaded item of this kind, as its rules declare. */
+export function keepsAltText(limits: PlatformLimits, kind: 'image' | 'video'): boolean {
+  return limits.media.alt_text_max != null && limits.media[kind]?.alt_text !== false
+}
+
+/**
+ * Uploaded media that would go out without the alt text they carry, where the platform's rules
+ * declare no place for it (none at all, or none for this kind): notes at each item, not errors,
+ * since the post goes out all the same.
+ */
+export function altTextNotSent(limits: PlatformLimits, media: readonly DraftMedia[], label: string): FieldError[] {
+  const notes: FieldError[] = []
+  media.forEach((item, index) => {
+    const kind = item.content_type.startsWith('video/') ? 'video' : 'image'
+    if (!item.alt_text || !limits.media[kind] || keepsAltText(limits, kind)) return
+    const where = limits.media.alt_text_max == null ? `${label} has no alt text` : `${label} keeps alt text for ${kind === 'video' ? 'images' : 'videos'} only`
+    notes.push({ pointer: `#/media/${index}`, code: 'alt_text_not_sent', detail: `has alt text, but ${where}: this ${kind} goes out without it` })
+  })
+  return notes
+}
+
 const pixels = (n: number) => `${formatCount(n)} pixels`
 const ratio = (r: number) => Number(r.toFixed(2)).toString()
 function duration(ms: number): string {
@@ -86,7 +107,9 @@ function itemErrors(item: DraftMedia, rules: MediaKindRules, noun: string, who: 
   if (!rules.types.includes(item.content_type)) {
     return [{ code: 'media_type_unsupported', detail: `is ${item.content_type}; ${who} takes ${noun}s of type ${rules.types.join(', ')}: convert it to one of them, or leave this platform out` }]
   }
-  if (rules.max_bytes != null && item.bytes > rules.max_bytes) refuse('media_too_large', `is ${formatSize(item.bytes)}; ${who} takes ${noun}s up to ${formatSize(rules.max_bytes)}`)
+  const ownLimit = rules.max_bytes_by_type?.[item.content_type]
+  const maxBytes = ownLimit ?? rules.max_bytes
+  if (maxBytes != null && item.bytes > maxBytes) refuse('media_too_large', `is ${formatSize(item.bytes)}; ${who} takes ${ownLimit != null ? item.content_type : `${noun}s`} up to ${formatSize(maxBytes)}`)
   const { width, height } = item
   if (width !== null && height !== null) {
     const size = `${width}×${height}`

@@ -208,9 +208,10 @@ const LIMITS: PlatformLimits = {
     max: MAX_IMAGES,
     types: [...IMAGE_TYPES],
     // LinkedIn's Images API: JPG, PNG, GIF, up to 36,152,320 pixels; Videos API: MP4, 75 kB to
-    // 500 MB, 3 s to 30 min; a post holds images or one video; alt text up to 4,086 characters.
+    // 500 MB, 3 s to 30 min; a post holds images or one video; alt text (`altText`) up to 4,086
+    // characters on an image: a video's `content.media` has no place for it.
     image: { types: ['image/jpeg', 'image/png', 'image/gif'], max: MAX_IMAGES, max_bytes: MAX_IMAGE_BYTES, max_pixels: 36_152_320 },
-    video: { types: ['video/mp4'], max: 1, max_bytes: 500 * 1024 * 1024, min_duration_ms: 3_000, max_duration_ms: 1_800_000 },
+    video: { types: ['video/mp4'], max: 1, max_bytes: 500 * 1024 * 1024, min_duration_ms: 3_000, max_duration_ms: 1_800_000, alt_text: false },
     mixed: false,
     alt_text_max: 4_086,
   },

@@ -4,9 +4,10 @@
  * (a ContainerApi) each module declares.
  */
 import { sleep } from '../../src/time.js'
+import { keepsAltText } from './limits.js'
 import { fetchMedia } from './media.js'
 import type { GraphCaller } from './meta-graph.js'
-import { PlatformError, type Metrics, type PlatformContext, type Published, type PublishRequest } from './types.js'
+import { PlatformError, type Metrics, type PlatformContext, type PlatformLimits, type Published, type PublishRequest } from './types.js'
 
 /** A container's state as Meta reports it, with the reason when it failed. */
 interface ContainerState {
@@ -71,8 +72,8 @@ export interface ContainerApi {
   imageParams: Record<string, string>
   /** What a video container adds to `video_url`, alone and as a carousel item (Instagram: REELS, VIDEO). */
   videoParams: { single: Record<string, string>; item: Record<string, string> }
-  /** The kinds of media whose alt text Meta takes, as `alt_text` on their container. */
-  altText: readonly ('image' | 'video')[]
+  /** The platform's declared rules: the kinds of media whose alt text it keeps go with `alt_text` on their container. */
+  limits: PlatformLimits
   /** The fields a container's state and its failure reason are read from. */
   stateFields: { status: string; message: string }
   /** The insights metric behind each count, asked for in this order; a count not listed is null. */
@@ -94,7 +95,7 @@ async function createContainer(api: ContainerApi, call: GraphCaller, userId: str
   const create = async (params: Record<string, string>) => (await call<{ id: string }>('POST', path, params)).id
   const paramsOf = (item: ContainerItem, alone: boolean): Record<string, string> => ({
     ...(item.kind === 'video' ? { ...(alone ? api.videoParams.single : api.videoParams.item), video_url: item.url } : { ...api.imageParams, image_url: item.url }),
-    ...(item.alt_text && api.altText.includes(item.kind) ? { alt_text: item.alt_text } : {}),
+    ...(item.alt_text && keepsAltText(api.limits, item.kind) ? { alt_text: item.alt_text } : {}),
   })
   if (items.length === 0) return create({ media_type: 'TEXT', [api.textParam]: text, ...extra })
   if (items.length === 1) return create({ ...paramsOf(items[0]!, true), ...withText })

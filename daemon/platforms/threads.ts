@@ -61,7 +61,7 @@ const CONTAINERS: ContainerApi = {
   textParam: 'text',
   imageParams: { media_type: 'IMAGE' },
   videoParams: { single: { media_type: 'VIDEO' }, item: { media_type: 'VIDEO' } },
-  altText: ['image', 'video'],
+  limits: LIMITS,
   stateFields: { status: 'status', message: 'error_message' },
   insights: { likes: 'likes', replies: 'replies', reposts: 'reposts', quotes: 'quotes', impressions: 'views' },
 }

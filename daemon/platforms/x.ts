@@ -4,7 +4,7 @@ import { awaitProcessing, bytesOf, multipartBody, uploadRequest, type Part, type
 import { tokenRequest } from './oauth2.js'
 import { excerpt, jsonOrUndefined, platformRequest } from './platform-http.js'
 import { X_URL_LENGTH } from '../../src/text-length.js'
-import { checkLimits, hasMedia, measureDraft } from './limits.js'
+import { checkLimits, hasMedia, keepsAltText, measureDraft } from './limits.js'
 import { PlatformError, type Connection, type Metrics, type OAuthApp, type OAuthPlatform, type OAuthTokens, type PlatformContext, type PlatformLimits } from './types.js'
 
 // X API v2 (docs.x.com): what smm enforces before a post goes out, and why.
@@ -218,11 +218,25 @@ const LIMITS: PlatformLimits = {
   media: {
     max: X_MAX_IMAGES,
     types: [...X_IMAGE_TYPES, 'image/gif'],
-    // X's media upload: up to 4 images of 5 MB (or one GIF, by the chunked upload), or one video of
-    // 512 MB, 0.5 s to 140 s, 32×32 to 1920×1200, aspect ratio 1:3 to 3:1; alt text up to 1,000
-    // characters (images and GIFs). A GIF with other media is refused by `check`.
-    image: { types: [...X_IMAGE_TYPES, 'image/gif'], max: X_MAX_IMAGES, max_bytes: X_MAX_IMAGE_BYTES },
-    video: { types: ['video/mp4', 'video/quicktime'], max: 1, max_bytes: 512 * 1024 * 1024, min_duration_ms: 500, max_duration_ms: 140_000, min_width: 32, min_height: 32, max_width: 1920, max_height: 1200, min_aspect_ratio: 1 / 3, max_aspect_ratio: 3 },
+    // X's media upload (docs.x.com, "Media types & size restrictions"): up to 4 images of 5 MB, or
+    // one GIF of 15 MB (by the chunked upload), or one video of 512 MB, 0.5 s to 140 s, 32×32 to
+    // 1920×1200, aspect ratio 1:3 to 3:1; alt text up to 1,000 characters, by the metadata call,
+    // which takes it for images and GIFs, not videos. A GIF with other media is refused by `check`.
+    image: { types: [...X_IMAGE_TYPES, 'image/gif'], max: X_MAX_IMAGES, max_bytes: X_MAX_IMAGE_BYTES, max_bytes_by_type: { 'image/gif': X_MAX_GIF_BYTES } },
+    video: {
+      types: ['video/mp4', 'video/quicktime'],
+      max: 1,
+      max_bytes: 512 * 1024 * 1024,
+      min_duration_ms: 500,
+      max_duration_ms: 140_000,
+      min_width: 32,
+      min_height: 32,
+      max_width: 1920,
+      max_height: 1200,
+      min_aspect_ratio: 1 / 3,
+      max_aspect_ratio: 3,
+      alt_text: false,
+    },
     mixed: false,
     alt_text_max: 1_000,
   },
@@ -301,7 +315,7 @@ export const x: OAuthPlatform = {
       const single = file.kind === 'image' && file.content_type !== 'image/gif'
       if (single && file.bytes > X_MAX_IMAGE_BYTES) throw new PlatformError('permanent', 'media_too_large', `media ${file.url}: ${file.bytes} bytes; X takes images up to ${X_MAX_IMAGE_BYTES}`)
       const id = single ? await uploadImage(ctx, token, file) : await uploadChunked(ctx, token, file)
-      if (file.alt_text && file.kind === 'image') await describe(ctx, token, id, file.alt_text)
+      if (file.alt_text && keepsAltText(LIMITS, file.kind)) await describe(ctx, token, id, file.alt_text)
       mediaIds.push(id)
     }
     const response = await call(ctx, token, '/2/tweets', {

@@ -10,6 +10,7 @@ import { fieldErrors, parseInput } from '../../src/validate.js'
 import type { Access } from '../access.js'
 import type { AppDeps } from '../context.js'
 import type { DraftMedia, Platform, PlatformName } from '../platforms/types.js'
+import { altTextNotSent } from '../platforms/limits.js'
 import { reachableFromOutside } from './public-url.js'
 import { QueueRefusedError, type NewPost, type NewRepeat, type PostChanges, type ScheduleAt } from '../store/index.js'
 import type { Account } from '../../src/api/accounts.js'
@@ -163,6 +164,8 @@ function versionChecks(
   const from = (field: keyof PlatformOverride) => (override[field] !== undefined ? `#/overrides/${name}/${field}` : `#/${field}`)
   const post = { content: version.content, media_urls: version.mediaUrls, media: draftMedia(version.media, media) }
   const errors = rebase(platform.check(post, settings), { content: from('content'), media: from('media_urls'), uploads: from('media') })
+  // Alt text the platform has no place for: said, though the post is valid (it goes out without it).
+  const warnings = rebase(altTextNotSent(platform.limits, post.media, platform.label), { content: from('content'), media: from('media_urls'), uploads: from('media') })
   if (version.media.length) errors.push(...deliveryChecks(deps, platform, from('media')))
   // An override may blank what the post had; a platform whose own check has no such rule (the feed) still needs something to say.
   const said = errors.some((e) => e.pointer === from('content') && e.code === 'required')
@@ -187,11 +190,12 @@ function versionChecks(
     } else {
       const at = `${from('thread')}/${part.index - (version.firstComment === null ? 1 : 2)}`
       if (!blank({ ...draftPart, media: part.media })) errors.push(...rebase(platform.check(draftPart, settings), { content: `${at}/content`, media: `${at}/media_urls`, uploads: `${at}/media` }))
+      warnings.push(...rebase(altTextNotSent(platform.limits, draftPart.media, platform.label), { content: `${at}/content`, media: `${at}/media_urls`, uploads: `${at}/media` }))
       if (part.media.length) errors.push(...deliveryChecks(deps, platform, `${at}/media`))
     }
     parts.push({ index: part.index, kind: part.kind === 'first_comment' ? 'first_comment' : 'thread', ...platform.measure(draftPart, settings) })
   }
-  return { errors, measure: { platform: name, ...platform.measure(post, settings), parts } }
+  return { errors, measure: { platform: name, ...platform.measure(post, settings), parts, warnings } }
 }
 
 /**

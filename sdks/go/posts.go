@@ -103,6 +103,9 @@ type TargetMeasure struct {
 	Limit    int    `json:"limit"`
 	// Parts measure the first comment and thread parts of this platform's version likewise.
 	Parts []PartMeasure `json:"parts"`
+	// Warnings say what goes out on this platform otherwise than given, though the post is
+	// valid: "alt_text_not_sent" at an uploaded media whose alt text the platform has no place for.
+	Warnings []FieldError `json:"warnings"`
 }
 
 // PostCreateParams is a new post.

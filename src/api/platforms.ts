@@ -33,6 +33,13 @@ export const MediaKindRules = v.pipe(
     types: v.pipe(v.array(v.string()), v.description('The content types of this kind the platform takes')),
     max: Bound('The most of this kind one post may have'),
     max_bytes: Bound('The largest file'),
+    max_bytes_by_type: v.optional(
+      v.pipe(
+        v.nullable(v.record(v.string(), Count('Bytes'))),
+        v.description('The largest file of a type that has a limit of its own, by type (X: {"image/gif": 15728640}, against 5 MB for its other images); null: max_bytes for every type'),
+      ),
+      null,
+    ),
     min_width: Bound('Pixels across, at least'),
     max_width: Bound('Pixels across, at most'),
     min_height: Bound('Pixels down, at least'),
@@ -42,6 +49,10 @@ export const MediaKindRules = v.pipe(
     max_aspect_ratio: Ratio('Width divided by height, at most (1.91 is 1.91:1)'),
     min_duration_ms: Bound('A video’s length, at least'),
     max_duration_ms: Bound('A video’s length, at most'),
+    alt_text: v.optional(
+      v.pipe(v.boolean(), v.description('false: the platform keeps no alt text for this kind, though it does for others (X and Instagram videos); alt text given is not sent, and validation says so')),
+      true,
+    ),
   }),
   v.title('MediaKindRules'),
 )
@@ -58,7 +69,7 @@ export const MediaLimits = v.object({
   image: v.optional(v.pipe(v.nullable(MediaKindRules), v.description('What an uploaded image must be; null: the platform takes no images')), null),
   video: v.optional(v.pipe(v.nullable(MediaKindRules), v.description('What an uploaded video must be; null: the platform takes no videos')), null),
   mixed: v.optional(v.pipe(v.boolean(), v.description('false: one post holds images or a video, not both')), true),
-  alt_text_max: v.optional(v.pipe(v.nullable(Count('Characters')), v.description('The longest alt text the platform keeps; null: it has no alt text (what is given is not sent)')), null),
+  alt_text_max: v.optional(v.pipe(v.nullable(Count('Characters')), v.description('The longest alt text the platform keeps; null: it has no alt text (what is given is not sent, and validation says so)')), null),
   send: v.optional(
     v.pipe(
       v.picklist(MEDIA_DELIVERIES),

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { PlatformName } from './accounts.js'
-import { distinct, IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, Timestamp, TimestampInput, timestampInput } from './common.js'
+import { distinct, IdParams, listOf, NullableTimestamp, PageQueryEntries, PLATFORM_NAMES, ProblemFieldError, Timestamp, TimestampInput, timestampInput } from './common.js'
 import { AltText, MEDIA_TYPES } from './media.js'
 import { route } from './route.js'
 import { unknownWorkspace, WorkspaceFilter } from './workspaces.js'
@@ -345,6 +345,12 @@ export const TargetMeasure = v.pipe(
         }),
       ),
       v.description("The parts after the post on this platform (its version, overrides applied), each measured likewise; index as in a target's `parts`"),
+    ),
+    warnings: v.pipe(
+      v.array(ProblemFieldError),
+      v.description(
+        'What goes out on this platform otherwise than given, though the post is valid: `alt_text_not_sent` at an uploaded media (`#/media/0`, `#/thread/1/media/0`, `#/overrides/telegram/media/0`) whose alt text the platform has no place for. Empty: nothing',
+      ),
     ),
   }),
   v.title('TargetMeasure'),

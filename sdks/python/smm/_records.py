@@ -154,7 +154,9 @@ class PostValidation(Record):
     #: When it would be published, as create would store it (now when none was given).
     scheduled_at: str
     #: One per platform: `platform`, `length` (counted that platform's way) and `limit`, for "212/280";
-    #: `parts` measures its first comment and thread parts likewise (`index`, `kind`, `length`, `limit`).
+    #: `parts` measures its first comment and thread parts likewise (`index`, `kind`, `length`, `limit`);
+    #: `warnings` (`pointer`, `code`, `detail`) says what goes out there otherwise than given, though valid:
+    #: `alt_text_not_sent` at an uploaded media whose alt text the platform has no place for.
     targets: List[Record]
 
 

@@ -111,7 +111,7 @@ class Posts(unittest.TestCase):
         checked = self.smm.posts.validate(account_id=account.id, content="Hello there", platforms=["feed"], scheduled_at="2099-01-02T03:04:05Z")
         self.assertIsInstance(checked, smm.PostValidation)
         self.assertEqual(checked.to_dict(), {"valid": True, "scheduled_at": "2099-01-02T03:04:05.000Z",
-                                             "targets": [{"platform": "feed", "length": 11, "limit": 10000, "parts": []}]})
+                                             "targets": [{"platform": "feed", "length": 11, "limit": 10000, "parts": [], "warnings": []}]})
         with self.assertRaises(smm.ValidationError) as caught:
             self.smm.posts.validate(account_id=account.id, content="x", platforms=["myspace"])
         self.assertTrue(any(e["pointer"] == "#/platforms/0" for e in caught.exception.errors), caught.exception.errors)

@@ -217,7 +217,7 @@ class DaemonTest < Minitest::Test
                                      scheduled_at: "2099-01-02T03:04:05Z")
     assert_equal true, checked.valid
     assert_equal "2099-01-02T03:04:05.000Z", checked.scheduled_at
-    assert_equal [{ "platform" => "feed", "length" => 11, "limit" => 10_000, "parts" => [] }], checked.targets.map(&:to_h)
+    assert_equal [{ "platform" => "feed", "length" => 11, "limit" => 10_000, "parts" => [], "warnings" => [] }], checked.targets.map(&:to_h)
     error = assert_raises(Smm::ApiError) { @client.posts.validate(account_id: account.id, content: "x", platforms: ["myspace"]) }
     assert(error.errors.any? { |e| e["pointer"] == "#/platforms/0" }, error.problem.inspect)
     assert_empty @client.posts.list(account_id: account.id).to_a

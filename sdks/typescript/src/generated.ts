@@ -163,6 +163,8 @@ export interface MediaKindRules {
   types: string[]
   max?: number | null
   max_bytes?: number | null
+  /** The largest file of a type that has a limit of its own, by type (X: {"image/gif": 15728640}, against 5 MB for its other images); null: max_bytes for every type */
+  max_bytes_by_type?: Record<string, number> | null
   min_width?: number | null
   max_width?: number | null
   min_height?: number | null
@@ -172,6 +174,8 @@ export interface MediaKindRules {
   max_aspect_ratio?: number | null
   min_duration_ms?: number | null
   max_duration_ms?: number | null
+  /** false: the platform keeps no alt text for this kind, though it does for others (X and Instagram videos); alt text given is not sent, and validation says so */
+  alt_text?: boolean
 }
 
 export interface PlatformLimits {
@@ -199,7 +203,7 @@ export interface PlatformLimits {
     video?: MediaKindRules | null
     /** false: one post holds images or a video, not both */
     mixed?: boolean
-    /** The longest alt text the platform keeps; null: it has no alt text (what is given is not sent) */
+    /** The longest alt text the platform keeps; null: it has no alt text (what is given is not sent, and validation says so) */
     alt_text_max?: number | null
     /** How uploaded media reach the platform: upload (their bytes, by its upload API), url (it fetches their public URL, which must then be reachable from the internet), link (their URL goes in the text) */
     send?: "upload" | "url" | "link"
@@ -418,6 +422,12 @@ export interface TargetMeasure {
     kind: "first_comment" | "thread"
     length: number
     limit: number
+  }>
+  /** What goes out on this platform otherwise than given, though the post is valid: `alt_text_not_sent` at an uploaded media (`#/media/0`, `#/thread/1/media/0`, `#/overrides/telegram/media/0`) whose alt text the platform has no place for. Empty: nothing */
+  warnings: Array<{
+    pointer: string
+    code: string
+    detail: string
   }>
 }
 

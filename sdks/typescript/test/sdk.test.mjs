@@ -171,7 +171,7 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     await client.accounts.connect(own.id, { platform: 'feed' })
     const at = later(45)
     const valid = await client.posts.validate({ account_id: own.id, content: 'Hello there', platforms: ['feed'], scheduled_at: at })
-    assert.deepEqual(valid, { valid: true, scheduled_at: at.toISOString(), targets: [{ platform: 'feed', length: 11, limit: 10_000, parts: [] }] })
+    assert.deepEqual(valid, { valid: true, scheduled_at: at.toISOString(), targets: [{ platform: 'feed', length: 11, limit: 10_000, parts: [], warnings: [] }] })
     const error = await rejection(client.posts.validate({ account_id: own.id, platforms: ['nowhere'], media_urls: ['http://x'] }))
     assert.ok(error instanceof SmmApiError)
     assert.equal(error.status, 422)
