@@ -44,12 +44,55 @@ function tusUpload(t: TestDaemon, bytes: Buffer, metadata: Record<string, string
   })
 }
 
-describe('tus uploads', () => {
+/** Where one daemon keeps its media: its data dir, or a bucket; and what is kept there of unfinished uploads. */
+const ownStores = [
+  {
+    name: 'in its data dir',
+    async open() {
+      return {
+        options: {},
+        /** The files of unfinished uploads kept in the media store. */
+        async kept(t: TestDaemon) {
+          const dir = join(t.dataDir, 'media', 'uploads')
+          return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []
+        },
+        stop: async () => {},
+      }
+    },
+  },
+  {
+    name: 'in S3',
+    async open() {
+      const s3 = await startTestS3()
+      const spec = `s3://${s3.bucket}/solo`
+      const bucket = await openMediaStore(parseMediaStore(spec, ''), s3.env)
+      return {
+        options: { mediaStore: spec, overrides: { env: s3.env } },
+        async kept() {
+          const keys: string[] = []
+          for await (const key of bucket.list('uploads')) keys.push(key)
+          return keys
+        },
+        async stop() {
+          await bucket.close()
+          await s3.stop()
+        },
+      }
+    },
+  },
+]
+
+describe.each(ownStores)('tus uploads, the bytes $name', (where) => {
   let t: TestDaemon
+  let store: Awaited<ReturnType<(typeof ownStores)[number]['open']>>
   beforeAll(async () => {
-    t = await startTestDaemon({ backgroundWorkers: false, mediaLimits: { imageBytes: 2_000_000, videoBytes: 3_000_000 }, mediaQuotas: { standard: 6_000_000 } })
+    store = await where.open()
+    t = await startTestDaemon({ backgroundWorkers: false, mediaLimits: { imageBytes: 2_000_000, videoBytes: 3_000_000 }, mediaQuotas: { standard: 6_000_000 }, ...store.options })
   })
-  afterAll(() => t.stop())
+  afterAll(async () => {
+    await t?.stop()
+    await store?.stop()
+  })
 
   const tus = (method: string, path: string, headers: Record<string, string> = {}, raw?: Buffer) =>
     t.http.request(method, path, { key: t.key, headers: { ...TUS, ...headers }, raw })
@@ -58,11 +101,7 @@ describe('tus uploads', () => {
     tus('PATCH', path, { 'upload-offset': String(offset), 'content-type': type }, bytes)
   const listed = async () => ((await t.http.get('/v1/media?limit=100', { key: t.key })).body.data as { id: string }[]).map((m) => m.id)
   const owner = async () => (await t.daemon.store.users.owner())!.id
-  /** The pieces of unfinished uploads kept in the media store. */
-  const pieces = () => {
-    const dir = join(t.dataDir, 'media', 'uploads')
-    return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []
-  }
+  const pieces = () => store.kept(t)
   const cleanup = () => t.daemon.workers.find((w) => w.name === 'media-cleanup')!.tick!(t.clock.now())
 
   it('takes a file from tus-js-client in several PATCHes, and the last one names the media, checked as POST /v1/media checks it', async () => {
@@ -83,7 +122,7 @@ describe('tus uploads', () => {
     // The finished upload says where its media is; its pieces are gone.
     const head = await tus('HEAD', new URL(done.url).pathname)
     expect(head.headers).toMatchObject({ 'upload-offset': String(bytes.length), 'upload-length': String(bytes.length), 'smm-media-id': done.mediaId })
-    expect(pieces()).toEqual([])
+    expect(await pieces()).toEqual([])
   })
 
   it('speaks tus 1.0 on the wire: OPTIONS, creation, HEAD, offsets, versions and content types', async () => {
@@ -195,7 +234,7 @@ describe('tus uploads', () => {
     expect(done.offsets).toEqual([kept, bytes.length])
     const media = (await t.http.get(`/v1/media/${done.mediaId}`, { key: t.key })).body
     expect([media.bytes, media.sha256]).toEqual([bytes.length, sha(bytes)])
-    expect(pieces()).toEqual([])
+    expect(await pieces()).toEqual([])
   })
 
   it('removes an upload whose bytes are not what it said, and one terminated, and gives their storage back', async () => {
@@ -210,7 +249,7 @@ describe('tus uploads', () => {
 
     const dropped = (await create(bytes.length, `content_type ${b64('image/jpeg')}`)).headers.location!
     expect((await patch(dropped, 0, bytes.subarray(0, 8_000))).status).toBe(204)
-    expect(pieces()).not.toEqual([])
+    expect(await pieces()).not.toEqual([])
     const terminated = await tus('DELETE', dropped)
     expect([terminated.status, terminated.headers['tus-resumable']]).toEqual([204, '1.0.0'])
     expect((await tus('HEAD', dropped)).status).toBe(404)
@@ -220,7 +259,7 @@ describe('tus uploads', () => {
     expect(await t.daemon.store.media.usage(await owner())).toBe(usage)
     expect(await listed()).toEqual(before)
     await cleanup()
-    expect(pieces()).toEqual([])
+    expect(await pieces()).toEqual([])
   })
 
   it('removes unfinished uploads 24 hours after they began, and keeps them before', async () => {
@@ -233,7 +272,7 @@ describe('tus uploads', () => {
     t.clock.advance(DAY + 1)
     expect((await tus('HEAD', path)).status).toBe(404)
     await worker.tick!(t.clock.now())
-    expect(pieces()).toEqual([])
+    expect(await pieces()).toEqual([])
   })
 
   it('shows an upload to its owner only, and needs media:write', async () => {
