@@ -39,6 +39,13 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   perAddress: 256,
 }
 
+/** Why `host:port` could not be listened on, naming the flag that chose the port. */
+export function listenFailure(error: NodeJS.ErrnoException, host: string, port: number, flag: string): Error {
+  if (error.code === 'EADDRINUSE') return new Error(`${flag} ${port}: ${host}:${port} is already in use (another smm daemon?): stop it, or choose another ${flag}. (EADDRINUSE)`)
+  if (error.code === 'EACCES') return new Error(`${flag} ${port}: not allowed to listen on ${host}:${port}: ports below 1024 need privileges; choose another ${flag}. (EACCES)`)
+  return error
+}
+
 /** Logs a cut-off connection once per address, kind and minute: a flood must not flood the log. */
 function throttledLog(log: Logger) {
   const last = new Map<string, number>()

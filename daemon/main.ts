@@ -13,7 +13,7 @@ import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
 import { createHttpClient, DEFAULT_TIMEOUT_MS, type EgressOptions } from './egress.js'
 import { daemonLogger } from './log.js'
-import { DEFAULT_CONNECTION_LIMITS, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
+import { DEFAULT_CONNECTION_LIMITS, listenFailure, proxyListener, tlsListener, type ConnectionLimits, type Listener } from './listener.js'
 import { openMediaStore, parseMediaStore, type MediaStore } from './media/index.js'
 import { DEFAULT_MEDIA_LIMITS, DEFAULT_MEDIA_QUOTAS, type MediaLimits, type MediaQuotas } from './media/settings.js'
 import { createPlatformRegistry } from './platforms/index.js'
@@ -27,7 +27,7 @@ import { prepareDataDir } from './files.js'
 import { certificateExpiryGauge, ensureSelfSigned, loadTls, type TlsMaterial } from './tls.js'
 import type { Worker } from './worker.js'
 import { createWorkers } from './workers.js'
-import { closeMetricsServer, isLoopback, metricsServer } from './prometheus/listener.js'
+import { isLoopback, startMetricsListener, type MetricsListener } from './prometheus/listener.js'
 import { startPrometheus } from './prometheus/registry.js'
 import { instrumentStore } from './store/instrumented.js'
 
@@ -130,11 +130,7 @@ function displayHost(host: string): string {
 /** Listens on `host:port`; a port that cannot be had is an error naming the flag that chose it. */
 function listen(server: Listener['server'], host: string, port: number, flag = '--port'): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new Error(`${flag} ${port}: ${host}:${port} is already in use (another smm daemon?): stop it, or choose another ${flag}. (EADDRINUSE)`))
-      else if (error.code === 'EACCES') reject(new Error(`${flag} ${port}: not allowed to listen on ${host}:${port}: ports below 1024 need privileges; choose another ${flag}. (EACCES)`))
-      else reject(error)
-    })
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailure(error, host, port, flag)))
     server.listen(port, host, () => {
       server.removeAllListeners('error')
       resolve((server.address() as AddressInfo).port)
@@ -261,7 +257,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     // Counted only when a token is refreshed; registered now, so the series read 0 until then.
     oauthRefreshMetrics(prometheus)
   }
-  let metricsListener: http.Server | undefined
+  let metricsListener: MetricsListener | undefined
   try {
     await store.idempotency.abandonRunning()
     await store.webhookDeliveries.releaseLeases(clock.now())
@@ -327,8 +323,8 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     let metricsUrl: string | undefined
     if (prometheus) {
       const host = options.metricsHost ?? '127.0.0.1'
-      metricsListener = metricsServer(prometheus, log)
-      const port = await listen(metricsListener, host, options.metricsPort!, '--metrics-port')
+      metricsListener = await startMetricsListener(prometheus, log, host, options.metricsPort!)
+      const port = metricsListener.port
       metricsUrl = `http://${displayHost(host)}:${port}/metrics`
       if (!isLoopback(host)) {
         log.warn({ msg: `The metrics on ${host}:${port} are served to anyone who can reach that address, without authentication: keep it to a private network or firewall it.`, metrics_host: host })
@@ -364,7 +360,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
           await drain(listener, options.shutdownGraceMs ?? 10_000)
           await Promise.all(workers.map((w) => w.stop()))
           // Scraped to the last (a scrape during the drain sees it), then gone before the store.
-          if (metricsListener) await closeMetricsServer(metricsListener)
+          await metricsListener?.close()
           await store.close()
           await mediaStore.close()
           lock.release()
@@ -374,7 +370,7 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
       },
     }
   } catch (error) {
-    if (metricsListener) await closeMetricsServer(metricsListener)
+    await metricsListener?.close()
     await store.close()
     await mediaStore.close()
     lock.release()
