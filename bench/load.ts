@@ -40,12 +40,13 @@ function requireWrk(): void {
 }
 
 /** One wrk run: its summary, and the CPU it used (counted once it has exited and been reaped). */
-function wrk(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+function wrk(url: string, headers: Record<string, string>, connections: number, seconds: number, cpu?: number) {
   const args = ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', REPORT]
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`)
   const cpuBefore = reapedChildrenCpuMs()
   return new Promise<LoadResult>((resolve, reject) => {
-    const child = spawn('wrk', [...args, url], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const command = cpu === undefined ? ['wrk', ...args, url] : ['taskset', '-c', String(cpu), 'wrk', ...args, url]
+    const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk))
     child.stderr.on('data', (chunk: Buffer) => (out += chunk))
@@ -74,11 +75,12 @@ function wrk(url: string, headers: Record<string, string>, connections: number, 
  * send the next request as soon as the last one is answered, for `durationMs` (whole seconds),
  * after a warm-up run of `warmupMs`. A load generator in Node saturated before the daemon did
  * (each request cost it about what it cost the server), so it measured itself; wrk's cost per
- * request is a fraction of the server's, and is reported beside it to show so.
+ * request is a fraction of the server's, and is reported beside it to show so. `cpu` runs wrk
+ * on that CPU alone (Linux's taskset).
  */
-export async function load(url: string, options: { headers: Record<string, string>; connections: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+export async function load(url: string, options: { headers: Record<string, string>; connections: number; durationMs: number; warmupMs?: number; cpu?: number }): Promise<LoadResult> {
   requireWrk()
   const warmup = options.warmupMs ?? 1000
-  if (warmup > 0) await wrk(url, options.headers, options.connections, Math.max(1, Math.round(warmup / 1000)))
-  return wrk(url, options.headers, options.connections, Math.max(1, Math.round(options.durationMs / 1000)))
+  if (warmup > 0) await wrk(url, options.headers, options.connections, Math.max(1, Math.round(warmup / 1000)), options.cpu)
+  return wrk(url, options.headers, options.connections, Math.max(1, Math.round(options.durationMs / 1000)), options.cpu)
 }
