@@ -72,7 +72,7 @@ func TestADeliveryOfTheDaemonVerifies(t *testing.T) {
 	if err != nil || cleared.Description != nil || cleared.Enabled {
 		t.Fatalf("ClearDescription: %+v, %v", cleared, err)
 	}
-	listed, err := c.Webhooks.List(ctx, smm.ListParams{Limit: 100}).All(ctx)
+	listed, err := c.Webhooks.List(ctx, smm.WebhookListParams{Limit: 100}).All(ctx)
 	found := false
 	for _, w := range listed {
 		found = found || (w.ID == webhook.ID && w.Secret == "")

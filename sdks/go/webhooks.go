@@ -2,6 +2,7 @@ package smm
 
 import (
 	"context"
+	"net/url"
 	"time"
 )
 
@@ -77,9 +78,18 @@ type WebhookUpdateParams struct {
 // WebhooksService is /v1/webhooks.
 type WebhooksService struct{ c *Client }
 
-// List walks every endpoint, without secrets (GET /v1/webhooks).
-func (s *WebhooksService) List(ctx context.Context, p ListParams) *Pager[Webhook] {
-	return newPager[Webhook](s.c, "/v1/webhooks", nil, p.Limit)
+// WebhookListParams filters the endpoints listed.
+type WebhookListParams struct {
+	// WorkspaceID keeps one workspace's (default: those of every workspace where you are admin or owner).
+	WorkspaceID string
+	Limit       int
+}
+
+// List walks the endpoints of your workspaces, without secrets (GET /v1/webhooks).
+func (s *WebhooksService) List(ctx context.Context, p WebhookListParams) *Pager[Webhook] {
+	q := url.Values{}
+	setIf(q, "workspace_id", p.WorkspaceID)
+	return newPager[Webhook](s.c, "/v1/webhooks", q, p.Limit)
 }
 
 // Create registers an endpoint; the answer's Secret is shown this once (POST /v1/webhooks).

@@ -149,9 +149,9 @@ func TestWorkspacesMembersAndRoles(t *testing.T) {
 	}
 }
 
-func TestApprovalCommentsAndTheAuditLog(t *testing.T) {
+func TestApprovalCommentsTheAuditLogAndTheWorkspacesPostsWebhooksAndAnalytics(t *testing.T) {
 	ctx := context.Background()
-	_, c, member, me := ownerAndMember(t)
+	live, c, member, me := ownerAndMember(t)
 	boss, err := c.Me(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -216,5 +216,28 @@ func TestApprovalCommentsAndTheAuditLog(t *testing.T) {
 	}
 	if _, err := member.Workspaces.AuditLog(ctx, team.ID, smm.AuditLogParams{}).All(ctx); problemCode(err, 403) != "forbidden" {
 		t.Fatalf("an editor reading the audit log: %v", err)
+	}
+
+	// The workspace's posts and analytics are its members', its webhooks its admins'.
+	if listed, err := member.Posts.List(ctx, smm.PostListParams{WorkspaceID: team.ID}).All(ctx); err != nil || len(listed) != 1 || listed[0].ID != post.ID {
+		t.Fatalf("the workspace's posts: %+v, %v", listed, err)
+	}
+	report, err := member.Analytics.Get(ctx, smm.AnalyticsParams{WorkspaceID: team.ID, From: "2099-01-01", To: "2099-01-01"})
+	if err != nil || report.Totals.PostsScheduled != 1 {
+		t.Fatalf("the workspace's analytics: %+v, %v", report, err)
+	}
+	if mine, err := member.Analytics.Get(ctx, smm.AnalyticsParams{From: "2099-01-01", To: "2099-01-01"}); err != nil || mine.Totals.PostsScheduled != 0 {
+		t.Fatalf("the member's personal analytics: %+v, %v", mine, err)
+	}
+	hook := smm.WebhookCreateParams{URL: live.ReceiverURL, Events: []string{"webhook.test"}, WorkspaceID: team.ID}
+	if _, err := member.Webhooks.Create(ctx, hook); problemCode(err, 403) != "forbidden" {
+		t.Fatalf("an editor making a webhook: %v", err)
+	}
+	made, err := c.Webhooks.Create(ctx, hook)
+	if err != nil || made.WorkspaceID != team.ID {
+		t.Fatalf("a webhook in the workspace: %+v, %v", made, err)
+	}
+	if hooks, err := c.Webhooks.List(ctx, smm.WebhookListParams{WorkspaceID: team.ID}).All(ctx); err != nil || len(hooks) != 1 || hooks[0].ID != made.ID {
+		t.Fatalf("the workspace's webhooks: %+v, %v", hooks, err)
 	}
 }

@@ -79,7 +79,7 @@ class Workspaces(unittest.TestCase):
         with self.assertRaises(smm.NotFoundError):
             self.owner.workspaces.get(team.id)
 
-    def test_an_editors_post_goes_through_approval_with_comments_and_is_in_the_audit_log(self) -> None:
+    def test_an_editors_post_goes_through_approval_with_comments_into_the_audit_log_and_the_workspaces_lists(self) -> None:
         me = self.member.me()
         boss = self.owner.me()
         team, post = pending_post(self, self.owner, self.member, "Python approvals", "Please check")
@@ -107,6 +107,18 @@ class Workspaces(unittest.TestCase):
         self.assertEqual((entry.actor.type, entry.actor.user_id, entry.object.id), ("user", boss.id, post.id))
         with self.assertRaises(smm.PermissionDeniedError):
             next(self.member.workspaces.audit_log(team.id))
+
+        # The workspace's posts and analytics are its members', its webhooks its admins'.
+        self.assertEqual([p.id for p in self.member.posts.list(workspace_id=team.id)], [post.id])
+        day = {"from_": "2099-01-01", "to": "2099-01-01"}
+        self.assertEqual(self.member.analytics.get(workspace_id=team.id, **day).totals.posts_scheduled, 1)
+        self.assertEqual(self.member.analytics.get(**day).totals.posts_scheduled, 0)
+        hook = {"url": os.environ["SMM_TEST_RECEIVER_URL"], "events": ["webhook.test"], "workspace_id": team.id}
+        with self.assertRaises(smm.PermissionDeniedError):
+            self.member.webhooks.create(**hook)
+        made = self.owner.webhooks.create(**hook)
+        self.assertEqual(made.workspace_id, team.id)
+        self.assertEqual([w.id for w in self.owner.webhooks.list(workspace_id=team.id)], [made.id])
 
 
     def test_a_link_opens_the_page_without_a_key_until_it_is_revoked(self) -> None:

@@ -83,7 +83,7 @@ class WorkspacesTest < Minitest::Test
     api_error(404, "not_found") { @owner.workspaces.get(team.id) }
   end
 
-  def test_an_editors_post_goes_through_approval_with_comments_and_is_in_the_audit_log
+  def test_an_editors_post_goes_through_approval_with_comments_into_the_audit_log_and_the_workspaces_lists
     me = @member.me
     boss = @owner.me
     team, post = pending_post("Ruby approvals", "Please check")
@@ -104,6 +104,16 @@ class WorkspacesTest < Minitest::Test
     entry = @owner.workspaces.audit_log(team.id, kind: "post.approved", from: Time.utc(2000)).first
     assert_equal ["user", boss.id, post.id], [entry.actor.type, entry.actor.user_id, entry.object.id]
     api_error(403, "forbidden") { @member.workspaces.audit_log(team.id).first }
+
+    # The workspace's posts and analytics are its members', its webhooks its admins'.
+    assert_equal [post.id], @member.posts.list(workspace_id: team.id).map(&:id)
+    assert_equal 1, @member.analytics.get(workspace_id: team.id, from: "2099-01-01", to: "2099-01-01").totals.posts_scheduled
+    assert_equal 0, @member.analytics.get(from: "2099-01-01", to: "2099-01-01").totals.posts_scheduled
+    hook = { url: ENV.fetch("SMM_TEST_RECEIVER_URL"), events: ["webhook.test"], workspace_id: team.id }
+    api_error(403, "forbidden") { @member.webhooks.create(**hook) }
+    made = @owner.webhooks.create(**hook)
+    assert_equal team.id, made.workspace_id
+    assert_equal [made.id], @owner.webhooks.list(workspace_id: team.id).map(&:id)
   end
 
   def test_a_link_opens_the_page_without_a_key_until_it_is_revoked

@@ -335,7 +335,7 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
     return { team, post }
   }
 
-  test('takes an editor’s post through approval, with comments, and shows it in the audit log', async (t) => {
+  test('takes an editor’s post through approval, with comments, into the audit log and the workspace’s posts, webhooks and analytics', async (t) => {
     const member = new SmmClient({ apiKey: env.SMM_TEST_MEMBER_API_KEY })
     try {
       const me = await member.me()
@@ -361,6 +361,21 @@ describe('the TypeScript SDK against the daemon', { skip }, () => {
       const page = await client.workspaces.auditLogPage(team.id, { kind: 'post.approved', from: new Date(Date.now() - 3_600_000) })
       assert.deepEqual(page.data.map((e) => [e.actor.type, e.object.id]), [['user', post.id]])
       assert.equal((await rejection(member.workspaces.auditLogPage(team.id))).status, 403)
+
+      // The workspace's posts and analytics are its members', its webhooks its admins'.
+      const listed = []
+      for await (const p of member.posts.list({ workspace_id: team.id })) listed.push(p.id)
+      assert.deepEqual(listed, [post.id])
+      const range = { from: new Date(Date.parse(post.scheduled_at) - 86_400_000), to: new Date(Date.parse(post.scheduled_at) + 86_400_000) }
+      assert.equal((await member.analytics.get({ workspace_id: team.id, ...range })).totals.posts_scheduled, 1)
+      assert.equal((await member.analytics.get(range)).totals.posts_scheduled, 0)
+      const hook = { url: env.SMM_TEST_RECEIVER_URL, events: ['webhook.test'], workspace_id: team.id }
+      assert.equal((await rejection(member.webhooks.create(hook))).status, 403)
+      const made = await client.webhooks.create(hook)
+      assert.equal(made.workspace_id, team.id)
+      const hooks = []
+      for await (const w of client.webhooks.list({ workspace_id: team.id })) hooks.push(w.id)
+      assert.deepEqual(hooks, [made.id])
     } finally {
       member.close()
     }
