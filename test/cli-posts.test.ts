@@ -5,7 +5,16 @@ import { ManualClock } from '../src/time.js'
 import { cliHome, cliHomeFor, runCli, runInTerminal, type CliResult } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { loopbackPlatform, startLoopbackServer, type LoopbackServer } from './helpers/loopback-platform.js'
+import { png } from './helpers/media-files.js'
 import { feedAccount, liftLimits } from './helpers/posts.js'
+import type { Platform } from '../daemon/platforms/types.js'
+
+/** A platform that sends uploaded images and keeps no alt text (as Telegram). */
+const noAltText: Platform = {
+  ...loopbackPlatform('telegram', { idempotent: false }),
+  uploadsMedia: true,
+  limits: { text: { max: 2_000, count: 'utf16' }, media: { max: 10, image: { types: ['image/png'] }, alt_text_max: null } },
+}
 
 let t: TestDaemon
 let loop: LoopbackServer
@@ -20,7 +29,7 @@ beforeAll(async () => {
     clock: new ManualClock(Date.now()),
     allowPrivateNetwork: true,
     backgroundWorkers: false,
-    overrides: { egress: { ca: loop.ca }, platforms: [loopbackPlatform('discord', { idempotent: false, timeoutMs: 2_000 })] },
+    overrides: { egress: { ca: loop.ca }, platforms: [loopbackPlatform('discord', { idempotent: false, timeoutMs: 2_000 }), noAltText] },
   })
   await liftLimits(t)
   home = cliHomeFor(t)
@@ -139,6 +148,22 @@ describe('smm posts create', () => {
     expect(checked.stderr).toContain('--at: is more than 5 minutes in the past')
     expect(checked.stderr).toContain('--text: is 2001 characters; discord allows at most 2000')
     expect((await get(`/v1/posts?account_id=${dry}`)).data).toEqual([])
+  })
+})
+
+describe('smm posts create --dry-run, notes', () => {
+  it('says which media a platform would publish without their alt text, and still answers valid', async () => {
+    const account = (await t.http.post('/v1/accounts', { name: 'Noted' }, { key: t.key })).body.id
+    expect((await t.http.post(`/v1/accounts/${account}/connections`, { platform: 'telegram', credentials: { webhook_url: loop.url } }, { key: t.key })).status).toBe(201)
+    const photo = (await t.http.request('POST', '/v1/media', { key: t.key, raw: png(40, 40), headers: { 'content-type': 'image/png' } })).body
+    const dry = await smm(['posts', 'create', '--account', account, '--platform', 'telegram', '--text', 'A square', '--media', photo.id, '--alt', 'A grey square', '--dry-run'])
+    expect(dry).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `Valid: would go out now on telegram (8/2,000).
+Note: on telegram, #/media/0 has alt text, but telegram (loopback) has no alt text: this image goes out without it.
+`,
+    })
   })
 })
 

@@ -8,7 +8,7 @@ export interface MediaCopied {
 
 /**
  * Copies every object of one media store to another, a stream at a time (no object is held whole
- * in memory): the media's bytes (`media/…`) and the pieces of uploads under way (`uploads/…`).
+ * in memory): the media's bytes (`media/…`) and what uploads under way keep (`uploads/…`).
  * An object already in the target with the same size is left as it is, so a copy that stopped
  * halfway can be run again. `onObject` is told after each one.
  */
