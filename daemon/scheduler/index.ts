@@ -413,7 +413,7 @@ export class Scheduler {
       this.metrics.lateness.observe(Math.max(0, started - target.dueAt) / 1000)
       const outcome = await this.publish(target, claimed.connection)
       // An outcome known is kept until the database takes it (an outage delays it, never loses it).
-      const recorded = outcome !== undefined && (await whileUnavailable(() => this.settlements.add({ ...heldOf(target), outcome, at: clock.now() }), () => this.halted))
+      const recorded = outcome !== undefined && (await whileUnavailable(() => this.settlements.add({ postId: target.postId, platform: target.platform, claim: target.claim, outcome, at: clock.now() }), () => this.halted))
       // Not recorded: the lease ran out (this process was stopped, say) and the target was taken
       // over; what this attempt saw is stale, and the current holder's outcome stands.
       if (!outcome || !recorded) {

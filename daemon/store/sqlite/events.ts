@@ -30,10 +30,14 @@ export function eventsStore(db: Db) {
      * at all.
      */
     appendSync(workspaceId: string, type: EventType, data: unknown, now: number, by: Actor): StoredEvent {
+      return { id: this.appendJsonSync(workspaceId, type, JSON.stringify(data), now, by), workspaceId, type, data, actor: by, createdAt: now }
+    },
+    /** The same, with the data already in JSON (a burst's outcomes write the post twice, and serialize it once); answers the event's id. */
+    appendJsonSync(workspaceId: string, type: EventType, json: string, now: number, by: Actor): string {
       const id = newId('msg', now)
-      insert.run(id, workspaceId, type, JSON.stringify(data), actorJson(by), now)
+      insert.run(id, workspaceId, type, json, actorJson(by), now)
       queue.run(id)
-      return { id, workspaceId, type, data, actor: by, createdAt: now }
+      return id
     },
     async append(workspaceId: string, type: EventType, data: unknown, now: number, by: Actor): Promise<StoredEvent> {
       return this.appendSync(workspaceId, type, data, now, by)

@@ -185,8 +185,11 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       if (outcome.kind === 'published' && outcome.refreshed) {
         accounts.replaceCredentialsSync(record.post.account_id, platform, outcome.refreshed.sealedCredentials, outcome.refreshed.connectedAt)
       }
-      events.appendSync(record.workspaceId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', { ...record.post, platform }, at, SYSTEM)
-      if (final) events.appendSync(record.workspaceId, `post.${final.status}`, record.post, at, SYSTEM)
+      // The target's event is the post with its platform added last (as `{ ...post, platform }`
+      // would be): one serialization of the post for both events.
+      const post = JSON.stringify(record.post)
+      events.appendJsonSync(record.workspaceId, outcome.kind === 'published' ? 'post.target.published' : 'post.target.failed', `${post.slice(0, -1)},"platform":${JSON.stringify(platform)}}`, at, SYSTEM)
+      if (final) events.appendJsonSync(record.workspaceId, `post.${final.status}`, post, at, SYSTEM)
       // Published, partly published or failed alike, an evergreen series goes on: once, when the post enters its final state.
       if (entered.has(postId) && row.series_id) series.advanceSync(postId, at, SYSTEM)
     }
@@ -225,7 +228,21 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
       // A target asked for twice in one batch is claimed once.
       rows.delete(key)
       const post = posts.get(ref.postId)!
-      const claim = { ...row, user_id: post.user_id, content: post.content, media_urls: post.media_urls, media: post.media, thread: post.thread, first_comment: post.first_comment, overrides: post.overrides }
+      // Written out rather than spread (see claimedTargetOf).
+      const claim: ClaimRow = {
+        claim: row.claim,
+        attempts: row.attempts,
+        attempts_before_retry: row.attempts_before_retry,
+        next_attempt_at: row.next_attempt_at,
+        uncertain_since: row.uncertain_since,
+        user_id: post.user_id,
+        content: post.content,
+        media_urls: post.media_urls,
+        media: post.media,
+        thread: post.thread,
+        first_comment: post.first_comment,
+        overrides: post.overrides,
+      }
       // The parts an earlier attempt got out: the attempt resumes after them.
       return claimedTargetOf(ref, claim, hasPartRows(post, [row]) ? partsOfTarget.all(ref.postId, ref.platform).map(storedPartOf) : [])
     })
