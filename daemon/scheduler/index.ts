@@ -92,7 +92,12 @@ export interface TickResult {
   attempted: number
 }
 
-const BATCH = 500
+/**
+ * Posts claimed per statement. Each batch is one synchronous stretch on the event loop (about
+ * 3 ms on SQLite): small enough that the attempts and another account's posts are not held up
+ * for long by a burst's claims, large enough that a burst is a few commits per thousand posts.
+ */
+const CLAIM_BATCH = 128
 
 /** A connection and its credentials, opened for an attempt; or the outcome when it cannot be. */
 type Opened = { connection: StoredConnection; credentials: Record<string, unknown> } | AttemptOutcome
@@ -123,6 +128,10 @@ export class Scheduler {
   private started: Promise<void> | undefined
   /** The reservation loop while it runs, and the latest time a tick asked it to reserve by. */
   private reserving: Promise<number> | undefined
+  /** The claim loop while it runs, and the latest time a tick asked it to claim by. */
+  private claiming: Promise<{ claimed: number; missed: number; horizon: number }> | undefined
+  private claimHorizon = Number.NEGATIVE_INFINITY
+  private claimAsked = 0
   private horizon = Number.NEGATIVE_INFINITY
   private asked = 0
   private stopping = false
@@ -231,24 +240,10 @@ export class Scheduler {
     const result: TickResult = { claimed: 0, missed: 0, attempted: 0 }
     if (this.stopping) return result
     await this.recover(now, false)
-    const { store, clock } = this.deps
-    let horizon = now
-    for (;;) {
-      // A large burst takes a while to claim: what falls due meanwhile (another account's post a
-      // second in) is claimed with it, a quarter of each batch from the most recently due.
-      horizon = Math.max(horizon, clock.now())
-      const batch = await store.publishing.claimDue(horizon, BATCH, this.options.catchUpMs)
-      result.claimed += batch.claimed
-      result.missed += batch.missed
-      this.metrics.missed.inc(batch.missed)
-      if (batch.claimed < BATCH) break
-      // A large burst is claimed batch by batch; the first attempts need not wait for the last
-      // claim. The store answers at once (SQLite is synchronous), so without a turn of the event
-      // loop between batches the attempts could not run until the whole burst was claimed: a
-      // second of nothing published for every 80,000 posts, another account's included.
-      this.reserve(horizon).catch((error) => this.failed(error, 'reserve'))
-      await new Promise((resolve) => setImmediate(resolve))
-    }
+    const claimed = await this.claim(now)
+    result.claimed = claimed.claimed
+    result.missed = claimed.missed
+    const { horizon } = claimed
     // Armed for what falls due next while this tick works through what is due now: a post due
     // one second into a burst gets a tick of its own then, not when the burst is done.
     await this.rearm(false)
@@ -260,6 +255,46 @@ export class Scheduler {
     // in its queue would otherwise make ticks spin until they are attempted.
     if (!this.stopping) await this.rearm(result.claimed + result.attempted > 0)
     return result
+  }
+
+  /**
+   * Claims the posts due by `now`, or by a later time an overlapping tick asks for meanwhile: one
+   * loop at a time, however many ticks run, as the reservations are. A large burst is claimed
+   * batch by batch, and the first attempts need not wait for the last claim: the store answers
+   * at once (SQLite is synchronous), so the loop gives the event loop a turn after each batch,
+   * and the attempts (whose claims, feed items and outcomes each wait a turn for their batch)
+   * go on meanwhile. One loop and small batches keep that share fair: a post of another account
+   * falling due every few milliseconds starts a tick each, and each tick looping through the
+   * burst by itself made every turn a claim per tick, the attempts one step a turn.
+   */
+  private claim(now: number): Promise<{ claimed: number; missed: number; horizon: number }> {
+    this.claimHorizon = Math.max(this.claimHorizon, now)
+    this.claimAsked++
+    this.claiming ??= (async () => {
+      const { store, clock } = this.deps
+      const totals = { claimed: 0, missed: 0, horizon: this.claimHorizon }
+      try {
+        for (;;) {
+          // A large burst takes a while to claim: what falls due meanwhile (another account's post a
+          // second in) is claimed with it, a quarter of each batch from the most recently due.
+          const horizon = (totals.horizon = this.claimHorizon = Math.max(this.claimHorizon, clock.now()))
+          const asked = this.claimAsked
+          const batch = await store.publishing.claimDue(horizon, CLAIM_BATCH, this.options.catchUpMs)
+          totals.claimed += batch.claimed
+          totals.missed += batch.missed
+          this.metrics.missed.inc(batch.missed)
+          // Done, unless a tick asked again meanwhile (for a later time).
+          if (batch.claimed < CLAIM_BATCH && this.claimAsked === asked) break
+          this.reserve(horizon).catch((error) => this.failed(error, 'reserve'))
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+        return totals
+      } finally {
+        this.claiming = undefined
+        this.claimHorizon = Number.NEGATIVE_INFINITY
+      }
+    })()
+    return this.claiming
   }
 
   /**
