@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { VERSION } from '../src/config.js'
 import { systemClock, type Clock } from '../src/time.js'
+import { systemTimeZone } from '../src/zoned-time.js'
 import { createAiProvider } from './ai/index.js'
 import { createApp } from './app.js'
 import type { AppDeps, TransportPolicy } from './context.js'
@@ -335,8 +336,10 @@ export async function startDaemon(options: DaemonOptions, overrides: DaemonOverr
     listeningUrl = tls ? url : `https://${displayHost(options.host)}:${port}`
     // Only once the port is ours (a port in use is the commonest failure to start): a key made
     // before that would never be printed, and a first start happens once.
-    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-    const created = await store.bootstrapOwner({ name: ownerName(), timezone }, clock.now())
+    // ICU is asked for the host's time zone only on a first start: its answer maps about 5 MB
+    // of ICU's calendar and zone data into the process for good, and any other start needs none.
+    const noUserYet = (await store.users.count()) === 0
+    const created = noUserYet ? await store.bootstrapOwner({ name: ownerName(), timezone: systemTimeZone() || 'UTC' }, clock.now()) : undefined
 
     const workers = createWorkers(deps)
     if (overrides.backgroundWorkers ?? true) for (const worker of workers) worker.start()

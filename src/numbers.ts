@@ -1,24 +1,27 @@
 /**
  * How every number the CLI (and the calendar) shows is written: grouped the en-US way
  * (12,345), whatever the machine's locale, so that output reads the same everywhere and
- * scripts that scrape it see one format. Made once: a formatter is costly to build.
+ * scripts that scrape it see one format. Each formatter is made once, when first used: it is
+ * costly to build, and building one maps some 4 MB of ICU's locale data into the process for
+ * good, which a daemon that only writes numbers in error messages mostly never needs.
  */
-const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
-const ONE_DECIMAL = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+let whole: Intl.NumberFormat | undefined
+let oneDecimal: Intl.NumberFormat | undefined
+const oneDecimalFormat = () => (oneDecimal ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }))
 
 /** A count, grouped: `12,345`. */
 export function formatNumber(value: number): string {
-  return WHOLE.format(value)
+  return (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })).format(value)
 }
 
 /** A quantity to one decimal, grouped: `1,234.5`. */
 export function formatDecimal(value: number): string {
-  return ONE_DECIMAL.format(value)
+  return oneDecimalFormat().format(value)
 }
 
 /** A ratio as a percentage to one decimal: 0.875 is `87.5%`. */
 export function formatPercent(ratio: number): string {
-  return `${ONE_DECIMAL.format(ratio * 100)}%`
+  return `${oneDecimalFormat().format(ratio * 100)}%`
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 }

@@ -1,9 +1,10 @@
+import { graphemes } from '../../src/text-length.js'
+
 const ELLIPSIS = '…'
 // A sentence ends at closing punctuation followed by whitespace. Intl's sentence segmenter
 // also ends one at the "?" inside a URL's query, which would cut the link in half.
 const SENTENCE_END = /(?<=[.!?…。！？]["'”’)]*)\s+/gu
 const SPACE = /\s+/gu
-const graphemeSegmenter = new Intl.Segmenter('en', { granularity: 'grapheme' })
 
 /** The largest n in [0, max] for which ok(n) holds, assuming ok is true up to a point then false. */
 function largest(max: number, ok: (n: number) => boolean): number {
@@ -43,7 +44,7 @@ export function shorten(text: string, fits: (candidate: string) => boolean): str
   if (sentenceCut && sentenceCut.length * 2 >= wordCut.length) return sentenceCut
   if (wordCut) return wordCut
 
-  const glyphs = Array.from(graphemeSegmenter.segment(whole), (s) => s.segment)
+  const glyphs = Array.from(graphemes(whole), (s) => s.segment)
   const count = largest(glyphs.length, (n) => n === 0 || fits(glyphs.slice(0, n).join('') + ELLIPSIS))
   return glyphs.slice(0, count).join('') + ELLIPSIS
 }
