@@ -160,7 +160,9 @@ ${environmentHelp(DAEMON_ENVIRONMENT)}`
       process.once('SIGINT', () => resolve('SIGINT'))
     })
     // Loaded here, not at the top: `smm --help` and every other command stay free of the server.
-    const { startDaemon } = await import('../daemon/main.js')
+    const [{ startDaemon }, { holdHeapDown }] = await Promise.all([import('../daemon/main.js'), import('../daemon/heap.js')])
+    // This process is the daemon's: its heap is held near what the daemon needs (daemon/heap.ts).
+    holdHeapDown()
     const daemon = await startDaemon({
       dataDir: flags['data-dir'],
       databaseUrl: flags['database-url'],

@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { SEMI_SPACE_CAP_MB } from '../daemon/heap.js'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * Runs `body` in a fresh Node process (V8's flags are the whole process's, and this one is shared
+ * by other test files) after allocating enough that survives scavenges for V8 to grow its young
+ * generation as far as it may; prints the semi-space size it ended with, in MB.
+ */
+function semiSpaceAfter(body: string): number {
+  const code = `
+    import { getHeapSpaceStatistics } from 'node:v8'
+    import { Worker } from 'node:worker_threads'
+    import { afterWorkerOnline, holdHeapDown } from './daemon/heap.ts'
+    let kept = []
+    // In slices with the event loop turning between them, as the daemon's work is.
+    const churn = async () => {
+      for (let slice = 0; slice < 40; slice++) {
+        for (let i = 0; i < 50000; i++) { kept.push({ i, text: 'post ' + i }); if (kept.length > 50000) kept = [] }
+        await tick()
+      }
+    }
+    const tick = () => new Promise((resolve) => setImmediate(resolve))
+    const semiSpace = () => { const s = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space'); return Math.ceil((s.space_used_size + s.space_available_size) / 1048576) }
+    ${body}
+    for (let round = 0; round < 3; round++) await churn()
+    console.log(semiSpace())`
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+  expect(res.stderr).toBe('')
+  return Number(res.stdout.trim())
+}
+
+describe('the daemon holding its heap down', () => {
+  it('keeps the young generation at the cap, where V8 alone takes it to 16 MB', () => {
+    expect(semiSpaceAfter('')).toBe(16)
+    expect(semiSpaceAfter('holdHeapDown()')).toBeLessThanOrEqual(SEMI_SPACE_CAP_MB)
+  })
+
+  it('keeps it there after a Worker starts, whose isolate sets V8 back to growing it, once told it is online', () => {
+    const atCapThenWorker = `
+      holdHeapDown()
+      for (let round = 0; round < 3; round++) await churn()
+      const worker = new Worker('setTimeout(() => {}, 60000)', { eval: true })
+      await new Promise((resolve) => worker.once('online', resolve))
+      afterWorkerOnline()
+      worker.unref()`
+    expect(semiSpaceAfter(atCapThenWorker)).toBeLessThanOrEqual(SEMI_SPACE_CAP_MB)
+  })
+})
