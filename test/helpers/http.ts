@@ -25,7 +25,10 @@ export type ResponseCheck = (method: string, path: string, res: TestResponse) =>
  * every answer is checked as it arrives, and one that breaks the contract fails the request.
  */
 export function httpsClient(baseUrl: string, ca: string, check?: ResponseCheck) {
-  const agent = new https.Agent({ ca, keepAlive: true })
+  // A timeout lets Node's agent honour the daemon's `Keep-Alive: timeout=5` and drop an idle
+  // connection a second before the daemon closes it; without one (Node 20) the hint is ignored,
+  // and a request sent on a connection the daemon is closing meets ECONNRESET under load.
+  const agent = new https.Agent({ ca, keepAlive: true, timeout: 60_000 })
   const request = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers }
     let payload: string | Buffer | undefined = options.raw
