@@ -136,9 +136,9 @@ export async function benchAnalytics(): Promise<Record<string, number | string>>
     const { ms: seedMs, cpuMs: seedCpuMs, phases: seedPhases, accounts } = await seedInto(seed, seed.metrics, seed.publishing, userId, now)
     await seed.close()
     // The floor of point 3: the same writes into a fresh database whose analytics triggers are
-    // dropped, and whose metrics and publishing stores keep no rollups (migrations 15 and 16
-    // moved that bookkeeping from triggers into the store), so nothing but the posts, targets and
-    // snapshots themselves is written.
+    // dropped (the rollup journal's fold among them), and whose metrics and publishing stores keep
+    // no rollups (migrations 15 and 16 moved that bookkeeping from triggers into the store), so
+    // nothing but the posts, targets and snapshots themselves is written.
     const floorDir = mkdtempSync(join(tmpdir(), 'smm-bench-analytics-floor-'))
     const bare = openSqliteStore(join(floorDir, 'smm.db'))
     let floor: { ms: number; cpuMs: number; phases: string }

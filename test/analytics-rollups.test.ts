@@ -14,6 +14,8 @@ import { publishingStore } from '../daemon/store/sqlite/publishing.js'
 import { metricsStore } from '../daemon/store/sqlite/metrics.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
+import { FOLD_AT } from '../daemon/store/sqlite/migrations/0023-rollup-journal.js'
+import type { Aggregate } from '../daemon/store/port.js'
 import { migrations } from '../daemon/store/sqlite/schema.js'
 import { schemaVersion } from '../daemon/store/migrations.js'
 import type { PlatformName } from '../daemon/platforms/types.js'
@@ -314,6 +316,122 @@ describe('top_posts, walked down the ranking or read from the range', () => {
     expect(await topOf(start, last)).toEqual(expected(start, last))
     expect(await topOf(start + 100 * HOUR, start + 268 * HOUR)).toEqual(expected(start + 100 * HOUR, start + 268 * HOUR))
   })
+})
+
+describe('the rollup journal (migration 23)', () => {
+  it('folds into the rollups as it fills, and reports what the raw rows say before and after, over random writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-journal-'))
+    const s = openSqliteStore(join(dir, 'smm.db'))
+    onTestFinished(() => {
+      s.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
+    let seed = 11
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
+    const pick = <T>(items: readonly T[]) => items[Math.floor(rnd() * items.length)]!
+    const start = Date.parse('2026-03-01T00:00:00Z')
+    const days = 40
+    const user = await s.users.create({ name: 'journal', plan: 'enterprise', timezone: 'UTC' }, start)
+    const ws = personalWorkspaceId(user.id)
+    const by = { userId: user.id, keyId: null }
+    const accounts: string[] = []
+    for (let i = 0; i < 3; i++) accounts.push((await s.accounts.create(ws, user.id, `J${i}`, start)).id)
+    const platforms = ['feed', 'mastodon', 'bluesky'] as const
+    const journaled = () => s.db.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number
+    const folded = () => s.db.prepare('SELECT count(*) FROM analytics_hours').pluck().get() as number
+
+    // The figures a report must give, counted from the raw rows: per day, per platform, in all.
+    type Figures = { scheduled: number; published: number; failed: number; likes: number | null; impressions: number | null }
+    const raw = (accountId?: string, platform?: string) => {
+      const rows = s.db
+        .prepare(
+          `SELECT p.account_id, p.scheduled_at, t.platform, t.status, m.likes, m.impressions FROM posts p JOIN post_targets t ON t.post_id = p.id
+             LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
+            WHERE p.workspace_id = ? AND p.status NOT IN ('cancelled', 'draft', 'pending_approval', 'rejected')`,
+        )
+        .all(ws) as { account_id: string; scheduled_at: number; platform: string; status: string; likes: number | null; impressions: number | null }[]
+      const add = (into: Map<string | number, Figures>, key: string | number, r: (typeof rows)[number]) => {
+        const f = into.get(key) ?? into.set(key, { scheduled: 0, published: 0, failed: 0, likes: null, impressions: null }).get(key)!
+        f.scheduled++
+        f.published += Number(r.status === 'published')
+        f.failed += Number(r.status === 'failed')
+        if (r.likes !== null) f.likes = (f.likes ?? 0) + r.likes
+        if (r.impressions !== null) f.impressions = (f.impressions ?? 0) + r.impressions
+      }
+      const byDay = new Map<string | number, Figures>()
+      const byPlatform = new Map<string | number, Figures>()
+      for (const r of rows) {
+        if ((accountId && r.account_id !== accountId) || (platform && r.platform !== platform)) continue
+        add(byDay, Math.floor((r.scheduled_at - start) / DAY), r)
+        add(byPlatform, r.platform, r)
+      }
+      return { byDay, byPlatform }
+    }
+    const figuresOf = (a: Aggregate): Figures => ({ scheduled: a.scheduled, published: a.published, failed: a.failed, likes: a.likes, impressions: a.impressions })
+    const check = async () => {
+      expect(await s.analytics.drift()).toEqual(CONSISTENT)
+      for (const [accountId, platform] of [[undefined, undefined], [accounts[1], undefined], [undefined, 'mastodon'], [accounts[2], 'bluesky']] as const) {
+        const buckets = Array.from({ length: days }, (_, i) => ({ start: start + i * DAY, end: start + (i + 1) * DAY }))
+        const report = await s.analytics.report({ workspaceId: ws, from: start, to: start + days * DAY, buckets, accountId, platform, top: 3 })
+        const expected = raw(accountId, platform)
+        expect(new Map([...report.byBucket].map(([i, a]) => [i, figuresOf(a)]))).toEqual(expected.byDay)
+        expect(new Map(report.byPlatform.map((a) => [a.platform, figuresOf(a)]))).toEqual(expected.byPlatform)
+      }
+    }
+
+    // Posts on the hour and off it, on every account, then moved, redrawn and cancelled.
+    const posts: { id: string; version: number }[] = []
+    for (let i = 0; i < 900; i++) {
+      const chosen = platforms.filter(() => rnd() < 0.6)
+      const input = { workspaceId: ws, accountId: pick(accounts), content: `j${i}`, mediaUrls: [], platforms: chosen.length ? [...chosen] : ['feed' as const], scheduledAt: start + Math.floor(rnd() * days * DAY) }
+      const made = await s.posts.create(by, input, start - DAY)
+      posts.push({ id: made.post.id, version: made.version })
+    }
+    expect(journaled()).toBeGreaterThan(0)
+    await check()
+    for (const post of posts.slice(0, 100)) {
+      const changes = rnd() < 0.5 ? { scheduledAt: start + Math.floor(rnd() * days * DAY) } : { platforms: [pick(platforms)] }
+      const changed = await s.posts.update([ws], post.id, changes, post.version, start - DAY, null)
+      expect(changed.kind).toBe('ok')
+    }
+    for (const post of posts.slice(100, 140)) expect((await s.posts.cancel([ws], post.id, start - DAY, null)).kind).toBe('ok')
+    await check()
+
+    // Published in the scheduler's batches, some failing; then readings of the published ones.
+    const end = start + days * DAY
+    while ((await s.publishing.claimDue(end, 500, Number.MAX_SAFE_INTEGER)).claimed > 0);
+    const refs = await s.publishing.reserveDue(end, 100_000, 60_000)
+    for (let from = 0; from < refs.length; from += 200) {
+      const claimed = (await s.publishing.claimTargets(refs.slice(from, from + 200).map((ref) => ({ ref, now: end })), 60_000)).filter((c) => c !== undefined)
+      await s.publishing.settleAll(
+        claimed.map((c) => ({
+          postId: c.postId,
+          platform: c.platform,
+          claim: c.claim,
+          at: end + Math.floor(rnd() * 5_000),
+          outcome: rnd() < 0.1 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${c.postId}-${c.platform}`, url: null },
+        })),
+      )
+    }
+    await check()
+    const published = s.db.prepare("SELECT post_id AS postId, platform FROM post_targets WHERE status = 'published'").all() as { postId: string; platform: PlatformName }[]
+    for (let from = 0; from < published.length; from += 500) {
+      s.metrics.snapshotsSync(
+        published.slice(from, from + 500).flatMap((t) => [1, 2].map((k) => ({ ...t, takenAt: end + k * HOUR, metrics: { impressions: rnd() < 0.3 ? null : Math.floor(rnd() * 900), likes: Math.floor(rnd() * 40) * k, reposts: 0, replies: null, quotes: 0, clicks: null } }))),
+      )
+    }
+    // The journal has been folded on the way (the rollups hold rows only once it has) and holds some still.
+    expect(folded()).toBeGreaterThan(0)
+    expect(journaled()).toBeGreaterThan(0)
+    expect(journaled()).toBeLessThan(FOLD_AT)
+    await check()
+    const before = await s.analytics.report({ workspaceId: ws, from: start, to: end, buckets: [{ start, end }], top: 5 })
+    // Rows that change nothing fill the journal up to its size: it folds, and the figures stay.
+    s.db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO analytics_pending (workspace_id, account_id, platform, hour) SELECT ?, ?, 'feed', 0 FROM n`).run(FOLD_AT - journaled(), ws, accounts[0])
+    expect(journaled()).toBe(0)
+    await check()
+    expect(await s.analytics.report({ workspaceId: ws, from: start, to: end, buckets: [{ start, end }], top: 5 })).toEqual(before)
+  }, 90_000)
 })
 
 describe('medianOf', () => {

@@ -11,12 +11,11 @@ import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 export const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}) / ${HOUR_MS})`
 
 /**
- * The four rollup rows a target counts in, as SQL over `s.k` from FOUR_ROWS: its account's and
- * all accounts' ('*'), each for its platform and for all platforms ('*').
+ * The four rollup rows a target counts in, as SQL over `s.k`: its account's and all accounts'
+ * ('*'), each for its platform and for all platforms ('*'). A journal row is summed into them when
+ * the journal is folded (migration 23), and the store's recount expands it the same way.
  */
 export const FOUR_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s'
-export const rollupKeys = (post: string, platform: string) =>
-  `${post}.workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE ${post}.account_id END, CASE WHEN s.k & 2 THEN '*' ELSE ${platform} END, ${hourOf(`${post}.scheduled_at`)}`
 
 /** One (bucket, platform)'s sums, as the rollups keep them: each metric's count of reports beside its sum. */
 export type Sums = Record<(typeof ROLLUP_COLUMNS)[number], number>
@@ -39,6 +38,11 @@ export const ZERO_SUMS = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) a
 
 export function addSums(into: Sums, row: Sums): void {
   for (const c of ROLLUP_COLUMNS) into[c] += row[c]
+}
+
+/** Adds a journal row read as an array (its hour, its platform, then the rollup columns in order). */
+export function addChange(into: Sums, row: readonly unknown[]): void {
+  for (let i = 0; i < ROLLUP_COLUMNS.length; i++) into[ROLLUP_COLUMNS[i]!] += row[i + 2] as number
 }
 
 export function aggregateOf(s: Sums, medianDelayMs: number | null): Aggregate {
@@ -79,6 +83,20 @@ export function splitHours(buckets: { start: number; end: number }[]): { hours: 
     if (last * HOUR_MS < b.end) edges.push([i, last * HOUR_MS, b.end])
   })
   return { hours, edges }
+}
+
+/** The range of `hours` (from `splitHours`, in time order) that holds `hour`, by its first element; undefined for none. */
+export function rangeOf(hours: [number, number, number][], hour: number): number | undefined {
+  let lo = 0
+  let hi = hours.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const [index, first, last] = hours[mid]!
+    if (hour < first) hi = mid - 1
+    else if (hour >= last) lo = mid + 1
+    else return index
+  }
+  return undefined
 }
 
 export type Statement = ReturnType<Db['prepare']>

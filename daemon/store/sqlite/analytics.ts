@@ -1,8 +1,8 @@
 import { PLATFORM_NAMES } from '../../../src/api/common.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { addSums, aggregateOf, CODES, mediansOf, PLATFORM_CODE, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
+import { addChange, addSums, aggregateOf, CODES, FOUR_ROWS, mediansOf, PLATFORM_CODE, rangeOf, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
-import { ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
+import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 import type { ReportQuery, Aggregate, TopTarget, ReportRows } from '../port.js'
 import { EMPTY_AGGREGATE } from '../port.js'
@@ -33,7 +33,7 @@ const RANK_WALK_ABOVE = 2_000
 
 export function analyticsStore(db: Db) {
   // One set of statements per combination of filters, prepared on first use and kept.
-  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; edges: Statement; delays: Statement; ranked: Statement; recent: Statement }>()
+  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; pending: Statement; edges: Statement; delays: Statement; ranked: Statement; recent: Statement }>()
 
   function statements(q: ReportQuery) {
     const f = filterSql(q)
@@ -67,6 +67,14 @@ export function analyticsStore(db: Db) {
       SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
         FROM analytics_hours
        WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform = @rollupPlatform AND hour >= @s AND hour < @e`)
+    // What the journal holds still unfolded in the report's hours (migration 23): at most a couple
+    // of thousand rows, read once, as arrays (a row as an object costs several times more).
+    const pending = db
+      .prepare(`
+      SELECT hour, platform, ${ROLLUP_COLUMNS.join(', ')}
+        FROM analytics_pending
+       WHERE workspace_id = @workspaceId AND hour >= @firstHour AND hour < @lastHour${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`)
+      .raw()
     const edges = db.prepare(`WITH ${ranges} SELECT b.i AS bucket, t.platform, ${RAW_SUMS} FROM b ${rawTargets} GROUP BY b.i, t.platform`)
     // Exact medians from the published targets' delays alone, a narrow table in time order:
     // one bucket at a time (a range seek each), its delays handed over as one JSON array.
@@ -95,12 +103,20 @@ export function analyticsStore(db: Db) {
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
-    cache.set(key, (s = { groups, top, hours, edges, delays, ranked, recent }))
+    cache.set(key, (s = { groups, top, hours, pending, edges, delays, ranked, recent }))
     return s
   }
 
-  // Rollup rows whose targets all moved away stay, all zeros: they count nothing.
-  const kept = `SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours WHERE ${ROLLUP_COLUMNS.join(' <> 0 OR ')} <> 0`
+  // The rollups with the journal's rows added (migration 23). Rollup rows whose targets all moved
+  // away stay, all zeros: they count nothing.
+  const kept = `
+    SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+      FROM (SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours
+            UNION ALL
+            SELECT workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE account_id END, CASE WHEN s.k & 2 THEN '*' ELSE platform END, hour, ${ROLLUP_COLUMNS.join(', ')}
+              FROM analytics_pending, ${FOUR_ROWS})
+     GROUP BY 1, 2, 3, 4
+    HAVING ${ROLLUP_COLUMNS.map((c) => `sum(${c}) <> 0`).join(' OR ')}`
   const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
     SELECT (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_HOURS}) EXCEPT ${kept}))
          + (SELECT count(*) FROM (${kept} EXCEPT SELECT * FROM (${EXPECTED_HOURS}))) AS hours,
@@ -148,11 +164,13 @@ export function analyticsStore(db: Db) {
           const total = { ...ZERO_SUMS }
           const byPlatform = new Map<PlatformName, Sums>()
           const byBucket = new Map<number, Sums>()
+          const sumsOf = (into: Map<number, Sums> | Map<PlatformName, Sums>, key: number | PlatformName) => {
+            const map = into as Map<number | PlatformName, Sums>
+            return map.get(key) ?? map.set(key, { ...ZERO_SUMS }).get(key)!
+          }
           const add = (into: Map<number, Sums> | Map<PlatformName, Sums>, key: number | PlatformName, row: Sums) => {
             // Rows whose targets all moved away stay, all zeros: they count nothing.
-            if (!row.scheduled) return
-            const map = into as Map<number | PlatformName, Sums>
-            addSums(map.get(key) ?? map.set(key, { ...ZERO_SUMS }).get(key)!, row)
+            if (row.scheduled) addSums(sumsOf(into, key), row)
           }
           const series = q.platform ?? '*'
           for (const [bucket, s0, e0] of split.hours) add(byBucket, bucket, s.hours.get({ ...params, rollupPlatform: series, s: s0, e: e0 }) as Sums)
@@ -166,6 +184,17 @@ export function analyticsStore(db: Db) {
           }
           if (whole.edges.length) {
             for (const row of s.edges.all({ ...params, ranges: JSON.stringify(whole.edges) }) as SumRow[]) add(byPlatform, row.platform, row)
+          }
+          // The journal's rows still unfolded, each a change to the whole hours that hold it.
+          const journal = s.pending.all({ ...params, firstHour: Math.floor(q.from / HOUR_MS), lastHour: Math.ceil(q.to / HOUR_MS) }) as [number, PlatformName, ...number[]][]
+          if (journal.length) {
+            for (const row of journal) {
+              const bucket = rangeOf(split.hours, row[0])
+              if (bucket !== undefined) addChange(sumsOf(byBucket, bucket), row)
+              if (rangeOf(whole.hours, row[0]) !== undefined) addChange(sumsOf(byPlatform, row[1]), row)
+            }
+            // What the journal took back from the rollups (a post cancelled or moved) may leave nothing.
+            for (const map of [byBucket, byPlatform] as Map<unknown, Sums>[]) for (const [key, sums] of map) if (!sums.scheduled) map.delete(key)
           }
           for (const sums of byPlatform.values()) addSums(total, sums)
           const medians = mediansOf(s.delays, params, q.buckets)

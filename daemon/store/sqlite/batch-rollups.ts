@@ -1,5 +1,5 @@
 import type { PlatformName } from '../../platforms/types.js'
-import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
+import { hourOf } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 
@@ -14,17 +14,18 @@ function statements(db: Db) {
       `INSERT OR IGNORE INTO analytics_deferred (post_id, platform, status, published_at)
        SELECT t.post_id, t.platform, t.status, t.published_at FROM json_each(?) j JOIN post_targets t ON t.post_id = j.value ->> 0 AND t.platform = j.value ->> 1`,
     ),
-    // The trigger's own upsert (migrations 0010, 0013), its rows summed over the batch.
+    // The trigger's own journal row (migration 23), for each target of the batch whose counts moved.
     sum: db.prepare<[], void>(
-      `INSERT INTO analytics_hours (workspace_id, account_scope, platform, hour, published, failed)
-       SELECT ${rollupKeys('p', 't.platform')},
-              sum((t.status = 'published') - (d.status = 'published')), sum((t.status = 'failed') - (d.status = 'failed'))
-         FROM ${CHANGED} ${LIVE_POST}, ${FOUR_ROWS}
-        WHERE p.status NOT IN ${UNCOUNTED_STATUSES} AND ${COUNTED_CHANGE}
-        GROUP BY 1, 2, 3, 4
-       ON CONFLICT (workspace_id, account_scope, platform, hour) DO UPDATE SET published = published + excluded.published, failed = failed + excluded.failed`,
+      `INSERT INTO analytics_pending (workspace_id, account_id, platform, hour, published, failed)
+       SELECT p.workspace_id, p.account_id, t.platform, ${hourOf('p.scheduled_at')},
+              (t.status = 'published') - (d.status = 'published'), (t.status = 'failed') - (d.status = 'failed')
+         FROM ${CHANGED} ${LIVE_POST}
+        WHERE p.status NOT IN ${UNCOUNTED_STATUSES} AND ((d.status = 'published') <> (t.status = 'published') OR (d.status = 'failed') <> (t.status = 'failed'))`,
     ),
-    dropDelays: db.prepare<[], void>(`DELETE FROM publish_delays WHERE (post_id, platform) IN (SELECT d.post_id, d.platform FROM ${CHANGED} WHERE ${COUNTED_CHANGE})`),
+    // Only a target published before the batch has a delay to drop.
+    dropDelays: db.prepare<[], void>(
+      `DELETE FROM publish_delays WHERE (post_id, platform) IN (SELECT d.post_id, d.platform FROM ${CHANGED} WHERE d.status = 'published' AND ${COUNTED_CHANGE})`,
+    ),
     addDelays: db.prepare<[], void>(
       `INSERT INTO publish_delays (workspace_id, scheduled_at, post_id, platform, account_id, delay)
        SELECT p.workspace_id, p.scheduled_at, t.post_id, t.platform, p.account_id, t.published_at - p.scheduled_at
@@ -37,11 +38,12 @@ function statements(db: Db) {
 
 /**
  * Runs `write`, which changes the given targets (and may change anything else), inside the
- * caller's transaction, and adds to the analytics rollups what it changed in those targets, once
- * per rollup row: the row trigger on targets skips them meanwhile (migration 16). A batch of
- * outcomes in a burst shares its hour and account, so forty targets cost four upserts, not 160.
- * The rollups end exactly as the trigger would have left them, target by target, as long as the
- * targets are not deleted within `write` (a settlement never deletes one).
+ * caller's transaction, and adds to the analytics rollups what it changed in those targets: the
+ * row trigger on targets skips them meanwhile (migration 16), and the batch writes their rollup
+ * journal rows (migration 23) and publish delays in one statement each, where the trigger would
+ * run its statements once per target. The rollups end exactly as the trigger would have left
+ * them, target by target, as long as the targets are not deleted within `write` (a settlement
+ * never deletes one).
  */
 export type BatchRollups = <T>(targets: readonly { postId: string; platform: PlatformName }[], write: () => T) => T
 

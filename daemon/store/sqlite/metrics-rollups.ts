@@ -1,16 +1,17 @@
 import type { Db } from './db.js'
-import { FOUR_ROWS, rollupKeys } from './analytics-rollups.js'
+import { hourOf } from './analytics-rollups.js'
 import { UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 
 // What new latest counts (target_metrics) do to the analytics rollups, for a whole batch of
 // readings at once. Migration 6's row triggers did this for every snapshot: four rollup upserts
 // and the ranking's delete and insert each, one statement at a time. Migration 15 drops them;
 // the metrics store hands each batch's newest readings here before it writes them, and three
-// statements compare them with the counts they replace: the rollups get one upsert per row
-// whose sums move (a row untouched when nothing it counts changed), the ranking one write per
-// target whose engagements changed. The figures are the triggers' own: a live post's target adds
-// its latest counts to its hour's four rows (its account and all accounts, its platform and all
-// platforms) and ranks by its engagements; a draft's, a cancelled post's or one awaiting approval's counts nowhere.
+// statements compare them with the counts they replace: the rollup journal (migration 23) gets
+// one row per target whose counts move (none when nothing it counts changed), the ranking one
+// write per target whose engagements changed. The figures are the triggers' own: a live post's
+// target adds its latest counts to its hour's four rows (its account and all accounts, its
+// platform and all platforms) and ranks by its engagements; a draft's, a cancelled post's or one
+// awaiting approval's counts nowhere.
 
 /** A target's newest reading of a batch, as its target_metrics row would hold it. */
 export type LatestRow = [
@@ -42,7 +43,7 @@ function countsOf(m: string): [string, string][] {
   ]
 }
 
-const CHANGES = countsOf('n').map(([column, now], i) => [column, `sum((${now}) - (${countsOf('o')[i]![1]}))`] as const)
+const CHANGES = countsOf('n').map(([column, now], i) => [column, `(${now}) - (${countsOf('o')[i]![1]})`] as const)
 
 /**
  * The batch's readings (n) of live posts' targets (p) that replace the latest counts (o: none,
@@ -64,14 +65,12 @@ export function metricsRollups(db: Db) {
       PRIMARY KEY (post_id, platform)
     ) WITHOUT ROWID`)
   const stage = db.prepare<LatestRow, void>(`INSERT INTO temp.latest_batch VALUES (${new Array(10).fill('?').join(', ')})`)
-  const addToHours = db.prepare(`
-    INSERT INTO analytics_hours (workspace_id, account_scope, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
-    SELECT ${rollupKeys('p', 'n.platform')},
-           ${CHANGES.map(([, sum]) => sum).join(', ')}
-      ${REPLACING(`\n  CROSS JOIN ${FOUR_ROWS}`)}
-     GROUP BY 1, 2, 3, 4
-    HAVING ${CHANGES.map(([, sum]) => `${sum} <> 0`).join(' OR ')}
-    ON CONFLICT (workspace_id, account_scope, platform, hour) DO UPDATE SET ${CHANGES.map(([c]) => `${c} = ${c} + excluded.${c}`).join(', ')}`)
+  // One journal row (migration 23) for each target whose counts move.
+  const journal = db.prepare(`
+    INSERT INTO analytics_pending (workspace_id, account_id, platform, hour, ${CHANGES.map(([c]) => c).join(', ')})
+    SELECT p.workspace_id, p.account_id, n.platform, ${hourOf('p.scheduled_at')},
+           ${CHANGES.map(([, change]) => change).join(', ')}
+      ${REPLACING()} AND (${CHANGES.map(([, change]) => `${change} <> 0`).join(' OR ')})`)
   // The ranking holds the latest engagements of each live target that has any.
   const rank = db.prepare(`
     INSERT INTO top_targets (workspace_id, engagements, post_id, platform, scheduled_at, account_id)
@@ -94,7 +93,7 @@ export function metricsRollups(db: Db) {
     beforeLatest(rows: LatestRow[]): void {
       if (!rows.length) return
       for (const row of rows) stage.run(...row)
-      addToHours.run()
+      journal.run()
       rank.run()
       unrank.run()
       clear.run()
