@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import ipaddr from 'ipaddr.js'
 import type { Logger } from 'pino'
+import { afterWorkerOnline } from '../heap.js'
 import { listenFailure } from '../listener.js'
 import { processRegistry, type Prometheus } from './registry.js'
 
@@ -85,6 +86,8 @@ export function startMetricsListener(prometheus: Prometheus, log: Logger, host: 
       .metrics()
       .finally(() => (collecting = undefined)))
   const thread = new Worker(THREAD, { eval: true, workerData: { host, port } })
+  // Its isolate's start puts V8's young-generation growth back; the daemon holds it down again.
+  thread.once('online', afterWorkerOnline)
   const exited = new Promise<void>((done) => thread.once('exit', () => done()))
   let closed: Promise<void> | undefined
   return new Promise((resolve, reject) => {
