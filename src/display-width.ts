@@ -6,16 +6,13 @@
  * every column after it.
  */
 
+import { graphemes } from './text-length.js'
+
 // Text of which every code point is a cluster of its own, one column wide: printable ASCII, the
 // Latin-1 and Latin Extended letters (all precomposed; not the soft hyphen, which takes none),
 // dashes, quotes, bullets and the like, and ↵. Most posts are made only of these; measuring or
 // cutting them needs no segmenting, whose break rules take ICU about 30 ms to load.
 export const SINGLE_COLUMN = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u024f\u2010-\u2027\u2030-\u203b\u21b5]*$/
-
-// Made the first time a text with other characters is measured: building it loads ICU's break
-// rules, which a command printing a table of such text never needs.
-let segmenter: Intl.Segmenter | undefined
-const graphemes = () => (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }))
 
 // Clusters made only of these take no column: controls, combining marks, joiners and selectors.
 const ZERO_WIDTH = /^[\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]+$/u
@@ -70,7 +67,7 @@ export function graphemeWidth(cluster: string): number {
 export function displayWidth(text: string): number {
   if (SINGLE_COLUMN.test(text)) return text.length
   let width = 0
-  for (const { segment } of graphemes().segment(text)) width += graphemeWidth(segment)
+  for (const { segment } of graphemes(text)) width += graphemeWidth(segment)
   return width
 }
 
@@ -86,7 +83,7 @@ export function clipToWidth(text: string, width: number): string {
     kept = text.slice(0, width - 1)
   } else {
     let used = 0
-    for (const { segment: cluster } of graphemes().segment(text)) {
+    for (const { segment: cluster } of graphemes(text)) {
       const w = graphemeWidth(cluster)
       if (used + w > width - 1) break
       kept += cluster

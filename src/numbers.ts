@@ -7,11 +7,12 @@
  */
 let whole: Intl.NumberFormat | undefined
 let oneDecimal: Intl.NumberFormat | undefined
+const wholeFormat = () => (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }))
 const oneDecimalFormat = () => (oneDecimal ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }))
 
 /** A count, grouped: `12,345`. */
 export function formatNumber(value: number): string {
-  return (whole ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })).format(value)
+  return wholeFormat().format(value)
 }
 
 /** A quantity to one decimal, grouped: `1,234.5`. */

@@ -9,7 +9,7 @@ import type { PlatformLimits, TextLimits } from './api/platforms.js'
 // for nothing).
 let segmenter: Intl.Segmenter | undefined
 
-/** The user-perceived characters of a text, in order. */
+/** The user-perceived characters of a text, in order: the one segmenter every count and cut uses. */
 export const graphemes = (text: string): Intl.Segments => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text)
 const utf8 = new TextEncoder()
 
