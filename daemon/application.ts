@@ -79,8 +79,47 @@ function respond(ctx: Koa.Context): void {
     return
   }
   const json = JSON.stringify(body)
-  if (!res.headersSent) ctx.length = Buffer.byteLength(json)
+  // Koa's `ctx.length = …`, straight to Node: Koa's setter makes two arrays to set one header.
+  if (!res.headersSent && !res.hasHeader('transfer-encoding')) res.setHeader('content-length', Buffer.byteLength(json))
   res.end(json)
+}
+
+/** A value Koa answers as JSON: an object or array of JSON's own kind (not a Buffer, stream, Blob or Response). */
+function isPlainJson(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null
+}
+
+const JSON_TYPE = /\bjson\b/i
+
+/**
+ * Koa's `response.body` setter, with the case of nearly every answer taken first: a plain object
+ * or array replacing no body or another such value. Koa's own setter tests it against every other
+ * kind of body (a string, a Buffer, a stream, a Blob, a Response), removes a `Content-Length`,
+ * then reads and sets the type through its header helpers (arrays made per header set); this one
+ * does what those steps amount to for JSON, straight on Node's response: the status 200 unless one
+ * was set, no `Content-Length` (respond sets it), and `application/json` unless the type set
+ * already names JSON (`application/problem+json`). Any other body goes to Koa's setter.
+ */
+function jsonFirst(response: Koa['response']): void {
+  const koa = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(response), 'body')!
+  const set = koa.set!
+  Object.defineProperty(response, 'body', {
+    get: koa.get,
+    set(this: Koa.Response & { _body: unknown; _explicitStatus?: boolean }, value: unknown) {
+      const original = this._body
+      if (!isPlainJson(value) || (original !== undefined && original !== null && !isPlainJson(original))) return set.call(this, value)
+      this._body = value
+      if (!this._explicitStatus) this.status = 200
+      const res = this.res
+      if (res.headersSent) return
+      if (res.hasHeader('content-length')) res.removeHeader('content-length')
+      const type = res.getHeader('content-type')
+      if (typeof type !== 'string' || !JSON_TYPE.test(type.split(';', 1)[0]!)) res.setHeader('content-type', 'application/json; charset=utf-8')
+    },
+    configurable: true,
+  })
 }
 
 /**
@@ -94,6 +133,11 @@ function respond(ctx: Koa.Context): void {
  * `on-finished` listener, set by Koa's response when the body is assigned, to destroy it.
  */
 export class Application<S> extends Koa<S> {
+  constructor(options?: { proxy?: boolean }) {
+    super(options)
+    jsonFirst(this.response)
+  }
+
   handleRequest(ctx: Koa.ParameterizedContext<S>, fnMiddleware: (ctx: Koa.ParameterizedContext<S>) => Promise<unknown>): Promise<void> {
     ctx.res.statusCode = 404
     return fnMiddleware(ctx)
