@@ -57,7 +57,6 @@ export type TransportPolicy = { mode: 'tls' } | { mode: 'proxy'; trustedProxies:
 /** What middleware leaves on `ctx.state` for the layers below it. */
 export interface State {
   requestId: string
-  startedAt: number
   clientIp: string
   principal?: Principal
   /** The handler of the request's route, found by the route table before the body is read. */
