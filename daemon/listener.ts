@@ -155,11 +155,26 @@ function unusedConnections() {
         if (unused.get(key) === socket) unused.delete(key)
       })
     },
-    /** A request arrived on this socket (the TLS socket over the accepted one has the same peer). */
-    used(socket: net.Socket) {
-      if (served.has(socket)) return
+    /**
+     * A request arrived on this socket (the TLS socket over the accepted one has the same peer):
+     * true if it is the socket's first.
+     */
+    used(socket: net.Socket): boolean {
+      if (served.has(socket)) return false
       served.add(socket)
       unused.delete(peer(socket))
+      return true
+    },
+    /**
+     * `handler`, noting first each request's socket as used (and, on its first request,
+     * `first`). One listener: every 'request' listener added to a server is one more call, and
+     * with more than one Node copies the listener list, on every request.
+     */
+    wrap(handler: RequestListener, first?: (socket: net.Socket) => void): RequestListener {
+      return (req, res) => {
+        if (this.used(req.socket)) first?.(req.socket)
+        handler(req, res)
+      }
     },
     closeAll() {
       for (const socket of unused.values()) socket.destroy()
@@ -200,8 +215,20 @@ const checkEvery = (limits: ConnectionLimits) => Math.max(10, Math.min(1_000, Ma
 export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Logger, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Listener {
   const report = throttledLog(log)
   const connectionsCheckingInterval = checkEvery(limits)
-  const secure = https.createServer({ cert: tls.cert, key: tls.key, connectionsCheckingInterval }, handler)
-  const plain = http.createServer({ connectionsCheckingInterval }, rejectPlainHttp(log))
+  const unused = unusedConnections()
+  // Node's headersTimeout starts with a request's first byte; until a connection sends one, it
+  // may idle no longer than a request's headers may take (plus two checks of Node's, so that a
+  // half-sent request gets Node's 408 rather than this silent close).
+  const awaitingRequest = new WeakMap<net.Socket, () => void>()
+  const firstRequest = (socket: net.Socket) => {
+    const idle = awaitingRequest.get(socket)
+    if (!idle) return
+    awaitingRequest.delete(socket)
+    socket.removeListener('timeout', idle)
+    socket.setTimeout(0)
+  }
+  const secure = https.createServer({ cert: tls.cert, key: tls.key, connectionsCheckingInterval }, unused.wrap(handler, firstRequest))
+  const plain = http.createServer({ connectionsCheckingInterval }, unused.wrap(rejectPlainHttp(log)))
   for (const s of [secure, plain]) {
     tune(s, limits)
     s.on('clientError', onClientError(report))
@@ -214,10 +241,6 @@ export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Log
     report('tls handshake failed', socket.remoteAddress, { err: error.message })
     raw.get(peer(socket))?.socket.destroy()
   })
-  // Node's headersTimeout starts with a request's first byte; until a connection sends one, it
-  // may idle no longer than a request's headers may take (plus two checks of Node's, so that a
-  // half-sent request gets Node's 408 rather than this silent close).
-  const awaitingRequest = new WeakMap<net.Socket, () => void>()
   secure.on('secureConnection', (socket: tls.TLSSocket) => {
     const connection = raw.get(peer(socket))
     if (connection) clearTimeout(connection.handshake)
@@ -229,16 +252,7 @@ export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Log
     socket.setTimeout(limits.headersMs + 2 * connectionsCheckingInterval)
     socket.once('timeout', idle)
   })
-  secure.prependListener('request', (req: http.IncomingMessage) => {
-    const idle = awaitingRequest.get(req.socket)
-    if (!idle) return
-    awaitingRequest.delete(req.socket)
-    req.socket.removeListener('timeout', idle)
-    req.socket.setTimeout(0)
-  })
   const admit = perAddressCap(limits.perAddress, report)
-  const unused = unusedConnections()
-  for (const s of [secure, plain]) s.prependListener('request', (req: http.IncomingMessage) => unused.used(req.socket))
   const server = net.createServer((socket) => {
     socket.on('error', (error) => log.debug({ msg: 'socket error', err: error.message }))
     if (!admit(socket)) return
@@ -279,11 +293,10 @@ export function tlsListener(tls: TlsMaterial, handler: RequestListener, log: Log
 
 /** Plain HTTP for use behind a TLS-terminating proxy; the app admits only trusted proxies. */
 export function proxyListener(handler: RequestListener, log: Logger, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Listener {
-  const server = http.createServer({ connectionsCheckingInterval: checkEvery(limits) }, handler)
+  const unused = unusedConnections()
+  const server = http.createServer({ connectionsCheckingInterval: checkEvery(limits) }, unused.wrap(handler))
   tune(server, limits)
   server.on('clientError', onClientError(throttledLog(log)))
-  const unused = unusedConnections()
   server.on('connection', (socket: net.Socket) => unused.accepted(socket))
-  server.prependListener('request', (req: http.IncomingMessage) => unused.used(req.socket))
   return { server, httpServers: [server], closeUnused: () => unused.closeAll() }
 }
