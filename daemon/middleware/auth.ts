@@ -3,6 +3,7 @@ import { hasApiKeyShape, hashApiKey, isWellFormedApiKey } from '../../src/api-ke
 import { ApiError, invalidToken } from '../../src/errors.js'
 import type { Clock } from '../../src/time.js'
 import type { AppDeps, State } from '../context.js'
+import { lastUseDue } from '../store/index.js'
 import { counterChildren, metricSet } from '../prometheus/registry.js'
 import { rateLimitedTotal } from './rate-limit.js'
 
@@ -75,8 +76,9 @@ export function authenticate(deps: AppDeps): Koa.Middleware<State> {
     if (!header) failure = ['missing', 'Missing Authorization header: send "Authorization: Bearer <API key>".']
     else if (!match) failure = ['malformed', 'Malformed Authorization header: expected "Bearer <API key>".']
     else if (!hasApiKeyShape(match[1]!)) failure = ['malformed', MALFORMED]
+    const now = deps.clock.now()
     if (failure === undefined) {
-      const found = await deps.store.apiKeys.authenticate(hashApiKey(match![1]!), deps.clock.now())
+      const found = await deps.store.apiKeys.authenticate(hashApiKey(match![1]!), now)
       // The checksum tells a mistyped key from an unknown one, so it is checked only for a key
       // the store does not know: every key it knows was made here, well-formed. (On every
       // request it cost a CRC32 and its base62, about 5 % of the daemon's own work.)
@@ -102,7 +104,9 @@ export function authenticate(deps: AppDeps): Koa.Middleware<State> {
       limiter.fail(address)
       throw invalidToken(problem)
     }
-    await deps.store.apiKeys.touch(ctx.state.principal!, deps.clock.now())
+    // Once a minute per key: not a call, and not a wait, on every request.
+    const principal = ctx.state.principal!
+    if (lastUseDue(principal, now)) await deps.store.apiKeys.touch(principal, now)
     return next()
   }
   // Not async: an open path passes straight on, its promise not wrapped in another.

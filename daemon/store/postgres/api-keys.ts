@@ -2,15 +2,12 @@ import { timingSafeEqual } from 'node:crypto'
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../../src/api-key.js'
 import type { NewKeySecret } from '../../../src/api/api-keys.js'
 import { newId } from '../../../src/ids.js'
-import type { Actor, ApiKeysStore, NewApiKey } from '../port.js'
+import { lastUseDue, type Actor, type ApiKeysStore, type NewApiKey } from '../port.js'
 import { appendEvent } from './events.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
 import type { Queryable, Sql } from './connect.js'
 import { membershipRows } from './workspaces.js'
 import type { MembershipRow } from '../rows.js'
-
-// last_used_at is written at most once a minute per key, as on SQLite.
-const LAST_USED_RESOLUTION_MS = 60_000
 
 /**
  * Creates a key on `q` (a transaction) and returns it with its secret, the only time the secret
@@ -73,7 +70,7 @@ export function apiKeysStore(sql: Sql): ApiKeysStore {
       return principalOf(row, entry.memberships)
     },
     async touch(principal, now) {
-      if (principal.lastUsedAt !== null && now - principal.lastUsedAt < LAST_USED_RESOLUTION_MS) return
+      if (!lastUseDue(principal, now)) return
       await sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${principal.key.id}`
     },
     async get(userId, id) {

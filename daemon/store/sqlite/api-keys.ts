@@ -5,13 +5,9 @@ import type { ApiKey, NewKeySecret } from '../../../src/api/api-keys.js'
 import type { CommitSignal } from './commits.js'
 import type { Db } from './db.js'
 import { keyFromRow, principalOf, type HashRow, type KeyRow } from '../rows.js'
-import type { Actor, Principal, NewApiKey, KeyRejection } from '../port.js'
+import { lastUseDue, type Actor, type Principal, type NewApiKey, type KeyRejection } from '../port.js'
 import type { eventsStore } from './events.js'
 import { membershipsOf } from './workspaces.js'
-
-// last_used_at is written at most once a minute per key: exact enough to spot an unused key,
-// and it keeps a write off nearly every authenticated request.
-const LAST_USED_RESOLUTION_MS = 60_000
 
 export function apiKeysStore(db: Db, commits: CommitSignal, events: ReturnType<typeof eventsStore>) {
   const insert = db.prepare<[string, string, string, string, string, string, number, number | null], void>(
@@ -109,7 +105,7 @@ export function apiKeysStore(db: Db, commits: CommitSignal, events: ReturnType<t
 
     /** Records a use of the key, at most once a minute. */
     async touch(principal: Principal, now: number): Promise<void> {
-      if (principal.lastUsedAt !== null && now - principal.lastUsedAt < LAST_USED_RESOLUTION_MS) return
+      if (!lastUseDue(principal, now)) return
       touch.run(now, principal.key.id)
     },
 
