@@ -10,11 +10,33 @@ import { requestMetrics } from './http-metrics.js'
  */
 export function requestLog(deps: AppDeps, routeOf: (path: string, method: string) => string | undefined): Koa.Middleware<State> {
   const measured = deps.prometheus && requestMetrics(deps.prometheus, routeOf)
-  return async (ctx, next) => {
-    // Timed only for what reads the time: the metrics, or a log at `info` (the level is read once,
-    // so a request's line and its timing agree).
-    const logged = deps.log.isLevelEnabled('info')
-    const started = measured || logged ? performance.now() : 0
+  // Timed, and awaited, only for what reads the time: the metrics, or a log at `info` (the level
+  // is read once a request, so its line and its timing agree). Otherwise nothing is left to do
+  // once the request is answered, and its promise is handed on rather than wrapped in another.
+  const timed = async (ctx: Koa.ParameterizedContext<State>, next: Koa.Next, logged: boolean) => {
+    const started = performance.now()
+    try {
+      await next()
+    } finally {
+      const ms = performance.now() - started
+      measured?.(ctx, ms / 1000)
+      // Below `info` the line is not made at all: its fields are read only to be written.
+      if (logged) {
+        deps.log.info({
+          msg: 'request',
+          req_id: ctx.state.requestId,
+          method: ctx.method,
+          // The route pattern, not the raw URL: a query string is the caller's and may hold anything.
+          route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 100) / 100,
+          key_id: ctx.state.principal?.key.id,
+          ip: ctx.state.clientIp,
+        })
+      }
+    }
+  }
+  return (ctx, next) => {
     ctx.state.requestId = newId('req')
     // Lowercase and straight to Node, as the RateLimit fields (see rateLimitHeaders).
     ctx.res.setHeader('x-request-id', ctx.state.requestId)
@@ -22,27 +44,7 @@ export function requestLog(deps: AppDeps, routeOf: (path: string, method: string
     // HTML), and no cache keeps it unless its route says so (feeds): most are one key's owner's.
     ctx.res.setHeader('x-content-type-options', 'nosniff')
     ctx.res.setHeader('cache-control', 'no-store')
-    try {
-      await next()
-    } finally {
-      if (measured || logged) {
-        const ms = performance.now() - started
-        measured?.(ctx, ms / 1000)
-        // Below `info` the line is not made at all: its fields are read only to be written.
-        if (logged) {
-          deps.log.info({
-            msg: 'request',
-            req_id: ctx.state.requestId,
-            method: ctx.method,
-            // The route pattern, not the raw URL: a query string is the caller's and may hold anything.
-            route: (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? ctx.path,
-            status: ctx.status,
-            ms: Math.round(ms * 100) / 100,
-            key_id: ctx.state.principal?.key.id,
-            ip: ctx.state.clientIp,
-          })
-        }
-      }
-    }
+    const logged = deps.log.isLevelEnabled('info')
+    return measured || logged ? timed(ctx, next, logged) : next()
   }
 }
