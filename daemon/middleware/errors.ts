@@ -16,18 +16,18 @@ export function toApiError(error: unknown): ApiError {
 
 /** Renders every error as RFC 9457 problem+json. A 5xx says nothing of internals; the log does. */
 export function errorRenderer(deps: AppDeps): Koa.Middleware<State> {
-  return async (ctx, next) => {
-    try {
-      await next()
-    } catch (thrown) {
-      const error = toApiError(thrown)
-      if (!(thrown instanceof ApiError) || error.status >= 500) {
-        deps.log.error({ req_id: ctx.state.requestId, err: thrown }, 'request failed')
-      }
-      ctx.status = error.status
-      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value)
-      ctx.type = 'application/problem+json'
-      ctx.body = error.toProblem(ctx.state.requestId)
+  const render = (ctx: Koa.ParameterizedContext<State>, thrown: unknown) => {
+    const error = toApiError(thrown)
+    if (!(thrown instanceof ApiError) || error.status >= 500) {
+      deps.log.error({ req_id: ctx.state.requestId, err: thrown }, 'request failed')
     }
+    ctx.status = error.status
+    for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value)
+    ctx.type = 'application/problem+json'
+    ctx.body = error.toProblem(ctx.state.requestId)
   }
+  // Not async: `next()` is always a promise (Koa's composition turns a throw into a rejection),
+  // and a handler on its rejection costs a promise where an async function awaiting it also
+  // keeps its frame to resume.
+  return (ctx, next) => next().catch((thrown: unknown) => render(ctx, thrown))
 }
