@@ -27,6 +27,8 @@ function semiSpaceMb(): number {
 }
 
 let held = false
+/** How many streams of bytes (media uploads) are running: see `whileStreaming`. */
+let streams = 0
 
 /**
  * V8 multiplies the semi-spaces by the growth factor when enough has survived its scavenges;
@@ -60,5 +62,31 @@ export function holdHeapDown(): () => void {
     observer.disconnect()
     setFlagsFromString('--heap-growing-percent=0')
     setFlagsFromString('--semi-space-growth-factor=2')
+  }
+}
+
+/**
+ * While bytes stream through the daemon, the old generation may grow to this many times what
+ * survived its last full collection: V8's own largest factor for a heap this size.
+ */
+export const STREAMING_OLD_SPACE_GROWTH_PERCENT = 300
+
+/**
+ * Runs `work`, which streams bytes through the daemon (a media upload's body). Each chunk of such
+ * a body is a fresh buffer outside V8's heap, which V8 counts against the old generation's limit
+ * until a scavenge frees it. With that limit held at 50 % over a heap of about 20 MB, an upload
+ * started a full collection every 10 to 20 MB of it (about 30 for 256 MB: a third of the daemon's
+ * CPU for the upload, docs/benchmarks.md). While any such work runs, a full collection sets the
+ * limit at four times what survived instead (V8's own choice varies with its measured speeds,
+ * down to 1.5 times under load); the hold is back once the last one ends, from the next full
+ * collection on. In a process whose heap is not held down, it only runs `work`.
+ */
+export async function whileStreaming<T>(work: () => Promise<T>): Promise<T> {
+  if (!held) return work()
+  if (streams++ === 0) setFlagsFromString(`--heap-growing-percent=${STREAMING_OLD_SPACE_GROWTH_PERCENT}`)
+  try {
+    return await work()
+  } finally {
+    if (--streams === 0 && held) setFlagsFromString(`--heap-growing-percent=${OLD_SPACE_GROWTH_PERCENT}`)
   }
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SEMI_SPACE_CAP_MB } from '../daemon/heap.js'
+import { OLD_SPACE_GROWTH_PERCENT, SEMI_SPACE_CAP_MB, STREAMING_OLD_SPACE_GROWTH_PERCENT } from '../daemon/heap.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -48,5 +48,27 @@ describe('the daemon holding its heap down', () => {
       afterWorkerOnline()
       worker.unref()`
     expect(semiSpaceAfter(atCapThenWorker)).toBeLessThanOrEqual(SEMI_SPACE_CAP_MB)
+  })
+
+  it('lets the old generation grow four times over while bytes stream through, and holds it again once they stop', () => {
+    // Full collections before two overlapping streams, during the second, once it ended while
+    // the first still runs, and after both: V8 prints the factor each sets the next limit by.
+    const code = `
+      import { holdHeapDown, whileStreaming } from './daemon/heap.ts'
+      holdHeapDown()
+      gc()
+      let end
+      const first = whileStreaming(() => new Promise((resolve) => (end = resolve)))
+      await whileStreaming(async () => gc())
+      gc()
+      end()
+      await first
+      gc()`
+    const res = spawnSync(process.execPath, ['--expose-gc', '--trace-gc-verbose', '--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+    expect(res.stderr).toBe('')
+    const factors = [...res.stdout.matchAll(/\[HeapController\] Limit: .*\((\d+\.\d)\)$/gm)].map((m) => Number(m[1]))
+    const held = 1 + OLD_SPACE_GROWTH_PERCENT / 100
+    const streaming = 1 + STREAMING_OLD_SPACE_GROWTH_PERCENT / 100
+    expect(factors).toEqual([held, streaming, streaming, held])
   })
 })

@@ -6,6 +6,7 @@ import { newId } from '../../src/ids.js'
 import { formatSize } from '../../src/numbers.js'
 import { toPage } from '../../src/pagination.js'
 import type { AppDeps, Ctx } from '../context.js'
+import { whileStreaming } from '../heap.js'
 import { ingest, isMediaType, unsupportedType, type UploadCap } from '../media/ingest.js'
 import { mediaKey, MediaNotFoundError } from '../media/port.js'
 import { limitFor } from '../media/settings.js'
@@ -81,7 +82,7 @@ export function mediaRoutes(router: ApiRouter, deps: AppDeps): void {
     const type = declaredType(ctx)
     const { media, cap } = await reserveUpload(deps, principal, type, contentLength(ctx), query.alt_text ?? null, (m, quota) => store.media.reserve(principal.user.id, m, quota, clock.now()))
     try {
-      const facts = await ingest(ctx.req, type, cap, deps.media.store, mediaKey(media.id))
+      const facts = await whileStreaming(() => ingest(ctx.req, type, cap, deps.media.store, mediaKey(media.id)))
       const made = await store.media.complete(media.id, facts, clock.now())
       if (!made) throw new Error(`media ${media.id} was removed while it was being uploaded`)
       ctx.status = 201

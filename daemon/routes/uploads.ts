@@ -5,6 +5,7 @@ import { MEDIA_ID_HEADER, TUS_EXTENSIONS, TUS_VERSION, UPLOADS_PATH } from '../.
 import { ApiError, badRequest, invalidField, notFound } from '../../src/errors.js'
 import { newId } from '../../src/ids.js'
 import type { AppDeps, Ctx } from '../context.js'
+import { whileStreaming } from '../heap.js'
 import { inspection, isMediaType, unsupportedType } from '../media/ingest.js'
 import { mediaKey, STREAM_AHEAD_BYTES, UploadClaimLost } from '../media/port.js'
 import { patchBytes } from '../media/resumable.js'
@@ -164,7 +165,7 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
     const token = claim.lease
     let bytes: number
     try {
-      bytes = await deps.media.store.writeUpload(upload.id, offset, token, Readable.from(patchBytes(ctx.req, upload.length - offset, keep), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }))
+      bytes = await whileStreaming(() => deps.media.store.writeUpload(upload.id, offset, token, Readable.from(patchBytes(ctx.req, upload.length - offset, keep), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES })))
     } catch (error) {
       await store.media.unlockUpload(upload.id, lease)
       if (!ctx.req.complete) ctx.set('Connection', 'close')
@@ -196,7 +197,7 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
           yield chunk
         }
       }
-      await deps.media.store.assembleUpload(upload.id, upload.length, token, key, upload.contentType, checked)
+      await whileStreaming(() => deps.media.store.assembleUpload(upload.id, upload.length, token, key, upload.contentType, checked))
       let facts
       try {
         facts = check.facts()
