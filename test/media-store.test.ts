@@ -154,6 +154,20 @@ describe.each(backends)('the media store on $name', (backend) => {
     await store.delete(key)
   })
 
+  it('makes the media of an upload checked on the way in without a check, and refuses one whose bytes fall short', async () => {
+    const id = 'upl_01TESTUPLOADUNCHECKED0000000'
+    await store.writeUpload(id, 0, 50, text('checked '))
+    await store.writeUpload(id, 8, 51, text('already'))
+    const key = mediaKey('med_01TESTUPLOADUNCHECKED0000000')
+    await expect(store.assembleUpload(id, 20, 51, key, 'image/png')).rejects.toThrow(`upload ${id}`)
+    expect(await store.size(key)).toBeUndefined()
+    await store.assembleUpload(id, 15, 51, key, 'image/png')
+    expect(await text2(await store.get(key))).toBe('checked already')
+    await store.removeUpload(id)
+    expect(await text2(await store.get(key))).toBe('checked already')
+    await store.delete(key)
+  })
+
   it('never lets a claim that lapsed change what a later claim reads, even while it is still writing', async () => {
     const id = 'upl_01TESTUPLOADLAPSED000000000'
     await store.writeUpload(id, 0, 40, text('hello, '))

@@ -237,6 +237,42 @@ describe.each(ownStores)('tus uploads, the bytes $name', (where) => {
     expect(await pieces()).toEqual([])
   })
 
+  it('checks an upload resumed after the daemon restarted as it checks one sent whole', async () => {
+    const video = mp4(640, 360, 4_000, { padding: 600_000 })
+    const image = jpeg(300, 200, 50_000)
+    const send = async (bytes: Buffer, type: string, cuts: number[]) => {
+      const path = (await create(bytes.length, `content_type ${b64(type)}`)).headers.location!
+      let last
+      for (const [i, from] of cuts.entries()) {
+        // The daemon restarts between the first PATCH and the second: what it learned of the bytes so far is gone.
+        if (i === 1) await t.restart()
+        last = await patch(path, from, bytes.subarray(from, cuts[i + 1] ?? bytes.length))
+        expect(last.status).toBe(204)
+      }
+      return (await t.http.get(`/v1/media/${last!.headers['smm-media-id']}`, { key: t.key })).body
+    }
+    expect(await send(video, 'video/mp4', [0, 250_000, 400_000])).toMatchObject({ bytes: video.length, sha256: sha(video), width: 640, height: 360, duration_ms: 4_000 })
+    // Cut inside the first bytes the type is read from, and again.
+    expect(await send(image, 'image/jpeg', [0, 1_000, 30_000])).toMatchObject({ bytes: image.length, sha256: sha(image), width: 300, height: 200 })
+    expect(await pieces()).toEqual([])
+  })
+
+  it('refuses, at the last PATCH, bytes cut short or not what the upload said, however they were sent', async () => {
+    const whole = jpeg(64, 64, 20_000)
+    const cut = whole.subarray(0, whole.length - 2_000)
+    for (const [bytes, type, code] of [
+      [cut, 'image/jpeg', 'media_unreadable'],
+      [whole, 'image/png', 'media_type_mismatch'],
+    ] as const) {
+      // The first bytes in PATCHes of 1,000, so that the type is read across five of them, then the rest.
+      const path = (await create(bytes.length, `content_type ${b64(type)}`)).headers.location!
+      for (let from = 0; from < 5_000; from += 1_000) expect((await patch(path, from, bytes.subarray(from, from + 1_000))).status).toBe(204)
+      const answer = await patch(path, 5_000, bytes.subarray(5_000))
+      expect([answer.status, answer.body.code]).toEqual([422, code])
+      expect((await tus('HEAD', path)).status).toBe(404)
+    }
+  })
+
   it('removes an upload whose bytes are not what it said, and one terminated, and gives their storage back', async () => {
     const before = await listed()
     const usage = await t.daemon.store.media.usage(await owner())

@@ -82,7 +82,7 @@ function videoReader() {
   }
 }
 
-/** The checks of an upload's bytes, made as they go by: `open` them, pass them all on, then ask `facts`. */
+/** The checks of an upload's bytes, made as they go by: `open` them (or `pass` them in stretches), then ask `facts` (or `finish`). */
 export interface Inspection {
   /**
    * Reads the first bytes and checks the type they are (it must be the one declared: 422
@@ -90,14 +90,24 @@ export interface Inspection {
    * counted (past the cap, its error), hashed and read for its dimensions or movie header.
    */
   open(source: AsyncIterable<Buffer>): Promise<AsyncGenerator<Buffer>>
+  /**
+   * Answers every byte of `source`, one more stretch of the upload's bytes (a tus PATCH's), each
+   * taken as `open` takes it before it is handed on. The type is read once the first bytes have
+   * gone by, and a wrong one is kept for `finish`: what a PATCH brings is stored whatever it is.
+   */
+  pass(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer>
+  /** How many bytes have gone by. */
+  readonly bytes: number
   /** What the bytes were, once they have all gone by: 422 `media_unreadable` if cut short or damaged. */
   facts(): MediaFacts
+  /** `facts` of bytes that went by through `pass`, their type checked first as `open` checks it. */
+  finish(): Promise<MediaFacts>
 }
 
 /**
- * The checks POST /v1/media and the last tus PATCH make on a file's bytes: the type read from
- * the first bytes, the size, SHA-256, and an image's dimensions or a video's dimensions and
- * length, each read by a library made for it, without holding the file whole in memory.
+ * The checks POST /v1/media and tus uploads make on a file's bytes: the type read from the first
+ * bytes, the size, SHA-256, and an image's dimensions or a video's dimensions and length, each
+ * read by a library made for it, without holding the file whole in memory.
  */
 export function inspection(declared: MediaType, cap: UploadCap): Inspection {
   const hash = createHash('sha256')
@@ -120,11 +130,40 @@ export function inspection(declared: MediaType, cap: UploadCap): Inspection {
     } else video!.push(chunk)
     return chunk
   }
+  /** The type the first bytes are, against the one declared. */
+  const checkType = async (first: Buffer) => {
+    if (first.length === 0) throw new ApiError(422, 'media_empty', 'The body is empty: send the bytes of the file.')
+    const sniffed = await fileTypeFromBuffer(first)
+    const actual = sniffed && mediaTypeOf(sniffed.mime)
+    if (actual !== declared) {
+      const what = actual ? (isMediaType(actual) ? actual : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
+      throw new ApiError(422, 'media_type_mismatch', `The body was sent as ${declared}, but its bytes are ${what}. Send it with its own Content-Type${actual && isMediaType(actual) ? ` (${actual})` : ''}.`)
+    }
+  }
+  // For `pass`: the first bytes until the type is read, then what reading it found.
+  let start: Buffer[] | undefined = []
+  let typeChecked: Promise<unknown> | undefined
+  const readType = () => (typeChecked ??= checkType(Buffer.concat(start!)).then(() => undefined, (error: unknown) => error))
+
+  const facts = (): MediaFacts => {
+    const sha256 = hash.digest('hex')
+    if (video) return { contentType: declared, bytes: total, sha256, ...video.facts(declared, total) }
+    const whole = Buffer.concat(head)
+    head = []
+    let size: { width?: number; height?: number }
+    try {
+      size = imageSize(whole)
+    } catch (error) {
+      throw unreadable(declared, `its header cannot be read (${(error as Error).message})`)
+    }
+    if (!endsWhole(declared, tail, total, whole)) throw unreadable(declared, 'it is cut short (its end marker is missing)')
+    return { contentType: declared, bytes: total, sha256, width: size.width ?? null, height: size.height ?? null, durationMs: null }
+  }
 
   return {
     async open(source) {
       const chunks = source[Symbol.asyncIterator]()
-      const start: Buffer[] = []
+      const first: Buffer[] = []
       let seen = 0
       let ended = false
       while (seen < SNIFF_BYTES) {
@@ -133,36 +172,37 @@ export function inspection(declared: MediaType, cap: UploadCap): Inspection {
           ended = true
           break
         }
-        start.push(next.value)
+        first.push(next.value)
         seen += next.value.length
       }
-      const first = Buffer.concat(start)
-      if (first.length === 0) throw new ApiError(422, 'media_empty', 'The body is empty: send the bytes of the file.')
-      const sniffed = await fileTypeFromBuffer(first)
-      const actual = sniffed && mediaTypeOf(sniffed.mime)
-      if (actual !== declared) {
-        const what = actual ? (isMediaType(actual) ? actual : `${actual}, not a type smm takes`) : 'no image or video format smm knows'
-        throw new ApiError(422, 'media_type_mismatch', `The body was sent as ${declared}, but its bytes are ${what}. Send it with its own Content-Type${actual && isMediaType(actual) ? ` (${actual})` : ''}.`)
-      }
+      const whole = Buffer.concat(first)
+      await checkType(whole)
       return (async function* () {
-        yield take(first)
+        yield take(whole)
         if (ended) return
         for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield take(next.value)
       })()
     },
-    facts() {
-      const sha256 = hash.digest('hex')
-      if (video) return { contentType: declared, bytes: total, sha256, ...video.facts(declared, total) }
-      const whole = Buffer.concat(head)
-      head = []
-      let size: { width?: number; height?: number }
-      try {
-        size = imageSize(whole)
-      } catch (error) {
-        throw unreadable(declared, `its header cannot be read (${(error as Error).message})`)
+    async *pass(source) {
+      for await (const chunk of source) {
+        if (start) {
+          start.push(chunk)
+          if (total + chunk.length >= SNIFF_BYTES) {
+            await readType()
+            start = undefined
+          }
+        }
+        yield take(chunk)
       }
-      if (!endsWhole(declared, tail, total, whole)) throw unreadable(declared, 'it is cut short (its end marker is missing)')
-      return { contentType: declared, bytes: total, sha256, width: size.width ?? null, height: size.height ?? null, durationMs: null }
+    },
+    get bytes() {
+      return total
+    },
+    facts,
+    async finish() {
+      const wrong = await readType()
+      if (wrong) throw wrong
+      return facts()
     },
   }
 }

@@ -37,10 +37,11 @@ export interface MediaStore {
   writeUpload(uploadId: string, offset: number, token: number, body: Readable): Promise<number>
   /**
    * Makes the `length` bytes of a finished upload (its last bytes written under `token`) the
-   * object `key`, each byte passed, in order, through `check`, which may throw (then nothing is
-   * made). Where the store can, the bytes are not written again.
+   * object `key`, each byte passed, in order, through `check` when one is given, which may throw
+   * (then nothing is made). Where the store can, the bytes are not written again, nor read
+   * without a `check`.
    */
-  assembleUpload(uploadId: string, length: number, token: number, key: string, contentType: string, check: (bytes: AsyncIterable<Buffer>) => AsyncIterable<Buffer>): Promise<void>
+  assembleUpload(uploadId: string, length: number, token: number, key: string, contentType: string, check?: (bytes: AsyncIterable<Buffer>) => AsyncIterable<Buffer>): Promise<void>
   /** Removes what an upload keeps, once its media is made or it is given up; nothing to remove is no error. */
   removeUpload(uploadId: string): Promise<void>
   close(): Promise<void>

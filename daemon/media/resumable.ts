@@ -68,7 +68,7 @@ type ObjectCalls = Pick<MediaStore, 'location' | 'put' | 'get' | 'size' | 'delet
 /**
  * tus uploads in a store that cannot add bytes to an object (S3): each PATCH's bytes are a piece,
  * an object named by the offset it starts at and its claim's token, and the last PATCH streams
- * the pieces, in order, through the checks into the media's object, then removes them. Their
+ * the pieces, in order (through the checks, when asked), into the media's object, then removes them. Their
  * bytes are therefore written twice.
  */
 export function pieceUploads(store: ObjectCalls): Pick<MediaStore, 'writeUpload' | 'assembleUpload' | 'removeUpload'> {
@@ -81,7 +81,8 @@ export function pieceUploads(store: ObjectCalls): Pick<MediaStore, 'writeUpload'
     },
     async assembleUpload(uploadId, length, _token, key, contentType, check) {
       const pieces = await uploadPieces(store, uploadId, length)
-      await store.put(key, Readable.from(check(readPieces(store, pieces)), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), contentType)
+      const bytes = readPieces(store, pieces)
+      await store.put(key, Readable.from(check ? check(bytes) : bytes, { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES }), contentType)
     },
     async removeUpload(uploadId) {
       for await (const key of store.list(uploadPrefix(uploadId))) await store.delete(key)

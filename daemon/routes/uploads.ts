@@ -6,7 +6,7 @@ import { ApiError, badRequest, invalidField, notFound } from '../../src/errors.j
 import { newId } from '../../src/ids.js'
 import type { AppDeps, Ctx } from '../context.js'
 import { whileStreaming } from '../heap.js'
-import { inspection, isMediaType, unsupportedType } from '../media/ingest.js'
+import { inspection, isMediaType, unsupportedType, type Inspection } from '../media/ingest.js'
 import { mediaKey, STREAM_AHEAD_BYTES, UploadClaimLost } from '../media/port.js'
 import { patchBytes } from '../media/resumable.js'
 import { limitFor } from '../media/settings.js'
@@ -20,6 +20,12 @@ const CLAIM_LEASE_MS = 60_000
 /** A PATCH whose claim another request took over (it stalled), or that the upload's termination ended. */
 const takenOver = (id: string) =>
   new ApiError(423, 'upload_busy', `Upload ${id} was taken over by another request, or terminated, while this one was sending. Ask HEAD where it is.`)
+
+/**
+ * How many uploads' running checks a daemon keeps between PATCHes (the oldest goes first): an
+ * upload without one has its bytes read once more when its last PATCH arrives.
+ */
+const RUNNING_CHECKS = 16
 
 /** The type tus sends an upload's bytes as. */
 const OFFSET_STREAM = 'application/offset+octet-stream'
@@ -89,6 +95,19 @@ function describe(ctx: Ctx, upload: UploadRecord): void {
 export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
   const { store, clock } = deps
   const gone = (id: string) => notFound('upload', id)
+  /**
+   * The checks of uploads whose bytes, from the first, all went through this daemon, each with
+   * the offset it has seen up to: the next PATCH at that offset goes on from there, and the last
+   * one makes the media without reading its bytes again. A PATCH takes its upload's checks out
+   * while it runs and puts them back once its bytes are recorded. A PATCH at any other offset
+   * (its predecessor reached another daemon, or this one restarted), or one that failed, leaves
+   * the upload without them, and its bytes are checked when they are whole, read back once.
+   */
+  const running = new Map<string, { offset: number; check: Inspection }>()
+  const keepRunning = (uploadId: string, offset: number, check: Inspection) => {
+    running.set(uploadId, { offset, check })
+    if (running.size > RUNNING_CHECKS) running.delete(running.keys().next().value!)
+  }
 
   bind(router, routes.describeUploads, async (ctx) => {
     ctx.set('Tus-Resumable', TUS_VERSION)
@@ -163,14 +182,22 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
     }
     // The claim's first lease is its fencing token: what it writes is named by it.
     const token = claim.lease
+    const newCheck = () => inspection(upload.contentType, { bytes: upload.length, error: () => tooLarge(upload.contentType, limitFor(deps.media.limits, upload.contentType)) })
+    // The upload's checks, if every byte before this PATCH's went through them here; the first PATCH starts them.
+    const kept = running.get(upload.id)
+    running.delete(upload.id)
+    let check = kept?.offset === offset ? kept.check : offset === 0 ? newCheck() : undefined
+    const arriving = patchBytes(ctx.req, upload.length - offset, keep)
     let bytes: number
     try {
-      bytes = await whileStreaming(() => deps.media.store.writeUpload(upload.id, offset, token, Readable.from(patchBytes(ctx.req, upload.length - offset, keep), { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES })))
+      bytes = await whileStreaming(() => deps.media.store.writeUpload(upload.id, offset, token, Readable.from(check ? check.pass(arriving) : arriving, { objectMode: false, highWaterMark: STREAM_AHEAD_BYTES })))
     } catch (error) {
       await store.media.unlockUpload(upload.id, lease)
       if (!ctx.req.complete) ctx.set('Connection', 'close')
       throw error instanceof UploadClaimLost ? takenOver(upload.id) : error
     }
+    // The checks saw exactly the upload's bytes up to here, or they are of no more use.
+    if (check && check.bytes !== offset + bytes) check = undefined
 
     if (offset + bytes < upload.length) {
       const advanced = bytes > 0 ? await store.media.advanceUpload(upload.id, lease, bytes) : undefined
@@ -180,30 +207,37 @@ export function uploadRoutes(router: ApiRouter, deps: AppDeps): void {
         await store.media.unlockUpload(upload.id, lease)
         describe(ctx, upload)
       } else describe(ctx, advanced)
+      if (check && (advanced || bytes === 0)) keepRunning(upload.id, offset + bytes, check)
       ctx.status = 204
       return
     }
 
-    // The last byte arrived: the upload's bytes, in order, go through the checks POST /v1/media
-    // makes (read once more; where the store can, they become the media without being written again).
+    // The last byte arrived: the upload's bytes went through the checks POST /v1/media makes on
+    // the way in, or go through them now, in order (read once more). Where the store can, they
+    // become the media without being written again.
     let made
     const key = mediaKey(upload.mediaId)
     try {
-      const check = inspection(upload.contentType, { bytes: upload.length, error: () => tooLarge(upload.contentType, limitFor(deps.media.limits, upload.contentType)) })
-      const checked = async function* (bytes: AsyncIterable<Buffer>) {
-        const passing = await check.open(bytes)
-        for await (const chunk of passing) {
-          await keep()
-          yield chunk
-        }
-      }
-      await whileStreaming(() => deps.media.store.assembleUpload(upload.id, upload.length, token, key, upload.contentType, checked))
       let facts
-      try {
-        facts = check.facts()
-      } catch (error) {
-        await deps.media.store.delete(key)
-        throw error
+      if (check) {
+        facts = await check.finish()
+        await deps.media.store.assembleUpload(upload.id, upload.length, token, key, upload.contentType)
+      } else {
+        const reading = newCheck()
+        const checked = async function* (bytes: AsyncIterable<Buffer>) {
+          const passing = await reading.open(bytes)
+          for await (const chunk of passing) {
+            await keep()
+            yield chunk
+          }
+        }
+        await whileStreaming(() => deps.media.store.assembleUpload(upload.id, upload.length, token, key, upload.contentType, checked))
+        try {
+          facts = reading.facts()
+        } catch (error) {
+          await deps.media.store.delete(key)
+          throw error
+        }
       }
       made = await store.media.finishUpload(upload.id, lease, facts, clock.now())
       if (!made) throw new ApiError(423, 'upload_busy', `Upload ${upload.id} was terminated, or taken over by another request, while its last bytes were checked. Ask HEAD where it is.`)
