@@ -115,6 +115,10 @@ describe('several daemons and their faults', () => {
       const [idle] = await sql<{ n: string }[]>`
         SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'smm' AND state LIKE 'idle in transaction%' AND now() - state_change > interval '2 seconds'`
       expect(Number(idle!.n)).toBe(0)
+      // Nor one waiting for the rest of a statement (it stopped between asking for a statement's description and sending its values).
+      const [open] = await sql<{ n: string }[]>`
+        SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'smm' AND state <> 'idle' AND now() - xact_start > ${`${LEASE_S} seconds`}::interval`
+      expect(Number(open!.n)).toBe(0)
     } finally {
       frozen.child.kill('SIGCONT')
     }

@@ -79,3 +79,67 @@ export async function cuttableRelay(
     close: async () => (server.listening ? stop() : undefined),
   }
 }
+
+/**
+ * A relay in front of the database that can stop a client as SIGSTOP would, at one chosen point
+ * of the wire protocol: `stopAt(statement)` lets through the client's messages up to the Flush
+ * that follows the Parse of a statement matching `statement` (the driver asks for a statement's
+ * description before it binds and executes it), and none of the client's bytes after it. The
+ * server's answers still reach the client. Resolves once the client is stopped there.
+ */
+export async function stoppingRelay(target: string): Promise<{ url: string; stopAt(statement: RegExp): Promise<void>; close(): Promise<void> }> {
+  const to = new URL(target)
+  const sockets = new Set<net.Socket>()
+  let wanted: { statement: RegExp; stopped: () => void } | undefined
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(to.port), to.hostname)
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => s.destroy())
+      s.on('close', () => sockets.delete(s))
+    }
+    upstream.pipe(client)
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+    // The startup message has no type byte; every message after it is a type, a length (itself included) and a body.
+    let started = false
+    let pending = Buffer.alloc(0)
+    let parsed: string | undefined
+    let stopped = false
+    client.on('data', (chunk: Buffer) => {
+      if (stopped) return
+      if (!started) {
+        started = true
+        upstream.write(chunk)
+        return
+      }
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 5 && pending.length >= pending.readUInt32BE(1) + 1) {
+        const message = pending.subarray(0, pending.readUInt32BE(1) + 1)
+        pending = pending.subarray(message.length)
+        upstream.write(message)
+        const type = String.fromCharCode(message[0]!)
+        // Parse: a statement name, then its text, each ending in a zero byte.
+        if (type === 'P') parsed = message.subarray(5).toString('utf8').split('\0')[1]
+        if (type === 'H' && wanted && parsed !== undefined && wanted.statement.test(parsed)) {
+          stopped = true
+          wanted.stopped()
+          wanted = undefined
+          return
+        }
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const url = new URL(target)
+  url.port = String((server.address() as net.AddressInfo).port)
+  return {
+    url: url.toString(),
+    stopAt: (statement) => new Promise<void>((resolve) => (wanted = { statement, stopped: resolve })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}

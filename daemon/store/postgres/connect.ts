@@ -33,6 +33,8 @@ function causeOf(error: unknown): string {
       return 'a statement ran past statement_timeout (the database is overloaded, or a lock is held)'
     case '25P03':
       return 'the server ended a transaction left idle past idle_in_transaction_session_timeout (this process was stopped mid-transaction)'
+    case '25P04':
+      return 'the server ended a transaction open past transaction_timeout (this process was stopped mid-transaction, or the database is overloaded)'
     default:
       return (e.message ?? String(error)).replace(/password[^\s,]*\s*\S*/gi, 'password …')
   }
@@ -41,9 +43,10 @@ function causeOf(error: unknown): string {
 // What a lost or refused connection looks like, from the driver (its own codes and Node's) and
 // from the server (class 08: connection exception; 57P01-57P03: the server shutting down or starting).
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03'])
-// A statement cut off by statement_timeout, a session by idle_in_transaction_session_timeout: the
-// database is there, but this unit of work was not done; the same call may succeed a moment later.
-const CUT_OFF_CODES = new Set(['57014', '25P03'])
+// A statement cut off by statement_timeout, a session by idle_in_transaction_session_timeout or
+// transaction_timeout: the database is there, but this unit of work was not done; the same call
+// may succeed a moment later.
+const CUT_OFF_CODES = new Set(['57014', '25P03', '25P04'])
 
 /** Whether an error says the database is out of reach (rather than that a statement failed). */
 export function isConnectionLoss(error: unknown): boolean {
@@ -129,9 +132,10 @@ export interface ConnectOptions {
   max?: number
   /**
    * The shortest lease a claim on this database runs under. Each session then cuts off a
-   * statement running past half of it and a transaction left idle past a quarter of it (5 s at
-   * most), so a node stopped mid-transaction (SIGSTOP, a suspended VM) holds no row lock past its
-   * lease: its claims lapse and other nodes take its work over. Unset (a bulk copy): no limits.
+   * statement running past half of it, a transaction open past two thirds of it and one left
+   * idle past a quarter of it (5 s at most), so a node stopped mid-transaction (SIGSTOP, a
+   * suspended VM) holds no row lock past its lease: its claims lapse and other nodes take its
+   * work over. Unset (a bulk copy): no limits.
    */
   leaseMs?: number
 }
@@ -139,33 +143,58 @@ export interface ConnectOptions {
 /** Seconds a connection may take to open: a database that is away is reported within them. */
 const CONNECT_TIMEOUT_S = 2
 
-/** The session settings that keep a stopped node's locks within its lease (see ConnectOptions). */
-export function sessionLimits(leaseMs: number): { statement_timeout: number; idle_in_transaction_session_timeout: number } {
-  return { statement_timeout: Math.floor(leaseMs / 2), idle_in_transaction_session_timeout: Math.floor(Math.min(5_000, leaseMs / 4)) }
+/** A session's limits that keep a stopped node's locks within its lease (see ConnectOptions). */
+export interface SessionLimits {
+  statement_timeout: number
+  idle_in_transaction_session_timeout: number
+  transaction_timeout?: number
 }
 
 /**
- * A pool on the database at `url`, checked with one round trip so that a wrong or unreachable
- * URL fails within seconds, with the host and the cause (never the password).
+ * The session limits for `leaseMs`. `transaction_timeout` (PostgreSQL 17 and newer, where
+ * `withTransactionTimeout`) is the one that holds whatever the stopped client was doing: the
+ * driver sends a statement new to a connection as Parse, Describe and Flush, and sends its Bind
+ * and Execute once the description is back. A client stopped in between leaves its session
+ * `active`, waiting for the rest of the statement: no longer idle, and no statement running, so
+ * neither of the other two limits applies, and the transaction's row locks stay until it wakes.
+ */
+export function sessionLimits(leaseMs: number, withTransactionTimeout: boolean): SessionLimits {
+  return {
+    statement_timeout: Math.floor(leaseMs / 2),
+    idle_in_transaction_session_timeout: Math.floor(Math.min(5_000, leaseMs / 4)),
+    ...(withTransactionTimeout ? { transaction_timeout: Math.floor((leaseMs * 2) / 3) } : {}),
+  }
+}
+
+/**
+ * A pool on the database at `url`. A first connection checks it, so that a wrong or unreachable
+ * URL fails within seconds, with the host and the cause (never the password), and asks whether
+ * the server has `transaction_timeout`; the pool's sessions then carry the limits for
+ * `options.leaseMs`.
  */
 export async function connectPostgres(url: string, options: ConnectOptions = {}): Promise<Sql> {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new DatabaseUnreachableError(url, 'the URL must start with postgres:// or postgresql://')
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    connect_timeout: CONNECT_TIMEOUT_S,
-    // Between a lost connection's attempts to reconnect (the driver's own back-off grows to 20 s,
-    // which held a node back that long after its database returned).
-    backoff: () => 0.25 + Math.random() / 4,
-    idle_timeout: 60,
-    onnotice: () => undefined,
-    connection: { application_name: 'smm', ...(options.leaseMs ? sessionLimits(options.leaseMs) : {}) },
-    types: { bigint: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
-  }) as unknown as Sql
+  const pool = (max: number, limits: SessionLimits | undefined) =>
+    postgres(url, {
+      max,
+      connect_timeout: CONNECT_TIMEOUT_S,
+      // Between a lost connection's attempts to reconnect (the driver's own back-off grows to 20 s,
+      // which held a node back that long after its database returned).
+      backoff: () => 0.25 + Math.random() / 4,
+      idle_timeout: 60,
+      onnotice: () => undefined,
+      connection: { application_name: 'smm', ...limits },
+      types: { bigint: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
+    }) as unknown as Sql
+  const probe = pool(1, undefined)
+  let limits: SessionLimits | undefined
   try {
-    await sql`SELECT 1`
-    return sql
+    const [server] = await probe<{ transaction_timeout: boolean }[]>`SELECT current_setting('transaction_timeout', true) IS NOT NULL AS transaction_timeout`
+    if (options.leaseMs) limits = sessionLimits(options.leaseMs, server!.transaction_timeout)
   } catch (error) {
-    await sql.end({ timeout: 1 })
     throw new DatabaseUnreachableError(url, causeOf(error))
+  } finally {
+    await probe.end({ timeout: 1 })
   }
+  return pool(options.max ?? 10, limits)
 }

@@ -17,6 +17,8 @@ export async function migrate(sql: Sql, where: string, list: readonly Migration[
     // held to the limits a node's everyday statements keep within its lease.
     await tx`SET LOCAL statement_timeout = 0`
     await tx`SET LOCAL idle_in_transaction_session_timeout = 0`
+    // PostgreSQL 17 and newer: the transaction's own limit too (set as it began, ended here).
+    await tx`SELECT set_config('transaction_timeout', '0', true) WHERE current_setting('transaction_timeout', true) IS NOT NULL`
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL)`
