@@ -8,8 +8,13 @@ import { PlatformError, type CredentialPlatform, type Platform, type PlatformNam
 import { ensureSelfSigned } from '../../daemon/tls.js'
 import { partKey } from '../../daemon/platforms/record-key.js'
 
-/** What the loopback server answers: a status, headers and a JSON body, or no answer at all. */
-export type Reply = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | 'hang'
+/**
+ * What the loopback server answers: a status, headers and a JSON body, or no answer at all.
+ * `delayMs` after the request arrived; with `together`, after that many requests are waiting for
+ * an answer at once (each wave answered together), so that how many a client sends at once does
+ * not depend on how quickly a loaded machine gets them out.
+ */
+export type Reply = { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number; together?: number } | 'hang'
 
 export interface LoopbackServer {
   url: string
@@ -37,6 +42,8 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
   const hanging = new Set<import('node:http').ServerResponse>()
   let open = 0
   let peak = 0
+  /** Answers waiting for their wave to fill (`together`). */
+  let wave: (() => void)[] = []
   const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
     peak = Math.max(peak, ++open)
     res.once('close', () => open--)
@@ -51,10 +58,15 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
         return
       }
       const payload = reply.body ?? (reply.status < 300 ? { id: `msg-${received.length}`, url: `https://loopback.example/m/${received.length}` } : { message: `error ${reply.status}` })
-      setTimeout(() => {
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
-        res.end(JSON.stringify(payload))
-      }, reply.delayMs ?? 0)
+      const answer = () =>
+        setTimeout(() => {
+          res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+          res.end(JSON.stringify(payload))
+        }, reply.delayMs ?? 0)
+      if (!reply.together) return answer()
+      wave.push(answer)
+      if (wave.length < reply.together) return
+      for (const waiting of wave.splice(0)) waiting()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -68,6 +80,7 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
     },
     reply: (...replies) => {
       queue = replies
+      wave = []
     },
     async close() {
       for (const res of hanging) res.destroy()
