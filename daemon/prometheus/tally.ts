@@ -45,19 +45,51 @@ export class Buckets {
   readonly counts: Float64Array
   sum = 0
   count = 0
+  /** Calls since the last scrape, and those of them not timed since the last one timed (see `timeThis`). */
+  private sinceScrape = 0
+  private untimed = 0
+  /** The last value observed: what untimed calls are counted as. */
+  private last = 0
   constructor(
     readonly labels: Record<string, string>,
     private readonly bounds: readonly number[],
   ) {
     this.counts = new Float64Array(bounds.length)
   }
+
+  /**
+   * Whether to time the call being made, when timing it costs about what the call does: every
+   * one of the first `every` calls after a scrape (an operation called less often is timed each
+   * time), then one in `every`. A call not timed is counted with the next one timed, as it took,
+   * or at the scrape as the last one did: the count stays exact, and the buckets a systematic
+   * sample of the calls.
+   */
+  timeThis(every: number): boolean {
+    const n = ++this.sinceScrape
+    if (n <= every || n % every === 0) return true
+    this.untimed++
+    return false
+  }
+
   observe(value: number): void {
+    const times = 1 + this.untimed
+    this.untimed = 0
+    this.last = value
     const bounds = this.bounds
     let i = 0
     while (i < bounds.length && value > bounds[i]!) i++
-    if (i < bounds.length) this.counts[i]!++
-    this.sum += value
-    this.count++
+    if (i < bounds.length) this.counts[i]! += times
+    this.sum += value * times
+    this.count += times
+  }
+
+  /** At a scrape: calls not yet counted are counted as the last one timed; sampling starts over. */
+  settle(): void {
+    if (this.untimed > 0) {
+      this.untimed--
+      this.observe(this.last)
+    }
+    this.sinceScrape = 0
   }
 }
 
@@ -96,6 +128,7 @@ export class BucketedHistogram {
     const values: MetricValue<string>[] = []
     // A child nothing was observed in (a store operation never called) is not shown, as prom-client does.
     for (const child of this.children.values()) {
+      child.settle()
       if (child.count === 0) continue
       let cumulative = 0
       this.bounds.forEach((bound, i) => {

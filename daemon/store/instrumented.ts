@@ -6,6 +6,14 @@ import { QueueRefusedError, type Store } from './port.js'
 /** A call of the port, named `family.method` (`posts.create`): the `operation` label, one per method of the port. */
 type Call = (...args: unknown[]) => Promise<unknown>
 
+/**
+ * On SQLite, one call in how many of an operation called more often than that between two scrapes
+ * is timed (see Buckets.timeThis). A call answered from memory (a known key, a rate limit) takes
+ * about a microsecond, as long as the two clock readings that time it: timing every call of the
+ * three a request makes cost about 4 % of a request's CPU, measured (benchmarks.md).
+ */
+const SAMPLED = 16
+
 /** Answers the port gives on purpose (a queue with no free slot), not failures of the store. */
 const refusal = (error: unknown) => error instanceof QueueRefusedError
 
@@ -19,7 +27,10 @@ const refusal = (error: unknown) => error instanceof QueueRefusedError
  * `synchronous`: the store does each call's work before it returns (SQLite: better-sqlite3 is
  * synchronous, and no family method awaits), so the call is timed as it returns, and only a
  * failure is waited for; a store that answers later (PostgreSQL) is timed when its promise
- * settles. Under a request, which makes several calls, that saves a closure each.
+ * settles. Under a request, which makes several calls, that saves a closure each. On such a store
+ * an operation called more than SAMPLED times between two scrapes has one call in SAMPLED timed
+ * beyond those, each standing for the calls since the last one timed; every call is counted, and
+ * every failure.
  */
 export function instrumentStore(store: Store, { client, registry }: Prometheus, clock: Clock, synchronous: boolean): Store {
   // Observed under every request, several times: a bucketed histogram (prometheus/tally.ts).
@@ -52,7 +63,8 @@ export function instrumentStore(store: Store, { client, registry }: Prometheus, 
       if (!refusal(error)) failed.inc()
     }
     return (...args) => {
-      const started = performance.now()
+      const timing = !synchronous || timer.timeThis(SAMPLED)
+      const started = timing ? performance.now() : 0
       let answer: Promise<unknown>
       try {
         answer = call.apply(target, args)
@@ -61,7 +73,7 @@ export function instrumentStore(store: Store, { client, registry }: Prometheus, 
         throw error
       }
       if (synchronous) {
-        timer.observe((performance.now() - started) / 1000)
+        if (timing) timer.observe((performance.now() - started) / 1000)
         answer.then(undefined, onFailure)
       } else {
         answer.then(
