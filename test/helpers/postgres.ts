@@ -31,6 +31,24 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   }
 }
 
+/** A relay server to `target`: each client gets its own connection upstream, wired by `wire`; either side's end ends the other. */
+function relayTo(target: string, wire: (client: net.Socket, upstream: net.Socket) => void): { server: net.Server; sockets: Set<net.Socket> } {
+  const to = new URL(target)
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(to.port), to.hostname)
+    for (const s of [client, upstream]) {
+      sockets.add(s)
+      s.on('error', () => s.destroy())
+      s.on('close', () => sockets.delete(s))
+    }
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+    wire(client, upstream)
+  })
+  return { server, sockets }
+}
+
 /**
  * A TCP relay in front of the database that a test can cut (every connection dropped, new ones
  * refused) and restore on the same port: a database lost and found, without stopping the server.
@@ -40,20 +58,10 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
 export async function cuttableRelay(
   target: string,
 ): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; stall(): void; flow(): void; close(): Promise<void> }> {
-  const to = new URL(target)
-  const sockets = new Set<net.Socket>()
   let stalled = false
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(to.port), to.hostname)
-    for (const s of [client, upstream]) {
-      sockets.add(s)
-      s.on('error', () => s.destroy())
-      s.on('close', () => sockets.delete(s))
-      if (stalled) s.pause()
-    }
+  const { server, sockets } = relayTo(target, (client, upstream) => {
+    if (stalled) for (const s of [client, upstream]) s.pause()
     client.pipe(upstream).pipe(client)
-    client.on('close', () => upstream.destroy())
-    upstream.on('close', () => client.destroy())
   })
   const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
   await listen(0)
@@ -88,19 +96,9 @@ export async function cuttableRelay(
  * server's answers still reach the client. Resolves once the client is stopped there.
  */
 export async function stoppingRelay(target: string): Promise<{ url: string; stopAt(statement: RegExp): Promise<void>; close(): Promise<void> }> {
-  const to = new URL(target)
-  const sockets = new Set<net.Socket>()
   let wanted: { statement: RegExp; stopped: () => void } | undefined
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(to.port), to.hostname)
-    for (const s of [client, upstream]) {
-      sockets.add(s)
-      s.on('error', () => s.destroy())
-      s.on('close', () => sockets.delete(s))
-    }
+  const { server, sockets } = relayTo(target, (client, upstream) => {
     upstream.pipe(client)
-    client.on('close', () => upstream.destroy())
-    upstream.on('close', () => client.destroy())
     // The startup message has no type byte; every message after it is a type, a length (itself included) and a body.
     let started = false
     let pending = Buffer.alloc(0)
