@@ -312,9 +312,11 @@ describe('top_posts, walked down the ranking or read from the range', () => {
         .map((s) => ({ postId: s.postId, platform: 'mastodon', url: null, engagements: s.engagements }))
     const topOf = async (from: number, to: number) =>
       (await store().analytics.report({ workspaceId: personalWorkspaceId(owner.id), from, to, buckets: [{ start: from, end: to }], top: 10 })).top
-    // All 2,200 in range: the ranking is walked. A week (168): the range is read and sorted.
+    // All 2,200 in range: the ranking is walked. A week (168): the posts in range are read and
+    // sorted. The week before: none has engagements, and none is read.
     expect(await topOf(start, last)).toEqual(expected(start, last))
     expect(await topOf(start + 100 * HOUR, start + 268 * HOUR)).toEqual(expected(start + 100 * HOUR, start + 268 * HOUR))
+    expect(await topOf(start - 7 * DAY, start)).toEqual([])
   })
 })
 

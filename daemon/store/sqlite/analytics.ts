@@ -1,6 +1,6 @@
 import { PLATFORM_NAMES } from '../../../src/api/common.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { addChange, addSums, aggregateOf, CODES, FOUR_ROWS, mediansOf, PLATFORM_CODE, rangeOf, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
+import { addChange, addSums, aggregateOf, CODES, mediansOf, THREE_ROWS, PLATFORM_CODE, rangeOf, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
@@ -28,12 +28,16 @@ function filterSql(q: Pick<ReportQuery, 'accountId' | 'platform' | 'postId'>): {
   }
 }
 
-/** Targets with engagements in range above which top_posts walks the ranking rather than the range. */
+/**
+ * top_posts reads the targets in range and sorts them when the range holds at most RAW_TOP_UNDER
+ * targets of which at most RANK_WALK_ABOVE have engagements; otherwise it walks the ranking.
+ */
 const RANK_WALK_ABOVE = 2_000
+const RAW_TOP_UNDER = 10_000
 
 export function analyticsStore(db: Db) {
   // One set of statements per combination of filters, prepared on first use and kept.
-  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; pending: Statement; edges: Statement; delays: Statement; ranked: Statement; recent: Statement }>()
+  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; series: Statement; pending: Statement; edges: Statement; delays: Statement; ranked: Statement }>()
 
   function statements(q: ReportQuery) {
     const f = filterSql(q)
@@ -63,10 +67,14 @@ export function analyticsStore(db: Db) {
       UNION ALL SELECT 'bucket', bucket, ${AGGREGATES} FROM rows GROUP BY bucket`)
     // Whole hours from the rollups, one run of rows per range: the all-accounts rows ('*') or
     // one account's; for the series the all-platforms rows ('*') or the one platform's.
-    const hours = db.prepare(`
+    // An account's series on all platforms sums its rows on each (migration 24 keeps no other).
+    const hoursOf = (platforms: string) =>
+      db.prepare(`
       SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
         FROM analytics_hours
-       WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform = @rollupPlatform AND hour >= @s AND hour < @e`)
+       WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform ${platforms} AND hour >= @s AND hour < @e`)
+    const hours = hoursOf('= @rollupPlatform')
+    const series = q.accountId && !q.platform ? hoursOf(`IN (${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')})`) : hours
     // What the journal holds still unfolded in the report's hours (migration 23): at most a couple
     // of thousand rows, read once, as arrays (a row as an object costs several times more).
     const pending = db
@@ -82,18 +90,16 @@ export function analyticsStore(db: Db) {
       SELECT json_group_array(delay * ${CODES} + ${PLATFORM_CODE})
         FROM publish_delays
        WHERE workspace_id = @workspaceId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`).pluck()
-    // The most engaging targets in range: walked down the user's ranking when the range holds
-    // many (the first few found are the answer), or read from the range and sorted when few.
-    const topOf = (index: string) =>
-      db.prepare(`
+    // The most engaging targets in range: walked down the workspace's ranking when the range
+    // holds many (the first few found are the answer); read from the posts in range and sorted
+    // when it holds few, and for one post.
+    const ranked = db.prepare(`
         SELECT e.post_id AS postId, e.platform, t.url, e.engagements
-          FROM top_targets e INDEXED BY ${index}
+          FROM top_targets e INDEXED BY top_targets_rank
           CROSS JOIN post_targets t ON t.post_id = e.post_id AND t.platform = e.platform
          WHERE e.workspace_id = @workspaceId AND e.scheduled_at >= @from AND e.scheduled_at < @to${q.accountId ? ' AND e.account_id = @accountId' : ''}${q.platform ? ' AND e.platform = @platform' : ''}
          ORDER BY e.engagements DESC, e.post_id, e.platform
          LIMIT @top`)
-    const ranked = topOf('top_targets_rank')
-    const recent = topOf('top_targets_time')
     const top = db.prepare(`
       SELECT p.id AS postId, t.platform, t.url, m.engagements
         FROM posts p
@@ -103,7 +109,7 @@ export function analyticsStore(db: Db) {
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
-    cache.set(key, (s = { groups, top, hours, pending, edges, delays, ranked, recent }))
+    cache.set(key, (s = { groups, top, hours, series, pending, edges, delays, ranked }))
     return s
   }
 
@@ -114,12 +120,14 @@ export function analyticsStore(db: Db) {
       FROM (SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours
             UNION ALL
             SELECT workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE account_id END, CASE WHEN s.k & 2 THEN '*' ELSE platform END, hour, ${ROLLUP_COLUMNS.join(', ')}
-              FROM analytics_pending, ${FOUR_ROWS})
+              FROM analytics_pending, ${THREE_ROWS})
      GROUP BY 1, 2, 3, 4
     HAVING ${ROLLUP_COLUMNS.map((c) => `sum(${c}) <> 0`).join(' OR ')}`
+  // Migration 20's recount, but for an account's rows on all platforms, which migration 24 drops.
+  const expected = `SELECT * FROM (${EXPECTED_HOURS}) WHERE account_scope = '*' OR platform <> '*'`
   const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
-    SELECT (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_HOURS}) EXCEPT ${kept}))
-         + (SELECT count(*) FROM (${kept} EXCEPT SELECT * FROM (${EXPECTED_HOURS}))) AS hours,
+    SELECT (SELECT count(*) FROM (${expected} EXCEPT ${kept}))
+         + (SELECT count(*) FROM (${kept} EXCEPT ${expected})) AS hours,
            (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
          + (SELECT count(*) FROM (SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
            (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
@@ -172,8 +180,7 @@ export function analyticsStore(db: Db) {
             // Rows whose targets all moved away stay, all zeros: they count nothing.
             if (row.scheduled) addSums(sumsOf(into, key), row)
           }
-          const series = q.platform ?? '*'
-          for (const [bucket, s0, e0] of split.hours) add(byBucket, bucket, s.hours.get({ ...params, rollupPlatform: series, s: s0, e: e0 }) as Sums)
+          for (const [bucket, s0, e0] of split.hours) add(byBucket, bucket, s.series.get({ ...params, rollupPlatform: q.platform ?? '*', s: s0, e: e0 }) as Sums)
           if (split.edges.length) {
             for (const row of s.edges.all({ ...params, ranges: JSON.stringify(split.edges) }) as SumRow[]) add(byBucket, row.bucket, row)
           }
@@ -201,7 +208,8 @@ export function analyticsStore(db: Db) {
           if (total.scheduled) result.totals = aggregateOf(total, medians.total)
           for (const [platform, sums] of byPlatform) result.byPlatform.push({ ...aggregateOf(sums, medians.platform.get(platform) ?? null), platform })
           for (const [bucket, sums] of byBucket) result.byBucket.set(bucket, aggregateOf(sums, medians.bucket.get(bucket) ?? null))
-          result.top = (total.engagements_n > RANK_WALK_ABOVE ? s.ranked : s.recent).all(params) as TopTarget[]
+          const few = total.engagements_n <= RANK_WALK_ABOVE && total.scheduled <= RAW_TOP_UNDER
+          if (total.engagements_n) result.top = (few ? s.top : s.ranked).all(params) as TopTarget[]
           return
         }
         result.top = s.top.all(params) as TopTarget[]

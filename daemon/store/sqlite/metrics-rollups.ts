@@ -9,8 +9,8 @@ import { UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 // statements compare them with the counts they replace: the rollup journal (migration 23) gets
 // one row per target whose counts move (none when nothing it counts changed), the ranking one
 // write per target whose engagements changed. The figures are the triggers' own: a live post's
-// target adds its latest counts to its hour's four rows (its account and all accounts, its
-// platform and all platforms) and ranks by its engagements; a draft's, a cancelled post's or one
+// target adds its latest counts to its hour's rollup rows (its account's on its platform, all
+// accounts' on its platform and on all platforms: migration 24) and ranks by its engagements; a draft's, a cancelled post's or one
 // awaiting approval's counts nowhere.
 
 /** A target's newest reading of a batch, as its target_metrics row would hold it. */

@@ -14,6 +14,7 @@ import { workspaces } from './migrations/0020-workspaces.js'
 import { approval } from './migrations/0021-approval.js'
 import { reviewLinks } from './migrations/0022-review-links.js'
 import { rollupJournal } from './migrations/0023-rollup-journal.js'
+import { fewerRollupWrites } from './migrations/0024-fewer-rollup-writes.js'
 import type { Migration } from '../migrations.js'
 
 /**
@@ -21,4 +22,4 @@ import type { Migration } from '../migrations.js'
  * added since, appended here. Every file in migrations/ (its index too) is history once landed:
  * a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces, approval, reviewLinks, rollupJournal]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces, approval, reviewLinks, rollupJournal, fewerRollupWrites]
