@@ -3,6 +3,7 @@ import type Koa from 'koa'
 import * as v from 'valibot'
 import { IdempotencyKey } from '../../src/api/common.js'
 import { ApiError, conflict } from '../../src/errors.js'
+import { headerOf } from '../application.js'
 import type { AppDeps, State } from '../context.js'
 
 /** Response headers worth replaying: the ones that describe the stored body or the resource. */
@@ -69,8 +70,8 @@ export function idempotency(deps: AppDeps): Koa.Middleware<State> {
     }
     const headers: Record<string, string> = {}
     for (const name of REPLAYED_HEADERS) {
-      const value = ctx.response.get(name)
-      if (value) headers[name] = value
+      const value = headerOf(ctx.res, name)
+      if (value) headers[name] = String(value)
     }
     const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : JSON.stringify(withoutShownOnce(ctx.body, ctx.state.shownOnce))
     await store.complete(userId, key, { status: ctx.status, sealed: seal(userId, key, headers, body) })

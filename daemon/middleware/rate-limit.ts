@@ -1,6 +1,7 @@
 import type Koa from 'koa'
 import type { Limits } from '../../src/api/users.js'
 import { ApiError } from '../../src/errors.js'
+import { presetHeader } from '../application.js'
 import type { AppDeps, State } from '../context.js'
 import { counterChildren, metricSet } from '../prometheus/registry.js'
 import type { RateDecision } from '../store/index.js'
@@ -68,9 +69,9 @@ export function rateLimit(deps: AppDeps): Koa.Middleware<State> {
     }
     let policy = policies.get(limits)
     if (policy === undefined) policies.set(limits, (policy = policyField(decision)))
-    // Straight to Node: Koa's `set` makes three arrays and lowercases the name once more per call.
-    ctx.res.setHeader('ratelimit-policy', policy)
-    ctx.res.setHeader('ratelimit', stateField(decision))
+    // Preset (see presetHeader): Koa's `set` makes three arrays and lowercases the name once more per call.
+    presetHeader(ctx.res, 'ratelimit-policy', policy)
+    presetHeader(ctx.res, 'ratelimit', stateField(decision))
     return next()
   }
 }

@@ -1,5 +1,6 @@
 import type Koa from 'koa'
 import { newId } from '../../src/ids.js'
+import { presetHeader } from '../application.js'
 import type { AppDeps, State } from '../context.js'
 import { requestMetrics } from './http-metrics.js'
 
@@ -38,12 +39,12 @@ export function requestLog(deps: AppDeps, routeOf: (path: string, method: string
   }
   return (ctx, next) => {
     ctx.state.requestId = newId('req')
-    // Lowercase and straight to Node, as the RateLimit fields (see rateLimitHeaders).
-    ctx.res.setHeader('x-request-id', ctx.state.requestId)
+    // Lowercase and preset, as the RateLimit fields (see rateLimitHeaders, presetHeader).
+    presetHeader(ctx.res, 'x-request-id', ctx.state.requestId)
     // Every answer is what its Content-Type says (no browser may sniff a feed or a problem into
     // HTML), and no cache keeps it unless its route says so (feeds): most are one key's owner's.
-    ctx.res.setHeader('x-content-type-options', 'nosniff')
-    ctx.res.setHeader('cache-control', 'no-store')
+    presetHeader(ctx.res, 'x-content-type-options', 'nosniff')
+    presetHeader(ctx.res, 'cache-control', 'no-store')
     const logged = deps.log.isLevelEnabled('info')
     return measured || logged ? timed(ctx, next, logged) : next()
   }
