@@ -734,7 +734,9 @@ export interface QueuesStore {
 
 /**
  * How `claimDue` and `reserveDue` share `limit`: the longest waiting, and a quarter from the
- * most recently due, so that what falls due during a burst does not wait for all of it.
+ * most recently due, so that what falls due during a burst does not wait for all of it. (The
+ * SQLite store takes its quarter among those due after the longest waiting only, and fills the
+ * batch with the longest waiting when fewer are: a burst due in one millisecond goes in order.)
  */
 export function dueSplit(limit: number): { oldest: number; newest: number } {
   const newest = Math.floor(limit / 4)
