@@ -17,6 +17,7 @@ import { counterChildren, metricSet, storeGauge, type Prometheus } from '../prom
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail, type AttemptOutcome, type FailureReason } from './attempt.js'
 import { KeyedLimiter } from './limiter.js'
 import { followUpOf, inPart } from './parts.js'
+import { SharedLoop } from './shared-loop.js'
 
 export interface SchedulerDeps {
   store: Store
@@ -126,14 +127,10 @@ export class Scheduler {
   private sweep: Cron | undefined
   private soon: NodeJS.Immediate | undefined
   private started: Promise<void> | undefined
-  /** The reservation loop while it runs, and the latest time a tick asked it to reserve by. */
-  private reserving: Promise<number> | undefined
-  /** The claim loop while it runs, and the latest time a tick asked it to claim by. */
-  private claiming: Promise<{ claimed: number; missed: number; horizon: number }> | undefined
-  private claimHorizon = Number.NEGATIVE_INFINITY
-  private claimAsked = 0
-  private horizon = Number.NEGATIVE_INFINITY
-  private asked = 0
+  /** Claims due posts: one loop at a time, however many ticks ask (see `claim`). */
+  private readonly claiming: SharedLoop<{ claimed: number; missed: number; horizon: number }>
+  /** Reserves due targets and starts their attempts: one loop at a time likewise (see `reserve`). */
+  private readonly reserving: SharedLoop<{ started: number }>
   private stopping = false
   /** Set once `stop()`'s grace is over: outcomes still waiting for the database are given up then (recovery resolves them). */
   private halted = false
@@ -209,6 +206,8 @@ export class Scheduler {
     // One outcome that cannot be written must not hold back the others: a failed batch is
     // recorded again outcome by outcome (settleAll is one transaction).
     this.settlements = new Batcher(async (batch) => (await publishing.settleAll(batch)).map((value) => ({ status: 'fulfilled', value })), { retryAlone: true })
+    this.claiming = new SharedLoop(() => ({ claimed: 0, missed: 0, horizon: Number.NEGATIVE_INFINITY }), (horizon, totals) => this.claimRound(horizon, totals), () => deps.clock.now())
+    this.reserving = new SharedLoop(() => ({ started: 0 }), (horizon, totals) => this.reserveRound(horizon, totals))
   }
 
   /**
@@ -268,33 +267,24 @@ export class Scheduler {
    * burst by itself made every turn a claim per tick, the attempts one step a turn.
    */
   private claim(now: number): Promise<{ claimed: number; missed: number; horizon: number }> {
-    this.claimHorizon = Math.max(this.claimHorizon, now)
-    this.claimAsked++
-    this.claiming ??= (async () => {
-      const { store, clock } = this.deps
-      const totals = { claimed: 0, missed: 0, horizon: this.claimHorizon }
-      try {
-        for (;;) {
-          // A large burst takes a while to claim: what falls due meanwhile (another account's post a
-          // second in) is claimed with it, a quarter of each batch from the most recently due.
-          const horizon = (totals.horizon = this.claimHorizon = Math.max(this.claimHorizon, clock.now()))
-          const asked = this.claimAsked
-          const batch = await store.publishing.claimDue(horizon, CLAIM_BATCH, this.options.catchUpMs)
-          totals.claimed += batch.claimed
-          totals.missed += batch.missed
-          this.metrics.missed.inc(batch.missed)
-          // Done, unless a tick asked again meanwhile (for a later time).
-          if (batch.claimed < CLAIM_BATCH && this.claimAsked === asked) break
-          this.reserve(horizon).catch((error) => this.failed(error, 'reserve'))
-          await new Promise((resolve) => setImmediate(resolve))
-        }
-        return totals
-      } finally {
-        this.claiming = undefined
-        this.claimHorizon = Number.NEGATIVE_INFINITY
-      }
-    })()
-    return this.claiming
+    return this.claiming.ask(now)
+  }
+
+  /**
+   * One batch of `claim`: true while more may be due. A large burst takes a while to claim: what
+   * falls due meanwhile (another account's post a second in) is claimed with it, a quarter of
+   * each batch from the most recently due.
+   */
+  private async claimRound(horizon: number, totals: { claimed: number; missed: number; horizon: number }): Promise<boolean> {
+    totals.horizon = horizon
+    const batch = await this.deps.store.publishing.claimDue(horizon, CLAIM_BATCH, this.options.catchUpMs)
+    totals.claimed += batch.claimed
+    totals.missed += batch.missed
+    this.metrics.missed.inc(batch.missed)
+    if (batch.claimed < CLAIM_BATCH) return false
+    this.reserve(horizon).catch((error) => this.failed(error, 'reserve'))
+    await new Promise((resolve) => setImmediate(resolve))
+    return true
   }
 
   /**
@@ -305,35 +295,26 @@ export class Scheduler {
    * attempts finish: a burst is shared with the other nodes on the database, not swallowed by
    * the first to look. Resolves, once nothing more is due, to how many attempts it started.
    */
-  private reserve(now: number): Promise<number> {
-    this.horizon = Math.max(this.horizon, now)
-    this.asked++
-    this.reserving ??= (async () => {
-      let started = 0
-      try {
-        while (!this.stopping) {
-          const room = this.options.holding - this.leased.size
-          // Reserved in batches of at least half of what a node holds: one statement, not one per target.
-          if (room < this.options.holding / 2) {
-            await Promise.race(this.inFlight)
-            continue
-          }
-          const { horizon, asked } = this
-          const refs = await this.deps.store.publishing.reserveDue(horizon, room, this.options.leaseMs)
-          for (const ref of refs) {
-            this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform })
-            void this.track(this.attempt(ref, horizon))
-          }
-          started += refs.length
-          // Done, unless a tick asked again meanwhile (a later time, or more claimed since).
-          if (refs.length < room && this.asked === asked) break
-        }
-        return started
-      } finally {
-        this.reserving = undefined
-      }
-    })()
-    return this.reserving
+  private async reserve(now: number): Promise<number> {
+    return (await this.reserving.ask(now)).started
+  }
+
+  /** One reservation of `reserve`: true while more may be due, or it waited for room. */
+  private async reserveRound(horizon: number, totals: { started: number }): Promise<boolean> {
+    if (this.stopping) return false
+    const room = this.options.holding - this.leased.size
+    // Reserved in batches of at least half of what a node holds: one statement, not one per target.
+    if (room < this.options.holding / 2) {
+      await Promise.race(this.inFlight)
+      return true
+    }
+    const refs = await this.deps.store.publishing.reserveDue(horizon, room, this.options.leaseMs)
+    for (const ref of refs) {
+      this.leased.set(keyOf(ref), { postId: ref.postId, platform: ref.platform })
+      void this.track(this.attempt(ref, horizon))
+    }
+    totals.started += refs.length
+    return refs.length === room
   }
 
   /** Stops taking work; attempts in flight may finish (bounded), the rest stay queued for the next start. */
