@@ -8,6 +8,7 @@ export class SharedLoop<T> {
   private running: Promise<T> | undefined
   private horizon = Number.NEGATIVE_INFINITY
   private asked = 0
+  private woken: (() => void) | undefined
 
   constructor(
     /** What a run adds up, fresh for each run; what its callers get. */
@@ -22,8 +23,15 @@ export class SharedLoop<T> {
   ask(now: number): Promise<T> {
     this.horizon = Math.max(this.horizon, now)
     this.asked++
+    this.woken?.()
+    this.woken = undefined
     this.running ??= this.run()
     return this.running
+  }
+
+  /** Resolves at the next ask: a round that waits for its time can wait for that too. */
+  nextAsk(): Promise<void> {
+    return new Promise((resolve) => (this.woken = resolve))
   }
 
   private async run(): Promise<T> {

@@ -18,16 +18,22 @@ const keyOf = (t: TargetKey) => `${t.post_id} ${t.platform}`
 const each = <R>(items: readonly unknown[], statement: { all(json: string): R[] }): R[] => (items.length ? statement.all(JSON.stringify(items)) : [])
 
 /**
- * The rows of `from` (a table and a condition) that dueSplit takes: up to `@newest` of the most
- * recently due among those due strictly after the `@oldest` longest waiting, and the longest
- * waiting for the rest of the batch. A burst due in the same millisecond is then taken in the
- * order of its rows, a whole batch at a time, and the newest part holds only what fell due after
- * it (another account's post). Taken from the far end of the burst instead, a batch's rows sat
- * at both ends of every index, and each of its later writes (the targets, the final states)
- * touched twice the pages.
+ * The rows of `from` (a table and a condition) that dueSplit takes (`split`): of those due
+ * strictly after the `@oldest` longest waiting, up to `@newest`, `@latest` (half) the most
+ * recently due and the rest the longest waiting among them; the longest waiting fill the rest of the batch.
+ * A burst due in the same millisecond is then taken in the order of its rows, a whole batch at a
+ * time (from both ends of it, a batch's rows sat at both ends of every index, and each of its
+ * later writes touched twice the pages), and the newest part holds only what fell due after it:
+ * another account's posts, none passed over for long by those falling due after it.
  */
+const split = (limit: number) => {
+  const { oldest, newest } = dueSplit(limit)
+  return { oldest, newest, latest: Math.floor(newest / 2) }
+}
 const twoEnds = (key: string, from: string, due: string) => `(
-  WITH newest AS (SELECT ${key} FROM ${from} AND ${due} > (SELECT ${due} FROM ${from} ORDER BY ${due} LIMIT 1 OFFSET @oldest - 1) ORDER BY ${due} DESC LIMIT @newest)
+  WITH later AS (SELECT ${key}, ${due} FROM ${from} AND ${due} > (SELECT ${due} FROM ${from} ORDER BY ${due} LIMIT 1 OFFSET @oldest - 1)),
+       newest AS (SELECT ${key} FROM (SELECT ${key} FROM later ORDER BY ${due} DESC LIMIT @latest)
+                  UNION SELECT ${key} FROM (SELECT ${key} FROM later ORDER BY ${due} LIMIT @newest - @latest))
   SELECT ${key} FROM (SELECT ${key} FROM ${from} ORDER BY ${due} LIMIT @oldest + @newest - (SELECT count(*) FROM newest))
   UNION ALL SELECT ${key} FROM newest)`
 
@@ -41,7 +47,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   // The claim: one statement moves due posts out of `scheduled`, so an edit or a cancel racing
   // it (which also requires `scheduled`) either happened before it or fails after it.
   // The longest waiting and the most recently due (dueSplit): two ends of the due index.
-  const claimPosts = db.prepare<[{ now: number; oldest: number; newest: number }], { id: string; scheduled_at: number }>(
+  const claimPosts = db.prepare<[{ now: number } & ReturnType<typeof split>], { id: string; scheduled_at: number }>(
     `UPDATE posts SET status = 'publishing', updated_at = @now, version = version + 1
       WHERE id IN ${twoEnds('id', "posts WHERE status = 'scheduled' AND scheduled_at <= @now", 'scheduled_at')}
       RETURNING id, scheduled_at`,
@@ -57,7 +63,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   // A reservation is a lease on a pending target: this process will attempt it.
   // The longest waiting and the most recently due (dueSplit): two ends of the due index.
   const dueFree = "post_targets WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_expires_at IS NULL OR lease_expires_at <= @now)"
-  const reserve = db.prepare<[{ until: number; now: number; oldest: number; newest: number }], TargetRef>(
+  const reserve = db.prepare<[{ until: number; now: number } & ReturnType<typeof split>], TargetRef>(
     `UPDATE post_targets SET lease_expires_at = @until
       WHERE rowid IN ${twoEnds('rowid', dueFree, 'next_attempt_at')}
       RETURNING post_id AS postId, platform, (SELECT account_id FROM posts p WHERE p.id = post_id) AS accountId, next_attempt_at AS dueAt`,
@@ -213,7 +219,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
   const settleAll = db.transaction((settlements: readonly Settlement[]) => (rollups ? rollups(settlements, () => settleBatch(settlements)) : settleBatch(settlements)))
 
   const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
-    const posts = claimPosts.all({ now, ...dueSplit(limit) })
+    const posts = claimPosts.all({ now, ...split(limit) })
     const result: ClaimResult = { claimed: posts.length, missed: 0 }
     if (posts.length === 0) return result
     const due = groupBy(makeDue.all(JSON.stringify(posts.map((p) => [p.id, p.scheduled_at]))), (t) => t.post_id)
@@ -280,7 +286,7 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     },
 
     async reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]> {
-      return reserve.all({ until: now + leaseMs, now, ...dueSplit(limit) }).sort((a, b) => a.dueAt - b.dueAt)
+      return reserve.all({ until: now + leaseMs, now, ...split(limit) }).sort((a, b) => a.dueAt - b.dueAt)
     },
 
     async releaseReservations(): Promise<void> {
