@@ -11,11 +11,8 @@ export function eventsStore(db: Db) {
   const insert = db.prepare<[string, string, string, string, string | null, number], void>(
     'INSERT INTO events (id, workspace_id, type, data, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   )
-  // Listed as still to dispatch (migration 17): the webhook dispatcher takes it off the list. Only
-  // where an endpoint is enabled in the workspace: the dispatcher fans an event out to the enabled
-  // endpoints that existed when it happened, so with none there is nothing to fan out, and a
-  // burst's two events a post need not be listed, fanned out to no one and taken off the list.
-  const queue = db.prepare<[string, string], void>('INSERT INTO outbox (event_id) SELECT ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE workspace_id = ? AND enabled = 1)')
+  // Listed as still to dispatch (migration 17): the webhook dispatcher takes it off the list.
+  const queue = db.prepare<[string], void>('INSERT INTO outbox (event_id) VALUES (?)')
   const after = db.prepare<[string, number], Row>('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?')
   // Newest first along (workspace_id, id); a kind ending in `.*` names a family of types.
   const audit = db.prepare<{ workspace: string; before: string; from: number | null; to: number | null; kinds: string | null; limit: number }, Row & { actor_name: string | null }>(`
@@ -39,7 +36,7 @@ export function eventsStore(db: Db) {
     appendJsonSync(workspaceId: string, type: EventType, json: string, now: number, by: Actor): string {
       const id = newId('msg', now)
       insert.run(id, workspaceId, type, json, actorJson(by), now)
-      queue.run(id, workspaceId)
+      queue.run(id)
       return id
     },
     async append(workspaceId: string, type: EventType, data: unknown, now: number, by: Actor): Promise<StoredEvent> {
