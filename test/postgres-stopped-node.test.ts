@@ -53,7 +53,12 @@ describe('a node stopped in the middle of a transaction on PostgreSQL', () => {
     )
     await stoppedThere
     const stoppedAt = Date.now()
-    const [session] = await sql<{ state: string; wait_event: string }[]>`SELECT state, wait_event FROM pg_stat_activity WHERE application_name = 'smm' AND query LIKE '%UPDATE post_targets t SET next_attempt_at%'`
+    // Once the server has read what got through, the session waits for the rest of the statement.
+    let session: { state: string; wait_event: string } | undefined
+    await until('the server to take the stopped node’s last statement', async () => {
+      ;[session] = await sql<{ state: string; wait_event: string }[]>`SELECT state, wait_event FROM pg_stat_activity WHERE application_name = 'smm' AND query LIKE '%UPDATE post_targets t SET next_attempt_at%'`
+      return session !== undefined
+    }, LEASE_MS)
     expect(session).toEqual({ state: 'active', wait_event: 'ClientRead' })
 
     // Within the lease and a sweep (half a lease), the server has ended the session and another node claims the posts.
