@@ -177,6 +177,42 @@ describe('analytics rollups stay equal to the raw rows', () => {
     expect((await report(day('2026-06-23'))).totals).toMatchObject({ posts_scheduled: 1, posts_published: 1 })
   })
 
+  it('through a claim that publishes feed posts itself, as an attempt and its outcome would', async () => {
+    const ws = personalWorkspaceId(userId)
+    const at = Date.parse('2026-06-24T09:00:00Z')
+    const fed = (await store().accounts.create(ws, userId, 'Fed', T0)).id
+    await store().accounts.connect([ws], fed, { platform: 'feed', handle: 'feed', displayName: 'feed', sealedCredentials: Buffer.from('sealed'), settings: {} }, T0, null)
+    const create = async (content: string, i: number, extra: { thread?: { content: string; media_urls: string[] }[]; platforms?: PlatformName[] } = {}) =>
+      (await store().posts.create({ userId, keyId: null }, { workspaceId: ws, accountId: fed, content, mediaUrls: [], platforms: ['feed'], scheduledAt: at + i * 60_000, ...extra }, T0)).post.id
+    const own = [await create('one', 0), await create('two', 1)]
+    // A thread is several items, and a post also on another platform needs an attempt there: both are left to attempts.
+    const threaded = await create('three', 2, { thread: [{ content: 'and more', media_urls: [] }] })
+    const mixed = await create('four', 3, { platforms: ['feed', 'mastodon'] })
+    const now = at + HOUR
+    const inStore = new Map([['feed' as const, (accountId: string, postId: string) => ({ platformPostId: postId, url: `https://smm.test/feeds/${accountId}.html#${postId}` })]])
+    const before = (await store().events.listAfter('', 1e6)).length
+    expect(await store().publishing.claimDue(now, 100, Number.MAX_SAFE_INTEGER, inStore)).toEqual({
+      claimed: 4,
+      missed: 0,
+      published: own.map((postId, i) => ({ postId, platform: 'feed', dueAt: at + i * 60_000, attempts: 1 })),
+    })
+    for (const id of own) {
+      const record = (await store().posts.get([ws], id))!
+      expect(record.post).toMatchObject({ status: 'published', published_at: new Date(now).toISOString(), updated_at: new Date(now).toISOString() })
+      expect(record.post.targets).toEqual([
+        expect.objectContaining({ platform: 'feed', status: 'published', attempts: 1, platform_post_id: id, url: `https://smm.test/feeds/${fed}.html#${id}`, error: null }),
+      ])
+    }
+    for (const id of [threaded, mixed]) expect((await store().posts.get([ws], id))!.post.status).toBe('publishing')
+    expect((await store().feed.recent(fed, 10)).map((item) => [item.postId, item.content])).toEqual([[own[1], 'two'], [own[0], 'one']])
+    const events = (await store().events.listAfter('', 1e6)).slice(before)
+    expect(events.map((e) => [e.type, (e.data as { id: string }).id, (e.data as { status: string }).status])).toEqual(
+      own.flatMap((id) => [['post.target.published', id, 'published'], ['post.published', id, 'published']]),
+    )
+    expect(await store().analytics.drift()).toEqual(CONSISTENT)
+    expect((await report(day('2026-06-24'))).totals).toMatchObject({ posts_scheduled: 5, posts_published: 2, median_publish_delay_ms: HOUR - 30_000 })
+  })
+
   it('through snapshots, newer ones replacing the latest counts', async () => {
     const reading = (likes: number) => ({ impressions: 100, likes, reposts: 1, replies: null, quotes: 0, clicks: null })
     await store().metrics.record([{ postId: ids.c!, platform: 'mastodon', metrics: reading(3), nextAt: null, failures: 0 }], T0 + 2 * DAY)

@@ -29,6 +29,7 @@ export const FEED_CONCURRENCY = 64
  * idempotent (one item per post), so an attempt cut off by a crash is simply sent again.
  */
 export function feedPlatform(items: FeedStore, publicUrl: () => string): CredentialPlatform {
+  const published = (accountId: string, itemId: string) => ({ platform_post_id: itemId, url: `${publicUrl()}/feeds/${accountId}.html#${itemId}` })
   return {
     name: 'feed',
     label: 'Feed',
@@ -66,7 +67,9 @@ export function feedPlatform(items: FeedStore, publicUrl: () => string): Credent
       // Each part is an item of its own, keyed by the part: a re-sent part finds its item.
       const attachments = (request.media ?? []).map((m) => ({ url: m.url, type: m.content_type, bytes: m.bytes, alt_text: m.alt_text }))
       const item = await items.publish(connection.accountId, partKey(request.postId, request.followUp?.index ?? 0), request.content, request.mediaUrls, ctx.clock.now(), attachments)
-      return { platform_post_id: item.postId, url: `${publicUrl()}/feeds/${connection.accountId}.html#${item.postId}` }
+      return published(connection.accountId, item.postId)
     },
+    // A post's item is keyed by the post (its part 0): the store writes it as `publish` would.
+    inStore: published,
   }
 }

@@ -288,6 +288,14 @@ interface PlatformBase {
    * names where `thread` is `replies`, a comment where `firstComment` is `comment`.
    */
   publish(connection: Connection, request: PublishRequest, ctx: PlatformContext): Promise<Published>
+  /**
+   * Set by a platform whose publish is nothing but an item in the daemon's own feed store (the
+   * built-in feed): what publishing the item of the post `postId` on `accountId`'s feed answers.
+   * A due post of one part with no uploaded media, on such platforms only, is then claimed,
+   * published and recorded by the store in one transaction (`PublishingStore.claimDue`), with
+   * no attempt, lease or commit of its own: it can be neither sent twice nor lost.
+   */
+  inStore?(accountId: string, postId: string): Published
   /** Counts for published items, by platform id. Absent for platforms that report none. */
   metrics?(connection: Connection, platformPostIds: string[], ctx: PlatformContext): Promise<Map<string, Metrics>>
 }

@@ -6,12 +6,12 @@ import type { HttpClient } from '../egress.js'
 import type { PlatformRegistry } from '../platforms/index.js'
 import type { OAuthApps } from '../platforms/oauth-apps.js'
 import { callWithConnection } from '../platforms/oauth-tokens.js'
-import type { PlatformContext, Published, PublishRequest } from '../platforms/types.js'
+import type { PlatformContext, PlatformName, Published, PublishRequest } from '../platforms/types.js'
 import { attachmentOf } from '../media/attachments.js'
 import type { MediaStore } from '../media/port.js'
 import type { SecretBox } from '../secret-box.js'
 import type { Store } from '../store/index.js'
-import { StoreUnavailableError, whileUnavailable, type ClaimedTarget, type Settlement, type StoredConnection, type StoredPart, type TargetRef } from '../store/index.js'
+import { StoreUnavailableError, whileUnavailable, type ClaimedTarget, type ClaimResult, type InStorePlatforms, type Settlement, type StoredConnection, type StoredPart, type TargetRef } from '../store/index.js'
 import { Batcher } from '../batcher.js'
 import { counterChildren, metricSet, storeGauge, type Prometheus } from '../prometheus/registry.js'
 import { canResend, MAX_ATTEMPTS, outcomeOfError, unconfirmedDetail, type AttemptOutcome, type FailureReason } from './attempt.js'
@@ -150,6 +150,8 @@ export class Scheduler {
    */
   private readonly claims: Batcher<{ ref: TargetRef; now: number }, { target: ClaimedTarget; connection: Promise<Opened> } | undefined>
   private readonly metrics: ReturnType<typeof publishMetrics>
+  /** The platforms whose publish is an item in the store's own feed (`Platform.inStore`): the claim publishes their posts. */
+  private readonly inStore: InStorePlatforms
 
   constructor(
     private readonly deps: SchedulerDeps,
@@ -176,6 +178,16 @@ export class Scheduler {
       return kind === 'platform' ? (declared?.perPlatform ?? this.options.perPlatform) : (declared?.perConnection ?? this.options.perConnection)
     })
     this.platformCtx = { http: deps.http, clock: deps.clock, log: deps.log }
+    const inStore = new Map<PlatformName, (accountId: string, postId: string) => { platformPostId: string | null; url: string | null }>()
+    for (const name of deps.platforms.available()) {
+      const platform = deps.platforms.platformFor(name)!
+      if (!platform.inStore) continue
+      inStore.set(name, (accountId, postId) => {
+        const out = platform.inStore!(accountId, postId)
+        return { platformPostId: out.platform_post_id, url: out.url }
+      })
+    }
+    this.inStore = inStore
     this.metrics = publishMetrics(deps.prometheus)
     if (deps.prometheus) {
       storeGauge(deps.prometheus, {
@@ -277,10 +289,11 @@ export class Scheduler {
    */
   private async claimRound(horizon: number, totals: { claimed: number; missed: number; horizon: number }): Promise<boolean> {
     totals.horizon = horizon
-    const batch = await this.deps.store.publishing.claimDue(horizon, CLAIM_BATCH, this.options.catchUpMs)
+    const batch = await this.deps.store.publishing.claimDue(horizon, CLAIM_BATCH, this.options.catchUpMs, this.inStore)
     totals.claimed += batch.claimed
     totals.missed += batch.missed
     this.metrics.missed.inc(batch.missed)
+    if (batch.published) this.publishedByClaim(batch.published, horizon)
     if (batch.claimed < CLAIM_BATCH) return false
     this.reserve(horizon).catch((error) => this.failed(error, 'reserve'))
     // What is claimed waits for a reservation anyway: while this node holds a batch, the next is
@@ -459,6 +472,15 @@ export class Scheduler {
       if (attempting) this.metrics.inFlight.dec()
       this.leased.delete(keyOf(ref))
       release()
+    }
+  }
+
+  /** Counts and logs the targets a claim published itself, at `at`, as an attempt's are. */
+  private publishedByClaim(published: NonNullable<ClaimResult['published']>, at: number): void {
+    for (const { postId, platform, dueAt, attempts } of published) {
+      this.metrics.lateness.observe(Math.max(0, at - dueAt) / 1000)
+      this.metrics.published.get(platform)!.inc()
+      this.deps.log.info({ msg: 'publish attempt', post_id: postId, platform, attempt: attempts, outcome: 'published', late_ms: at - dueAt, ms: 0 })
     }
   }
 

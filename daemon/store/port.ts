@@ -233,7 +233,19 @@ export interface ClaimResult {
   claimed: number
   /** Posts too late to publish (beyond the catch-up window), failed with `missed_schedule`. */
   missed: number
+  /** The targets the claim published itself (`InStorePlatforms`), if any: each published at the claim's `now`. */
+  published?: { postId: string; platform: PlatformName; dueAt: number; attempts: number }[]
 }
+
+/**
+ * The platforms whose publish is nothing but an item in this store's feed (`Platform.inStore`),
+ * each with what publishing a post's item answers. `claimDue` may publish, in the claim's own
+ * transaction, the due posts that go out on these platforms alone, in one part with no uploaded
+ * media, where their connection is active: the feed item, the target published and the post's
+ * final state and events, as an attempt and its settlement would write them. Any other post is
+ * claimed for attempts.
+ */
+export type InStorePlatforms = ReadonlyMap<PlatformName, (accountId: string, postId: string) => { platformPostId: string | null; url: string | null }>
 
 export type WindowName = 'minute' | 'hour' | 'day'
 
@@ -766,9 +778,11 @@ export const RECOVERY_LEASE_MS = 60_000
 export interface PublishingStore {
   /**
    * Claims up to `limit` due posts, as `dueSplit` shares them between the longest waiting and
-   * the most recently due. Those beyond the catch-up window fail.
+   * the most recently due. Those beyond the catch-up window fail. Those on `inStore` platforms
+   * only may be published at once (see `InStorePlatforms`; the PostgreSQL store leaves them to
+   * attempts).
    */
-  claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult>
+  claimDue(now: number, limit: number, catchUpMs: number, inStore?: InStorePlatforms): Promise<ClaimResult>
   /**
    * Reserves up to `limit` due targets for this node, passing over those another live node
    * holds: the work this node will attempt. `dueSplit` shares `limit` between the longest

@@ -3,14 +3,20 @@ import type { Db } from './db.js'
 import type { FeedAttachment, FeedItem, NewFeedItem } from '../port.js'
 import { feedItemFromRow as fromRow, feedMediaColumn, type FeedRow as Row } from '../rows.js'
 
-export function feedStore(db: Db) {
-  // Keyed by (account, post): publishing the same post again is a no-op, which is what makes
-  // the feed platform safe to re-send after a crash.
-  // A batch's items in one statement each, given as one JSON array.
-  const insert = db.prepare<[string], void>(
+/**
+ * Adds a batch's items in one statement, given as one JSON array of `[account, post, content,
+ * media column, published at]`. Keyed by (account, post): publishing the same post again is a
+ * no-op, which is what makes the feed platform safe to re-send after a crash. The scheduler's
+ * claim writes its in-store publishes with it too (publishing.ts).
+ */
+export const feedInsert = (db: Db): { run(json: string): unknown } =>
+  db.prepare<[string], void>(
     `INSERT INTO feed_items (account_id, post_id, content, media_urls, published_at)
      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
   )
+
+export function feedStore(db: Db) {
+  const insert = feedInsert(db)
   const these = db.prepare<[string], Row>('SELECT * FROM feed_items WHERE (account_id, post_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))')
   const recent = db.prepare<[string, number], Row>(
     'SELECT * FROM feed_items WHERE account_id = ? ORDER BY published_at DESC, post_id DESC LIMIT ?',

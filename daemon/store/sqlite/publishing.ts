@@ -4,15 +4,19 @@ import type { accountsStore } from './accounts.js'
 import type { Db } from './db.js'
 import type { eventsStore } from './events.js'
 import { batchRollups, type BatchRollups } from './batch-rollups.js'
+import { feedInsert } from './feed.js'
 import { postReader } from './post-reader.js'
 import { seriesSteps } from './series.js'
 import { claimedTargetOf, finalStatusOf, groupBy, hasPartRows, partColumns, storedPartOf, type ClaimRow, type PartRow, type PostRow, type TargetRow } from '../rows.js'
-import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, SYSTEM, type AbandonedTarget, type TargetRef, type ClaimedTarget, type HeldTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
+import { dueSplit, RECOVERY_LEASE_MS, settlementRounds, SYSTEM, type AbandonedTarget, type InStorePlatforms, type TargetRef, type ClaimedTarget, type HeldTarget, type Outcome, type ClaimResult, type Settlement, type StoredPart } from '../port.js'
 
 /** A target as the batch statements return it. */
 type TargetKey = { post_id: string; platform: PlatformName }
 type ClaimedRow = TargetKey & Pick<ClaimRow, 'claim' | 'attempts' | 'attempts_before_retry' | 'next_attempt_at' | 'uncertain_since'>
 const keyOf = (t: TargetKey) => `${t.post_id} ${t.platform}`
+/** A due post as the claim reads it, to decide whether it publishes it itself. */
+type PickedRow = Pick<PostRow, 'id' | 'account_id' | 'content' | 'media_urls'> & { scheduled_at: number; simple: 0 | 1 }
+type PickedTarget = TargetKey & Pick<TargetRow, 'status' | 'attempts' | 'attempts_before_retry' | 'next_attempt_at'> & { claim: number; connection: string | null }
 
 /** Runs a batch statement on its rows, given as one JSON array; none, no statement. */
 const each = <R>(items: readonly unknown[], statement: { all(json: string): R[] }): R[] => (items.length ? statement.all(JSON.stringify(items)) : [])
@@ -51,6 +55,34 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     `UPDATE posts SET status = 'publishing', updated_at = @now, version = version + 1
       WHERE id IN ${twoEnds('id', "posts WHERE status = 'scheduled' AND scheduled_at <= @now", 'scheduled_at')}
       RETURNING id, scheduled_at`,
+  )
+  // With platforms the claim publishes itself (InStorePlatforms), the due posts are read first,
+  // and only those it does not publish are moved to `publishing`: the others go from `scheduled`
+  // to their final state in the same transaction. A post of one part is one with no thread,
+  // first comment or per-platform version, and no uploaded media, what `simple` says.
+  const pickDue = db.prepare<[{ now: number } & ReturnType<typeof split>], PickedRow>(
+    `SELECT id, scheduled_at, account_id, content, media_urls, thread = '[]' AND first_comment IS NULL AND overrides = '{}' AND media = '[]' AS simple
+       FROM posts WHERE id IN ${twoEnds('id', "posts WHERE status = 'scheduled' AND scheduled_at <= @now", 'scheduled_at')}`,
+  )
+  const claimPicked = db.prepare<[number, string], { id: string; scheduled_at: number }>(
+    `UPDATE posts SET status = 'publishing', updated_at = ?, version = version + 1
+      WHERE id IN (SELECT value FROM json_each(?)) AND status = 'scheduled' RETURNING id, scheduled_at`,
+  )
+  // Each target of the given posts (`[post, account]`), with its connection's status.
+  const pickedTargets = db.prepare<[string], PickedTarget>(
+    `SELECT t.post_id, t.platform, t.status, t.claim, t.attempts, t.attempts_before_retry, t.next_attempt_at, c.status AS connection
+       FROM json_each(?) j CROSS JOIN post_targets t ON t.post_id = j.value ->> 0 LEFT JOIN connections c ON c.account_id = j.value ->> 1 AND c.platform = t.platform`,
+  )
+  const insertItems = feedInsert(db)
+  // A target published by the claim itself: one attempt, under a claim of its own, as claimTargets
+  // and setPublished leave it.
+  const publishNow = db.prepare<[string], TargetKey>(
+    `UPDATE post_targets SET status = 'published', attempts = attempts + 1, claim = claim + 1, platform_post_id = c.value ->> 2, url = c.value ->> 3,
+            published_at = c.value ->> 4, metrics_due_at = c.value ->> 4 + ${FIRST_COLLECTION_AFTER_MS}, lease_expires_at = NULL,
+            next_attempt_at = NULL, error_code = NULL, error_detail = NULL, error_part = NULL, uncertain_since = NULL
+       FROM json_each(?) c
+      WHERE post_targets.post_id = c.value ->> 0 AND post_targets.platform = c.value ->> 1 AND post_targets.status = 'pending'
+      RETURNING post_id, platform`,
   )
   // The statements that take a batch take its rows as one JSON array: one statement for the
   // batch, not one per row (in a burst a row costs about half what a statement of its own did).
@@ -129,9 +161,10 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
                 coalesce(uncertain_since, next_attempt_at, (SELECT scheduled_at FROM posts p WHERE p.id = post_id)) AS dueAt`,
   )
   // Both return the post as they leave it: its events carry it, with no second read.
+  // From `publishing`, or from `scheduled` for a post the claim published itself (c.value ->> 4).
   const finish = db.prepare<[string], PostRow>(
     `UPDATE posts SET status = c.value ->> 1, published_at = c.value ->> 2, updated_at = c.value ->> 3, version = version + 1 FROM json_each(?) c
-      WHERE posts.id = c.value ->> 0 AND posts.status = 'publishing' RETURNING *`,
+      WHERE posts.id = c.value ->> 0 AND posts.status = c.value ->> 4 RETURNING *`,
   )
   const touch = db.prepare<[string], PostRow>(
     'UPDATE posts SET updated_at = c.value ->> 1, version = version + 1 FROM json_each(?) c WHERE posts.id = c.value ->> 0 RETURNING *',
@@ -154,26 +187,29 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
    * False for an outcome whose target was settled already, or whose claim is no longer the
    * target's (its lease ran out and a recovery took it over): the current holder's outcome stands.
    */
-  function settleBatch(settlements: readonly Settlement[]): boolean[] {
+  function settleBatch(settlements: readonly Settlement[], claimed = true): boolean[] {
     const recorded = settlements.map(() => false)
     for (const round of settlementRounds(settlements)) {
-      const done = settleRound(round.map((i) => settlements[i]!))
+      const done = settleRound(round.map((i) => settlements[i]!), claimed)
       round.forEach((i, k) => (recorded[i] = done[k]!))
     }
     return recorded
   }
 
-  /** One round of `settleBatch`: no post in it twice. */
-  function settleRound(round: readonly Settlement[]): boolean[] {
+  /**
+   * One round of `settleBatch`: no post in it twice. Not `claimed`: the round's outcomes are the
+   * claim's own publishes, of targets still pending on posts still scheduled.
+   */
+  function settleRound(round: readonly Settlement[], claimed: boolean): boolean[] {
     const published: unknown[][] = []
     const retry: unknown[][] = []
     const failed: unknown[][] = []
     for (const { postId, platform, claim, outcome: o, at } of round) {
-      if (o.kind === 'published') published.push([postId, platform, claim, o.platformPostId, o.url, at])
+      if (o.kind === 'published') published.push(claimed ? [postId, platform, claim, o.platformPostId, o.url, at] : [postId, platform, o.platformPostId, o.url, at])
       else if (o.kind === 'retry') retry.push([postId, platform, claim, o.at, o.code, o.detail, o.uncertainSince ?? null, o.part ?? null])
       else failed.push([postId, platform, claim, o.kind, o.kind === 'failed' ? o.code : 'unconfirmed', o.detail, o.part ?? null])
     }
-    const changed = new Set([...each(published, setPublished), ...each(retry, setRetry), ...each(failed, setFailed)].map(keyOf))
+    const changed = new Set([...each(published, claimed ? setPublished : publishNow), ...each(retry, setRetry), ...each(failed, setFailed)].map(keyOf))
     const recorded = round.map((s) => changed.has(keyOf({ post_id: s.postId, platform: s.platform })))
     const settled = round.filter((s, i) => recorded[i])
     // A retry changes the post's version only; the other outcomes also its state and events.
@@ -188,7 +224,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     const after = new Map<string, PostRow>()
     const entered = new Set<string>()
     const finishing = ended.filter((s) => finals.get(s.postId))
-    for (const row of each(finishing.map((s) => [s.postId, finals.get(s.postId)!.status, finals.get(s.postId)!.published_at, s.at]), finish)) {
+    const from = claimed ? 'publishing' : 'scheduled'
+    for (const row of each(finishing.map((s) => [s.postId, finals.get(s.postId)!.status, finals.get(s.postId)!.published_at, s.at, from]), finish)) {
       after.set(row.id, row)
       entered.add(row.id)
     }
@@ -214,13 +251,61 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
     return recorded
   }
   const settle = db.transaction((s: Settlement) => settleBatch([s])[0]!)
+  const withRollups = <T>(settlements: readonly Settlement[], write: () => T): T => (rollups ? rollups(settlements, write) : write())
 
   // A batch sums what its targets change in the rollups once per rollup row, not per target.
-  const settleAll = db.transaction((settlements: readonly Settlement[]) => (rollups ? rollups(settlements, () => settleBatch(settlements)) : settleBatch(settlements)))
+  const settleAll = db.transaction((settlements: readonly Settlement[]) => withRollups(settlements, () => settleBatch(settlements)))
 
-  const claim = db.transaction((now: number, limit: number, catchUpMs: number): ClaimResult => {
-    const posts = claimPosts.all({ now, ...split(limit) })
-    const result: ClaimResult = { claimed: posts.length, missed: 0 }
+  /**
+   * The posts of `picked` the claim publishes itself (InStorePlatforms), as settlements of their
+   * targets: a post of one part whose targets are all pending on such platforms, due by `now`
+   * and not beyond the catch-up window (what is, fails as `claim` fails it), each connection
+   * active, none retried (a retried target may have parts out from before an edit). A target on
+   * a connection that needs reauthorising, say, goes to an attempt, which fails it as it should.
+   */
+  function inStorePublishes(picked: readonly PickedRow[], now: number, catchUpMs: number, inStore: InStorePlatforms): { settlements: Settlement[]; items: unknown[][]; published: NonNullable<ClaimResult['published']> } {
+    const simple = picked.filter((p) => p.simple)
+    const targets = groupBy(each(simple.map((p) => [p.id, p.account_id]), pickedTargets), (t) => t.post_id)
+    const settlements: Settlement[] = []
+    const items: unknown[][] = []
+    const published: NonNullable<ClaimResult['published']> = []
+    for (const post of simple) {
+      const own = targets.get(post.id)
+      if (!own?.every((t) => t.status === 'pending' && t.connection === 'active' && t.attempts_before_retry === 0 && inStore.has(t.platform))) continue
+      const dueAt = (t: PickedTarget) => t.next_attempt_at ?? post.scheduled_at
+      if (!own.every((t) => dueAt(t) <= now && now - dueAt(t) <= catchUpMs)) continue
+      for (const t of own) {
+        const out = inStore.get(t.platform)!(post.account_id, post.id)
+        items.push([post.account_id, post.id, post.content, post.media_urls, now])
+        settlements.push({ postId: post.id, platform: t.platform, claim: t.claim + 1, outcome: { kind: 'published', platformPostId: out.platformPostId, url: out.url }, at: now })
+        published.push({ postId: post.id, platform: t.platform, dueAt: dueAt(t), attempts: t.attempts + 1 })
+      }
+    }
+    return { settlements, items, published }
+  }
+
+  const claim = db.transaction((now: number, limit: number, catchUpMs: number, inStore: InStorePlatforms | undefined): ClaimResult => {
+    let posts: { id: string; scheduled_at: number }[]
+    let claimed: number
+    let published: ClaimResult['published']
+    if (inStore?.size) {
+      // The claim publishes what it can, in this transaction; the rest is claimed for attempts.
+      const picked = pickDue.all({ now, ...split(limit) })
+      const own = inStorePublishes(picked, now, catchUpMs, inStore)
+      if (own.settlements.length) {
+        insertItems.run(JSON.stringify(own.items))
+        withRollups(own.settlements, () => settleBatch(own.settlements, false))
+        published = own.published
+      }
+      const byClaim = new Set(own.settlements.map((s) => s.postId))
+      const rest = picked.filter((p) => !byClaim.has(p.id))
+      posts = rest.length ? claimPicked.all(now, JSON.stringify(rest.map((p) => p.id))) : []
+      claimed = picked.length
+    } else {
+      posts = claimPosts.all({ now, ...split(limit) })
+      claimed = posts.length
+    }
+    const result: ClaimResult = { claimed, missed: 0, ...(published ? { published } : {}) }
     if (posts.length === 0) return result
     const due = groupBy(makeDue.all(JSON.stringify(posts.map((p) => [p.id, p.scheduled_at]))), (t) => t.post_id)
     const missed: Settlement[] = []
@@ -281,8 +366,8 @@ export function publishingStore(db: Db, events: ReturnType<typeof eventsStore>, 
 
   return {
     /** Claims up to `limit` due posts, oldest first; those beyond the catch-up window fail. */
-    async claimDue(now: number, limit: number, catchUpMs: number): Promise<ClaimResult> {
-      return claim.immediate(now, limit, catchUpMs)
+    async claimDue(now: number, limit: number, catchUpMs: number, inStore?: InStorePlatforms): Promise<ClaimResult> {
+      return claim.immediate(now, limit, catchUpMs, inStore)
     },
 
     async reserveDue(now: number, limit: number, leaseMs: number): Promise<TargetRef[]> {
