@@ -23,8 +23,10 @@ describe('smm admin copy --to postgres://…', () => {
   beforeAll(async () => {
     target = await freshDatabase()
     // A SQLite daemon with some history: a key, an account with a sealed connection, a published
-    // post and a scheduled one, a webhook and its delivery, rate-limit windows.
-    source = await startTestDaemon({ dataDir, allowPrivateNetwork: true })
+    // post and a scheduled one, a webhook and its delivery, rate-limit windows. Its loops run
+    // only when ticked: the webhook loop's own poll (every 50 ms) took the last event off the
+    // outbox whenever the daemon took that long to stop, as it does on a loaded machine.
+    source = await startTestDaemon({ dataDir, allowPrivateNetwork: true, backgroundWorkers: false })
     await liftLimits(source)
     account = await feedAccount(source, 'Moving')
     const at = (ms: number) => new Date(source.clock.now() + ms).toISOString()
@@ -70,7 +72,7 @@ describe('smm admin copy --to postgres://…', () => {
 
     // Same secret key, now from the environment, as every node on the database will have it.
     const secret = readFileSync(join(dataDir, 'secret.key')).toString('base64')
-    const moved = await startTestDaemon({ dataDir: mkdtempSync(join(tmpdir(), 'smm-moved-')), databaseUrl: target.url, secretKey: secret, clock: source.clock })
+    const moved = await startTestDaemon({ dataDir: mkdtempSync(join(tmpdir(), 'smm-moved-')), databaseUrl: target.url, secretKey: secret, clock: source.clock, backgroundWorkers: false })
     try {
       expect((await moved.http.get('/v1/me', { key: source.key })).status).toBe(200)
       const posts = (await moved.http.get(`/v1/posts?account_id=${account}&order=asc`, { key: source.key })).body.data
