@@ -17,7 +17,7 @@ export interface LoadResult {
 }
 
 /** CPU time (user + system) the children this process has waited for have used, in ms; Linux only. */
-function reapedChildrenCpuMs(): number | undefined {
+export function reapedChildrenCpuMs(): number | undefined {
   try {
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
     return (Number(fields[13]) + Number(fields[14])) * (1000 / 100)

@@ -1,7 +1,9 @@
 // Media uploads: a 256 MB video through POST /v1/media and through tus (four PATCHes), against
 // the floor of writing the same bytes to the same disk in the same run, and the daemon's peak
-// RSS while each runs.
+// RSS while each runs. Each upload is sent twice a round: by curl, a native client in a process
+// of its own, and by Node's https client in this process.
 // Standalone: node --import tsx bench/media.ts
+import { spawn, spawnSync } from 'node:child_process'
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import https from 'node:https'
@@ -11,6 +13,7 @@ import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import { mp4 } from '../test/helpers/media-files.js'
 import { cpuMs } from './http.js'
+import { reapedChildrenCpuMs } from './load.js'
 import { startBenchDaemon, stop } from './processes.js'
 
 const MB = 1024 * 1024
@@ -28,12 +31,6 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 /** The bytes a process has caused to be written to storage (/proc/PID/io `write_bytes`). */
 function writtenBytes(pid: number): number {
   return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1])
-}
-
-/** This process's CPU (the client's: the benchmark's own requests) since `since`, in ms. */
-function clientCpuMs(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since)
-  return (used.user + used.system) / 1000
 }
 
 /** Forgets the process's peak RSS, so the next VmHWM is the peak from now on (Linux: clear_refs 5). */
@@ -54,111 +51,244 @@ async function floor(source: string, dir: string): Promise<number> {
 
 interface Answer {
   status: number
-  headers: Record<string, string | string[] | undefined>
+  /** The answer's Smm-Media-Id, or the id in its JSON body. */
+  mediaId?: string
+  location?: string
   body: string
 }
 
+/** A byte range of a file (both ends included), and the same bytes as a file of their own for curl's -T. */
+interface Piece {
+  path: string
+  start: number
+  end: number
+  file: string
+}
+
+/** How one client sends requests whose bodies stream from a file. */
+interface Client {
+  /** One request, its body a piece of the file (or none). */
+  send(url: string, method: string, headers: Record<string, string>, piece?: Piece): Promise<Answer>
+  /** Requests one after another on one connection (a tus upload's PATCHes); the answers in order. */
+  sendAll(url: string, method: string, requests: { headers: Record<string, string>; piece: Piece }[]): Promise<Answer[]>
+  /** The client's CPU since `mark()` (ms). */
+  mark(): () => number
+}
+
+const answerOf = (status: number, body: string, header?: string, location?: string): Answer => {
+  let mediaId = header || undefined
+  if (!mediaId && status === 201 && body) mediaId = (JSON.parse(body) as { id?: string }).id
+  return { status, mediaId, location, body }
+}
+
 /**
- * One request whose body streams from `source` (a byte range of it, or none), read 1 MiB at a
- * time: the client shares the two cores with the daemon, and in 64 KiB reads it spent about
- * twice the CPU (0.23-0.59 s against 0.13-0.27 s per 256 MiB, TLS included) on the same bytes.
+ * Node's https client in this process, reading the file 1 MiB at a time (in 64 KiB reads it spent
+ * about twice the CPU on the same bytes). It shares the two cores with the daemon, and this
+ * process holds every benchmark's modules: in `npm run bench` its CPU per 256 MiB was 2-3 times
+ * what the same client took in a process of its own (0.34-0.47 s against 0.12-0.25 s).
  */
-function send(url: string, ca: string, method: string, headers: Record<string, string>, source?: { path: string; start: number; end: number }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(url, { method, ca, headers }, (res) => {
-      let body = ''
-      res.on('data', (chunk: Buffer) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+function nodeClient(ca: string): Client {
+  const send = (url: string, method: string, headers: Record<string, string>, piece?: Piece) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = https.request(url, { method, ca, headers }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk))
+        res.on('end', () => resolve(answerOf(res.statusCode!, body, res.headers['smm-media-id'] as string | undefined, res.headers.location)))
+      })
+      req.on('error', reject)
+      if (!piece) return req.end()
+      createReadStream(piece.path, { start: piece.start, end: piece.end, highWaterMark: MB }).on('error', reject).pipe(req)
     })
-    req.on('error', reject)
-    if (!source) return req.end()
-    createReadStream(source.path, { start: source.start, end: source.end, highWaterMark: MB }).on('error', reject).pipe(req)
-  })
+  return {
+    send,
+    async sendAll(url, method, requests) {
+      const answers: Answer[] = []
+      // Node's global agent keeps the connection alive between them.
+      for (const { headers, piece } of requests) answers.push(await send(url, method, headers, piece))
+      return answers
+    },
+    mark() {
+      const since = process.cpuUsage()
+      return () => {
+        const used = process.cpuUsage(since)
+        return (used.user + used.system) / 1000
+      }
+    },
+  }
+}
+
+/**
+ * curl, a native client in a process of its own, sending each body from a file (`-T`): what a
+ * script or another service uploading to smm would run, and a client that costs less than the
+ * daemon beside it (about 0.13 s of CPU per 256 MiB, TLS included), so the figure is the
+ * daemon's. Its CPU is read once it has exited.
+ */
+function curlClient(ca: string, answers: string): Client {
+  const options = (method: string, headers: Record<string, string>, piece?: Piece) => [
+    '--silent',
+    '--show-error',
+    '--http1.1',
+    '--cacert',
+    ca,
+    '--request',
+    method,
+    // Sent at once, as Node's client sends it, not after waiting on 100 Continue.
+    '--header',
+    'Expect:',
+    ...Object.entries(headers).flatMap(([name, value]) => ['--header', `${name}: ${value}`]),
+    ...(piece ? ['--upload-file', piece.file] : []),
+    '--output',
+    answers,
+    '--write-out',
+    '%{http_code} %header{smm-media-id}\\n',
+  ]
+  const run = (args: string[]) =>
+    new Promise<Answer[]>((resolve, reject) => {
+      const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      let err = ''
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk))
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk))
+      child.on('error', reject)
+      child.on('close', (code) => {
+        if (code !== 0) return reject(new Error(`curl exited ${code}: ${err}`))
+        const lines = out.trim().split('\n')
+        // --output is rewritten by each transfer: the body read is the last one's.
+        const body = readFileSync(answers, 'utf8')
+        resolve(lines.map((line, i) => {
+          const [status = '0', header] = line.split(' ')
+          return answerOf(Number(status), i === lines.length - 1 ? body : '', header)
+        }))
+      })
+    })
+  return {
+    send: async (url, method, headers, piece) => (await run([...options(method, headers, piece), url]))[0]!,
+    // One curl: `--next` starts each request afresh on the same connection.
+    sendAll: (url, method, requests) => run(requests.flatMap(({ headers, piece }, i) => [...(i ? ['--next'] : []), ...options(method, headers, piece), url])),
+    mark() {
+      const since = reapedChildrenCpuMs()!
+      return () => reapedChildrenCpuMs()! - since
+    },
+  }
+}
+
+let checked = false
+/** curl must be installed; the benchmark says how, rather than fail on a missing executable. */
+function requireCurl(): void {
+  if (checked) return
+  if (spawnSync('curl', ['--version']).error) {
+    throw new Error('The media benchmark uploads with curl, a native client, and it is not installed.\nInstall it: `sudo apt-get install curl` (Debian, Ubuntu), `sudo dnf install curl` (Fedora); macOS has it.')
+  }
+  checked = true
+}
+
+/** One upload's figures, beside the floor measured just before it. */
+interface Run {
+  floor: number
+  ms: number
+  peak: number
+  baseline: number
+  daemonCpu: number
+  clientCpu: number
+  written: number
 }
 
 export async function benchMedia(): Promise<Record<string, number | string>> {
+  requireCurl()
   const dir = mkdtempSync(join(tmpdir(), 'smm-bench-media-'))
   const dataDir = join(dir, 'data')
   const source = join(dir, 'video.mp4')
   // Made once, then read from the page cache by the floor and the uploads alike.
   writeFileSync(source, mp4(1920, 1080, 60_000, { padding: FILE_BYTES - 4096 }))
   const bytes = statSync(source).size
+  const whole: Piece = { path: source, start: 0, end: bytes - 1, file: source }
+  const pieceBytes = Math.ceil(bytes / TUS_PIECES)
+  const pieces: Piece[] = []
+  for (let start = 0; start < bytes; start += pieceBytes) {
+    const end = Math.min(bytes, start + pieceBytes) - 1
+    const file = join(dir, `piece-${start}`)
+    await pipeline(createReadStream(source, { start, end }), createWriteStream(file))
+    pieces.push({ path: source, start, end, file })
+  }
   // BENCH_BIN: another build's bin/run.js, to measure it the same way.
   const daemon = await startBenchDaemon(dataDir, {}, true, { bin: process.env.BENCH_BIN || undefined })
   const pid = daemon.child.pid!
-  const ca = readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8')
+  const caFile = join(dataDir, 'tls-cert.pem')
+  const ca = readFileSync(caFile, 'utf8')
   const auth = { authorization: `Bearer ${daemon.key}` }
   const tus = { ...auth, 'tus-resumable': '1.0.0' }
+  // Set-up and clean-up requests go by Node's client; the uploads by each client in turn.
+  const control = nodeClient(ca)
+  const clients = { curl: curlClient(caFile, join(dir, 'answer')), node: nodeClient(ca) }
+  type ClientName = keyof typeof clients
+
+  /** Measures `upload` (it answers the media made) beside a floor just before it: the disk is shared, and its speed drifts. */
+  const measure = async (client: Client, upload: () => Promise<string>): Promise<Run> => {
+    const floorMs = await floor(source, dir)
+    const baseline = procStatus(pid, 'VmRSS')
+    resetPeak(pid)
+    const cpu = cpuMs(pid)!
+    const written = writtenBytes(pid)
+    const clientCpu = client.mark()
+    const started = performance.now()
+    const mediaId = await upload()
+    const ms = performance.now() - started
+    const run = { floor: floorMs, ms, peak: procStatus(pid, 'VmHWM') - baseline, baseline, daemonCpu: cpuMs(pid)! - cpu, clientCpu: clientCpu(), written: writtenBytes(pid) - written }
+    await control.send(`${daemon.url}/v1/media/${mediaId}`, 'DELETE', auth)
+    return run
+  }
+  const post = (client: Client) => async () => {
+    const posted = await client.send(`${daemon.url}/v1/media`, 'POST', { ...auth, 'content-type': 'video/mp4', 'content-length': String(bytes) }, whole)
+    if (posted.status !== 201 || !posted.mediaId) throw new Error(`POST /v1/media answered ${posted.status}: ${posted.body}`)
+    return posted.mediaId
+  }
+  const tusUpload = (client: Client) => async () => {
+    const metadata = `content_type ${Buffer.from('video/mp4').toString('base64')}`
+    const created = await control.send(`${daemon.url}/v1/uploads`, 'POST', { ...tus, 'upload-length': String(bytes), 'upload-metadata': metadata })
+    if (created.status !== 201) throw new Error(`POST /v1/uploads answered ${created.status}: ${created.body}`)
+    const patched = await client.sendAll(
+      `${daemon.url}${created.location}`,
+      'PATCH',
+      pieces.map((piece) => ({
+        headers: { ...tus, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(piece.start), 'content-length': String(piece.end - piece.start + 1) },
+        piece,
+      })),
+    )
+    for (const [i, res] of patched.entries()) if (res.status !== 204) throw new Error(`PATCH at ${pieces[i]!.start} answered ${res.status}: ${res.body}`)
+    const mediaId = patched.at(-1)!.mediaId
+    if (!mediaId) throw new Error('the last PATCH named no media')
+    return mediaId
+  }
+
   const figures: Record<string, number | string> = {}
   try {
-    const runs: { floorPost: number; post: number; floorTus: number; tus: number; postPeak: number; tusPeak: number; baseline: number; postCpu: number; tusCpu: number; postClientCpu: number; tusClientCpu: number; postWritten: number; tusWritten: number }[] = []
+    const runs: Record<ClientName, { post: Run[]; tus: Run[] }> = { curl: { post: [], tus: [] }, node: { post: [], tus: [] } }
     for (let round = 0; round < ROUNDS; round++) {
-      // Each upload beside a floor measured just before it: the disk is shared, and its speed drifts.
-      const floorPost = await floor(source, dir)
-      const baseline = procStatus(pid, 'VmRSS')
-      resetPeak(pid)
-      let cpu = cpuMs(pid)!
-      let written = writtenBytes(pid)
-      let client = process.cpuUsage()
-      let started = performance.now()
-      const posted = await send(`${daemon.url}/v1/media`, ca, 'POST', { ...auth, 'content-type': 'video/mp4', 'content-length': String(bytes) }, { path: source, start: 0, end: bytes - 1 })
-      const post = performance.now() - started
-      if (posted.status !== 201) throw new Error(`POST /v1/media answered ${posted.status}: ${posted.body}`)
-      const postPeak = procStatus(pid, 'VmHWM') - baseline
-      const postCpu = cpuMs(pid)! - cpu
-      const postWritten = writtenBytes(pid) - written
-      const postClientCpu = clientCpuMs(client)
-      await send(`${daemon.url}/v1/media/${JSON.parse(posted.body).id}`, ca, 'DELETE', auth)
-
-      const floorTus = await floor(source, dir)
-      const tusBaseline = procStatus(pid, 'VmRSS')
-      resetPeak(pid)
-      cpu = cpuMs(pid)!
-      written = writtenBytes(pid)
-      client = process.cpuUsage()
-      started = performance.now()
-      const metadata = `content_type ${Buffer.from('video/mp4').toString('base64')}`
-      const created = await send(`${daemon.url}/v1/uploads`, ca, 'POST', { ...tus, 'upload-length': String(bytes), 'upload-metadata': metadata })
-      if (created.status !== 201) throw new Error(`POST /v1/uploads answered ${created.status}: ${created.body}`)
-      const upload = `${daemon.url}${created.headers.location}`
-      const piece = Math.ceil(bytes / TUS_PIECES)
-      let mediaId: string | undefined
-      for (let offset = 0; offset < bytes; offset += piece) {
-        const end = Math.min(bytes, offset + piece)
-        const res = await send(upload, ca, 'PATCH', { ...tus, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset), 'content-length': String(end - offset) }, { path: source, start: offset, end: end - 1 })
-        if (res.status !== 204) throw new Error(`PATCH at ${offset} answered ${res.status}: ${res.body}`)
-        mediaId = res.headers['smm-media-id'] as string | undefined
+      for (const name of ['curl', 'node'] as const) {
+        runs[name].post.push(await measure(clients[name], post(clients[name])))
+        runs[name].tus.push(await measure(clients[name], tusUpload(clients[name])))
       }
-      const tusMs = performance.now() - started
-      const tusPeak = procStatus(pid, 'VmHWM') - tusBaseline
-      const tusCpu = cpuMs(pid)! - cpu
-      const tusWritten = writtenBytes(pid) - written
-      const tusClientCpu = clientCpuMs(client)
-      if (!mediaId) throw new Error('the last PATCH named no media')
-      await send(`${daemon.url}/v1/media/${mediaId}`, ca, 'DELETE', auth)
-      runs.push({ floorPost, post, floorTus, tus: tusMs, postPeak, tusPeak, baseline, postCpu, tusCpu, postClientCpu, tusClientCpu, postWritten, tusWritten })
     }
     const rate = (ms: number) => (bytes / MB / (ms / 1000)).toFixed(0)
-    const list = (pick: (r: (typeof runs)[number]) => string) => runs.map(pick).join(', ')
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-    figures['file'] = `${(bytes / MB).toFixed(1)} MiB MP4, ${ROUNDS} rounds (the first just after the daemon started)`
-    figures['floor before POST: copy to the same disk, flushed (MiB/s)'] = list((r) => rate(r.floorPost))
-    figures['POST /v1/media (MiB/s)'] = list((r) => rate(r.post))
-    figures['POST / floor, each round'] = list((r) => (r.floorPost / r.post).toFixed(2))
-    figures['POST / floor, median'] = median(runs.map((r) => r.floorPost / r.post)).toFixed(2)
-    figures['floor before tus (MiB/s)'] = list((r) => rate(r.floorTus))
-    figures[`tus, ${TUS_PIECES} PATCHes (MiB/s)`] = list((r) => rate(r.tus))
-    figures['tus / floor, each round'] = list((r) => (r.floorTus / r.tus).toFixed(2))
-    figures['tus / floor, median'] = median(runs.map((r) => r.floorTus / r.tus)).toFixed(2)
-    figures['daemon CPU per POST (s)'] = list((r) => (r.postCpu / 1000).toFixed(2))
-    figures['daemon CPU per tus upload (s)'] = list((r) => (r.tusCpu / 1000).toFixed(2))
-    figures['client CPU per POST, TLS included (s)'] = list((r) => (r.postClientCpu / 1000).toFixed(2))
-    figures['client CPU per tus upload (s)'] = list((r) => (r.tusClientCpu / 1000).toFixed(2))
-    figures['bytes the daemon wrote to storage per POST (MiB)'] = list((r) => (r.postWritten / MB).toFixed(0))
-    figures['bytes the daemon wrote to storage per tus upload (MiB)'] = list((r) => (r.tusWritten / MB).toFixed(0))
-    figures['daemon RSS before each POST (MB)'] = list((r) => (r.baseline / 1e6).toFixed(0))
-    figures['peak RSS rise during the POST (MB)'] = list((r) => (r.postPeak / 1e6).toFixed(1))
-    figures['peak RSS rise during the tus upload (MB)'] = list((r) => (r.tusPeak / 1e6).toFixed(1))
+    const list = (of: Run[], pick: (r: Run) => string) => of.map(pick).join(', ')
+    figures['file'] = `${(bytes / MB).toFixed(1)} MiB MP4, ${ROUNDS} rounds (the first just after the daemon started), each a POST and a tus upload (${TUS_PIECES} PATCHes) by curl, then by Node's client in this process`
+    figures['floor'] = 'a copy of the file to the same disk, flushed, just before each upload'
+    for (const name of ['curl', 'node'] as const) {
+      for (const kind of ['post', 'tus'] as const) {
+        const of = runs[name][kind]
+        const what = `${kind === 'post' ? 'POST' : 'tus'} by ${name === 'curl' ? 'curl' : 'Node'}`
+        figures[`${what}: floor (MiB/s)`] = list(of, (r) => rate(r.floor))
+        figures[`${what} (MiB/s)`] = list(of, (r) => rate(r.ms))
+        figures[`${what} / floor, each round`] = list(of, (r) => (r.floor / r.ms).toFixed(2))
+        figures[`${what} / floor, median`] = median(of.map((r) => r.floor / r.ms)).toFixed(2)
+        figures[`${what}: daemon CPU (s)`] = list(of, (r) => (r.daemonCpu / 1000).toFixed(2))
+        figures[`${what}: client CPU, TLS included (s)`] = list(of, (r) => (r.clientCpu / 1000).toFixed(2))
+        figures[`${what}: bytes the daemon wrote to storage (MiB)`] = list(of, (r) => (r.written / MB).toFixed(0))
+        figures[`${what}: daemon RSS before it (MB)`] = list(of, (r) => (r.baseline / 1e6).toFixed(0))
+        figures[`${what}: peak RSS rise during it (MB)`] = list(of, (r) => (r.peak / 1e6).toFixed(1))
+      }
+    }
   } finally {
     await stop(daemon.child)
     rmSync(dir, { recursive: true, force: true })
