@@ -45,6 +45,7 @@ describe('migrations are history', () => {
       22: 'ddb722cab2193d1693efe484090c9a25a10588a8a2c710a7dd7a436ae0de653c', // review links to posts, kept by the hash of their token
       23: '3c017c5c6662f235cb4714245cda3aef4cdfa62e882933a58f26fa04a4ef3684', // rollup changes journaled per target and folded into the rollups in batches
       24: '213d7c6cb05b58bef6b188bad3fac1570dbcd859ee3c365d80b8daa6a8018bc1', // the ranking without its index by time, no rollups of an account on all platforms
+      25: '0613924b755d2a51552640fd7fb811cd99ebfe462b265821c715658751beca69', // the rollup journal folded in two parts, a target's counts and its metrics, each row as it is
     })
   })
 
