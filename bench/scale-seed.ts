@@ -47,7 +47,7 @@ export interface ScaleSeed {
   phases: Record<string, number>
   /** CPU time the seeding took (this process, all threads, user and system), ms. */
   cpuMs: number
-  rows: Record<'posts' | 'post_targets' | 'target_metrics' | 'feed_items' | 'events' | 'analytics_hours' | 'publish_delays' | 'top_targets', number>
+  rows: Record<'posts' | 'post_targets' | 'target_metrics' | 'feed_items' | 'events' | 'analytics_rollups' | 'publish_delays' | 'top_targets', number>
   ms: number
 }
 
@@ -61,12 +61,13 @@ const DELAY_COLUMNS = 'workspace_id, scheduled_at, post_id, platform, account_id
 const TOP_COLUMNS = 'workspace_id, engagements, post_id, platform, scheduled_at, account_id'
 
 /**
- * Fills analytics_hours with the rows the store expects (EXPECTED_HOURS of migration 0020 less an
+ * Fills the rollups with the rows the store expects (EXPECTED_HOURS of migration 0020 less an
  * account's rows on all platforms, which migration 24 keeps no more), in steps: that query with
  * its cross join of four scopes reduced to the first gives the rows per account and platform; the
  * rows for all accounts on a platform are those rows summed; the rows for all of both, the latter
  * summed. The same integers added in another order, so the same rows; the single GROUP BY over
  * the rows of every target takes twice as long (45 s at a million posts on this 2-core machine).
+ * Each row's scope is then numbered (migration 26) and the rows kept by number.
  */
 function expectedHoursInTwoSteps(): string {
   const scopes = (ks: number[]) => `(${ks.map((k, i) => (i === 0 ? `SELECT ${k} AS k` : `SELECT ${k}`)).join(' UNION ALL ')}) s`
@@ -74,10 +75,17 @@ function expectedHoursInTwoSteps(): string {
   const sums = ROLLUP_COLUMNS.map((c) => `sum(${c})`).join(', ')
   return `
     CREATE TEMP TABLE fine AS ${EXPECTED_HOURS.replace(scopes([0, 1, 2, 3]), scopes([0]))};
-    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.fine;
+    CREATE TEMP TABLE hours AS SELECT ${HOUR_COLUMNS} FROM temp.fine;
     CREATE TEMP TABLE platforms AS SELECT workspace_id, '*' AS account_scope, platform, hour, ${sums.split(', ').map((sum, i) => `${sum} AS ${ROLLUP_COLUMNS[i]}`).join(', ')} FROM temp.fine GROUP BY workspace_id, platform, hour;
-    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.platforms;
-    INSERT INTO analytics_hours (${HOUR_COLUMNS}) SELECT workspace_id, '*', '*', hour, ${sums} FROM temp.platforms GROUP BY workspace_id, hour;
+    INSERT INTO temp.hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.platforms;
+    INSERT INTO temp.hours (${HOUR_COLUMNS}) SELECT workspace_id, '*', '*', hour, ${sums} FROM temp.platforms GROUP BY workspace_id, hour;
+    INSERT INTO analytics_scopes (workspace_id, account_scope, platform)
+    SELECT DISTINCT workspace_id, account_scope, platform FROM temp.hours WHERE true ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
+    INSERT INTO analytics_rollups (scope, hour, ${ROLLUP_COLUMNS.join(', ')})
+    SELECT c.id, h.hour, ${ROLLUP_COLUMNS.map((col) => `h.${col}`).join(', ')}
+      FROM temp.hours h JOIN analytics_scopes c ON c.workspace_id = h.workspace_id AND c.account_scope = h.account_scope AND c.platform = h.platform
+     ORDER BY 1, 2;
+    DROP TABLE temp.hours;
     DROP TABLE temp.platforms;
     DROP TABLE temp.fine;`
 }
@@ -322,7 +330,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
           FROM temp.seed s JOIN (SELECT 0 AS k UNION ALL SELECT 1) k ON k.k = 0 OR s.status IN ('published', 'failed')`)
 
       // The rollups, from the raw rows: what the triggers would have kept, row for row.
-      step('analytics_hours', `DELETE FROM analytics_hours; ${expectedHoursInTwoSteps()}`)
+      step('analytics_rollups', `DELETE FROM analytics_rollups; ${expectedHoursInTwoSteps()}`)
       step('publish_delays', `DELETE FROM publish_delays; INSERT INTO publish_delays (${DELAY_COLUMNS}) ${EXPECTED_DELAYS}`)
       step('top_targets', `DELETE FROM top_targets; INSERT INTO top_targets (${TOP_COLUMNS}) ${EXPECTED_TOP}`)
       db.exec('DROP TABLE temp.seed')
@@ -337,7 +345,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
       db.transaction(() => burstAccounts.forEach((accountId, b) => insertBurst(db, { userId, workspaceId, accountId, count: burstPosts, first: posts + b * burstPosts, now })))(),
     )
     const rows = Object.fromEntries(
-      (['posts', 'post_targets', 'target_metrics', 'feed_items', 'events', 'analytics_hours', 'publish_delays', 'top_targets'] as const).map((t) => [
+      (['posts', 'post_targets', 'target_metrics', 'feed_items', 'events', 'analytics_rollups', 'publish_delays', 'top_targets'] as const).map((t) => [
         t,
         db.prepare<[], number>(`SELECT count(*) FROM ${t}`).pluck().get()!,
       ]),

@@ -376,7 +376,7 @@ describe('the rollup journal (migration 23)', () => {
     for (let i = 0; i < 3; i++) accounts.push((await s.accounts.create(ws, user.id, `J${i}`, start)).id)
     const platforms = ['feed', 'mastodon', 'bluesky'] as const
     const journaled = () => s.db.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number
-    const folded = () => s.db.prepare('SELECT count(*) FROM analytics_hours').pluck().get() as number
+    const folded = () => s.db.prepare('SELECT count(*) FROM analytics_rollups').pluck().get() as number
 
     // The figures a report must give, counted from the raw rows: per day, per platform, in all.
     type Figures = { scheduled: number; published: number; failed: number; likes: number | null; impressions: number | null }
@@ -470,6 +470,75 @@ describe('the rollup journal (migration 23)', () => {
     await check()
     expect(await s.analytics.report({ workspaceId: ws, from: start, to: end, buckets: [{ start, end }], top: 5 })).toEqual(before)
   }, 90_000)
+})
+
+describe('migration 26', () => {
+  it('keeps every rollup row under its numbered scope, folds on into them, and drops them with their workspace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-scopes-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'smm.db')
+    // Written at 25 by today's stores (but the analytics reader, which reads 26's tables), folded once.
+    const db = openDatabase(file, migrations.filter((m) => m.version <= 25))
+    const events = eventsStore(db)
+    const accounts = accountsStore(db, events)
+    const users = usersStore(db)
+    const posts = postsStore(db, events, accounts, queuesStore(db))
+    const publishing = publishingStore(db, events, accounts)
+    const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
+    const ws = personalWorkspaceId(user.id)
+    const accs = [(await accounts.create(ws, user.id, 'one', T0)).id, (await accounts.create(ws, user.id, 'two', T0)).id]
+    for (let i = 0; i < 60; i++) {
+      const input = { workspaceId: ws, accountId: accs[i % 2]!, content: `p${i}`, mediaUrls: [], platforms: i % 3 ? (['feed'] as const) : (['feed', 'mastodon'] as const), scheduledAt: T0 + (i % 7) * HOUR + i * 60_000 }
+      await posts.create({ userId: user.id, keyId: null }, { ...input, platforms: [...input.platforms] }, T0 - DAY)
+    }
+    await publishing.claimDue(T0 + DAY, 100, Number.MAX_SAFE_INTEGER)
+    const refs = await publishing.reserveDue(T0 + DAY, 1_000, 60_000)
+    const claimed = (await publishing.claimTargets(refs.map((ref) => ({ ref, now: T0 + DAY })), 60_000)).filter((c) => c !== undefined)
+    await publishing.settleAll(claimed.map((c, i) => ({ postId: c.postId, platform: c.platform, claim: c.claim, at: T0 + DAY + i, outcome: i % 4 ? { kind: 'published' as const, platformPostId: `x${i}`, url: null } : { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } })))
+    // Rows that change nothing fill the journal up to its size: it folds into the rollups of 25.
+    const journaled = () => db.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number
+    db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO analytics_pending (workspace_id, account_id, platform, hour) SELECT ?, ?, 'feed', 0 FROM n`).run(FOLD_AT - journaled(), ws, accs[0])
+    expect(journaled()).toBe(0)
+    const before = db.prepare('SELECT * FROM analytics_hours ORDER BY 1, 2, 3, 4').all() as Record<string, unknown>[]
+    // Each account on each of its platforms, all accounts on each, all of both; over the 7 hours.
+    expect(new Set(before.map((r) => `${r.account_scope} ${r.platform}`)).size).toBe(2 * 2 + 2 + 1)
+    // And a change still in the journal when the migration runs.
+    await posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId: accs[1]!, content: 'late', mediaUrls: [], platforms: ['bluesky'], scheduledAt: T0 + 30 * HOUR }, T0)
+    db.close()
+
+    const s = openSqliteStore(file)
+    onTestFinished(() => s.close())
+    const byIds = () =>
+      s.db
+        .prepare('SELECT c.workspace_id, c.account_scope, c.platform, r.* FROM analytics_rollups r JOIN analytics_scopes c ON c.id = r.scope ORDER BY 1, 2, 3, r.hour')
+        .all()
+        .map((row) => {
+          const { scope, ...rest } = row as Record<string, unknown>
+          expect(scope).toEqual(expect.any(Number))
+          return rest
+        })
+    expect(byIds()).toEqual(before)
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    const report = await s.analytics.report({ workspaceId: ws, from: T0, to: T0 + 2 * DAY, buckets: [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 2 * DAY }], top: 3 })
+    expect(report.totals).toMatchObject({ scheduled: 81, published: 60, failed: 20 })
+    expect(report.byBucket.get(1)).toMatchObject({ scheduled: 1, published: 0 })
+    // The journal folds into the numbered rows: the late post's platform gets its scopes, on its account and all.
+    s.db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO analytics_pending (workspace_id, account_id, platform, hour) SELECT ?, ?, 'feed', 0 FROM n`).run(FOLD_AT - (s.db.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number), ws, accs[0])
+    expect(s.db.prepare('SELECT count(*) FROM analytics_pending').pluck().get()).toBe(0)
+    expect(s.db.prepare('SELECT count(*) FROM analytics_scopes').pluck().get()).toBe(9)
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    expect(await s.analytics.report({ workspaceId: ws, from: T0, to: T0 + 2 * DAY, buckets: [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 2 * DAY }], top: 3 })).toEqual(report)
+    // A workspace's scopes and rollup rows go with it (one whose accounts have gone, their rows left at zero).
+    const shared = await s.workspaces.create(user.id, { name: 'Shared', approvalRequired: false, timezone: 'UTC' }, T0)
+    const rows = () => s.db.prepare('SELECT count(*) FROM analytics_rollups').pluck().get() as number
+    const kept = rows()
+    s.db.prepare("INSERT INTO analytics_scopes (workspace_id, account_scope, platform) VALUES (?, '*', '*')").run(shared.id)
+    s.db.prepare("INSERT INTO analytics_rollups (scope, hour) SELECT id, 1 FROM analytics_scopes WHERE workspace_id = ?").run(shared.id)
+    expect(rows()).toBe(kept + 1)
+    expect(await s.workspaces.delete(shared.id)).toEqual({ kind: 'ok' })
+    expect(s.db.prepare('SELECT count(*) FROM analytics_scopes').pluck().get()).toBe(9)
+    expect(rows()).toBe(kept)
+  })
 })
 
 describe('medianOf', () => {

@@ -46,6 +46,7 @@ describe('migrations are history', () => {
       23: '3c017c5c6662f235cb4714245cda3aef4cdfa62e882933a58f26fa04a4ef3684', // rollup changes journaled per target and folded into the rollups in batches
       24: '213d7c6cb05b58bef6b188bad3fac1570dbcd859ee3c365d80b8daa6a8018bc1', // the ranking without its index by time, no rollups of an account on all platforms
       25: '0613924b755d2a51552640fd7fb811cd99ebfe462b265821c715658751beca69', // the rollup journal folded in two parts, a target's counts and its metrics, each row as it is
+      26: 'c795543add147d952d90990ca74994aa2734b0f4169f7916c340059f07aae47a', // rollup rows keyed by a numbered scope and the hour
     })
   })
 

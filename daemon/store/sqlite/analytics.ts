@@ -68,11 +68,13 @@ export function analyticsStore(db: Db) {
     // Whole hours from the rollups, one run of rows per range: the all-accounts rows ('*') or
     // one account's; for the series the all-platforms rows ('*') or the one platform's.
     // An account's series on all platforms sums its rows on each (migration 24 keeps no other).
+    // Each run of rows is one scope's (migration 26): found by its ids once per read, then by number.
     const hoursOf = (platforms: string) =>
       db.prepare(`
       SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-        FROM analytics_hours
-       WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform ${platforms} AND hour >= @s AND hour < @e`)
+        FROM analytics_rollups
+       WHERE scope IN (SELECT id FROM analytics_scopes WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform ${platforms})
+         AND hour >= @s AND hour < @e`)
     const hours = hoursOf('= @rollupPlatform')
     const series = q.accountId && !q.platform ? hoursOf(`IN (${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')})`) : hours
     // What the journal holds still unfolded in the report's hours (migration 23): at most a couple
@@ -117,7 +119,8 @@ export function analyticsStore(db: Db) {
   // away stay, all zeros: they count nothing.
   const kept = `
     SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-      FROM (SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')} FROM analytics_hours
+      FROM (SELECT c.workspace_id, c.account_scope, c.platform, r.hour, ${ROLLUP_COLUMNS.map((col) => `r.${col}`).join(', ')}
+              FROM analytics_rollups r JOIN analytics_scopes c ON c.id = r.scope
             UNION ALL
             SELECT workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE account_id END, CASE WHEN s.k & 2 THEN '*' ELSE platform END, hour, ${ROLLUP_COLUMNS.join(', ')}
               FROM analytics_pending, ${THREE_ROWS})
