@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps): Koa<State> {
   const table = new RouteTable()
   for (const register of resources) register(table, deps)
 
-  app.use(requestLog(deps, (path, method) => table.patternOf(path, method)))
+  app.use(requestLog(app, deps, (path, method) => table.patternOf(path, method)))
   app.use(errorRenderer(deps))
   app.use(transportCheck(deps))
   app.use(singleHeaders())

@@ -193,6 +193,14 @@ function jsonFirst(response: Koa['response']): void {
  * `on-finished` listener, set by Koa's response when the body is assigned, to destroy it.
  */
 export class Application<S> extends Koa<S> {
+  /**
+   * Called with each request's context once it is answered (its answer handed to Node, or Koa's
+   * own rendered for an error that escaped every middleware), when set: the request log's line
+   * and metrics (daemon/middleware/request-log.ts). A middleware that awaited the others to see
+   * the end cost each request a promise and an async frame of its own.
+   */
+  answered?: (ctx: Koa.ParameterizedContext<S>) => void
+
   constructor(options?: { proxy?: boolean }) {
     super(options)
     jsonFirst(this.response)
@@ -200,8 +208,15 @@ export class Application<S> extends Koa<S> {
 
   handleRequest(ctx: Koa.ParameterizedContext<S>, fnMiddleware: (ctx: Koa.ParameterizedContext<S>) => Promise<unknown>): Promise<void> {
     ctx.res.statusCode = 404
+    const answered = this.answered
     return fnMiddleware(ctx)
-      .then(() => respond(ctx as Koa.Context))
-      .catch((error: unknown) => ctx.onerror(error as Error))
+      .then(() => {
+        respond(ctx as Koa.Context)
+        answered?.(ctx)
+      })
+      .catch((error: unknown) => {
+        ctx.onerror(error as Error)
+        answered?.(ctx)
+      })
   }
 }

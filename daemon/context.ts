@@ -65,6 +65,8 @@ export interface State {
   rawBody?: boolean
   /** The matched route's fields that an idempotent replay must not carry (RouteDef.shownOnce). */
   shownOnce?: readonly string[]
+  /** When the request log began timing the request (`performance.now()`), if it times it: see requestLog. */
+  started?: number
 }
 
 export type Ctx = Koa.ParameterizedContext<State>
