@@ -40,9 +40,19 @@ export function talliedCounter({ client, registry }: Prometheus, config: Omit<Co
   }
 }
 
+/**
+ * The `sharedLabels` of every value a BucketedHistogram gives the registry: none. prom-client
+ * caches the text of a value's shared labels by the object (in a WeakMap), and reads a missing one
+ * as a fresh `{}`: an entry per line per scrape, which every young-generation collection after it
+ * then has to clear.
+ */
+const NO_SHARED_LABELS: Record<string, string> = Object.freeze({})
+
 /** One set of label values of a bucketed histogram: `observe(seconds)` adds to its bucket. */
 export class Buckets {
   readonly counts: Float64Array
+  /** The labels of each `_bucket` line (`le` first, then the child's), made once. */
+  readonly bucketLabels: Record<string, string | number>[]
   sum = 0
   count = 0
   /** Calls since the last scrape, and those of them not timed since the last one timed (see `timeThis`). */
@@ -55,6 +65,7 @@ export class Buckets {
     private readonly bounds: readonly number[],
   ) {
     this.counts = new Float64Array(bounds.length)
+    this.bucketLabels = [...bounds, '+Inf'].map((le) => ({ le, ...labels }))
   }
 
   /**
@@ -93,6 +104,9 @@ export class Buckets {
   }
 }
 
+/** One line of a metric, as the registry reads it. */
+const line = (metricName: string, labels: Record<string, string | number>, value: number) => ({ metricName, labels, value, sharedLabels: NO_SHARED_LABELS }) as unknown as MetricValue<string>
+
 /**
  * A histogram in the registry, of the shape prom-client's has (`_bucket` by `le`, cumulative,
  * then `_sum` and `_count`), whose children are Buckets: the registry reads them at a scrape and
@@ -130,14 +144,15 @@ export class BucketedHistogram {
     for (const child of this.children.values()) {
       child.settle()
       if (child.count === 0) continue
+      const bucket = `${this.name}_bucket`
       let cumulative = 0
-      this.bounds.forEach((bound, i) => {
+      for (let i = 0; i < this.bounds.length; i++) {
         cumulative += child.counts[i]!
-        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...child.labels }, value: cumulative } as MetricValue<string>)
-      })
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf', ...child.labels }, value: child.count } as MetricValue<string>)
-      values.push({ metricName: `${this.name}_sum`, labels: child.labels, value: child.sum } as MetricValue<string>)
-      values.push({ metricName: `${this.name}_count`, labels: child.labels, value: child.count } as MetricValue<string>)
+        values.push(line(bucket, child.bucketLabels[i]!, cumulative))
+      }
+      values.push(line(bucket, child.bucketLabels[this.bounds.length]!, child.count))
+      values.push(line(`${this.name}_sum`, child.labels, child.sum))
+      values.push(line(`${this.name}_count`, child.labels, child.count))
     }
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
   }
