@@ -11,7 +11,7 @@ import { personalWorkspaceId } from '../src/ids.js'
 import { DatabaseUnreachableError, openPostgresStore } from '../daemon/store/postgres/index.js'
 import { migrations as postgresMigrations } from '../daemon/store/postgres/schema.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
-import { freshDatabase } from './helpers/postgres.js'
+import { cuttableRelay, freshDatabase } from './helpers/postgres.js'
 
 type Families = Store
 
@@ -1819,5 +1819,20 @@ describe('PostgreSQL schema and connection errors', () => {
     missing.pathname = '/no_such_database'
     expect(await attempt(missing.toString())).toMatch(/: no such database \(create it first/)
     expect(await attempt('mysql://root:s3cret-pass@localhost/smm')).toMatch(/must start with postgres:\/\//)
+    // A host that takes the connection and then says nothing: given up on after the URL's
+    // connect_timeout, as libpq reads it (1 s here; 10 s when the URL has none).
+    const relay = await cuttableRelay(admin.toString())
+    relay.stall()
+    try {
+      const silent = new URL(relay.url)
+      silent.password = 's3cret-pass'
+      silent.searchParams.set('connect_timeout', '1')
+      expect(await attempt(silent.toString())).toBe(
+        `Cannot use the database postgres://postgres@127.0.0.1:${silent.port}/postgres: no answer within the connect timeout (connect_timeout in the URL, 10 s unless it says otherwise)`,
+      )
+    } finally {
+      relay.flow()
+      await relay.close()
+    }
   })
 })

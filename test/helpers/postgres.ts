@@ -60,8 +60,9 @@ export async function cuttableRelay(
 ): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; stall(): void; flow(): void; close(): Promise<void> }> {
   let stalled = false
   const { server, sockets } = relayTo(target, (client, upstream) => {
-    if (stalled) for (const s of [client, upstream]) s.pause()
     client.pipe(upstream).pipe(client)
+    // After the pipes, which set both flowing: a connection made while stalled passes nothing either.
+    if (stalled) for (const s of [client, upstream]) s.pause()
   })
   const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
   await listen(0)

@@ -22,8 +22,9 @@ function causeOf(error: unknown): string {
     case 'EAI_AGAIN':
       return 'no such host'
     case 'CONNECT_TIMEOUT':
+      return 'no answer within the connect timeout (connect_timeout in the URL, 10 s unless it says otherwise)'
     case 'ETIMEDOUT':
-      return `no answer within ${CONNECT_TIMEOUT_S} s`
+      return 'no answer (the connection timed out)'
     case '28P01':
     case '28000':
       return 'the server refused the user name or password'
@@ -140,8 +141,15 @@ export interface ConnectOptions {
   leaseMs?: number
 }
 
-/** Seconds a connection may take to open: a database that is away is reported within them. */
-const CONNECT_TIMEOUT_S = 2
+/**
+ * Seconds a connection may take to open, unless the URL's `connect_timeout` (libpq's parameter)
+ * says otherwise: a host that never answers is reported once they have passed (a server that
+ * refuses, at once). Not fewer: a connection that is slow to open on a busy machine is no
+ * database away, yet taken for one it shut the store's gate and the daemon answered 503 until
+ * a probe got through; three pools opening their 30 connections at once took up to 1.6 s with
+ * their process at a seventh of a core, and the daemon's own requests add to that.
+ */
+const CONNECT_TIMEOUT_S = 10
 
 /** A session's limits that keep a stopped node's locks within its lease (see ConnectOptions). */
 export interface SessionLimits {
@@ -177,7 +185,7 @@ export async function connectPostgres(url: string, options: ConnectOptions = {})
   const pool = (max: number, limits: SessionLimits | undefined) =>
     postgres(url, {
       max,
-      connect_timeout: CONNECT_TIMEOUT_S,
+      ...(new URL(url).searchParams.has('connect_timeout') ? {} : { connect_timeout: CONNECT_TIMEOUT_S }),
       // Between a lost connection's attempts to reconnect (the driver's own back-off grows to 20 s,
       // which held a node back that long after its database returned).
       backoff: () => 0.25 + Math.random() / 4,
