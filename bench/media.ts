@@ -36,6 +36,13 @@ function writtenBytes(pid: number): number {
 /** Forgets the process's peak RSS, so the next VmHWM is the peak from now on (Linux: clear_refs 5). */
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5')
 
+/** Has the disk write a file's bytes, and waits until it has. */
+async function flushFile(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  await handle.sync()
+  await handle.close()
+}
+
 /**
  * The floor: the same bytes copied from the same (cached) file to the same disk, flushed, by
  * Node's file streams as the file store writes them, in this process.
@@ -44,9 +51,7 @@ async function floor(source: string, dir: string): Promise<number> {
   const target = join(dir, `floor-${Date.now()}`)
   const started = performance.now()
   await pipeline(createReadStream(source, { highWaterMark: 64 * 1024 }), createWriteStream(target))
-  const handle = await open(target, 'r')
-  await handle.sync()
-  await handle.close()
+  await flushFile(target)
   const ms = performance.now() - started
   rmSync(target)
   return ms
@@ -218,8 +223,10 @@ export async function benchMedia(): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(join(tmpdir(), 'smm-bench-media-'))
   const dataDir = join(dir, 'data')
   const source = join(dir, 'video.mp4')
-  // Made once, then read from the page cache by the floor and the uploads alike.
+  // Made once, then read from the page cache by the floors and the uploads alike; flushed, so
+  // that Linux does not write them out in the middle of a round (30 s after, on its own).
   writeFileSync(source, mp4(1920, 1080, 60_000, { padding: FILE_BYTES - 4096 }))
+  await flushFile(source)
   const bytes = statSync(source).size
   const whole: Piece = { path: source, start: 0, end: bytes - 1, file: source }
   const pieceBytes = Math.ceil(bytes / TUS_PIECES)
@@ -228,6 +235,7 @@ export async function benchMedia(): Promise<Record<string, number | string>> {
     const end = Math.min(bytes, start + pieceBytes) - 1
     const file = join(dir, `piece-${start}`)
     await pipeline(createReadStream(source, { start, end }), createWriteStream(file))
+    await flushFile(file)
     pieces.push({ path: source, start, end, file })
   }
   // BENCH_BIN: another build's bin/run.js, to measure it the same way.
