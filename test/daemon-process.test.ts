@@ -19,7 +19,11 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-describe('smm daemon as a process', () => {
+// Each test starts up to three daemon processes and runs up to three CLI commands (1-7.5 s a
+// test at load 10): 60 s guards against a hang without timing out that work on a busier machine.
+const PROCESS_TESTS = { timeout: 60_000 }
+
+describe('smm daemon as a process', PROCESS_TESTS, () => {
   it('prints the key, a login line and a curl line once; drains and exits 0 on SIGTERM', async () => {
     const { child, banner, url } = await startProcess(dataDir)
     const key = /\n {2}(smm_[0-9A-Za-z]{36})\n/.exec(banner)?.[1]
@@ -204,8 +208,8 @@ describe('smm daemon stopping', () => {
   })
 })
 
-describe('smm admin', () => {
-  it('creates users and keys, sets plans, revokes and backs up, on the data dir', { timeout: 60_000 }, async () => {
+describe('smm admin', PROCESS_TESTS, () => {
+  it('creates users and keys, sets plans, revokes and backs up, on the data dir', async () => {
     const env = { env: { ...process.env, SMM_DATA_DIR: dataDir } }
     const user = await runCli(['admin', 'users', 'create', '--name', 'Acme', '--email', 'social@acme.example', '--json'], env)
     expect(user.code).toBe(0)
