@@ -29,8 +29,6 @@ interface UploadFile {
  * for 256 MB) after its last byte arrived; flushed as they come, it waits for the last stretch.
  */
 const FLUSH_EVERY_BYTES = 16 * 1024 * 1024
-/** How often a streaming write looks whether another stretch is written and due to be flushed. */
-const FLUSH_CHECK_MS = 10
 
 /** Waits until a write stream's file is closed, its last writes done (a failed pipeline rejects before that). */
 const closed = (out: Writable & { closed: boolean }) => (out.closed ? Promise.resolve() : new Promise<void>((resolve) => out.once('close', () => resolve())))
@@ -48,7 +46,8 @@ async function writeFlushed(handle: FileHandle, body: Readable, start?: number):
   let flushing: Promise<void> | undefined
   // A flush's error is reported to one flush only: one that failed on the way fails the write.
   let failed: { error: unknown } | undefined
-  const check = setInterval(() => {
+  // Looked at as each chunk arrives (a body that stalls costs nothing meanwhile).
+  const flushSoFar = () => {
     if (flushing || failed || out.writableEnded || out.destroyed || out.bytesWritten - asked < FLUSH_EVERY_BYTES) return
     asked = out.bytesWritten
     // The handle closes only once the flush is done: the stream's own close waits for it.
@@ -56,11 +55,14 @@ async function writeFlushed(handle: FileHandle, body: Readable, start?: number):
       () => void (flushing = undefined),
       (error: unknown) => void ((failed = { error }), (flushing = undefined)),
     )
-  }, FLUSH_CHECK_MS)
+  }
+  // The pipe is made at once; the body flows from the next tick, to both listeners.
+  const piping = pipeline(body, out)
+  body.on('data', flushSoFar)
   try {
-    await pipeline(body, out)
+    await piping
   } finally {
-    clearInterval(check)
+    body.off('data', flushSoFar)
     await closed(out)
   }
   if (failed) throw failed.error
