@@ -129,13 +129,16 @@ describe('commands against the daemon', () => {
   })
 
   it('keys create prints the secret once, keys list shows it in a table, keys revoke ends it', async () => {
-    const created = await smm(['keys', 'create', 'ci', '--scope', 'posts:read,posts:write', '--expires', '2026-12-01T00:00:00+01:00', '--json'])
+    // The daemon's clock stays at 2026-11-21, but `keys list` tells an expired key by the machine's:
+    // the expiry is next year's 1 December, in the future on any day the suite runs.
+    const year = new Date().getUTCFullYear() + 1
+    const created = await smm(['keys', 'create', 'ci', '--scope', 'posts:read,posts:write', '--expires', `${year}-12-01T00:00:00+01:00`, '--json'])
     expect(created).toMatchObject({ code: 0, stderr: '' })
     const key = JSON.parse(created.stdout)
     const listed = (await t.http.get('/v1/api-keys', { key: t.key })).body.data.find((k: { id: string }) => k.id === key.id)
     const { secret, ...rest } = key
     expect(rest).toEqual(listed)
-    expect(key).toMatchObject({ name: 'ci', scopes: ['posts:read', 'posts:write'], expires_at: '2026-11-30T23:00:00.000Z' })
+    expect(key).toMatchObject({ name: 'ci', scopes: ['posts:read', 'posts:write'], expires_at: `${year}-11-30T23:00:00.000Z` })
     expect((await t.http.get('/v1/me', { key: secret })).status).toBe(403) // a key without profile:read (but used now)
 
     // --expires-in counts from the machine's clock (the CLI's), not the daemon's test clock.
@@ -150,7 +153,7 @@ describe('commands against the daemon', () => {
     expect(list.code).toBe(0)
     const lines = list.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^ID {30}NAME {17}PREFIX {8}STATUS {2}CREATED {15}EXPIRES {15}LAST USED {13}SCOPES$/)
-    expect(lines[2]).toBe(`${key.id}  ci                   ${key.prefix}  active  2026-11-21 12:00 UTC  2026-11-30 23:00 UTC  2026-11-21 12:00 UTC  posts:read posts:write`)
+    expect(lines[2]).toBe(`${key.id}  ci                   ${key.prefix}  active  2026-11-21 12:00 UTC  ${year}-11-30 23:00 UTC  2026-11-21 12:00 UTC  posts:read posts:write`)
     expect(lines).toHaveLength(4)
 
     // A script that forgot --yes deletes nothing, and is told how to say it means it.
