@@ -35,6 +35,7 @@ const csv = (name: string, text: string) => {
 }
 const postCount = async () => (await t.daemon.store.posts.list([personalWorkspaceId((await t.http.get('/v1/me', { key: t.key })).body.id)], { order: 'asc' }, 10_000)).length
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+const inAWeek = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10)
 
 describe('smm posts import', () => {
   it('schedules every line, a quoted field with a comma and a line break included, in order', async () => {
@@ -182,7 +183,7 @@ describe('export → import round trip', () => {
       { platforms: ['feed'], content: 'Half an idea', draft: true },
       { platforms: ['feed'], content: 'Planned idea', scheduled_at: at(6), draft: true },
       { platforms: ['feed'], content: 'Weekly tip', scheduled_at: at(7), repeat: { interval: 'P1W', count: 4 } },
-      { platforms: ['feed', 'mastodon'], content: 'Daily until new year', scheduled_at: at(8), repeat: { interval: 'P1D', until: '2027-01-01T00:00:00.000Z' }, overrides: { mastodon: { content: 'Daily, on Mastodon' } } },
+      { platforms: ['feed', 'mastodon'], content: 'Daily for a week', scheduled_at: at(8), repeat: { interval: 'P1D', until: `${inAWeek()}T00:00:00.000Z` }, overrides: { mastodon: { content: 'Daily, on Mastodon' } } },
     ]
   }
   /** What a user would compare: every field a post's request sets, and the series it starts. */
