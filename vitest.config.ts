@@ -7,7 +7,10 @@ const include = ['test/**/*.test.ts', 'test/**/*.test.tsx']
 // reads CI once, at import); in a shared worker another file may have loaded Ink already.
 const ISOLATED = ['test/tui/render-calendar.test.tsx']
 
-const common = { testTimeout: 20_000, hookTimeout: 30_000, pool: 'forks' as const }
+// The timeouts guard against a hang; they are no limit on slow work. Much of the suite runs
+// processes (the CLI, daemons, SDK runners), whose time grows with the machine's load: a test
+// that takes 5 s with two busy loops beside the suite passed 20 s in another such run.
+const common = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const }
 
 export default defineConfig({
   test: {

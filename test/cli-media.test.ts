@@ -35,11 +35,7 @@ const file = (name: string, bytes: Buffer | string) => {
 const mediaIds = async () => (await get('/v1/media?limit=100')).data.map((m: { id: string }) => m.id) as string[]
 const sha = (path: string) => execFileSync('sha256sum', [path], { encoding: 'utf8' }).split(' ')[0]
 
-// Each test runs the CLI up to 14 times (a process each, 0.3-0.4 s at load 15, seconds on a
-// busier machine): 60 s guards against a hang without timing out slow work.
-const CLI_TESTS = { timeout: 60_000 }
-
-describe('smm media', CLI_TESTS, () => {
+describe('smm media', () => {
   it('uploads a file with its alt text, then shows, lists, describes and deletes it', async () => {
     const photo = file('photo.png', png(1200, 800))
     const uploaded = await smm(['media', 'upload', photo, '--alt', 'A grey field', '--json'])
@@ -121,7 +117,7 @@ describe('smm media', CLI_TESTS, () => {
   })
 })
 
-describe('smm posts create and update --media', CLI_TESTS, () => {
+describe('smm posts create and update --media', () => {
   it('uploads local files, keeps URLs as links and names uploaded media by id, each with the --alt in its place', async () => {
     const known = json(await smm(['media', 'upload', file('known.png', png(400, 400)), '--alt', 'Its own alt', '--json']))
     const created = await smm([
@@ -196,7 +192,7 @@ describe('smm posts create and update --media', CLI_TESTS, () => {
   })
 })
 
-describe('smm posts import with media files', CLI_TESTS, () => {
+describe('smm posts import with media files', () => {
   it('uploads files named relative to the CSV file, once each, beside links and uploaded media', async () => {
     const known = json(await smm(['media', 'upload', file('known2.png', png(300, 300)), '--json']))
     file('campaign/img/a.png', png(500, 500))

@@ -24,7 +24,7 @@ afterAll(async () => {
 })
 
 describe('a review link in a browser', () => {
-  it('shows the post as it will go out, runs no script and breaks no CSP, and approves it: the post is scheduled', { timeout: 60_000 }, async () => {
+  it('shows the post as it will go out, runs no script and breaks no CSP, and approves it: the post is scheduled', async () => {
     const workspace = (await t.http.post('/v1/workspaces', { name: 'Agency', approval_required: true, timezone: 'America/New_York' }, { key: t.key })).body
     const account = (await t.http.post('/v1/accounts', { name: 'Client brand', workspace_id: workspace.id }, { key: t.key })).body.id
     expect((await t.http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key: t.key })).status).toBe(201)

@@ -42,7 +42,7 @@ async function open(key: string) {
 }
 
 describe('approval in the calendar', () => {
-  it('marks posts waiting for approval; a approves the selected one, R sends it back with a comment; an editor is refused', { timeout: 60_000 }, async () => {
+  it('marks posts waiting for approval; a approves the selected one, R sends it back with a comment; an editor is refused', async () => {
     const workspace = (await t.http.post('/v1/workspaces', { name: 'Agency', approval_required: true }, { key: t.key })).body
     const account = (await t.http.post('/v1/accounts', { name: 'Client', workspace_id: workspace.id }, { key: t.key })).body.id
     expect((await t.http.post(`/v1/accounts/${account}/connections`, { platform: 'feed' }, { key: t.key })).status).toBe(201)
