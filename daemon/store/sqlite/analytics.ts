@@ -86,12 +86,14 @@ export function analyticsStore(db: Db) {
        WHERE workspace_id = @workspaceId AND hour >= @firstHour AND hour < @lastHour${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`)
       .raw()
     const edges = db.prepare(`WITH ${ranges} SELECT b.i AS bucket, t.platform, ${RAW_SUMS} FROM b ${rawTargets} GROUP BY b.i, t.platform`)
-    // Exact medians from the published targets' delays alone, a narrow table in time order:
-    // one bucket at a time (a range seek each), its delays handed over as one JSON array.
+    // Exact medians from the published targets' delays alone, a narrow table by account and time
+    // (migration 27): one bucket at a time, a range seek in the account's run, or in the run of
+    // each account the workspace has delays of (@accounts), its delays handed over as one JSON array.
     const delays = db.prepare(`
       SELECT json_group_array(delay * ${CODES} + ${PLATFORM_CODE})
         FROM publish_delays
-       WHERE workspace_id = @workspaceId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`).pluck()
+       WHERE workspace_id = @workspaceId AND account_id ${q.accountId ? '= @accountId' : 'IN (SELECT value FROM json_each(@accounts))'}
+         AND scheduled_at >= @s AND scheduled_at < @e${q.platform ? ' AND platform = @platform' : ''}`).pluck()
     // The most engaging targets in range: walked down the workspace's ranking when the range
     // holds many (the first few found are the answer); read from the posts in range and sorted
     // when it holds few, and for one post.
@@ -135,6 +137,16 @@ export function analyticsStore(db: Db) {
          + (SELECT count(*) FROM (SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
            (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
          + (SELECT count(*) FROM (SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets EXCEPT SELECT * FROM (${EXPECTED_TOP}))) AS top`)
+
+  // The accounts a workspace has delays of, one seek each: the runs a report of all accounts reads.
+  const delayAccounts = db
+    .prepare<{ workspaceId: string }, string>(`
+    WITH RECURSIVE a(id) AS (
+      SELECT (SELECT min(account_id) FROM publish_delays WHERE workspace_id = @workspaceId)
+      UNION ALL
+      SELECT (SELECT min(account_id) FROM publish_delays WHERE workspace_id = @workspaceId AND account_id > a.id) FROM a WHERE a.id IS NOT NULL)
+    SELECT json_group_array(id) FROM a WHERE id IS NOT NULL`)
+    .pluck()
 
   return {
     /**
@@ -207,7 +219,7 @@ export function analyticsStore(db: Db) {
             for (const map of [byBucket, byPlatform] as Map<unknown, Sums>[]) for (const [key, sums] of map) if (!sums.scheduled) map.delete(key)
           }
           for (const sums of byPlatform.values()) addSums(total, sums)
-          const medians = mediansOf(s.delays, params, q.buckets)
+          const medians = mediansOf(s.delays, q.accountId ? params : { ...params, accounts: delayAccounts.get({ workspaceId: q.workspaceId }) }, q.buckets)
           if (total.scheduled) result.totals = aggregateOf(total, medians.total)
           for (const [platform, sums] of byPlatform) result.byPlatform.push({ ...aggregateOf(sums, medians.platform.get(platform) ?? null), platform })
           for (const [bucket, sums] of byBucket) result.byBucket.set(bucket, aggregateOf(sums, medians.bucket.get(bucket) ?? null))

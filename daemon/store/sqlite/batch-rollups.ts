@@ -22,9 +22,10 @@ function statements(db: Db) {
          FROM ${CHANGED} ${LIVE_POST}
         WHERE p.status NOT IN ${UNCOUNTED_STATUSES} AND ((d.status = 'published') <> (t.status = 'published') OR (d.status = 'failed') <> (t.status = 'failed'))`,
     ),
-    // Only a target published before the batch has a delay to drop.
+    // Only a target published before the batch has a delay to drop, found by its post (migration 27).
     dropDelays: db.prepare<[], void>(
-      `DELETE FROM publish_delays WHERE (post_id, platform) IN (SELECT d.post_id, d.platform FROM ${CHANGED} WHERE d.status = 'published' AND ${COUNTED_CHANGE})`,
+      `DELETE FROM publish_delays WHERE (workspace_id, account_id, scheduled_at, post_id, platform) IN (
+         SELECT p.workspace_id, p.account_id, p.scheduled_at, d.post_id, d.platform FROM ${CHANGED} ${LIVE_POST} WHERE d.status = 'published' AND ${COUNTED_CHANGE})`,
     ),
     addDelays: db.prepare<[], void>(
       `INSERT INTO publish_delays (workspace_id, scheduled_at, post_id, platform, account_id, delay)
