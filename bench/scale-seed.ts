@@ -61,12 +61,12 @@ const DELAY_COLUMNS = 'workspace_id, scheduled_at, post_id, platform, account_id
 const TOP_COLUMNS = 'workspace_id, engagements, post_id, platform, scheduled_at, account_id'
 
 /**
- * Fills the rollups with the rows the store expects (EXPECTED_HOURS of migration 0020 less an
- * account's rows on all platforms, which migration 24 keeps no more), in steps: that query with
+ * Fills the rollups with the rows the store expects (EXPECTED_HOURS of migration 0020 less the
+ * rows on all platforms, which migrations 24 and 28 keep no more), in steps: that query with
  * its cross join of four scopes reduced to the first gives the rows per account and platform; the
- * rows for all accounts on a platform are those rows summed; the rows for all of both, the latter
- * summed. The same integers added in another order, so the same rows; the single GROUP BY over
- * the rows of every target takes twice as long (45 s at a million posts on this 2-core machine).
+ * rows for all accounts on a platform are those rows summed. The same integers added in another
+ * order, so the same rows; the single GROUP BY over the rows of every target takes twice as long
+ * (45 s at a million posts on this 2-core machine).
  * Each row's scope is then numbered (migration 26) and the rows kept by number.
  */
 function expectedHoursInTwoSteps(): string {
@@ -78,7 +78,6 @@ function expectedHoursInTwoSteps(): string {
     CREATE TEMP TABLE hours AS SELECT ${HOUR_COLUMNS} FROM temp.fine;
     CREATE TEMP TABLE platforms AS SELECT workspace_id, '*' AS account_scope, platform, hour, ${sums.split(', ').map((sum, i) => `${sum} AS ${ROLLUP_COLUMNS[i]}`).join(', ')} FROM temp.fine GROUP BY workspace_id, platform, hour;
     INSERT INTO temp.hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.platforms;
-    INSERT INTO temp.hours (${HOUR_COLUMNS}) SELECT workspace_id, '*', '*', hour, ${sums} FROM temp.platforms GROUP BY workspace_id, hour;
     INSERT INTO analytics_scopes (workspace_id, account_scope, platform)
     SELECT DISTINCT workspace_id, account_scope, platform FROM temp.hours WHERE true ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
     INSERT INTO analytics_rollups (scope, hour, ${ROLLUP_COLUMNS.join(', ')})

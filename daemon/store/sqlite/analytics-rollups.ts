@@ -11,12 +11,12 @@ import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 export const hourOf = (ms: string) => `((${ms} - ((${ms} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}) / ${HOUR_MS})`
 
 /**
- * The three rollup rows a target counts in, as SQL over `s.k` (migration 24): its account's on its
- * platform, all accounts' ('*') on its platform and on all platforms ('*'). A journal row is summed
- * into them when the journal is folded, and the store's recount expands it the same way. An
- * account's figures on all platforms are the sum of its rows on each.
+ * The two rollup rows a target counts in, as SQL over `s.k` (migration 28): its account's on its
+ * platform and all accounts' ('*') on its platform. A journal row is summed into them when the
+ * journal is folded, and the store's recount expands it the same way. Figures on all platforms, of
+ * one account or of all, are the sum of its rows on each.
  */
-export { THREE_ROWS } from './migrations/0024-fewer-rollup-writes.js'
+export { TWO_ROWS } from './migrations/0028-two-rollup-rows-per-target.js'
 
 /** One (bucket, platform)'s sums, as the rollups keep them: each metric's count of reports beside its sum. */
 export type Sums = Record<(typeof ROLLUP_COLUMNS)[number], number>

@@ -1,6 +1,6 @@
 import { PLATFORM_NAMES } from '../../../src/api/common.js'
 import type { PlatformName } from '../../platforms/types.js'
-import { addChange, addSums, aggregateOf, CODES, mediansOf, THREE_ROWS, PLATFORM_CODE, rangeOf, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
+import { addChange, addSums, aggregateOf, CODES, mediansOf, TWO_ROWS, PLATFORM_CODE, rangeOf, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
@@ -66,8 +66,8 @@ export function analyticsStore(db: Db) {
       UNION ALL SELECT 'platform', platform, ${AGGREGATES} FROM rows GROUP BY platform
       UNION ALL SELECT 'bucket', bucket, ${AGGREGATES} FROM rows GROUP BY bucket`)
     // Whole hours from the rollups, one run of rows per range: the all-accounts rows ('*') or
-    // one account's; for the series the all-platforms rows ('*') or the one platform's.
-    // An account's series on all platforms sums its rows on each (migration 24 keeps no other).
+    // one account's, on one platform; a series on all platforms sums the rows on each
+    // (migrations 24 and 28 keep no other).
     // Each run of rows is one scope's (migration 26): found by its ids once per read, then by number.
     const hoursOf = (platforms: string) =>
       db.prepare(`
@@ -76,7 +76,7 @@ export function analyticsStore(db: Db) {
        WHERE scope IN (SELECT id FROM analytics_scopes WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform ${platforms})
          AND hour >= @s AND hour < @e`)
     const hours = hoursOf('= @rollupPlatform')
-    const series = q.accountId && !q.platform ? hoursOf(`IN (${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')})`) : hours
+    const series = q.platform ? hours : hoursOf(`IN (${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')})`)
     // What the journal holds still unfolded in the report's hours (migration 23): at most a couple
     // of thousand rows, read once, as arrays (a row as an object costs several times more).
     const pending = db
@@ -125,11 +125,11 @@ export function analyticsStore(db: Db) {
               FROM analytics_rollups r JOIN analytics_scopes c ON c.id = r.scope
             UNION ALL
             SELECT workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE account_id END, CASE WHEN s.k & 2 THEN '*' ELSE platform END, hour, ${ROLLUP_COLUMNS.join(', ')}
-              FROM analytics_pending, ${THREE_ROWS})
+              FROM analytics_pending, ${TWO_ROWS})
      GROUP BY 1, 2, 3, 4
     HAVING ${ROLLUP_COLUMNS.map((c) => `sum(${c}) <> 0`).join(' OR ')}`
-  // Migration 20's recount, but for an account's rows on all platforms, which migration 24 drops.
-  const expected = `SELECT * FROM (${EXPECTED_HOURS}) WHERE account_scope = '*' OR platform <> '*'`
+  // Migration 20's recount, but for the rows on all platforms, which migrations 24 and 28 drop.
+  const expected = `SELECT * FROM (${EXPECTED_HOURS}) WHERE platform <> '*'`
   const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
     SELECT (SELECT count(*) FROM (${expected} EXCEPT ${kept}))
          + (SELECT count(*) FROM (${kept} EXCEPT ${expected})) AS hours,
