@@ -54,6 +54,14 @@ module.exports = {
       from: { pathNot: '^daemon/store/' },
       to: { path: '^daemon/store/(sqlite|postgres)/' },
     },
+    {
+      name: 'workers-through-startworker',
+      severity: 'error',
+      comment:
+        "The daemon starts a Worker only through startWorker (daemon/heap.ts): making a Worker's isolate sets V8's young-generation growth back, and startWorker sets it again before the daemon's code goes on.",
+      from: { path: '^daemon/', pathNot: '^daemon/heap\\.ts$' },
+      to: { path: '(^|:)worker_threads$', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -1,7 +1,6 @@
-import { Worker } from 'node:worker_threads'
 import ipaddr from 'ipaddr.js'
 import type { Logger } from 'pino'
-import { afterWorkerOnline } from '../heap.js'
+import { startWorker } from '../heap.js'
 import { listenFailure } from '../listener.js'
 import { processRegistry, type Prometheus } from './registry.js'
 
@@ -85,9 +84,8 @@ export function startMetricsListener(prometheus: Prometheus, log: Logger, host: 
     (collecting ??= client.Registry.merge([processRegistry(client), registry])
       .metrics()
       .finally(() => (collecting = undefined)))
-  const thread = new Worker(THREAD, { eval: true, workerData: { host, port } })
-  // Its isolate's start puts V8's young-generation growth back; the daemon holds it down again.
-  thread.once('online', afterWorkerOnline)
+  // Through startWorker: making its isolate sets one of the daemon's heap settings back (daemon/heap.ts).
+  const thread = startWorker(THREAD, { workerData: { host, port } })
   const exited = new Promise<void>((done) => thread.once('exit', () => done()))
   let closed: Promise<void> | undefined
   return new Promise((resolve, reject) => {

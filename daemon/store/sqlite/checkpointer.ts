@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
-import { afterWorkerOnline } from '../../heap.js'
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '../../heap.js'
 import type { Db } from './db.js'
 
 /** WAL size (pages) at which the background thread copies the log into the database. SQLite's own default. */
@@ -67,10 +67,9 @@ export class BackgroundCheckpointer {
     private readonly onError: (error: Error) => void,
     driver: string,
   ) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file, driver, pages: CHECKPOINT_PAGES, intervalMs: INTERVAL_MS } })
+    // Through startWorker: making the thread's isolate sets one of the daemon's heap settings back (daemon/heap.ts).
+    this.worker = startWorker(WORKER, { workerData: { file, driver, pages: CHECKPOINT_PAGES, intervalMs: INTERVAL_MS } })
     this.worker.unref()
-    // Making the thread's isolate sets one of the daemon's heap settings back (daemon/heap.ts).
-    this.worker.once('online', afterWorkerOnline)
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`)
     this.worker.on('message', (m: { id?: number; result?: CheckpointResult; error?: string }) => {
       const waiting = m.id === undefined ? undefined : this.pending.get(m.id)
