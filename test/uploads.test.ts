@@ -223,8 +223,9 @@ describe.each(ownStores)('tus uploads, the bytes $name', (where) => {
       req.on('response', () => resolve())
       req.write(bytes.subarray(0, 150_000), () => setTimeout(() => req.destroy(), 50))
     })
-    // What arrived is kept: the daemon records it once it sees the connection go.
-    await expect.poll(async () => Number((await tus('HEAD', path)).headers['upload-offset'])).toBeGreaterThan(0)
+    // What arrived is kept: the daemon records it once it sees the connection go (on a busy
+    // machine, in more than the poll's default second).
+    await expect.poll(async () => Number((await tus('HEAD', path)).headers['upload-offset']), { timeout: 10_000 }).toBeGreaterThan(0)
     const kept = Number((await tus('HEAD', path)).headers['upload-offset'])
     expect(kept).toBeLessThanOrEqual(150_000)
     expect(await listed()).toEqual(before)
