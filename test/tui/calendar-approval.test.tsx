@@ -36,7 +36,7 @@ async function open(key: string) {
   await waitForFrame(app.lastFrame, (f) => f.includes('updated'))
   const press = (keys: string, until: (frame: string) => boolean) => {
     app.stdin.write(keys)
-    return waitForFrame(app.lastFrame, (f) => until(flat(f)), 5_000)
+    return waitForFrame(app.lastFrame, (f) => until(flat(f)))
   }
   return { app, press }
 }

@@ -1,7 +1,10 @@
 // Waiting for what the terminal shows: poll the last frame until it says what the test expects,
-// within a bound, instead of sleeping for a fixed time and hoping the render has happened.
+// within a bound, instead of sleeping for a fixed time and hoping the render has happened. The
+// bound guards against a frame that never comes; a busy machine may take seconds to render one.
 
 import { stripVTControlCharacters } from 'node:util'
+
+const BOUND_MS = 10_000
 
 /** The frame as a person reads it: no colour codes. */
 export function plain(frame: string | undefined): string {
@@ -9,7 +12,7 @@ export function plain(frame: string | undefined): string {
 }
 
 /** Resolves with the first frame that `check` accepts; fails with the last frame seen after `ms`. */
-export async function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, ms = 3_000): Promise<string> {
+export async function waitForFrame(lastFrame: () => string | undefined, check: (frame: string) => boolean, ms = BOUND_MS): Promise<string> {
   const deadline = Date.now() + ms
   for (;;) {
     const frame = plain(lastFrame())
@@ -20,7 +23,7 @@ export async function waitForFrame(lastFrame: () => string | undefined, check: (
 }
 
 /** Resolves once a condition outside the frame holds (a request reached the source, say). */
-export async function waitUntil(check: () => boolean, what: string, ms = 3_000): Promise<void> {
+export async function waitUntil(check: () => boolean, what: string, ms = BOUND_MS): Promise<void> {
   const deadline = Date.now() + ms
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
