@@ -5,6 +5,10 @@ import { createHttpClient, EgressError, type HttpClient } from '../daemon/egress
 import { sendJson, startLoopbackServer, type LoopbackServer } from './fixtures/loopback.js'
 
 let server: LoopbackServer
+// /answer-then-stall's client waits DEADLINE_MS, and the process stops for twice that once the
+// answer is out: however long the answer took to come on a busy machine (up to the deadline), the
+// deadline passes during the stop and its timer fires at least DEADLINE_MS late, a stall.
+const DEADLINE_MS = 1_000
 let hits: string[] = []
 
 async function refusal(promise: Promise<unknown>): Promise<EgressError> {
@@ -37,10 +41,10 @@ beforeAll(async () => {
       case '/silent':
         return // never answers
       case '/answer-then-stall':
-        // Answers, then stops this whole process (server and client alike) for 600 ms, as SIGSTOP
+        // Answers, then stops this whole process (server and client alike) for twice the deadline, as SIGSTOP
         // or a suspended VM would: the client's deadline passes while the answer waits in its socket.
         res.writeHead(200, { 'content-type': 'application/json' })
-        return void res.end('{"ok":true}', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600))
+        return void res.end('{"ok":true}', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2 * DEADLINE_MS))
       case '/reset':
         // Reads the request, then drops the connection: as a crashing server or a proxy would.
         return void res.destroy()
@@ -137,7 +141,7 @@ describe('with the private network allowed (tests, or an operator who chose it)'
   })
 
   it('reads an answer that arrived while the process was stopped, rather than calling it a timeout', async () => {
-    const response = await http()(`${server.url}/answer-then-stall`, { timeoutMs: 150 })
+    const response = await http()(`${server.url}/answer-then-stall`, { timeoutMs: DEADLINE_MS })
     expect([response.status, response.json()]).toEqual([200, { ok: true }])
   })
 
