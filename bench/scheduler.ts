@@ -103,11 +103,13 @@ export async function benchScheduler(): Promise<Record<string, number | string>>
     const probes = await account('Probes')
     const due = new Map<string, number>()
     const first = Date.now() + 1_000
+    const probesStarted = performance.now()
     for (let i = 0; i < PROBES; i++) {
       const at = first + Math.floor((i * PROBE_SPREAD_MS) / PROBES)
       due.set((await create(probes, at, i)).post.id, at)
       scheduler.wake()
     }
+    const probesMs = performance.now() - probesStarted
     while ((handedOff(probes), [...due.keys()].some((id) => !called.has(id)))) await sleep(50)
     const lateness = [...due].map(([id, at]) => called.get(id)! - at).sort((a, b) => a - b)
 
@@ -126,7 +128,9 @@ export async function benchScheduler(): Promise<Record<string, number | string>>
     const unpublished = seed.db.prepare<[string, string], { n: number }>(
       "SELECT EXISTS (SELECT 1 FROM posts WHERE workspace_id = ? AND account_id = ? AND status IN ('scheduled', 'publishing')) AS n",
     )
-    const seedRate = (SCHEDULED - PROBES) / seedMs
+    // Posts created per millisecond, to set a burst's due time after its own seeding: the
+    // background's rate, or with none (BENCH_SCHEDULED=1000) the probes', one commit each, slower.
+    const seedRate = SCHEDULED > PROBES ? (SCHEDULED - PROBES) / seedMs : PROBES / probesMs
     const burst = async (size: number) => {
       // Due once the seeding below has committed, with two seconds to spare.
       const at = Date.now() + Math.ceil((1.5 * size) / seedRate) + 2_000
