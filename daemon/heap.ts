@@ -81,12 +81,12 @@ let lastGcEnd: number | undefined
  */
 function afterCollections(entries: PerformanceEntry[]): void {
   pin()
-  const busy = entries.some((entry) => {
+  let busy = false
+  for (const entry of entries) {
     const scavenge = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR
-    const quick = scavenge && lastGcEnd !== undefined && entry.startTime - lastGcEnd < 1_000
+    if (scavenge && lastGcEnd !== undefined && entry.startTime - lastGcEnd < 1_000) busy = true
     lastGcEnd = Math.max(lastGcEnd ?? 0, entry.startTime + entry.duration)
-    return quick
-  })
+  }
   if (busy && semiSpaceMb() < SEMI_SPACE_CAP_MB) regrow()
 }
 
