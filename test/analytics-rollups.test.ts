@@ -15,6 +15,7 @@ import { metricsStore } from '../daemon/store/sqlite/metrics.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
 import { FOLD_AT } from '../daemon/store/sqlite/migrations/0023-rollup-journal.js'
+import { DELAY_FOLD_AT, foldDelays } from '../daemon/store/sqlite/migrations/0029-delays-journaled.js'
 import type { Aggregate } from '../daemon/store/port.js'
 import { migrations } from '../daemon/store/sqlite/schema.js'
 import { schemaVersion } from '../daemon/store/migrations.js'
@@ -483,7 +484,8 @@ describe('migration 26', () => {
     const accounts = accountsStore(db, events)
     const users = usersStore(db)
     const posts = postsStore(db, events, accounts, queuesStore(db))
-    const publishing = publishingStore(db, events, accounts)
+    // Its outcomes one by one through the triggers of 25: today's batch of outcomes writes 29's journal of delays.
+    const publishing = publishingStore(db, events, accounts, null)
     const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
     const ws = personalWorkspaceId(user.id)
     const accs = [(await accounts.create(ws, user.id, 'one', T0)).id, (await accounts.create(ws, user.id, 'two', T0)).id]
@@ -539,6 +541,178 @@ describe('migration 26', () => {
     expect(await s.workspaces.delete(shared.id)).toEqual({ kind: 'ok' })
     expect(s.db.prepare('SELECT count(*) FROM analytics_scopes').pluck().get()).toBe(8)
     expect(rows()).toBe(kept)
+  })
+})
+
+describe('the delays journal (migration 29)', () => {
+  /** A store over a fresh file, with one workspace of three accounts and posts over ten days on them. */
+  async function seeded(s: ReturnType<typeof openSqliteStore>, posts: number) {
+    let seed = 29
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
+    const user = await s.users.create({ name: 'delays', plan: 'enterprise', timezone: 'UTC' }, T0)
+    const ws = personalWorkspaceId(user.id)
+    const accounts: string[] = []
+    for (let i = 0; i < 3; i++) accounts.push((await s.accounts.create(ws, user.id, `D${i}`, T0)).id)
+    const platforms = ['feed', 'mastodon', 'bluesky'] as const
+    for (let i = 0; i < posts; i++) {
+      const chosen = platforms.filter(() => rnd() < 0.6)
+      const input = { workspaceId: ws, accountId: accounts[i % 3]!, content: `d${i}`, mediaUrls: [], platforms: chosen.length ? [...chosen] : ['feed' as const], scheduledAt: T0 + Math.floor(rnd() * 10 * DAY) }
+      await s.posts.create({ userId: user.id, keyId: null }, input, T0 - DAY)
+    }
+    // Publishes the due targets of posts due by `until`, in the scheduler's batches, each a random
+    // few seconds to minutes late (some fail), so each day has its own median.
+    const publishUntil = async (until: number) => {
+      while ((await s.publishing.claimDue(until, 500, Number.MAX_SAFE_INTEGER)).claimed > 0);
+      const refs = await s.publishing.reserveDue(until, 100_000, 60_000)
+      for (let from = 0; from < refs.length; from += 100) {
+        const claimed = (await s.publishing.claimTargets(refs.slice(from, from + 100).map((ref) => ({ ref, now: ref.dueAt })), 60_000)).filter((c) => c !== undefined)
+        await s.publishing.settleAll(
+          claimed.map((c) => {
+            const due = refs.find((r) => r.postId === c.postId && r.platform === c.platform)!.dueAt
+            return { postId: c.postId, platform: c.platform, claim: c.claim, at: due + Math.floor(rnd() * 600_000), outcome: rnd() < 0.1 ? { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } : { kind: 'published' as const, platformPostId: `${c.postId}-${c.platform}`, url: null } }
+          }),
+        )
+      }
+    }
+    return { userId: user.id, ws, accounts, publishUntil }
+  }
+
+  const buckets = Array.from({ length: 10 }, (_, i) => ({ start: T0 + i * DAY, end: T0 + (i + 1) * DAY }))
+  const counted = (s: ReturnType<typeof openSqliteStore>, table: string) => s.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
+
+  /** The exact medians, from the raw rows: in all, per platform and per day. */
+  function rawMedians(s: ReturnType<typeof openSqliteStore>, ws: string, accountId?: string, platform?: string) {
+    const rows = s.db
+      .prepare(
+        `SELECT p.account_id, p.scheduled_at, t.platform, t.published_at - p.scheduled_at AS delay FROM posts p JOIN post_targets t ON t.post_id = p.id
+          WHERE p.workspace_id = ? AND p.status NOT IN ('cancelled', 'draft', 'pending_approval', 'rejected') AND t.status = 'published'`,
+      )
+      .all(ws) as { account_id: string; scheduled_at: number; platform: string; delay: number }[]
+    const chosen = rows.filter((r) => (!accountId || r.account_id === accountId) && (!platform || r.platform === platform) && r.scheduled_at >= T0 && r.scheduled_at < T0 + 10 * DAY)
+    const median = (of: typeof chosen) => medianOf(Float64Array.from(of.map((r) => r.delay)))
+    const byDay = new Map<number, number | null>()
+    const byPlatform = new Map<string, number | null>()
+    for (const i of new Set(chosen.map((r) => Math.floor((r.scheduled_at - T0) / DAY)))) byDay.set(i, median(chosen.filter((r) => Math.floor((r.scheduled_at - T0) / DAY) === i)))
+    for (const p of new Set(chosen.map((r) => r.platform))) byPlatform.set(p, median(chosen.filter((r) => r.platform === p)))
+    return { total: median(chosen), byDay, byPlatform }
+  }
+
+  /** The store's recount finds nothing to correct, and each report's medians are the raw rows'; returns the reports. */
+  async function check(s: ReturnType<typeof openSqliteStore>, ws: string, accounts: string[]) {
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    const reports = []
+    for (const [accountId, platform] of [[undefined, undefined], [accounts[1], undefined], [undefined, 'mastodon'], [accounts[2], 'bluesky']] as const) {
+      const report = await s.analytics.report({ workspaceId: ws, from: T0, to: T0 + 10 * DAY, buckets, accountId, platform, top: 3 })
+      const expected = rawMedians(s, ws, accountId, platform)
+      expect(report.totals.medianDelayMs).toBe(expected.total)
+      expect(new Map([...report.byBucket].filter(([, a]) => a.published > 0).map(([i, a]) => [i, a.medianDelayMs]))).toEqual(expected.byDay)
+      expect(new Map(report.byPlatform.filter((a) => a.published > 0).map((a) => [a.platform, a.medianDelayMs]))).toEqual(expected.byPlatform)
+      reports.push(report)
+    }
+    return reports
+  }
+
+  it('reports the same medians from the journal, from the tree and from both, through removals before a fold and folds as it fills', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-delays-'))
+    const s = openSqliteStore(join(dir, 'smm.db'))
+    onTestFinished(() => {
+      s.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
+    const { userId, ws, accounts, publishUntil } = await seeded(s, 400)
+
+    // The first five days' outcomes: their delays are all in the journal, none in the tree yet.
+    await publishUntil(T0 + 5 * DAY)
+    expect(counted(s, 'publish_delays_pending')).toBeGreaterThan(100)
+    expect(counted(s, 'publish_delays')).toBe(0)
+    const unfolded = await check(s, ws, accounts)
+    // Folded, they are all in the tree, in key order, and every report is what it was.
+    s.db.exec(foldDelays())
+    expect(counted(s, 'publish_delays_pending')).toBe(0)
+    expect(counted(s, 'publish_delays')).toBeGreaterThan(100)
+    expect(await check(s, ws, accounts)).toEqual(unfolded)
+
+    // The rest: the tree holds the first days' delays, the journal the last days'.
+    await publishUntil(T0 + 10 * DAY)
+    const journaled = counted(s, 'publish_delays_pending')
+    expect(journaled).toBeGreaterThan(100)
+    await check(s, ws, accounts)
+
+    // A write that takes no delay away (cancelling a post nobody published) leaves the journal be.
+    const later = await s.posts.create({ userId, keyId: null }, { workspaceId: ws, accountId: accounts[0]!, content: 'later', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 20 * DAY }, T0)
+    expect((await s.posts.cancel([ws], later.post.id, T0, null)).kind).toBe('ok')
+    expect(counted(s, 'publish_delays_pending')).toBe(journaled)
+    // Deleting an account takes its posts' delays away, those in the tree and those in the journal
+    // alike: the journal is folded first, and the reports follow.
+    const gone = s.db.prepare("SELECT count(*) FROM publish_delays_pending WHERE account_id = ?").pluck().get(accounts[0]) as number
+    expect(gone).toBeGreaterThan(0)
+    expect(s.db.prepare('SELECT count(*) FROM publish_delays WHERE account_id = ?').pluck().get(accounts[0])).toBeGreaterThan(0)
+    expect((await s.posts.deleteAccount([ws], accounts[0]!, { cancelPosts: true }, T0 + 11 * DAY, null)).kind).toBe('ok')
+    expect(counted(s, 'publish_delays_pending')).toBe(0)
+    expect(s.db.prepare('SELECT count(*) FROM publish_delays WHERE account_id = ?').pluck().get(accounts[0])).toBe(0)
+    const afterRemoval = await check(s, ws, accounts)
+
+    // Another workspace's delays fill the journal up to its size: the row that fills it folds it,
+    // and this workspace's reports stay as they were. The other workspace's delays go with it.
+    const other = await s.workspaces.create(userId, { name: 'Other', approvalRequired: false, timezone: 'UTC' }, T0)
+    const fill = s.db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < @count)
+       INSERT INTO publish_delays_pending (workspace_id, account_id, scheduled_at, post_id, platform, delay) SELECT @ws, 'acc_other', @at + i, 'pst_' || (@at + i), 'feed', 1000 FROM n`,
+    )
+    fill.run({ count: DELAY_FOLD_AT - 1, ws: other.id, at: T0 })
+    expect(counted(s, 'publish_delays_pending')).toBe(DELAY_FOLD_AT - 1)
+    fill.run({ count: 10, ws: other.id, at: T0 + DAY })
+    expect(counted(s, 'publish_delays_pending')).toBe(9)
+    expect(s.db.prepare('SELECT count(*) FROM publish_delays WHERE workspace_id = ?').pluck().get(other.id)).toBe(DELAY_FOLD_AT)
+    expect((await s.workspaces.delete(other.id)).kind).toBe('ok')
+    expect(counted(s, 'publish_delays_pending')).toBe(0)
+    expect(s.db.prepare('SELECT count(*) FROM publish_delays WHERE workspace_id = ?').pluck().get(other.id)).toBe(0)
+    expect(await check(s, ws, accounts)).toEqual(afterRemoval)
+  }, 60_000)
+
+  it('is what migration 29 starts the delays written before it with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-delays-29-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'smm.db')
+    // Written at 28 by today's stores but the batch of outcomes, whose delays the triggers of 28
+    // write instead (today's batch writes 29's journal): all in the tree.
+    const db = openDatabase(file, migrations.filter((m) => m.version <= 28))
+    const events = eventsStore(db)
+    const accounts = accountsStore(db, events)
+    const publishing = publishingStore(db, events, accounts, null)
+    const users = usersStore(db)
+    const posts = postsStore(db, events, accounts, queuesStore(db))
+    const user = await users.create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
+    const ws = personalWorkspaceId(user.id)
+    const accs = [(await accounts.create(ws, user.id, 'one', T0)).id, (await accounts.create(ws, user.id, 'two', T0)).id, (await accounts.create(ws, user.id, 'three', T0)).id]
+    for (let i = 0; i < 90; i++) {
+      const input = { workspaceId: ws, accountId: accs[i % 3]!, content: `p${i}`, mediaUrls: [], platforms: i % 2 ? (['feed'] as const) : (['feed', 'mastodon'] as const), scheduledAt: T0 + (i % 10) * DAY + i * 60_000 }
+      await posts.create({ userId: user.id, keyId: null }, { ...input, platforms: [...input.platforms] }, T0 - DAY)
+    }
+    await publishing.claimDue(T0 + 5 * DAY, 100, Number.MAX_SAFE_INTEGER)
+    const refs = await publishing.reserveDue(T0 + 5 * DAY, 1_000, 60_000)
+    const claimed = (await publishing.claimTargets(refs.map((ref) => ({ ref, now: T0 + 5 * DAY })), 60_000)).filter((c) => c !== undefined)
+    await publishing.settleAll(claimed.map((c, i) => ({ postId: c.postId, platform: c.platform, claim: c.claim, at: T0 + 5 * DAY + i * 7_000, outcome: i % 5 ? { kind: 'published' as const, platformPostId: `x${i}`, url: null } : { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } })))
+    const written = db.prepare('SELECT * FROM publish_delays ORDER BY 1, 2, 3, 4, 5').all()
+    expect(written.length).toBeGreaterThan(20)
+    db.close()
+
+    const s = openSqliteStore(file)
+    onTestFinished(() => s.close())
+    expect(s.db.prepare('SELECT * FROM publish_delays ORDER BY 1, 2, 3, 4, 5').all()).toEqual(written)
+    expect(counted(s, 'publish_delays_pending')).toBe(0)
+    const before = await check(s, ws, accs)
+    // Outcomes after it go to the journal, beside the tree's; deleting an account folds and drops.
+    const { publishing: now } = s
+    while ((await now.claimDue(T0 + 10 * DAY, 100, Number.MAX_SAFE_INTEGER)).claimed > 0);
+    const rest = await now.reserveDue(T0 + 10 * DAY, 1_000, 60_000)
+    const again = (await now.claimTargets(rest.map((ref) => ({ ref, now: T0 + 10 * DAY })), 60_000)).filter((c) => c !== undefined)
+    await now.settleAll(again.map((c, i) => ({ postId: c.postId, platform: c.platform, claim: c.claim, at: T0 + 10 * DAY + i * 11_000, outcome: { kind: 'published' as const, platformPostId: `y${i}`, url: null } })))
+    expect(counted(s, 'publish_delays_pending')).toBe(again.length)
+    expect(await check(s, ws, accs)).not.toEqual(before)
+    expect((await s.posts.deleteAccount([ws], accs[1]!, { cancelPosts: true }, T0 + 11 * DAY, null)).kind).toBe('ok')
+    expect(counted(s, 'publish_delays_pending')).toBe(0)
+    await check(s, ws, accs)
   })
 })
 

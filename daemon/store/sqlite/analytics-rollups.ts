@@ -144,9 +144,25 @@ export interface Medians {
 export const PLATFORM_CODE = `CASE platform ${PLATFORM_NAMES.map((p, i) => `WHEN '${p}' THEN ${i}`).join(' ')} END`
 export const CODES = 16
 
-/** Exact median delays in all, per platform and per bucket, reading each bucket's delays once (`delays` plucks its JSON array). */
-export function mediansOf(delays: Statement, params: Record<string, unknown>, buckets: { start: number; end: number }[]): Medians {
+/**
+ * Exact median delays in all, per platform and per bucket, reading each bucket's delays once
+ * (`delays` plucks its JSON array) and the journal's unfolded delays once for all (`unfolded`
+ * returns their times and their coded delays, as two JSON arrays): the journal holds only delays the tree does not
+ * (migration 29).
+ */
+export function mediansOf(delays: Statement, params: Record<string, unknown>, buckets: { start: number; end: number }[], unfolded: Statement): Medians {
   const coded = buckets.map((b) => JSON.parse(delays.get({ ...params, s: b.start, e: b.end }) as string) as number[])
+  if (buckets.length) {
+    const ranges = buckets.map((b, i): [number, number, number] => [i, b.start, b.end])
+    // The buckets are consecutive and in order (ReportQuery).
+    const row = unfolded.get({ ...params, s: buckets[0]!.start, e: buckets[buckets.length - 1]!.end }) as { at: string; coded: string }
+    const at = JSON.parse(row.at) as number[]
+    const codes = JSON.parse(row.coded) as number[]
+    for (let i = 0; i < at.length; i++) {
+      const bucket = rangeOf(ranges, at[i]!)
+      if (bucket !== undefined) coded[bucket]!.push(codes[i]!)
+    }
+  }
   const all = new Float64Array(coded.reduce((n, list) => n + list.length, 0))
   const perPlatform = new Array<number>(CODES).fill(0)
   const result: Medians = { total: null, platform: new Map(), bucket: new Map() }

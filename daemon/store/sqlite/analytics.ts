@@ -37,7 +37,7 @@ const RAW_TOP_UNDER = 10_000
 
 export function analyticsStore(db: Db) {
   // One set of statements per combination of filters, prepared on first use and kept.
-  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; series: Statement; pending: Statement; edges: Statement; delays: Statement; ranked: Statement }>()
+  const cache = new Map<string, { groups: Statement; top: Statement; hours: Statement; series: Statement; pending: Statement; edges: Statement; delays: Statement; unfolded: Statement; ranked: Statement }>()
 
   function statements(q: ReportQuery) {
     const f = filterSql(q)
@@ -94,6 +94,12 @@ export function analyticsStore(db: Db) {
         FROM publish_delays
        WHERE workspace_id = @workspaceId AND account_id ${q.accountId ? '= @accountId' : 'IN (SELECT value FROM json_each(@accounts))'}
          AND scheduled_at >= @s AND scheduled_at < @e${q.platform ? ' AND platform = @platform' : ''}`).pluck()
+    // The delays their journal holds still unfolded (migration 29), read once for all buckets: at most
+    // a fold's worth of rows, their times and their coded delays as two JSON arrays.
+    const unfolded = db.prepare(`
+      SELECT json_group_array(scheduled_at) AS at, json_group_array(delay * ${CODES} + ${PLATFORM_CODE}) AS coded
+        FROM publish_delays_pending
+       WHERE workspace_id = @workspaceId AND scheduled_at >= @s AND scheduled_at < @e${q.accountId ? ' AND account_id = @accountId' : ''}${q.platform ? ' AND platform = @platform' : ''}`)
     // The most engaging targets in range: walked down the workspace's ranking when the range
     // holds many (the first few found are the answer); read from the posts in range and sorted
     // when it holds few, and for one post.
@@ -113,7 +119,7 @@ export function analyticsStore(db: Db) {
          AND m.engagements IS NOT NULL
        ORDER BY m.engagements DESC, p.id, t.platform
        LIMIT @top`)
-    cache.set(key, (s = { groups, top, hours, series, pending, edges, delays, ranked }))
+    cache.set(key, (s = { groups, top, hours, series, pending, edges, delays, unfolded, ranked }))
     return s
   }
 
@@ -128,13 +134,16 @@ export function analyticsStore(db: Db) {
               FROM analytics_pending, ${TWO_ROWS})
      GROUP BY 1, 2, 3, 4
     HAVING ${ROLLUP_COLUMNS.map((c) => `sum(${c}) <> 0`).join(' OR ')}`
+  // The delays in their tree and in their journal (migration 29): a key in both, or twice, counts too.
+  const delays = ['publish_delays', 'publish_delays_pending'].map((t) => `SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM ${t}`).join(' UNION ALL ')
   // Migration 20's recount, but for the rows on all platforms, which migrations 24 and 28 drop.
   const expected = `SELECT * FROM (${EXPECTED_HOURS}) WHERE platform <> '*'`
   const drift = db.prepare<[], { hours: number; delays: number; top: number }>(`
     SELECT (SELECT count(*) FROM (${expected} EXCEPT ${kept}))
          + (SELECT count(*) FROM (${kept} EXCEPT ${expected})) AS hours,
-           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays))
-         + (SELECT count(*) FROM (SELECT workspace_id, scheduled_at, post_id, platform, account_id, delay FROM publish_delays EXCEPT SELECT * FROM (${EXPECTED_DELAYS}))) AS delays,
+           (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_DELAYS}) EXCEPT SELECT * FROM (${delays})))
+         + (SELECT count(*) FROM (SELECT * FROM (${delays}) EXCEPT SELECT * FROM (${EXPECTED_DELAYS})))
+         + (SELECT count(*) FROM (SELECT 1 FROM (${delays}) GROUP BY workspace_id, account_id, scheduled_at, post_id, platform HAVING count(*) > 1)) AS delays,
            (SELECT count(*) FROM (SELECT * FROM (${EXPECTED_TOP}) EXCEPT SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets))
          + (SELECT count(*) FROM (SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets EXCEPT SELECT * FROM (${EXPECTED_TOP}))) AS top`)
 
@@ -219,7 +228,7 @@ export function analyticsStore(db: Db) {
             for (const map of [byBucket, byPlatform] as Map<unknown, Sums>[]) for (const [key, sums] of map) if (!sums.scheduled) map.delete(key)
           }
           for (const sums of byPlatform.values()) addSums(total, sums)
-          const medians = mediansOf(s.delays, q.accountId ? params : { ...params, accounts: delayAccounts.get({ workspaceId: q.workspaceId }) }, q.buckets)
+          const medians = mediansOf(s.delays, q.accountId ? params : { ...params, accounts: delayAccounts.get({ workspaceId: q.workspaceId }) }, q.buckets, s.unfolded)
           if (total.scheduled) result.totals = aggregateOf(total, medians.total)
           for (const [platform, sums] of byPlatform) result.byPlatform.push({ ...aggregateOf(sums, medians.platform.get(platform) ?? null), platform })
           for (const [bucket, sums] of byBucket) result.byBucket.set(bucket, aggregateOf(sums, medians.bucket.get(bucket) ?? null))
