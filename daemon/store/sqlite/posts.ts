@@ -12,7 +12,7 @@ import { afterEdit, startOf, UPCOMING, UPCOMING_SQL } from '../approval.js'
 import type { PostRow } from '../rows.js'
 import { mediaReferences } from './media.js'
 import { postReader } from './post-reader.js'
-import { seriesSteps } from './series.js'
+import { INSERT_TARGETS, seriesSteps } from './series.js'
 
 /**
  * The time posts list by: scheduled_at, or created_at for a draft with none yet. The same
@@ -33,7 +33,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     `INSERT INTO posts (id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, thread, first_comment, overrides, media)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
   )
-  const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
+  const insertTargets = db.prepare<[string, string], void>(INSERT_TARGETS)
   const deleteTargets = db.prepare<[string], void>('DELETE FROM post_targets WHERE post_id = ?')
   // The compare-and-swap on status and version is what makes an edit racing the scheduler's
   // claim (or another edit) lose cleanly instead of overwriting.
@@ -106,7 +106,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
       JSON.stringify(input.overrides ?? {}),
       JSON.stringify(input.media ?? []),
     )
-    for (const platform of input.platforms) insertTarget.run(id, platform)
+    insertTargets.run(id, JSON.stringify(input.platforms))
     linkMedia(id, { media: input.media, thread: input.thread ?? [], overrides: input.overrides ?? {} }, now)
     if (input.repeat) series.startSync(id, input.repeat, now)
     const record = reader.recordSync(id)!
@@ -155,7 +155,7 @@ export function postsStore(db: Db, events: ReturnType<typeof eventsStore>, accou
     if (changes.platforms) {
       // Targets of a scheduled post hold no results yet, so they can simply be redrawn.
       deleteTargets.run(id)
-      for (const platform of platforms) insertTarget.run(id, platform)
+      insertTargets.run(id, JSON.stringify(platforms))
     }
     const record = reader.recordSync(id)!
     for (const type of after.events) events.appendSync(record.workspaceId, type, record.post, now, by)

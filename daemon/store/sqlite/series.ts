@@ -1,6 +1,5 @@
 import { newId } from '../../../src/ids.js'
 import { LATE_OCCURRENCE_MS, nextOccurrence, type SeriesEnd } from '../../../src/recurrence.js'
-import type { PlatformName } from '../../platforms/types.js'
 import type { Actor, NewRepeat } from '../port.js'
 import { mediaIdsOf } from '../../../src/post-parts.js'
 import { mediaReferences } from './media.js'
@@ -17,6 +16,15 @@ interface SeriesRow {
   /** 1 until one of its occurrences is approved, for a series begun by a post waiting for approval. */
   awaiting_approval: number
 }
+
+/**
+ * A post's targets, one per platform of its JSON array, in one statement. A target's row fires
+ * the analytics trigger, so a statement that inserts targets keeps a statement journal: every
+ * page it changes is copied there first (to a file, once a caller's savepoint holds more than
+ * 64 KiB of them: a batch of posts, the analytics benchmark's seeding). One statement per post
+ * copies the targets' pages once, where a statement per target copied them again for each.
+ */
+export const INSERT_TARGETS = "INSERT INTO post_targets (post_id, platform, status) SELECT ?, value, 'pending' FROM json_each(?)"
 
 /**
  * A series' steps, each run inside the transaction of the change that causes it (creating its
@@ -45,7 +53,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
     if (!insert) inserts.set(key, (insert = db.prepare(`INSERT INTO posts (${key}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)))
     insert.run(row)
   }
-  const insertTarget = db.prepare<[string, string], void>("INSERT INTO post_targets (post_id, platform, status) VALUES (?, ?, 'pending')")
+  const insertTargets = db.prepare<[string, string], void>(INSERT_TARGETS)
   // The occurrences still to go out: scheduled, or waiting for (or sent back from) approval.
   const upcoming = "('scheduled', 'pending_approval', 'rejected')"
   const scheduledOf = db.prepare<[string], { id: string }>(`SELECT id FROM posts WHERE series_id = ? AND status IN ${upcoming} ORDER BY occurrence`)
@@ -86,7 +94,7 @@ export function seriesSteps(db: Db, events: ReturnType<typeof eventsStore>) {
       const waiting = series.awaiting_approval === 1
       const occurrence = occurrenceRow(series.template, newId('pst', now), next.occurrence, next.at, now, waiting ? 'pending_approval' : 'scheduled')
       insertOccurrence(occurrence)
-      for (const platform of JSON.parse(occurrence.platforms) as PlatformName[]) insertTarget.run(occurrence.id, platform)
+      insertTargets.run(occurrence.id, occurrence.platforms)
       // The media the series names, those still there (a media named by a scheduled post cannot be deleted).
       media().setSync(occurrence.id, mediaIdsOf(templateMedia(occurrence)), now)
       setLast.run(next.occurrence, series.id)
