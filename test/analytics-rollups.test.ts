@@ -12,6 +12,7 @@ import { postsStore } from '../daemon/store/sqlite/posts.js'
 import { queuesStore } from '../daemon/store/sqlite/queues.js'
 import { publishingStore } from '../daemon/store/sqlite/publishing.js'
 import { metricsStore } from '../daemon/store/sqlite/metrics.js'
+import { metricsRollups } from '../daemon/store/sqlite/metrics-rollups.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
 import { FOLD_AT } from '../daemon/store/sqlite/migrations/0023-rollup-journal.js'
@@ -713,6 +714,75 @@ describe('the delays journal (migration 29)', () => {
     expect((await s.posts.deleteAccount([ws], accs[1]!, { cancelPosts: true }, T0 + 11 * DAY, null)).kind).toBe('ok')
     expect(counted(s, 'publish_delays_pending')).toBe(0)
     await check(s, ws, accs)
+  })
+})
+
+describe('migration 30', () => {
+  it('keeps the ranking in one tree by rank, which snapshots, cancels and a deleted account keep true', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smm-ranking-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'smm.db')
+    // Ranked at 29 (a table by target and an index by rank) by today's stores.
+    const db = openDatabase(file, migrations.filter((m) => m.version <= 29))
+    const events = eventsStore(db)
+    const accounts = accountsStore(db, events)
+    const user = await usersStore(db).create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
+    const ws = personalWorkspaceId(user.id)
+    const accs = [(await accounts.create(ws, user.id, 'one', T0)).id, (await accounts.create(ws, user.id, 'two', T0)).id]
+    const posts = postsStore(db, events, accounts, queuesStore(db))
+    const publishing = publishingStore(db, events, accounts)
+    const ids: string[] = []
+    for (let i = 0; i < 8; i++) {
+      const platforms: PlatformName[] = i % 2 ? ['mastodon'] : ['mastodon', 'bluesky']
+      ids.push((await posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId: accs[i % 2]!, content: `p${i}`, mediaUrls: [], platforms, scheduledAt: T0 + i * HOUR }, T0 - DAY)).post.id)
+    }
+    // One still scheduled, to be cancelled with its counts.
+    const later = (await posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId: accs[0]!, content: 'later', mediaUrls: [], platforms: ['mastodon'], scheduledAt: T0 + 5 * DAY }, T0 - DAY)).post.id
+    await publishing.claimDue(T0 + DAY, 100, Number.MAX_SAFE_INTEGER)
+    const refs = await publishing.reserveDue(T0 + DAY, 1_000, 60_000)
+    const claimed = (await publishing.claimTargets(refs.map((ref) => ({ ref, now: T0 + DAY })), 60_000)).filter((c) => c !== undefined)
+    await publishing.settleAll(claimed.map((c, i) => ({ postId: c.postId, platform: c.platform, claim: c.claim, at: T0 + DAY + i, outcome: { kind: 'published' as const, platformPostId: `x${i}`, url: null } })))
+    const m = (likes: number | null) => ({ impressions: null, likes, reposts: null, replies: null, quotes: null, clicks: null })
+    // Ties (3 and 3, 7 and 7) rank by post and platform; a null ranks nowhere.
+    const likes = [3, 7, 3, null, 7, 12, 1, 5]
+    metricsStore(db, accounts, metricsRollups(db)).snapshotsSync([
+      ...ids.map((postId, i) => ({ postId, platform: 'mastodon' as const, takenAt: T0 + 2 * DAY, metrics: m(likes[i]!) })),
+      { postId: ids[0]!, platform: 'bluesky', takenAt: T0 + 2 * DAY, metrics: m(7) },
+    ])
+    const ranking = (d: typeof db) => d.prepare('SELECT workspace_id, engagements, post_id, platform, scheduled_at, account_id FROM top_targets ORDER BY workspace_id, engagements DESC, post_id, platform').all()
+    const before = ranking(db)
+    expect(before).toHaveLength(8)
+    db.close()
+
+    const s = openSqliteStore(file)
+    onTestFinished(() => s.close())
+    expect(ranking(s.db)).toEqual(before)
+    // The table is the ranking: no index beside its key, read in its own order.
+    expect(s.db.prepare('SELECT origin FROM pragma_index_list(?)').pluck().all('top_targets')).toEqual(['pk'])
+    expect(s.db.prepare('SELECT engagements, post_id FROM top_targets').raw().all()).toEqual(before.map((r: any) => [r.engagements, r.post_id]))
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    const top = async (n: number) => (await s.analytics.report({ workspaceId: ws, from: T0, to: T0 + 7 * DAY, buckets: [{ start: T0, end: T0 + 7 * DAY }], top: n })).top.map((r) => [r.postId, r.platform, r.engagements])
+    expect(await top(3)).toEqual([[ids[5], 'mastodon', 12], ...[[ids[0], 'bluesky', 7], [ids[1], 'mastodon', 7], [ids[4], 'mastodon', 7]].sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`)).slice(0, 2)])
+    // An entry moves with its target's engagements, leaves with them, and comes with the first.
+    s.metrics.snapshotsSync([
+      { postId: ids[6]!, platform: 'mastodon', takenAt: T0 + 3 * DAY, metrics: m(40) },
+      { postId: ids[5]!, platform: 'mastodon', takenAt: T0 + 3 * DAY, metrics: m(null) },
+      { postId: ids[3]!, platform: 'mastodon', takenAt: T0 + 3 * DAY, metrics: m(2) },
+      // Older than the latest: kept as a snapshot, ranks nothing.
+      { postId: ids[7]!, platform: 'mastodon', takenAt: T0 + DAY, metrics: m(90) },
+    ])
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    expect((await top(1))[0]).toEqual([ids[6], 'mastodon', 40])
+    expect(s.db.prepare('SELECT count(*) FROM top_targets WHERE post_id IN (?, ?, ?, ?)').pluck().get(ids[3], ids[5], ids[6], ids[7])).toBe(3)
+    // A cancelled post's entries go (and it had none yet); a deleted account's posts take theirs.
+    s.metrics.snapshotsSync([{ postId: later, platform: 'mastodon', takenAt: T0 + 3 * DAY, metrics: m(30) }])
+    expect(s.db.prepare('SELECT count(*) FROM top_targets WHERE post_id = ?').pluck().get(later)).toBe(1)
+    expect((await s.posts.cancel([ws], later, T0 + 3 * DAY, null)).kind).toBe('ok')
+    expect(s.db.prepare('SELECT count(*) FROM top_targets WHERE post_id = ?').pluck().get(later)).toBe(0)
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    expect((await s.posts.deleteAccount([ws], accs[1]!, { cancelPosts: true }, T0 + 3 * DAY, null)).kind).toBe('ok')
+    expect(s.db.prepare('SELECT DISTINCT account_id FROM top_targets').pluck().all()).toEqual([accs[0]])
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
   })
 })
 

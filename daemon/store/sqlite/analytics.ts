@@ -105,7 +105,7 @@ export function analyticsStore(db: Db) {
     // when it holds few, and for one post.
     const ranked = db.prepare(`
         SELECT e.post_id AS postId, e.platform, t.url, e.engagements
-          FROM top_targets e INDEXED BY top_targets_rank
+          FROM top_targets e
           CROSS JOIN post_targets t ON t.post_id = e.post_id AND t.platform = e.platform
          WHERE e.workspace_id = @workspaceId AND e.scheduled_at >= @from AND e.scheduled_at < @to${q.accountId ? ' AND e.account_id = @accountId' : ''}${q.platform ? ' AND e.platform = @platform' : ''}
          ORDER BY e.engagements DESC, e.post_id, e.platform

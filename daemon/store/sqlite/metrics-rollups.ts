@@ -7,11 +7,12 @@ import { UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 // and the ranking's delete and insert each, one statement at a time. Migration 15 drops them;
 // the metrics store hands each batch's newest readings here before it writes them, and three
 // statements compare them with the counts they replace: the rollup journal (migration 23) gets
-// one row per target whose counts move (none when nothing it counts changed), the ranking one
-// write per target whose engagements changed. The figures are the triggers' own: a live post's
-// target adds its latest counts to its hour's rollup rows (its account's on its platform, all
-// accounts' on its platform and on all platforms: migration 24) and ranks by its engagements; a draft's, a cancelled post's or one
-// awaiting approval's counts nowhere.
+// one row per target whose counts move (none when nothing it counts changed), and the ranking
+// (one tree by rank, migration 30) loses the entry and gains one for each target whose
+// engagements changed. The figures are the triggers' own: a live post's target adds its latest
+// counts to its hour's rollup rows (its account's and all accounts' on its platform: migration
+// 28) and ranks by its engagements; a draft's, a cancelled post's or one awaiting approval's
+// counts nowhere.
 
 /** A target's newest reading of a batch, as its target_metrics row would hold it. */
 export type LatestRow = [
@@ -71,17 +72,19 @@ export function metricsRollups(db: Db) {
     SELECT p.workspace_id, p.account_id, n.platform, ${hourOf('p.scheduled_at')},
            ${CHANGES.map(([, change]) => change).join(', ')}
       ${REPLACING()} AND (${CHANGES.map(([, change]) => `${change} <> 0`).join(' OR ')})`)
-  // The ranking holds the latest engagements of each live target that has any.
+  // The ranking holds the latest engagements of each live target that has any, keyed by them
+  // (migration 30): an entry whose engagements change goes, and one with the new comes. A
+  // target's entry holds its latest counts' engagements, so those find it.
+  const unrank = db.prepare(`
+    DELETE FROM top_targets WHERE (workspace_id, engagements, post_id, platform) IN (
+      SELECT p.workspace_id, o.engagements, n.post_id, n.platform FROM temp.latest_batch n
+       CROSS JOIN posts p ON p.id = n.post_id
+        JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform
+       WHERE o.engagements IS NOT NULL AND n.engagements IS NOT o.engagements AND n.taken_at >= o.taken_at)`)
   const rank = db.prepare(`
     INSERT INTO top_targets (workspace_id, engagements, post_id, platform, scheduled_at, account_id)
     SELECT p.workspace_id, n.engagements, n.post_id, n.platform, p.scheduled_at, p.account_id
-      ${REPLACING()} AND n.engagements IS NOT NULL AND n.engagements IS NOT o.engagements
-    ON CONFLICT (post_id, platform) DO UPDATE SET engagements = excluded.engagements`)
-  const unrank = db.prepare(`
-    DELETE FROM top_targets WHERE (post_id, platform) IN (
-      SELECT n.post_id, n.platform FROM temp.latest_batch n
-        JOIN target_metrics o ON o.post_id = n.post_id AND o.platform = n.platform
-       WHERE n.engagements IS NULL AND o.engagements IS NOT NULL AND n.taken_at >= o.taken_at)`)
+      ${REPLACING()} AND n.engagements IS NOT NULL AND n.engagements IS NOT o.engagements`)
   const clear = db.prepare('DELETE FROM temp.latest_batch')
 
   return {
@@ -94,8 +97,8 @@ export function metricsRollups(db: Db) {
       if (!rows.length) return
       for (const row of rows) stage.run(...row)
       journal.run()
-      rank.run()
       unrank.run()
+      rank.run()
       clear.run()
     },
   }
