@@ -759,6 +759,10 @@ describe('migration 30', () => {
     expect(ranking(s.db)).toEqual(before)
     // The table is the ranking: no index beside its key, read in its own order.
     expect(s.db.prepare('SELECT origin FROM pragma_index_list(?)').pluck().all('top_targets')).toEqual(['pk'])
+    // Every trigger finds a target's entries by the key, not by target (which would read the whole tree).
+    const triggers = s.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%DELETE FROM top_targets%'").pluck().all() as string[]
+    expect(triggers).toHaveLength(3)
+    for (const sql of triggers) expect(sql.match(/DELETE FROM top_targets WHERE [^;]*/g)).toEqual([expect.stringMatching(/^DELETE FROM top_targets WHERE \(workspace_id, engagements, post_id, platform\) IN \(SELECT /)])
     expect(s.db.prepare('SELECT engagements, post_id FROM top_targets').raw().all()).toEqual(before.map((r: any) => [r.engagements, r.post_id]))
     expect(await s.analytics.drift()).toEqual(CONSISTENT)
     const top = async (n: number) => (await s.analytics.report({ workspaceId: ws, from: T0, to: T0 + 7 * DAY, buckets: [{ start: T0, end: T0 + 7 * DAY }], top: n })).top.map((r) => [r.postId, r.platform, r.engagements])
