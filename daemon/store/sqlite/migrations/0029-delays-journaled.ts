@@ -1,4 +1,5 @@
 import type { Migration } from './index.js'
+import { triggerOf } from './trigger-text.js'
 import { delaysKeyedByAccount } from './0027-delays-keyed-by-account.js'
 
 /**
@@ -44,9 +45,7 @@ const DROPS: Record<string, string> = {
 const ADD = 'INSERT INTO publish_delays (workspace_id, scheduled_at, post_id, platform, account_id, delay)'
 
 const TRIGGERS = ['analytics_target_insert', ...Object.keys(DROPS)].map((name) => {
-  const start = delaysKeyedByAccount.sql.indexOf(`CREATE TRIGGER ${name} `)
-  if (start < 0) throw new Error(`Migration 29 could not find ${name} in migration 27.`)
-  const trigger = delaysKeyedByAccount.sql.slice(start, delaysKeyedByAccount.sql.indexOf('END;', start) + 'END;'.length)
+  const trigger = triggerOf(delaysKeyedByAccount.sql, name, 29)
   const drop = DROPS[name]
   const journaled = trigger
     .replaceAll(ADD, 'INSERT INTO publish_delays_pending (workspace_id, scheduled_at, post_id, platform, account_id, delay)')

@@ -1,4 +1,5 @@
 import type { Migration } from './index.js'
+import { triggerOf } from './trigger-text.js'
 import { rollupJournal } from './0023-rollup-journal.js'
 import { delaysJournaled } from './0029-delays-journaled.js'
 
@@ -42,9 +43,7 @@ const REWRITES = [
 ] as const
 
 const TRIGGERS = REWRITES.map(([name, sql, byTarget, byKey]) => {
-  const start = sql.indexOf(`CREATE TRIGGER ${name} `)
-  if (start < 0) throw new Error(`Migration 30 could not find ${name}.`)
-  const trigger = sql.slice(start, sql.indexOf('END;', start) + 'END;'.length)
+  const trigger = triggerOf(sql, name, 30)
   if (trigger.split(byTarget).length !== 2) throw new Error(`Migration 30 could not rewrite ${name}.`)
   return [name, trigger.replace(byTarget, byKey)] as const
 })
