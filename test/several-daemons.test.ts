@@ -77,7 +77,9 @@ describe('three daemons on one PostgreSQL database', () => {
     const account = (await nodes[0]!.http.post('/v1/accounts', { name: 'Team brand', workspace_id: team.id }, { key })).body.id
     expect((await nodes[1]!.http.post(`/v1/workspaces/${team.id}/members`, { user_id: member.id, role: 'editor' }, { key })).status).toBe(201)
     // Every daemon has authenticated the member's key with the membership, and keeps it.
-    await until('the membership to reach every daemon', async () => (await Promise.all(nodes.map((n) => n.http.get(`/v1/accounts/${account}`, { key: memberKey })))).every((r) => r.status === 200), 5_000)
+    let answers: { status: number; body: unknown }[] = []
+    const served = async () => (answers = await Promise.all(nodes.map((n) => n.http.get(`/v1/accounts/${account}`, { key: memberKey })))).every((r) => r.status === 200)
+    await until('the membership to reach every daemon', served, 5_000, () => JSON.stringify(answers.map(({ status, body }) => ({ status, body }))))
     expect((await nodes[0]!.http.delete(`/v1/workspaces/${team.id}/members/${member.id}`, { key })).status).toBe(204)
     const removed = Date.now()
     const refusedEverywhere = async () => (await Promise.all(nodes.map((n) => n.http.get(`/v1/accounts/${account}`, { key: memberKey })))).every((r) => r.status === 404)

@@ -56,11 +56,14 @@ export async function stopCluster(nodes: readonly ClusterNode[]): Promise<void> 
   }
 }
 
-/** Waits, looking four times a second, until `check` holds; fails naming `what` after `timeoutMs`. */
-export async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+/**
+ * Waits, looking four times a second, until `check` holds; fails naming `what` after `timeoutMs`,
+ * and what `seen` says the last look found.
+ */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs: number, seen?: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${seen ? `; last seen: ${seen()}` : ''}`)
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }
