@@ -17,6 +17,7 @@ import { databaseFileOf, openDatabase, type Db } from '../daemon/store/sqlite/db
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { ROLLUP_COLUMNS } from '../daemon/store/sqlite/migrations/0006-analytics-rollups.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP } from '../daemon/store/sqlite/migrations/0020-workspaces.js'
+import { COUNT_COLUMNS, METRIC_COLUMNS } from '../daemon/store/sqlite/migrations/0031-counts-apart-from-metrics.js'
 import { createSecretBox, loadSecretKey } from '../daemon/secret-box.js'
 
 const DAY = 86_400_000
@@ -47,7 +48,7 @@ export interface ScaleSeed {
   phases: Record<string, number>
   /** CPU time the seeding took (this process, all threads, user and system), ms. */
   cpuMs: number
-  rows: Record<'posts' | 'post_targets' | 'target_metrics' | 'feed_items' | 'events' | 'analytics_rollups' | 'publish_delays' | 'top_targets', number>
+  rows: Record<'posts' | 'post_targets' | 'target_metrics' | 'feed_items' | 'events' | 'analytics_counts' | 'publish_delays' | 'top_targets', number>
   ms: number
 }
 
@@ -67,7 +68,8 @@ const TOP_COLUMNS = 'workspace_id, engagements, post_id, platform, scheduled_at,
  * rows for all accounts on a platform are those rows summed. The same integers added in another
  * order, so the same rows; the single GROUP BY over the rows of every target takes twice as long
  * (45 s at a million posts on this 2-core machine).
- * Each row's scope is then numbered (migration 26) and the rows kept by number.
+ * Each row's scope is then numbered (migration 26) and the rows kept by number, its counts and its
+ * metrics apart (migration 31).
  */
 function expectedHoursInTwoSteps(): string {
   const scopes = (ks: number[]) => `(${ks.map((k, i) => (i === 0 ? `SELECT ${k} AS k` : `SELECT ${k}`)).join(' UNION ALL ')}) s`
@@ -80,10 +82,21 @@ function expectedHoursInTwoSteps(): string {
     INSERT INTO temp.hours (${HOUR_COLUMNS}) SELECT ${HOUR_COLUMNS} FROM temp.platforms;
     INSERT INTO analytics_scopes (workspace_id, account_scope, platform)
     SELECT DISTINCT workspace_id, account_scope, platform FROM temp.hours WHERE true ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
-    INSERT INTO analytics_rollups (scope, hour, ${ROLLUP_COLUMNS.join(', ')})
-    SELECT c.id, h.hour, ${ROLLUP_COLUMNS.map((col) => `h.${col}`).join(', ')}
+    ${(
+      [
+        ['analytics_counts', COUNT_COLUMNS],
+        ['analytics_metrics', METRIC_COLUMNS],
+      ] as const
+    )
+      .map(
+        ([table, columns]) => `
+    INSERT INTO ${table} (scope, hour, ${columns.join(', ')})
+    SELECT c.id, h.hour, ${columns.map((col) => `h.${col}`).join(', ')}
       FROM temp.hours h JOIN analytics_scopes c ON c.workspace_id = h.workspace_id AND c.account_scope = h.account_scope AND c.platform = h.platform
-     ORDER BY 1, 2;
+     WHERE ${columns.map((col) => `h.${col} <> 0`).join(' OR ')}
+     ORDER BY 1, 2;`,
+      )
+      .join('')}
     DROP TABLE temp.hours;
     DROP TABLE temp.platforms;
     DROP TABLE temp.fine;`
@@ -329,7 +342,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
           FROM temp.seed s JOIN (SELECT 0 AS k UNION ALL SELECT 1) k ON k.k = 0 OR s.status IN ('published', 'failed')`)
 
       // The rollups, from the raw rows: what the triggers would have kept, row for row.
-      step('analytics_rollups', `DELETE FROM analytics_rollups; ${expectedHoursInTwoSteps()}`)
+      step('analytics_counts', `DELETE FROM analytics_counts; DELETE FROM analytics_metrics; ${expectedHoursInTwoSteps()}`)
       step('publish_delays', `DELETE FROM publish_delays; INSERT INTO publish_delays (${DELAY_COLUMNS}) ${EXPECTED_DELAYS}`)
       step('top_targets', `DELETE FROM top_targets; INSERT INTO top_targets (${TOP_COLUMNS}) ${EXPECTED_TOP}`)
       db.exec('DROP TABLE temp.seed')
@@ -344,7 +357,7 @@ export async function seedScale(dataDir: string, options: SeedOptions): Promise<
       db.transaction(() => burstAccounts.forEach((accountId, b) => insertBurst(db, { userId, workspaceId, accountId, count: burstPosts, first: posts + b * burstPosts, now })))(),
     )
     const rows = Object.fromEntries(
-      (['posts', 'post_targets', 'target_metrics', 'feed_items', 'events', 'analytics_rollups', 'publish_delays', 'top_targets'] as const).map((t) => [
+      (['posts', 'post_targets', 'target_metrics', 'feed_items', 'events', 'analytics_counts', 'publish_delays', 'top_targets'] as const).map((t) => [
         t,
         db.prepare<[], number>(`SELECT count(*) FROM ${t}`).pluck().get()!,
       ]),

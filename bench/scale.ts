@@ -251,7 +251,7 @@ export async function benchScale(): Promise<Record<string, number | string>> {
     return {
       posts: POSTS,
       'rows: targets, metrics, feed items, events': `${seed.rows.post_targets}, ${seed.rows.target_metrics}, ${seed.rows.feed_items}, ${seed.rows.events}`,
-      'rows: rollup hours, delays, ranked': `${seed.rows.analytics_rollups}, ${seed.rows.publish_delays}, ${seed.rows.top_targets}`,
+      'rows: rollup hours, delays, ranked': `${seed.rows.analytics_counts}, ${seed.rows.publish_delays}, ${seed.rows.top_targets}`,
       'database file, MB': Math.round(statSync(millionFile).size / 1e6),
       'seed, s (CPU s)': `${(seed.ms / 1000).toFixed(1)} (${(seed.cpuMs / 1000).toFixed(1)})`,
       'start to serving, empty data dir': range(starts.empty, 'ms'),

@@ -16,6 +16,8 @@ import { metricsRollups } from '../daemon/store/sqlite/metrics-rollups.js'
 import { openSqliteStore } from '../daemon/store/sqlite/index.js'
 import { medianOf } from '../daemon/store/sqlite/analytics-rollups.js'
 import { FOLD_AT } from '../daemon/store/sqlite/migrations/0023-rollup-journal.js'
+import { COUNT_COLUMNS, METRIC_COLUMNS } from '../daemon/store/sqlite/migrations/0031-counts-apart-from-metrics.js'
+import { ROLLUP_COLUMNS } from '../daemon/store/sqlite/migrations/0006-analytics-rollups.js'
 import { DELAY_FOLD_AT, foldDelays } from '../daemon/store/sqlite/migrations/0029-delays-journaled.js'
 import type { Aggregate } from '../daemon/store/port.js'
 import { migrations } from '../daemon/store/sqlite/schema.js'
@@ -378,7 +380,7 @@ describe('the rollup journal (migration 23)', () => {
     for (let i = 0; i < 3; i++) accounts.push((await s.accounts.create(ws, user.id, `J${i}`, start)).id)
     const platforms = ['feed', 'mastodon', 'bluesky'] as const
     const journaled = () => s.db.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number
-    const folded = () => s.db.prepare('SELECT count(*) FROM analytics_rollups').pluck().get() as number
+    const folded = () => s.db.prepare('SELECT count(*) FROM analytics_counts').pluck().get() as number
 
     // The figures a report must give, counted from the raw rows: per day, per platform, in all.
     type Figures = { scheduled: number; published: number; failed: number; likes: number | null; impressions: number | null }
@@ -511,9 +513,13 @@ describe('migration 26', () => {
 
     const s = openSqliteStore(file)
     onTestFinished(() => s.close())
+    // Each row's counts and its metrics, kept apart since migration 31 (a row with no metrics has none kept: zeros).
     const byIds = () =>
       s.db
-        .prepare('SELECT c.workspace_id, c.account_scope, c.platform, r.* FROM analytics_rollups r JOIN analytics_scopes c ON c.id = r.scope ORDER BY 1, 2, 3, r.hour')
+        .prepare(
+          `SELECT c.workspace_id, c.account_scope, c.platform, r.scope, r.hour, r.scheduled, r.published, r.failed, ${METRIC_COLUMNS.map((col) => `coalesce(m.${col}, 0) AS ${col}`).join(', ')}
+             FROM analytics_counts r JOIN analytics_scopes c ON c.id = r.scope LEFT JOIN analytics_metrics m ON m.scope = r.scope AND m.hour = r.hour ORDER BY 1, 2, 3, r.hour`,
+        )
         .all()
         .map((row) => {
           const { scope, ...rest } = row as Record<string, unknown>
@@ -534,11 +540,11 @@ describe('migration 26', () => {
     expect(await s.analytics.report({ workspaceId: ws, from: T0, to: T0 + 2 * DAY, buckets: [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 2 * DAY }], top: 3 })).toEqual(report)
     // A workspace's scopes and rollup rows go with it (one whose accounts have gone, their rows left at zero).
     const shared = await s.workspaces.create(user.id, { name: 'Shared', approvalRequired: false, timezone: 'UTC' }, T0)
-    const rows = () => s.db.prepare('SELECT count(*) FROM analytics_rollups').pluck().get() as number
+    const rows = () => s.db.prepare('SELECT (SELECT count(*) FROM analytics_counts) + (SELECT count(*) FROM analytics_metrics)').pluck().get() as number
     const kept = rows()
     s.db.prepare("INSERT INTO analytics_scopes (workspace_id, account_scope, platform) VALUES (?, '*', '*')").run(shared.id)
-    s.db.prepare("INSERT INTO analytics_rollups (scope, hour) SELECT id, 1 FROM analytics_scopes WHERE workspace_id = ?").run(shared.id)
-    expect(rows()).toBe(kept + 1)
+    for (const table of ['analytics_counts', 'analytics_metrics']) s.db.prepare(`INSERT INTO ${table} (scope, hour) SELECT id, 1 FROM analytics_scopes WHERE workspace_id = ?`).run(shared.id)
+    expect(rows()).toBe(kept + 2)
     expect(await s.workspaces.delete(shared.id)).toEqual({ kind: 'ok' })
     expect(s.db.prepare('SELECT count(*) FROM analytics_scopes').pluck().get()).toBe(8)
     expect(rows()).toBe(kept)
@@ -717,20 +723,24 @@ describe('the delays journal (migration 29)', () => {
   })
 })
 
+/** A database at `version` (a fresh file), written by today's stores: a workspace of two accounts, and those stores. */
+async function oldDatabase(version: number, prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'smm.db')
+  const db = openDatabase(file, migrations.filter((m) => m.version <= version))
+  const events = eventsStore(db)
+  const accounts = accountsStore(db, events)
+  const user = await usersStore(db).create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
+  const ws = personalWorkspaceId(user.id)
+  const accs = [(await accounts.create(ws, user.id, 'one', T0)).id, (await accounts.create(ws, user.id, 'two', T0)).id]
+  return { file, db, accounts, user, ws, accs, posts: postsStore(db, events, accounts, queuesStore(db)), publishing: publishingStore(db, events, accounts) }
+}
+
 describe('migration 30', () => {
   it('keeps the ranking in one tree by rank, which snapshots, cancels and a deleted account keep true', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'smm-ranking-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-    const file = join(dir, 'smm.db')
     // Ranked at 29 (a table by target and an index by rank) by today's stores.
-    const db = openDatabase(file, migrations.filter((m) => m.version <= 29))
-    const events = eventsStore(db)
-    const accounts = accountsStore(db, events)
-    const user = await usersStore(db).create({ name: 'old', plan: 'enterprise', timezone: 'UTC' }, T0)
-    const ws = personalWorkspaceId(user.id)
-    const accs = [(await accounts.create(ws, user.id, 'one', T0)).id, (await accounts.create(ws, user.id, 'two', T0)).id]
-    const posts = postsStore(db, events, accounts, queuesStore(db))
-    const publishing = publishingStore(db, events, accounts)
+    const { file, db, accounts, user, ws, accs, posts, publishing } = await oldDatabase(29, 'smm-ranking-')
     const ids: string[] = []
     for (let i = 0; i < 8; i++) {
       const platforms: PlatformName[] = i % 2 ? ['mastodon'] : ['mastodon', 'bluesky']
@@ -787,6 +797,89 @@ describe('migration 30', () => {
     expect((await s.posts.deleteAccount([ws], accs[1]!, { cancelPosts: true }, T0 + 3 * DAY, null)).kind).toBe('ok')
     expect(s.db.prepare('SELECT DISTINCT account_id FROM top_targets').pluck().all()).toEqual([accs[0]])
     expect(await s.analytics.drift()).toEqual(CONSISTENT)
+  })
+})
+
+describe('migration 31', () => {
+  it("keeps each rollup row's counts and metrics apart, exactly, folds on into them, and reports what the raw rows say", async () => {
+    // Written at 30 by today's stores (but the analytics reader, which reads 31's tables), folded once.
+    const { file, db, accounts, user, ws, accs, posts, publishing } = await oldDatabase(30, 'smm-counts-')
+    const ids: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const platforms: PlatformName[] = i % 3 ? ['mastodon'] : ['feed', 'mastodon', 'bluesky']
+      ids.push((await posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId: accs[i % 2]!, content: `p${i}`, mediaUrls: [], platforms, scheduledAt: T0 + (i % 9) * HOUR + i * 60_000 }, T0 - DAY)).post.id)
+    }
+    // Two posts a day later, alone in their hours: one cancelled once folded, its rollup row left at zeros.
+    const alone = []
+    for (const [i, accountId] of accs.entries()) alone.push((await posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId, content: `alone ${i}`, mediaUrls: [], platforms: ['bluesky'], scheduledAt: T0 + DAY + (i + 1) * HOUR }, T0 - DAY)).post.id)
+    await publishing.claimDue(T0 + HOUR * 10, 100, Number.MAX_SAFE_INTEGER)
+    const refs = await publishing.reserveDue(T0 + HOUR * 10, 1_000, 60_000)
+    const claimed = (await publishing.claimTargets(refs.map((ref) => ({ ref, now: T0 + HOUR * 10 })), 60_000)).filter((c) => c !== undefined)
+    await publishing.settleAll(claimed.map((c, i) => ({ postId: c.postId, platform: c.platform, claim: c.claim, at: T0 + HOUR * 10 + i, outcome: i % 5 ? { kind: 'published' as const, platformPostId: `x${i}`, url: null } : { kind: 'failed' as const, code: 'platform_rejected', detail: 'no' } })))
+    const m = (i: number) => ({ impressions: i % 4 ? 100 + i : null, likes: i % 3, reposts: null, replies: i, quotes: 0, clicks: null })
+    // Metrics on the Mastodon targets of every other post: hours with counts and no metrics stay.
+    metricsStore(db, accounts, metricsRollups(db)).snapshotsSync(ids.filter((_, i) => i % 2).map((postId, i) => ({ postId, platform: 'mastodon' as const, takenAt: T0 + 2 * DAY, metrics: m(i) })))
+    const journaled = () => db.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number
+    const fill = (d: typeof db) => d.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO analytics_pending (workspace_id, account_id, platform, hour) SELECT ?, ?, 'feed', 0 FROM n`).run(FOLD_AT - (d.prepare('SELECT count(*) FROM analytics_pending').pluck().get() as number), ws, accs[0])
+    fill(db)
+    expect(journaled()).toBe(0)
+    expect((await posts.cancel([ws], alone[0]!, T0, null)).kind).toBe('ok')
+    fill(db)
+    const before = db.prepare('SELECT c.workspace_id, c.account_scope, c.platform, r.* FROM analytics_rollups r JOIN analytics_scopes c ON c.id = r.scope ORDER BY 1, 2, 3, r.hour').all() as Record<string, number>[]
+    const zeros = before.filter((r) => ROLLUP_COLUMNS.every((c) => r[c] === 0))
+    // The cancelled post's two rows (its account's and all accounts'); the rest count something, and some have no metrics.
+    expect(zeros).toHaveLength(2)
+    expect(before.filter((r) => r.scheduled && METRIC_COLUMNS.every((c) => r[c] === 0)).length).toBeGreaterThan(before.length / 3)
+    // And a change still in the journal when the migration runs.
+    await posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId: accs[1]!, content: 'late', mediaUrls: [], platforms: ['feed'], scheduledAt: T0 + 3 * HOUR }, T0)
+    expect(journaled()).toBe(1)
+    db.close()
+
+    const s = openSqliteStore(file)
+    onTestFinished(() => s.close())
+    const rowsOf = (table: string, columns: readonly string[]) =>
+      s.db.prepare(`SELECT c.workspace_id, c.account_scope, c.platform, r.scope, r.hour, ${columns.map((col) => `r.${col}`).join(', ')} FROM ${table} r JOIN analytics_scopes c ON c.id = r.scope ORDER BY 1, 2, 3, r.hour`).all()
+    const part = (columns: readonly string[]) =>
+      before.filter((r) => columns.some((c) => r[c] !== 0)).map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !ROLLUP_COLUMNS.includes(k as never) || columns.includes(k))))
+    // Narrow rows: the counts alone beside their key; each table only the rows its figures are not all zero in.
+    expect(s.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('analytics_counts')).toEqual(['scope', 'hour', ...COUNT_COLUMNS])
+    expect(rowsOf('analytics_counts', COUNT_COLUMNS)).toEqual(part(COUNT_COLUMNS))
+    expect(rowsOf('analytics_metrics', METRIC_COLUMNS)).toEqual(part(METRIC_COLUMNS))
+    expect(s.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'analytics_rollups'").pluck().get()).toBe(0)
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    // What the raw rows say, in all and per platform, against the report.
+    const raw = () =>
+      s.db
+        .prepare(
+          `SELECT t.platform, count(*) AS scheduled, sum(t.status = 'published') AS published, sum(t.status = 'failed') AS failed, sum(m.likes) AS likes, sum(m.impressions) AS impressions, sum(m.replies) AS replies
+             FROM posts p JOIN post_targets t ON t.post_id = p.id LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.platform = t.platform
+            WHERE p.workspace_id = ? AND p.status <> 'cancelled' GROUP BY t.platform ORDER BY t.platform`,
+        )
+        .all(ws)
+    const range = { workspaceId: ws, from: T0, to: T0 + 3 * DAY, buckets: [{ start: T0, end: T0 + DAY }, { start: T0 + DAY, end: T0 + 3 * DAY }], top: 3 }
+    const figures = (r: Awaited<ReturnType<typeof s.analytics.report>>) =>
+      r.byPlatform.map((a) => ({ platform: a.platform, scheduled: a.scheduled, published: a.published, failed: a.failed, likes: a.likes, impressions: a.impressions, replies: a.replies })).sort((a, b) => a.platform.localeCompare(b.platform))
+    const report = await s.analytics.report(range)
+    expect(figures(report)).toEqual(raw())
+    expect(report.totals).toMatchObject({ scheduled: 3 * 14 + 26 + 1 + 1, published: expect.any(Number) })
+    expect(report.byBucket.get(1)).toMatchObject({ scheduled: 1, published: 0, likes: null })
+    // The journal folds on into the two tables: a count-only change leaves the metrics' rows as they were.
+    const metricsRows = rowsOf('analytics_metrics', METRIC_COLUMNS)
+    await s.posts.create({ userId: user.id, keyId: null }, { workspaceId: ws, accountId: accs[0]!, content: 'later', mediaUrls: [], platforms: ['mastodon'], scheduledAt: T0 + 30 * HOUR }, T0)
+    fill(s.db)
+    expect(s.db.prepare('SELECT count(*) FROM analytics_pending').pluck().get()).toBe(0)
+    expect(rowsOf('analytics_metrics', METRIC_COLUMNS)).toEqual(metricsRows)
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    const after = await s.analytics.report(range)
+    expect(after.totals.scheduled).toBe(report.totals.scheduled + 1)
+    expect(after.byBucket.get(1)).toMatchObject({ scheduled: 2, published: 0 })
+    // A metrics change folds into the metrics' rows alone.
+    const countsRows = rowsOf('analytics_counts', COUNT_COLUMNS)
+    s.metrics.snapshotsSync([{ postId: ids[2]!, platform: 'mastodon', takenAt: T0 + 3 * DAY, metrics: m(7) }])
+    fill(s.db)
+    expect(rowsOf('analytics_counts', COUNT_COLUMNS)).toEqual(countsRows)
+    expect(await s.analytics.drift()).toEqual(CONSISTENT)
+    expect(figures(await s.analytics.report(range))).toEqual(raw())
   })
 })
 

@@ -51,6 +51,7 @@ describe('migrations are history', () => {
       28: 'd35cc83c3aa3c2b78f6965d919bc2fdc9923f85ad06f558044b684a8bf1a910d', // two rollup rows per target: no rollups of all accounts on all platforms
       29: '325cc2abfdc1141bb51553ecb60a0fa8de6ab3fd62d451bbc2431be615a5d5dd', // publish delays journaled and folded into their tree in key order
       30: '108ee904e5d3c3bbcddddfd6ed338ca5d0a773caa5f9b47badccc6c28098aa03', // the ranking of targets in one tree keyed by rank
+      31: 'c06365d5e6a46e831c5a561c72a04aad202827aa0a76c405fd16220e9baaf4ff', // a target's counts rolled up apart from its metrics, in a narrow table
     })
   })
 

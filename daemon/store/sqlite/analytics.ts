@@ -3,6 +3,7 @@ import type { PlatformName } from '../../platforms/types.js'
 import { addChange, addSums, aggregateOf, CODES, mediansOf, TWO_ROWS, PLATFORM_CODE, rangeOf, RAW_SUMS, splitHours, ZERO_SUMS, type Statement, type SumRow, type Sums } from './analytics-rollups.js'
 import type { Db } from './db.js'
 import { HOUR_MS, ROLLUP_COLUMNS } from './migrations/0006-analytics-rollups.js'
+import { COUNT_COLUMNS, METRIC_COLUMNS } from './migrations/0031-counts-apart-from-metrics.js'
 import { EXPECTED_DELAYS, EXPECTED_HOURS, EXPECTED_TOP, UNCOUNTED_STATUSES } from './migrations/0020-workspaces.js'
 import type { ReportQuery, Aggregate, TopTarget, ReportRows } from '../port.js'
 import { EMPTY_AGGREGATE } from '../port.js'
@@ -69,12 +70,14 @@ export function analyticsStore(db: Db) {
     // one account's, on one platform; a series on all platforms sums the rows on each
     // (migrations 24 and 28 keep no other).
     // Each run of rows is one scope's (migration 26): found by its ids once per read, then by number.
-    const hoursOf = (platforms: string) =>
-      db.prepare(`
-      SELECT ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-        FROM analytics_rollups
-       WHERE scope IN (SELECT id FROM analytics_scopes WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform ${platforms})
-         AND hour >= @s AND hour < @e`)
+    // The counts and the metrics are rows of two tables (migration 31); hours with counts and no
+    // metrics have no metrics rows, so the metrics' sums over none are 0.
+    const hoursOf = (platforms: string) => {
+      const run = `scope IN (SELECT id FROM analytics_scopes WHERE workspace_id = @workspaceId AND account_scope = @scope AND platform ${platforms}) AND hour >= @s AND hour < @e`
+      return db.prepare(`
+      SELECT * FROM (SELECT ${COUNT_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM analytics_counts WHERE ${run}),
+                    (SELECT ${METRIC_COLUMNS.map((c) => `coalesce(sum(${c}), 0) AS ${c}`).join(', ')} FROM analytics_metrics WHERE ${run})`)
+    }
     const hours = hoursOf('= @rollupPlatform')
     const series = q.platform ? hours : hoursOf(`IN (${PLATFORM_NAMES.map((p) => `'${p}'`).join(', ')})`)
     // What the journal holds still unfolded in the report's hours (migration 23): at most a couple
@@ -123,12 +126,15 @@ export function analyticsStore(db: Db) {
     return s
   }
 
-  // The rollups with the journal's rows added (migration 23). Rollup rows whose targets all moved
+  // The rollups, counts and metrics (migration 31), with the journal's rows added (migration 23). Rollup rows whose targets all moved
   // away stay, all zeros: they count nothing.
   const kept = `
     SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-      FROM (SELECT c.workspace_id, c.account_scope, c.platform, r.hour, ${ROLLUP_COLUMNS.map((col) => `r.${col}`).join(', ')}
-              FROM analytics_rollups r JOIN analytics_scopes c ON c.id = r.scope
+      FROM (SELECT c.workspace_id, c.account_scope, c.platform, r.hour, ${ROLLUP_COLUMNS.map((col) => (COUNT_COLUMNS.includes(col) ? `r.${col}` : `0 AS ${col}`)).join(', ')}
+              FROM analytics_counts r JOIN analytics_scopes c ON c.id = r.scope
+            UNION ALL
+            SELECT c.workspace_id, c.account_scope, c.platform, r.hour, ${ROLLUP_COLUMNS.map((col) => (METRIC_COLUMNS.includes(col) ? `r.${col}` : `0 AS ${col}`)).join(', ')}
+              FROM analytics_metrics r JOIN analytics_scopes c ON c.id = r.scope
             UNION ALL
             SELECT workspace_id, CASE WHEN s.k & 1 THEN '*' ELSE account_id END, CASE WHEN s.k & 2 THEN '*' ELSE platform END, hour, ${ROLLUP_COLUMNS.join(', ')}
               FROM analytics_pending, ${TWO_ROWS})

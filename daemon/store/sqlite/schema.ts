@@ -21,6 +21,7 @@ import { delaysKeyedByAccount } from './migrations/0027-delays-keyed-by-account.
 import { twoRollupRowsPerTarget } from './migrations/0028-two-rollup-rows-per-target.js'
 import { delaysJournaled } from './migrations/0029-delays-journaled.js'
 import { rankingInOneTree } from './migrations/0030-ranking-in-one-tree.js'
+import { countsApartFromMetrics } from './migrations/0031-counts-apart-from-metrics.js'
 import type { Migration } from '../migrations.js'
 
 /**
@@ -28,4 +29,4 @@ import type { Migration } from '../migrations.js'
  * added since, appended here. Every file in migrations/ (its index too) is history once landed:
  * a change is a new numbered file there and one more entry at the end of this list.
  */
-export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces, approval, reviewLinks, rollupJournal, fewerRollupWrites, journalFoldedByPart, rollupsKeyedByIntegers, delaysKeyedByAccount, twoRollupRowsPerTarget, delaysJournaled, rankingInOneTree]
+export const migrations: Migration[] = [...firstSteps, oauth, draftsQueueSlots, threadParts, postSeries, rollupsOnCountedChanges, listAndUpkeepIndexes, snapshotRollupsPerBatch, rollupsSummedPerSettlementBatch, outboxQueue, claimFencingToken, media, workspaces, approval, reviewLinks, rollupJournal, fewerRollupWrites, journalFoldedByPart, rollupsKeyedByIntegers, delaysKeyedByAccount, twoRollupRowsPerTarget, delaysJournaled, rankingInOneTree, countsApartFromMetrics]
