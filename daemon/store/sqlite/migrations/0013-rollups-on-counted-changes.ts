@@ -1,6 +1,5 @@
 import type { Migration } from './index.js'
 import { draftsQueueSlots } from './0010-drafts-queue-slots.js'
-import { triggerOf } from './trigger-text.js'
 
 /**
  * The rollup trigger on targets fires only when a change moves a figure: a target entering or
@@ -14,10 +13,11 @@ import { triggerOf } from './trigger-text.js'
  * so far stay right as they are.
  */
 const NAME = 'analytics_target_update'
-const TRIGGER_0010 = triggerOf(draftsQueueSlots.sql, NAME, 13)
+const start = draftsQueueSlots.sql.indexOf(`CREATE TRIGGER ${NAME} `)
+const TRIGGER_0010 = draftsQueueSlots.sql.slice(start, draftsQueueSlots.sql.indexOf('END;', start) + 'END;'.length)
 const WHEN_0010 = 'WHEN old.status IS NOT new.status OR old.published_at IS NOT new.published_at'
 const COUNTED = "WHEN (old.status = 'published') <> (new.status = 'published') OR (old.status = 'failed') <> (new.status = 'failed') OR old.published_at IS NOT new.published_at"
-if (!TRIGGER_0010.includes(WHEN_0010)) throw new Error(`Migration 13 could not find ${NAME} in migration 10.`)
+if (start < 0 || !TRIGGER_0010.includes(WHEN_0010)) throw new Error(`Migration 13 could not find ${NAME} in migration 10.`)
 
 export const rollupsOnCountedChanges: Migration = {
   version: 13,

@@ -1,6 +1,5 @@
 import type { Migration } from './index.js'
 import { rollupsOnCountedChanges } from './0013-rollups-on-counted-changes.js'
-import { triggerOf } from './trigger-text.js'
 
 /**
  * The scheduler records outcomes in batches (daemon/store/sqlite/batch-rollups.ts): a batch now
@@ -16,10 +15,12 @@ import { triggerOf } from './trigger-text.js'
  * The trigger's body is 0013's (0010's), word for word; only its WHEN has one more condition.
  */
 const NAME = 'analytics_target_update'
-const TRIGGER_0013 = triggerOf(rollupsOnCountedChanges.sql, NAME, 16)
+const sql013 = rollupsOnCountedChanges.sql
+const start = sql013.indexOf(`CREATE TRIGGER ${NAME} `)
+const TRIGGER_0013 = sql013.slice(start, sql013.indexOf('END;', start) + 'END;'.length)
 const BEGIN = ' BEGIN'
 const whenEnd = TRIGGER_0013.indexOf(BEGIN)
-if (whenEnd < 0 || !TRIGGER_0013.slice(0, whenEnd).includes('WHEN ')) throw new Error(`Migration 16 could not find ${NAME} in migration 13.`)
+if (start < 0 || whenEnd < 0 || !TRIGGER_0013.slice(0, whenEnd).includes('WHEN ')) throw new Error(`Migration 16 could not find ${NAME} in migration 13.`)
 const DEFERRED = 'NOT EXISTS (SELECT 1 FROM analytics_deferred d WHERE d.post_id = new.post_id AND d.platform = new.platform)'
 const whenStart = TRIGGER_0013.indexOf('WHEN ') + 'WHEN '.length
 const TRIGGER = `${TRIGGER_0013.slice(0, whenStart)}(${TRIGGER_0013.slice(whenStart, whenEnd).trim()}) AND ${DEFERRED}${TRIGGER_0013.slice(whenEnd)}`

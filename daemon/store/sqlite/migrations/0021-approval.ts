@@ -1,6 +1,5 @@
 import type { Migration } from './index.js'
 import { workspaces } from './0020-workspaces.js'
-import { triggerOf } from './trigger-text.js'
 
 /**
  * Approval before publishing, comments, and who did what.
@@ -24,7 +23,11 @@ const POST_COLUMNS =
   'id, workspace_id, user_id, account_id, content, media_urls, platforms, scheduled_at, status, version, created_at, updated_at, published_at, cancelled_at, thread, first_comment, overrides, series_id, occurrence, repeat_rule, media'
 
 /** The rollup triggers that read posts, each as 0020 made it (the ones in force). */
-const TRIGGERS = ['analytics_target_insert', 'analytics_target_update', 'analytics_target_delete', 'analytics_metrics_delete', 'analytics_post_moved', 'analytics_post_delete'].map((name) => [name, triggerOf(workspaces.sql, name, 21)] as const)
+const TRIGGERS = ['analytics_target_insert', 'analytics_target_update', 'analytics_target_delete', 'analytics_metrics_delete', 'analytics_post_moved', 'analytics_post_delete'].map((name) => {
+  const start = workspaces.sql.indexOf(`CREATE TRIGGER ${name} `)
+  if (start < 0) throw new Error(`Migration 21 could not find ${name} in migration 20.`)
+  return [name, workspaces.sql.slice(start, workspaces.sql.indexOf('END;', start) + 'END;'.length)] as const
+})
 
 export const approval: Migration = {
   version: 21,

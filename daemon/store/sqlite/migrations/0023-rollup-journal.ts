@@ -1,7 +1,6 @@
 import type { Migration } from './index.js'
 import { ROLLUP_COLUMNS } from './0006-analytics-rollups.js'
 import { approval } from './0021-approval.js'
-import { triggerOf } from './trigger-text.js'
 
 /**
  * What a write changes in the analytics rollups goes first to a journal, one row per target
@@ -27,10 +26,13 @@ import { triggerOf } from './trigger-text.js'
 export const FOLD_AT = 4_096
 
 const NAMES = ['analytics_target_insert', 'analytics_target_update', 'analytics_target_delete', 'analytics_metrics_delete', 'analytics_post_moved', 'analytics_post_delete']
-export const FOUR_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s'
+const FOUR_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s'
 
 const TRIGGERS = NAMES.map((name) => {
-  const journaled = triggerOf(approval.sql, name, 23)
+  const start = approval.sql.indexOf(`CREATE TRIGGER ${name} `)
+  if (start < 0) throw new Error(`Migration 23 could not find ${name} in migration 21.`)
+  const trigger = approval.sql.slice(start, approval.sql.indexOf('END;', start) + 'END;'.length)
+  const journaled = trigger
     .replaceAll('INSERT INTO analytics_hours (workspace_id, account_scope, platform, hour,', 'INSERT INTO analytics_pending (workspace_id, account_id, platform, hour,')
     .replace(/CASE WHEN s\.k & [12] THEN '\*' ELSE (\S+) END/g, '$1')
     .replaceAll(`, ${FOUR_ROWS}`, '')

@@ -1,6 +1,5 @@
 import type { Migration } from './index.js'
-import { FOUR_ROWS, rollupJournal } from './0023-rollup-journal.js'
-import { triggerOf } from './trigger-text.js'
+import { rollupJournal } from './0023-rollup-journal.js'
 
 /**
  * Less for every target to write in analytics' tables, each row written at a random place (by
@@ -18,9 +17,11 @@ import { triggerOf } from './trigger-text.js'
 
 /** The rollup rows a journal row counts in, as SQL over `s.k` (bit 1: all accounts, bit 2: all platforms). */
 export const THREE_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 3) s'
+const FOUR_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) s'
 
-const FOLD = triggerOf(rollupJournal.sql, 'analytics_pending_fold', 24).replace(FOUR_ROWS, THREE_ROWS)
-if (!FOLD.includes(THREE_ROWS)) throw new Error('Migration 24 could not rewrite the fold of migration 23.')
+const start = rollupJournal.sql.indexOf('CREATE TRIGGER analytics_pending_fold ')
+const FOLD = rollupJournal.sql.slice(start, rollupJournal.sql.indexOf('END;', start) + 'END;'.length).replace(FOUR_ROWS, THREE_ROWS)
+if (start < 0 || !FOLD.includes(THREE_ROWS)) throw new Error('Migration 24 could not rewrite the fold of migration 23.')
 
 export const fewerRollupWrites: Migration = {
   version: 24,
