@@ -49,7 +49,6 @@ export async function benchAnalytics(): Promise<Record<string, number | string>>
     const aa = Boolean(process.env.BENCH_ANALYTICS_AA)
     const seeded = seedIn(daemon.databaseFile, aa ? 'floor' : 'rollups', now, userId)
     const floor = seedIn(join(floorDir, 'smm.db'), 'floor', now)
-    rmSync(floorDir, { recursive: true, force: true })
     const seedFigures = {
       posts: POSTS,
       snapshots: POSTS * 10,

@@ -147,8 +147,8 @@ export const CODES = 16
 /**
  * Exact median delays in all, per platform and per bucket, reading each bucket's delays once
  * (`delays` plucks its JSON array) and the journal's unfolded delays once for all (`unfolded`
- * returns their times and their coded delays, as two JSON arrays): the journal holds only delays the tree does not
- * (migration 29).
+ * returns their times and their coded delays, as two JSON arrays): the journal holds only
+ * delays the tree does not (migration 29).
  */
 export function mediansOf(delays: Statement, params: Record<string, unknown>, buckets: { start: number; end: number }[], unfolded: Statement): Medians {
   const coded = buckets.map((b) => JSON.parse(delays.get({ ...params, s: b.start, e: b.end }) as string) as number[])

@@ -126,8 +126,8 @@ export function analyticsStore(db: Db) {
     return s
   }
 
-  // The rollups, counts and metrics (migration 31), with the journal's rows added (migration 23). Rollup rows whose targets all moved
-  // away stay, all zeros: they count nothing.
+  // The rollups, counts and metrics (migration 31), with the journal's rows added (migration 23).
+  // Rollup rows whose targets all moved away stay, all zeros: they count nothing.
   const kept = `
     SELECT workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
       FROM (SELECT c.workspace_id, c.account_scope, c.platform, r.hour, ${ROLLUP_COLUMNS.map((col) => (COUNT_COLUMNS.includes(col) ? `r.${col}` : `0 AS ${col}`)).join(', ')}

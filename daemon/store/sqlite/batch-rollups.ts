@@ -45,10 +45,10 @@ function statements(db: Db) {
  * Runs `write`, which changes the given targets (and may change anything else), inside the
  * caller's transaction, and adds to the analytics rollups what it changed in those targets: the
  * row trigger on targets skips them meanwhile (migration 16), and the batch writes their rollup
- * journal rows (migration 23) and publish delays (to their journal, migration 29) in one statement each, where the trigger would
- * run its statements once per target. The rollups end exactly as the trigger would have left
- * them, target by target, as long as the targets are not deleted within `write` (a settlement
- * never deletes one).
+ * journal rows (migration 23) and publish delays (to their journal, migration 29) in one
+ * statement each, where the trigger would run its statements once per target. The rollups end
+ * exactly as the trigger would have left them, target by target, as long as the targets are not
+ * deleted within `write` (a settlement never deletes one).
  */
 export type BatchRollups = <T>(targets: readonly { postId: string; platform: PlatformName }[], write: () => T) => T
 
