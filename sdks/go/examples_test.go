@@ -37,6 +37,14 @@ func TestTheExamplesRun(t *testing.T) {
 		return string(out)
 	}
 
+	// Run without its account, an example says how to run it and exits 2, rather than panicking.
+	for _, name := range []string{"quickstart", "errors", "retries", "pagination", "threads"} {
+		out, err := exec.Command(filepath.Join(bin, name)).CombinedOutput()
+		if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 2 || !strings.HasPrefix(string(out), "usage: go run . acc_") {
+			t.Errorf("examples/%s with no arguments: %v, %q", name, err, out)
+		}
+	}
+
 	out := run("quickstart", account.ID)
 	match := regexp.MustCompile(`^(pst_\S+) scheduled\n$`).FindStringSubmatch(out)
 	if match == nil {

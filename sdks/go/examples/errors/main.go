@@ -13,6 +13,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run . acc_… (an account with the feed platform connected)")
+		os.Exit(2)
+	}
 	ctx := context.Background()
 	client, err := smm.NewClient("", "")
 	if err != nil {

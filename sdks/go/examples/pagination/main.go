@@ -12,6 +12,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run . acc_…")
+		os.Exit(2)
+	}
 	ctx := context.Background()
 	client, err := smm.NewClient("", "")
 	if err != nil {

@@ -12,6 +12,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go run . acc_… (an account with the feed platform connected)")
+		os.Exit(2)
+	}
 	client, err := smm.NewClient("", "") // SMM_URL, SMM_API_KEY and SMM_CA_FILE from the environment
 	if err != nil {
 		log.Fatal(err)

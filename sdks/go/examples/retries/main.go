@@ -15,6 +15,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: go run . acc_… ORDER-ID 2026-12-01T09:00:00Z")
+		os.Exit(2)
+	}
 	account, order := os.Args[1], os.Args[2]
 	at, err := time.Parse(time.RFC3339, os.Args[3])
 	if err != nil {
