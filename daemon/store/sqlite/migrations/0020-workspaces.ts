@@ -1,4 +1,5 @@
 import type { Migration } from './index.js'
+import { triggerOf } from './trigger-text.js'
 import { ROLLUP_COLUMNS } from './0006-analytics-rollups.js'
 import { draftsQueueSlots, EXPECTED_DELAYS as DELAYS_0010, EXPECTED_HOURS as HOURS_0010, EXPECTED_TOP as TOP_0010 } from './0010-drafts-queue-slots.js'
 import { rollupsSummedPerSettlementBatch } from './0016-rollups-summed-per-settlement-batch.js'
@@ -28,13 +29,6 @@ import { rollupsSummedPerSettlementBatch } from './0016-rollups-summed-per-settl
 export const UNCOUNTED_STATUSES = "('cancelled', 'draft', 'pending_approval', 'rejected')"
 
 const rekeyed = (sql: string) => sql.replaceAll('user_id', 'workspace_id').replaceAll("('cancelled', 'draft')", UNCOUNTED_STATUSES)
-
-/** A trigger's text as a migration created it. */
-function triggerOf(sql: string, name: string): string {
-  const start = sql.indexOf(`CREATE TRIGGER ${name} `)
-  if (start < 0) throw new Error(`Migration 20 could not find ${name}.`)
-  return sql.slice(start, sql.indexOf('END;', start) + 'END;'.length)
-}
 
 const TRIGGERS = [
   ['analytics_target_insert', draftsQueueSlots.sql],
@@ -162,7 +156,7 @@ export const workspaces: Migration = {
     CREATE INDEX top_targets_rank ON top_targets(workspace_id, engagements DESC, post_id, platform, scheduled_at, account_id);
     CREATE INDEX top_targets_time ON top_targets(workspace_id, scheduled_at, engagements, account_id);
 
-    ${TRIGGERS.map(([name, sql]) => rekeyed(triggerOf(sql, name))).join('\n\n    ')}
+    ${TRIGGERS.map(([name, sql]) => rekeyed(triggerOf(sql, name, 20))).join('\n\n    ')}
 
     INSERT INTO analytics_hours (workspace_id, account_scope, platform, hour, ${ROLLUP_COLUMNS.join(', ')}) ${EXPECTED_HOURS};
     INSERT INTO publish_delays (workspace_id, scheduled_at, post_id, platform, account_id, delay) ${EXPECTED_DELAYS};

@@ -1,4 +1,5 @@
 import type { Migration } from './index.js'
+import { triggerOf } from './trigger-text.js'
 import { rollupJournal } from './0023-rollup-journal.js'
 
 /**
@@ -26,9 +27,7 @@ const BY_POST = 'DELETE FROM publish_delays WHERE post_id = old.id;'
 const COLUMNS = 'workspace_id, account_id, scheduled_at, post_id, platform, delay'
 
 const TRIGGERS = ['analytics_target_insert', 'analytics_target_update', 'analytics_target_delete', 'analytics_post_moved', 'analytics_post_delete'].map((name) => {
-  const start = rollupJournal.sql.indexOf(`CREATE TRIGGER ${name} `)
-  if (start < 0) throw new Error(`Migration 27 could not find ${name} in migration 23.`)
-  const trigger = rollupJournal.sql.slice(start, rollupJournal.sql.indexOf('END;', start) + 'END;'.length)
+  const trigger = triggerOf(rollupJournal.sql, name, 27)
   const keyed = trigger
     // The post is there: a target deleted with its post (a cascade) finds none, and its delay
     // went with the post's, in analytics_post_delete.

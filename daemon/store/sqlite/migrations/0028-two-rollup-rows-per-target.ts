@@ -1,4 +1,5 @@
 import type { Migration } from './index.js'
+import { triggerOf } from './trigger-text.js'
 import { THREE_ROWS } from './0024-fewer-rollup-writes.js'
 import { rollupsKeyedByIntegers } from './0026-rollups-keyed-by-integers.js'
 
@@ -16,9 +17,8 @@ import { rollupsKeyedByIntegers } from './0026-rollups-keyed-by-integers.js'
 /** The rollup rows a journal row counts in, as SQL over `s.k` (bit 1: all accounts). */
 export const TWO_ROWS = '(SELECT 0 AS k UNION ALL SELECT 1) s'
 
-const start = rollupsKeyedByIntegers.sql.indexOf('CREATE TRIGGER analytics_pending_fold ')
-const FOLD = rollupsKeyedByIntegers.sql.slice(start, rollupsKeyedByIntegers.sql.indexOf('END;', start) + 'END;'.length).replaceAll(THREE_ROWS, TWO_ROWS)
-if (start < 0 || FOLD.includes(THREE_ROWS) || FOLD.split(TWO_ROWS).length !== 4) throw new Error('Migration 28 could not rewrite the fold of migration 26.')
+const FOLD = triggerOf(rollupsKeyedByIntegers.sql, 'analytics_pending_fold', 28).replaceAll(THREE_ROWS, TWO_ROWS)
+if (FOLD.includes(THREE_ROWS) || FOLD.split(TWO_ROWS).length !== 4) throw new Error('Migration 28 could not rewrite the fold of migration 26.')
 
 export const twoRollupRowsPerTarget: Migration = {
   version: 28,
